@@ -1,0 +1,70 @@
+/**
+ * Domain errors. Repositories and domain code throw these; the one error middleware maps them to
+ * the envelope of the route's credential group. Nothing else decides a status code.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, message, details);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(message = 'Authorisation failed') {
+    super(401, message);
+  }
+}
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+export class MethodNotAllowed extends AppError {
+  constructor(message = 'Method not allowed') {
+    super(405, message);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class PreconditionFailed extends AppError {
+  constructor(message = 'The object has changed since the version given in If-Match') {
+    super(412, message);
+  }
+}
+export class PayloadTooLarge extends AppError {
+  constructor(message = 'Request body is larger than 5 MB') {
+    super(413, message);
+  }
+}
+export class UnsupportedMediaType extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+export class Unprocessable extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(422, message, details);
+  }
+}
+export class TooManyRequests extends AppError {
+  constructor(message: string) {
+    super(429, message);
+  }
+}

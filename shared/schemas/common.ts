@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** Every id taken from a path or a body (decisions §4); checked before any storage key is built. */
+export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
+export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
+
+/** Basic-auth user names may also hold `@` and `+`. */
+export const usernameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._~@+-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ - @ +');
+
+/** Database ids (`_id`, organisation, user, webhook, asset, API `id`): 24 lowercase hex. */
+export const dbIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters');
+
+/** Documented input limits (README "Limits"); shared by the body parser and schemas. */
+export const LIMITS = {
+  bodyBytes: 5 * 1024 * 1024,
+  jsonDepth: 64,
+  shortString: 1024,
+  longString: 64 * 1024,
+  arrayItems: 10_000,
+} as const;
+
+export const shortText = z.string().max(LIMITS.shortString);
+export const longText = z.string().max(LIMITS.longString);
+
+/** Free-form object (meta_data and similar): any members, kept as sent. */
+export const looseObject = z.record(z.string(), z.unknown());
+
+/** Query booleans arrive as text. */
+export const queryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+/** Paging query (decisions §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
+export const pageQuerySchema = z.object({
+  p: z.coerce.number().int().min(-1_000_000).max(1_000_000).optional(),
+  page_size: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().max(2048).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** Dashboard/admin success and error envelope. */
+export const statusEnvelopeSchema = z.object({
+  Status: z.string(),
+  Message: z.string(),
+  Meta: z.unknown(),
+  ID: z.string().optional(),
+});
+
+/** Gateway write result. */
+export const gatewayWriteSchema = z.object({
+  key: z.string(),
+  status: z.literal('ok'),
+  action: z.enum(['added', 'modified', 'deleted']),
+  key_hash: z.string().optional(),
+});
