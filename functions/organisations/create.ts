@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { statusOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { createOrganisation } from '../../shared/store/organisations';
+
+/** POST /admin/organisations (spec 19): Meta is the new id; 409 when the id is taken. */
+export const handler = createHandler(routes.organisationsCreate, async ({ body }) => {
+  const org = await createOrganisation(body);
+  return statusOk('Organisation created', org.id);
+});

@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { routes } from '../../shared/routes';
+import { storageAnswers } from '../../shared/store/health';
+
+/** GET /hello: 200 pass when storage answers, 503 fail when not. No credential. */
+export const handler = createHandler(routes.hello, async () =>
+  (await storageAnswers())
+    ? { body: { status: 'pass', description: 'storage answers' } }
+    : { status: 503, body: { status: 'fail', description: 'storage does not answer' } },
+);

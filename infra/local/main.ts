@@ -1,0 +1,79 @@
+/**
+ * npm start: the whole interface on this machine (decisions §1). DynamoDB Local keeps its data
+ * under DATA_DIR, so everything created survives a restart.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { resetConfig } from '../../shared/config';
+import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
+import { ensureTable } from './ensure-table';
+import { localSecrets } from './secrets';
+import { createLocalServer } from './server';
+
+async function main() {
+  const env = process.env;
+  const dataDir = resolve(env.DATA_DIR || '.data');
+  const host = env.HOST || '127.0.0.1';
+  const port = Number(env.PORT || 8080);
+  const tableName = env.TABLE_NAME || 'gw-management';
+  mkdirSync(dataDir, { recursive: true });
+
+  let dynamo: DynamoLocal | undefined;
+  let endpoint = env.DYNAMODB_ENDPOINT;
+  if (!endpoint) {
+    try {
+      dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'));
+    } catch (e) {
+      if (e instanceof JavaMissingError) {
+        console.error(e.message);
+        process.exit(1);
+      }
+      throw e;
+    }
+    endpoint = dynamo.endpoint;
+  }
+  const secrets = localSecrets(dataDir, env);
+  Object.assign(env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, GW_SECRET: secrets.gwSecret, ADMIN_SECRET: secrets.adminSecret });
+  resetConfig();
+  const table = await ensureTable(endpoint, tableName);
+
+  const server = createLocalServer();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    server.close();
+    server.closeAllConnections();
+    await dynamo?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  dynamo?.process.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`DynamoDB Local exited (${code}); stopping`);
+      server.close();
+      process.exit(1);
+    }
+  });
+
+  server.listen(port, host, () => {
+    const url = `http://${host}:${port}`;
+    console.log(
+      [
+        `Gateway management service listening on ${url}`,
+        `  storage      ${dynamo ? `DynamoDB Local (${join(dataDir, 'dynamodb')})` : endpoint}, table ${tableName} (${table})`,
+        `  gateway      X-Gw-Authorization: ${secrets.gwSecret}`,
+        `  admin        Admin-Auth: ${secrets.adminSecret}`,
+        `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
+        `  docs         ${url}/openapi.json   health ${url}/hello`,
+      ].join('\n'),
+    );
+  });
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * The local stage's HTTP server: match a route of the table, build the API Gateway event,
+ * invoke the same handler the cloud runs, write its result. Never imported by functions/.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { builtRoutes } from '../../shared/routes';
+import { fallbackResponse, matchPath } from '../../shared/http/fallback';
+import { errorBody } from '../../shared/http/envelopes';
+import { groupOfPath } from '../../shared/route-def';
+import { LIMITS } from '../../shared/schemas/common';
+import { toApiGatewayEvent } from './event';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string }>;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const loaded = new Map<string, Promise<Handler>>();
+
+function loadHandler(entry: string): Promise<Handler> {
+  let p = loaded.get(entry);
+  if (!p) {
+    p = import(resolve(ROOT, entry)).then((m: { handler: Handler }) => m.handler);
+    loaded.set(entry, p);
+  }
+  return p;
+}
+
+function lambdaContext(requestId: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: 'local',
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => deadline - Date.now(),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(res: ServerResponse, r: { statusCode: number; headers?: Record<string, string>; body?: string }) {
+  res.writeHead(r.statusCode, r.headers ?? {});
+  res.end(r.body ?? '');
+}
+
+export function createLocalServer(): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const route = builtRoutes.find((r) => r.method === method && matchPath(r.path, url.pathname));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > LIMITS.bodyBytes) tooLarge = true;
+      else chunks.push(c);
+    });
+    req.on('end', async () => {
+      try {
+        if (!route) return send(res, fallbackResponse(method, url.pathname));
+        if (tooLarge) {
+          return send(res, {
+            statusCode: 413,
+            headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+            body: JSON.stringify(errorBody(route.group, 'Request body is larger than 5 MB')),
+          });
+        }
+        const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+        const event = toApiGatewayEvent(req, url, body, {
+          routeKey: `${route.method} ${route.path}`,
+          pathParameters: matchPath(route.path, url.pathname) ?? {},
+        });
+        const handler = await loadHandler(route.entry);
+        send(res, await handler(event, lambdaContext(event.requestContext.requestId)));
+      } catch (e) {
+        console.error(e);
+        send(res, {
+          statusCode: 500,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(errorBody(groupOfPath(url.pathname), 'Internal error')),
+        });
+      }
+    });
+  });
+}

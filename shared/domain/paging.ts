@@ -1,0 +1,22 @@
+/** Page arithmetic of decisions §5, kept apart from storage so it is unit-tested alone. */
+export const DEFAULT_PAGE_SIZE = 10;
+
+export type PageRequest =
+  | { mode: 'all' }
+  | { mode: 'page'; page: number; size: number; offset: number }
+  | { mode: 'cursor'; cursor: string; size: number };
+
+export function pageRequest(q: { p?: number; page_size?: number; cursor?: string }): PageRequest {
+  const size = q.page_size ?? DEFAULT_PAGE_SIZE;
+  if (q.cursor) return { mode: 'cursor', cursor: q.cursor, size };
+  const p = q.p ?? 0;
+  if (p < 0) return { mode: 'all' };
+  const page = p === 0 ? 1 : p;
+  return { mode: 'page', page, size, offset: (page - 1) * size };
+}
+
+/** pages = ceil(total / size); "all" is always one page. */
+export function pageCount(total: number, req: PageRequest): number {
+  if (req.mode === 'all') return 1;
+  return Math.ceil(Math.max(0, total) / req.size);
+}

@@ -1,0 +1,58 @@
+import sjson from 'secure-json-parse';
+import { LIMITS } from '../schemas/common';
+import type { RouteDef } from '../route-def';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from './errors';
+
+/** The request body as text, refusing anything over 5 MB before it is parsed. */
+export function bodyText(body: string | undefined, isBase64: boolean | undefined): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (isBase64) {
+    if ((body.length * 3) / 4 > LIMITS.bodyBytes + 4) throw new PayloadTooLarge();
+    body = Buffer.from(body, 'base64').toString('utf8');
+  }
+  if (body.length > LIMITS.bodyBytes || Buffer.byteLength(body) > LIMITS.bodyBytes) throw new PayloadTooLarge();
+  return body;
+}
+
+/** Media type without parameters, lower case; '' when absent. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** 415 unless the route takes this media type (a missing header counts as JSON). */
+export function checkContentType(route: RouteDef, header: string | undefined): void {
+  const accepted = route.contentTypes ?? ['application/json'];
+  const type = mediaType(header);
+  if (type === '' && accepted.includes('application/json')) return;
+  if (!accepted.includes(type)) {
+    throw new UnsupportedMediaType(`Content-Type ${type || '(none)'} is not accepted here; use ${accepted.join(' or ')}`);
+  }
+}
+
+/** Refuses nesting deeper than the documented limit without recursion (no stack overflow). */
+export function checkDepth(value: unknown, max = LIMITS.jsonDepth): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) throw new BadRequest(`JSON is nested deeper than ${max} levels`);
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+}
+
+/**
+ * JSON.parse that rejects `__proto__` and `constructor.prototype` keys, so no request can reach
+ * an object's prototype. (1e309 parses to Infinity; the Zod number schemas refuse it.)
+ */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (e) {
+    const reason = e instanceof SyntaxError ? e.message : 'forbidden key __proto__ or constructor.prototype';
+    throw new BadRequest(`Malformed JSON body: ${reason}`);
+  }
+  checkDepth(value);
+  return value;
+}

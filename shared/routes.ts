@@ -1,0 +1,107 @@
+/**
+ * THE route table. The CDK stack, the local stage, the OpenAPI document and the auth sweep tests
+ * all loop over it. A route with `built: false` is planned in a later issue: it is listed here
+ * and in the OpenAPI document as planned, but neither served nor deployed.
+ */
+import { z } from 'zod';
+import { route, type RouteDef } from './route-def';
+import { idSchema, looseObject, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
+import { organisationInputSchema } from './schemas/organisations';
+import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schemas/users';
+
+/** Path parameters derived from the template: every `{name}` is an id (decisions §4). */
+function pathParams(path: string) {
+  const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
+  return names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined;
+}
+
+/** A route whose handler a later issue builds: documented, not served, not deployed. */
+const planned = (def: Omit<RouteDef, 'built' | 'result'> & { result?: z.ZodType }) =>
+  route({ params: pathParams(def.path), result: z.unknown(), ...def, built: false });
+
+const built = <D extends Omit<RouteDef, 'built'>>(def: D) => ({ params: pathParams(def.path), ...def, built: true as const });
+
+const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
+
+export const routes = {
+  // --- public -------------------------------------------------------------------------------
+  hello: built({
+    method: 'GET', path: '/hello', group: 'public', entry: 'functions/system/hello.ts', access: 'read',
+    summary: 'Health check: 200 pass when storage answers, 503 fail when not', result: healthSchema,
+  }),
+  openapi: built({
+    method: 'GET', path: '/openapi.json', group: 'public', entry: 'functions/system/openapi.ts', access: 'read',
+    summary: 'This OpenAPI 3.1 document, generated from the route table', result: looseObject,
+  }),
+
+  // --- organisations and users (admin issues credentials; dashboard reads) -----------------------
+  organisationsCreate: built({
+    method: 'POST', path: '/admin/organisations', group: 'admin', entry: 'functions/organisations/create.ts',
+    access: 'write', idempotent: true, summary: 'Create an organisation (spec 19); Meta is the new id; 409 when the id is taken',
+    body: organisationInputSchema, result: statusEnvelopeSchema,
+  }),
+  usersCreate: built({
+    method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
+    idempotent: true,
+    summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
+    body: userCreateSchema, result: statusEnvelopeSchema,
+  }),
+  usersList: built({
+    method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',
+    summary: "List the caller's organisation's users (spec 5)", query: pageQuerySchema, result: userListSchema,
+  }),
+  usersSearch: built({
+    method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read',
+    summary: 'Search users by a case-insensitive substring of the e-mail (spec 15, deprecated)',
+    query: userSearchQuerySchema, result: userListSchema,
+  }),
+
+  // --- API definitions (issue 4) -----------------------------------------------------------------
+  apisList: planned({ method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read', summary: 'List APIs (spec 4)' }),
+  oasCreate: planned({ method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create an OAS API (spec 6)' }),
+  oasUpdate: planned({ method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace an OAS API (spec 12)' }),
+  oasGet: planned({ method: 'GET', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-get.ts', access: 'read', summary: 'Get an OAS API (spec 13)' }),
+  classicCreate: planned({ method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a classic API' }),
+  classicGet: planned({ method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read', summary: 'Get an API in classic form (spec 8)' }),
+  apisDelete: planned({ method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write', summary: 'Delete an API' }),
+
+  // --- keys, policies, quotas (issue 5) ----------------------------------------------------------
+  keysCreate: planned({ method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a key (spec 17)' }),
+  keysGet: planned({ method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read', summary: 'Get a key (spec 18)' }),
+  keysDelete: planned({ method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write', summary: 'Delete a key' }),
+  keysDashboardUpdate: planned({ method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write', etag: true, body: looseObject, summary: 'Update a key (spec 3)' }),
+  orgKeysAdminCreate: planned({ method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/admin-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a key for an organisation (spec 9)' }),
+  orgKeysUpdate: planned({ method: 'PUT', path: '/gw/org/keys/{keyID}', group: 'gateway', entry: 'functions/keys/org-update.ts', access: 'write', body: looseObject, summary: 'Update an organisation session (spec 14)' }),
+  policiesCreate: planned({ method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a policy (spec 20)' }),
+  policiesGet: planned({ method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read', summary: 'Get a policy' }),
+  policiesUpdate: planned({ method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a policy' }),
+  policiesDelete: planned({ method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', summary: 'Delete a policy' }),
+  policiesImport: planned({ method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write', body: looseObject, summary: 'Import policies (spec 10)' }),
+  sessionsCheck: planned({ method: 'POST', path: '/gw/sessions/check', group: 'gateway', entry: 'functions/sessions/check.ts', access: 'write', body: looseObject, summary: 'Data-plane check: spend one unit of quota' }),
+
+  // --- import, templates, versions, streams (issue 9) --------------------------------------------
+  oasImport: planned({ method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write', idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml'], summary: 'Import an OpenAPI document (spec 16)' }),
+  streamsPatch: planned({ method: 'PATCH', path: '/api/apis/streams/{apiId}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write', bodyKind: 'raw', contentTypes: ['application/vnd.gw.streams.oas'], summary: 'Patch a streams API (spec 7)' }),
+  assetsCreate: planned({ method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a template' }),
+  assetsList: planned({ method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read', summary: 'List templates' }),
+  assetsGet: planned({ method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read', summary: 'Get a template by _id or id (spec 1)' }),
+  assetsUpdate: planned({ method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a template' }),
+  assetsDelete: planned({ method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', summary: 'Delete a template' }),
+
+  // --- webhooks, OAuth clients, analytics (issue 6) ---------------------------------------------
+  hooksCreate: planned({ method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a webhook (spec 22)' }),
+  hooksList: planned({ method: 'GET', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/list.ts', access: 'read', summary: 'List webhooks' }),
+  hooksGet: planned({ method: 'GET', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read', summary: 'Get a webhook' }),
+  hooksUpdate: planned({ method: 'PUT', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a webhook (spec 21)' }),
+  hooksDelete: planned({ method: 'DELETE', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', summary: 'Delete a webhook' }),
+  oauthCreate: planned({ method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create an OAuth client' }),
+  oauthUpdate: planned({ method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Update an OAuth client (spec 2)' }),
+  oauthList: planned({ method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read', summary: "List an API's OAuth clients" }),
+  oauthDelete: planned({ method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', summary: 'Delete an OAuth client' }),
+  analyticsIngest: planned({ method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write', body: looseObject, summary: 'Report request records' }),
+  keyActivity: planned({ method: 'GET', path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard', entry: 'functions/analytics/key-activity.ts', access: 'read', summary: 'Key analytics (spec 11)' }),
+} satisfies Record<string, RouteDef>;
+
+export type RouteName = keyof typeof routes;
+export const routeList: Array<RouteDef & { name: string }> = Object.entries(routes).map(([name, r]) => ({ name, ...r }));
+export const builtRoutes = routeList.filter((r) => r.built);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { dbIdSchema, idSchema, looseObject, shortText } from './common';
+
+const uiSchema = z
+  .looseObject({
+    cloud: z.boolean(),
+    cloudmenu: z.boolean(),
+    dev: z.boolean(),
+    dont_allow_license_management: z.boolean(),
+    dont_allow_license_management_view: z.boolean(),
+    dont_show_admin_sockets: z.boolean(),
+    hide_help: z.boolean(),
+    default_lang: shortText,
+    designer: looseObject,
+    languages: looseObject,
+    login_page: looseObject,
+    nav: looseObject,
+    portal_section: looseObject,
+    uptime: looseObject,
+    labs: z.looseObject({ streaming: looseObject.optional() }),
+    onboarding: z.looseObject({ enabled: z.boolean().optional() }),
+    trial: z.looseObject({
+      end_date: z.number().int().optional(),
+      crm_form: z
+        .looseObject({ form_id: shortText.optional(), portal_id: shortText.optional(), region: shortText.optional() })
+        .optional(),
+    }),
+  })
+  .partial();
+
+/** Body of POST /admin/organisations (spec "Organisation (create body)"). */
+export const organisationInputSchema = z.object({
+  id: idSchema.optional(),
+  owner_name: shortText.optional(),
+  owner_slug: shortText.optional(),
+  cname: shortText.optional(),
+  cname_enabled: z.boolean().optional(),
+  developer_count: z.number().int().min(0).optional(),
+  developer_quota: z.number().int().optional(),
+  hybrid_enabled: z.boolean().optional(),
+  sso_enabled: z.boolean().optional(),
+  additional_permissions: looseObject.optional(),
+  event_options: looseObject.optional(),
+  org_options_meta: looseObject.optional(),
+  open_policy: z.looseObject({ enabled: z.boolean().optional(), rules: shortText.optional() }).optional(),
+  apis: z
+    .array(z.looseObject({ api_human_name: shortText.optional(), api_id: idSchema.optional() }))
+    .max(10_000)
+    .nullable()
+    .optional(),
+  ui: uiSchema.optional(),
+});
+export type OrganisationInput = z.infer<typeof organisationInputSchema>;
+
+export const organisationSchema = organisationInputSchema.extend({
+  id: z.union([idSchema, dbIdSchema]),
+  created_at: z.string(),
+  updated_at: z.string(),
+  version: z.number().int(),
+});
+export type Organisation = z.infer<typeof organisationSchema>;

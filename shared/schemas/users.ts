@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { idSchema, looseObject, pageQuerySchema, shortText } from './common';
+
+/** Body of POST /admin/users (decisions §9): issues a dashboard access key. */
+export const userCreateSchema = z.object({
+  org_id: idSchema,
+  email_address: z.email().max(254),
+  first_name: shortText.optional().default(''),
+  last_name: shortText.optional().default(''),
+  password: z.string().min(8).max(256).optional(),
+  user_permissions: z.record(z.string().max(128), z.string().max(128)).optional().default({}),
+  active: z.boolean().optional().default(true),
+  group_id: idSchema.optional(),
+  password_max_days: z.number().int().min(0).max(36_500).optional(),
+});
+export type UserCreate = z.infer<typeof userCreateSchema>;
+
+/** A dashboard user as every read shows it: no access key, no password. */
+export const userSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  email_address: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  user_permissions: looseObject,
+  active: z.boolean(),
+  api_model: looseObject,
+  group_id: z.string(),
+  created_at: z.string(),
+  last_login_date: z.string().optional(),
+  password_updated: z.string().optional(),
+  password_max_days: z.number().int().optional(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const userListSchema = z.object({ pages: z.number().int(), users: z.array(userSchema).nullable(), next_cursor: z.string().optional() });
+
+export const userSearchQuerySchema = pageQuerySchema.extend({
+  q: z.string().min(1).max(254),
+});

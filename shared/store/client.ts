@@ -1,0 +1,29 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+
+let doc: DynamoDBDocumentClient | undefined;
+
+/** One document client per process; DynamoDB Local when DYNAMODB_ENDPOINT is set. */
+export function ddb(): DynamoDBDocumentClient {
+  if (doc) return doc;
+  const c = config();
+  const client = new DynamoDBClient({
+    region: c.region,
+    ...(c.dynamoEndpoint
+      ? { endpoint: c.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: 5,
+  });
+  doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  return doc;
+}
+
+export const tableName = (): string => config().tableName;
+
+/** Tests point the store at another table or endpoint. */
+export function resetClient(): void {
+  doc = undefined;
+}

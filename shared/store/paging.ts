@@ -1,0 +1,160 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { INDEXES, TABLE_KEYS, type IndexName } from './table';
+import { ddb, tableName } from './client';
+import { BadRequest } from '../http/errors';
+import type { PageRequest } from '../domain/paging';
+
+type Key = Record<string, string>;
+type Item = Record<string, unknown>;
+
+export interface ListQuery {
+  /** Query an index, or the base table when absent. */
+  index?: IndexName;
+  partition: string;
+  /** Only items whose sort key starts with this. */
+  sortPrefix?: string;
+  /** Ascending sort key order when true. */
+  forward: boolean;
+  /** Optional filter (search); pages then count matching items only. */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+}
+
+export interface ListPage<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+function keyAttributes(index?: IndexName) {
+  const base = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey];
+  const idx = index ? INDEXES.find((i) => i.name === index) : undefined;
+  return {
+    pk: idx?.partitionKey ?? TABLE_KEYS.partitionKey,
+    sk: idx?.sortKey ?? TABLE_KEYS.sortKey,
+    all: idx ? [...base, idx.partitionKey, idx.sortKey] : base,
+  };
+}
+
+function keyOf(item: Item, attrs: string[]): Key {
+  return Object.fromEntries(attrs.map((a) => [a, String(item[a])]));
+}
+
+/** Opaque cursor: the start key, bound to the list it came from so it cannot open another. */
+export function encodeCursor(partition: string, key: Key): string {
+  return Buffer.from(JSON.stringify({ p: partition, k: key })).toString('base64url');
+}
+
+function decodeCursor(cursor: string, partition: string, attrs: string[]): Key {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const c = parsed as { p?: unknown; k?: Record<string, unknown> } | undefined;
+  const valid =
+    c &&
+    c.p === partition &&
+    c.k &&
+    typeof c.k === 'object' &&
+    attrs.every((a) => typeof c.k?.[a] === 'string') &&
+    Object.keys(c.k).length === attrs.length;
+  if (!valid) throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
+  return c.k as Key;
+}
+
+function baseInput(q: ListQuery): QueryCommandInput {
+  const { pk, sk } = keyAttributes(q.index);
+  const names: Record<string, string> = { '#pk': pk, ...(q.filter?.names ?? {}) };
+  const values: Record<string, unknown> = { ':pk': q.partition, ...(q.filter?.values ?? {}) };
+  let condition = '#pk = :pk';
+  if (q.sortPrefix) {
+    names['#sk'] = sk;
+    values[':skp'] = q.sortPrefix;
+    condition += ' AND begins_with(#sk, :skp)';
+  }
+  return {
+    TableName: tableName(),
+    IndexName: q.index,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: q.forward,
+    FilterExpression: q.filter?.expression,
+  };
+}
+
+/**
+ * Skips `offset` matching items reading only their key attributes, and answers the start key of
+ * the item after them (undefined when the offset is 0). Page N by number costs N-1 pages of keys;
+ * a cursor costs nothing extra, which is why lists also hand out cursors.
+ */
+async function skip(q: ListQuery, offset: number): Promise<Key | 'end' | undefined> {
+  if (offset <= 0) return undefined;
+  const { all } = keyAttributes(q.index);
+  const input = baseInput(q);
+  const names = { ...input.ExpressionAttributeNames };
+  all.forEach((a, i) => (names[`#k${i}`] = a));
+  let start: Key | undefined;
+  let remaining = offset;
+  for (;;) {
+    const out = await ddb().send(
+      new QueryCommand({
+        ...input,
+        ExpressionAttributeNames: names,
+        ProjectionExpression: all.map((_, i) => `#k${i}`).join(', '),
+        ExclusiveStartKey: start,
+        Limit: q.filter ? undefined : Math.min(remaining, 1000),
+      }),
+    );
+    const items = out.Items ?? [];
+    if (items.length >= remaining) return keyOf(items[remaining - 1]!, all);
+    remaining -= items.length;
+    if (!out.LastEvaluatedKey) return 'end';
+    start = out.LastEvaluatedKey as Key;
+  }
+}
+
+/** Reads up to `limit` matching items from `start` (all when limit is undefined). */
+async function collect(q: ListQuery, start: Key | undefined, limit?: number): Promise<{ items: Item[]; more: boolean }> {
+  const input = baseInput(q);
+  const items: Item[] = [];
+  let next = start;
+  for (;;) {
+    const want = limit === undefined ? undefined : limit + 1 - items.length;
+    const out = await ddb().send(
+      new QueryCommand({ ...input, ExclusiveStartKey: next, Limit: q.filter ? undefined : want }),
+    );
+    items.push(...((out.Items ?? []) as Item[]));
+    if (limit !== undefined && items.length > limit) return { items: items.slice(0, limit), more: true };
+    if (!out.LastEvaluatedKey) return { items, more: false };
+    next = out.LastEvaluatedKey as Key;
+  }
+}
+
+/** One page of a list, by page number, by cursor, or all of it; never a Scan. */
+export async function listPage(q: ListQuery, req: PageRequest): Promise<ListPage<Item>> {
+  const { all } = keyAttributes(q.index);
+  if (req.mode === 'all') return { items: (await collect(q, undefined)).items };
+  let start: Key | undefined;
+  if (req.mode === 'cursor') start = decodeCursor(req.cursor, q.partition, all);
+  else {
+    const skipped = await skip(q, req.offset);
+    if (skipped === 'end') return { items: [] };
+    start = skipped;
+  }
+  const { items, more } = await collect(q, start, req.size);
+  const last = items[items.length - 1];
+  return { items, nextCursor: more && last ? encodeCursor(q.partition, keyOf(last, all)) : undefined };
+}
+
+/** Number of matching items, for filtered lists whose total has no maintained counter. */
+export async function countMatching(q: ListQuery): Promise<number> {
+  let total = 0;
+  let start: Key | undefined;
+  for (;;) {
+    const out = await ddb().send(new QueryCommand({ ...baseInput(q), Select: 'COUNT', ExclusiveStartKey: start }));
+    total += out.Count ?? 0;
+    if (!out.LastEvaluatedKey) return total;
+    start = out.LastEvaluatedKey as Key;
+  }
+}

@@ -1,0 +1,55 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AppError } from '../http/errors';
+import { ddb } from './client';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export interface TxItem {
+  op: TransactItem;
+  /** Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412...). */
+  onConditionFail?: () => AppError;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * TransactWriteItems with domain errors: a failed condition maps to the error its item names.
+ * Transactions that lose a race on a shared item (a list counter) are retried with jitter, so
+ * concurrent creates in one organisation all succeed and the counter stays exact.
+ */
+export async function transactWrite(items: TxItem[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: items.map((i) => i.op) }));
+      return;
+    } catch (e) {
+      if (!(e instanceof TransactionCanceledException)) throw e;
+      const reasons = e.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) {
+        const mapped = items[failed]?.onConditionFail?.();
+        if (mapped) throw mapped;
+        throw e;
+      }
+      const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
+      if (!retryable || attempt >= 12) throw e;
+      await sleep(Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/** The ADD that keeps an organisation's item count exact, inside the same transaction. */
+export function counterAdd(key: { PK: string; SK: string }, delta: 1 | -1, table: string): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'ADD #n :d SET entity = :e',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
+      },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { inject } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { resetConfig } from '../../shared/config';
+import { resetClient } from '../../shared/store/client';
+import { resetSecrets } from '../../shared/http/secrets';
+import { ensureTable } from '../../infra/local/ensure-table';
+
+export const GW_SECRET = 'test-gw-secret';
+export const ADMIN_SECRET = 'test-admin-secret';
+
+/** Points the store at a fresh table of the shared DynamoDB Local, so each file is isolated. */
+export async function useTestTable(): Promise<string> {
+  const tableName = `t-${randomUUID()}`;
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    TABLE_NAME: tableName,
+    GW_SECRET,
+    ADMIN_SECRET,
+    LOG_LEVEL: 'warn',
+  });
+  resetConfig();
+  resetClient();
+  resetSecrets();
+  await ensureTable(inject('dynamoEndpoint'), tableName);
+  return tableName;
+}
