@@ -1,0 +1,130 @@
+/**
+ * The cloud stage: one table, one HTTP API, one Lambda function per built route of the table.
+ * Everything here loops over shared/routes.ts; handler files are named by string, never loaded.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtRoutes } from '../shared/routes';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Table actions a read route may use: no Scan anywhere, no writes. */
+export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+export class ManagementStack extends Stack {
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    const table = new TableV2(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      globalSecondaryIndexes: INDEXES.map((i) => ({
+        indexName: i.name,
+        partitionKey: { name: i.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: i.sortKey, type: AttributeType.STRING },
+      })),
+    });
+
+    const secretOptions = { generateSecretString: { passwordLength: 48, excludePunctuation: true } };
+    const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, description: 'X-Gw-Authorization value' });
+    const adminSecret = new Secret(this, 'AdminSecret', { ...secretOptions, description: 'Admin-Auth value' });
+
+    const bundling: NodejsFunctionProps['bundling'] = {
+      format: OutputFormat.ESM,
+      minify: true,
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      // Some SDK dependencies still call require(); ESM bundles need it defined.
+      banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+    };
+    const fn = (name: string, entry: string, environment: Record<string, string>) =>
+      new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
+        entry: join(ROOT, entry),
+        handler: 'handler',
+        runtime: Runtime.NODEJS_22_X,
+        architecture: Architecture.ARM_64,
+        memorySize: 1024,
+        timeout: Duration.seconds(29),
+        projectRoot: ROOT,
+        depsLockFilePath: join(ROOT, 'package-lock.json'),
+        bundling,
+        environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
+        logGroup: new LogGroup(this, `Logs${name}`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      });
+
+    const tableArns = [table.tableArn, `${table.tableArn}/index/*`];
+    const fallback = fn('fallback', 'functions/system/fallback.ts', {});
+    const api = new HttpApi(this, 'Api', {
+      description: 'Gateway management service',
+      createDefaultStage: false,
+      // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
+      defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+    });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+    const stage = new HttpStage(this, 'Stage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: 500, burstLimit: 1000 },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latency: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    for (const r of builtRoutes) {
+      const environment: Record<string, string> = {};
+      if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
+      if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
+      const f = fn(r.name, r.entry, environment);
+      f.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: r.access === 'read' ? READ_ACTIONS : [...READ_ACTIONS, ...WRITE_ACTIONS],
+          resources: tableArns,
+        }),
+      );
+      if (r.group === 'gateway') gwSecret.grantRead(f);
+      if (r.group === 'admin') adminSecret.grantRead(f);
+      api.addRoutes({
+        path: r.path,
+        methods: [r.method as HttpMethod],
+        integration: new HttpLambdaIntegration(`Int${r.name}`, f),
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: stage.url });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });
+    new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm start` as a user runs it: a real child process with its own DynamoDB Local on disk.
+ * It must answer /hello within 30 s, stop cleanly on SIGTERM, and keep data and secrets across
+ * a restart on the same DATA_DIR.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gw-stage-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  if (child?.pid) process.kill(-child.pid, 'SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(port: number) {
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
+  const started = Date.now();
+  // Its own process group, so a signal reaches npm, tsx and the server as Ctrl-C in a terminal does.
+  const proc = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += String(d)));
+  proc.stderr!.on('data', (d) => (out += String(d)));
+  for (;;) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/hello`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - started > 30_000) throw new Error(`no /hello within 30 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { proc, output: () => out, readyMs: Date.now() - started };
+}
+
+/** Ctrl-C: SIGINT to the whole group; answers whether anything of the stage is still running. */
+async function stop(proc: ChildProcess): Promise<string> {
+  await new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    process.kill(-proc.pid!, 'SIGINT');
+  });
+  const left = spawnSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).stdout.trim();
+  return left;
+}
+
+it('starts, persists across a restart on the same DATA_DIR, and stops cleanly', async () => {
+  const port = await freePort();
+  const first = await start(port);
+  child = first.proc;
+  expect(first.readyMs).toBeLessThan(30_000);
+  const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
+  expect(secrets.gwSecret).toMatch(/^[0-9a-f]{48}$/);
+  expect(first.output()).toContain(secrets.adminSecret);
+
+  const admin = { 'admin-auth': secrets.adminSecret, 'content-type': 'application/json' };
+  const base = `http://127.0.0.1:${port}`;
+  const org = await fetch(`${base}/admin/organisations`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'kept-org' }) });
+  expect(org.status).toBe(200);
+  const user = await fetch(`${base}/admin/users`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ org_id: 'kept-org', email_address: 'kept@org.example' }),
+  });
+  const key = ((await user.json()) as { Meta: { access_key: string } }).Meta.access_key;
+
+  expect(await stop(first.proc)).toBe('');
+
+  const second = await start(port);
+  child = second.proc;
+  const again = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
+  expect(again).toEqual(secrets);
+  const users = await fetch(`${base}/api/users`, { headers: { authorization: `Bearer ${key}` } });
+  expect(users.status).toBe(200);
+  const body = (await users.json()) as { users: Array<{ email_address: string }> };
+  expect(body.users.map((u) => u.email_address)).toEqual(['kept@org.example']);
+  const dup = await fetch(`${base}/admin/organisations`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'kept-org' }) });
+  expect(dup.status).toBe(409);
+  expect(await stop(second.proc)).toBe('');
+  child = undefined;
+}, 120_000);
