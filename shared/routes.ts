@@ -8,18 +8,27 @@ import { route, type RouteDef } from './route-def';
 import { idSchema, looseObject, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
 import { organisationInputSchema } from './schemas/organisations';
 import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schemas/users';
+import { apiListQuerySchema, apiListSchema, oasGetQuerySchema, versionQuerySchema } from './schemas/apis';
+import { classicApiSchema } from './schemas/api-classic';
+import { oasDocumentSchema, oasWriteBodySchema } from './schemas/api-oas';
+
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
 
 /** Path parameters derived from the template: every `{name}` is an id (decisions §4). */
-function pathParams(path: string) {
+function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
-  return names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined;
+  return (names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined) as PathParamsSchema<P> | undefined;
 }
 
 /** A route whose handler a later issue builds: documented, not served, not deployed. */
 const planned = (def: Omit<RouteDef, 'built' | 'result'> & { result?: z.ZodType }) =>
   route({ params: pathParams(def.path), result: z.unknown(), ...def, built: false });
 
-const built = <D extends Omit<RouteDef, 'built'>>(def: D) => ({ params: pathParams(def.path), ...def, built: true as const });
+/** A served route; its path parameters are typed from the template unless it gives its own. */
+function built<const D extends Omit<RouteDef, 'built'>>(def: D) {
+  return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def, built: true as const };
+}
 
 const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
 
@@ -57,13 +66,37 @@ export const routes = {
   }),
 
   // --- API definitions (issue 4) -----------------------------------------------------------------
-  apisList: planned({ method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read', summary: 'List APIs (spec 4)' }),
-  oasCreate: planned({ method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create an OAS API (spec 6)' }),
-  oasUpdate: planned({ method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace an OAS API (spec 12)' }),
-  oasGet: planned({ method: 'GET', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-get.ts', access: 'read', summary: 'Get an OAS API (spec 13)' }),
-  classicCreate: planned({ method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a classic API' }),
-  classicGet: planned({ method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read', summary: 'Get an API in classic form (spec 8)' }),
-  apisDelete: planned({ method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write', summary: 'Delete an API' }),
+  apisList: built({
+    method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read',
+    summary: "List the caller's organisation's APIs (spec 4): paged, sort by name, created_at or updated_at (- for descending)",
+    query: apiListQuerySchema, result: apiListSchema,
+  }),
+  oasCreate: built({
+    method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write',
+    idempotent: true, summary: 'Create an OAS API (spec 6) from a document with x-gw-api-gateway or the bare extension; 409 taken id',
+    query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
+  }),
+  oasUpdate: built({
+    method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write',
+    etag: true, summary: 'Replace an OAS API (spec 12); 400 when the body names another id',
+    query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
+  }),
+  oasGet: built({
+    method: 'GET', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-get.ts', access: 'read',
+    summary: 'Get an OAS API (spec 13); mode=public leaves out x-gw-api-gateway', query: oasGetQuerySchema, result: oasDocumentSchema,
+  }),
+  classicCreate: built({
+    method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write',
+    idempotent: true, summary: 'Create a classic API; 409 when api_id is taken', body: classicApiSchema, result: gatewayWriteSchema,
+  }),
+  classicGet: built({
+    method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read',
+    summary: 'Get any API in classic form (spec 8); OAS APIs converted, with is_oas true', result: classicApiSchema,
+  }),
+  apisDelete: built({
+    method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write',
+    etag: true, summary: 'Delete an API', result: gatewayWriteSchema,
+  }),
 
   // --- keys, policies, quotas (issue 5) ----------------------------------------------------------
   keysCreate: planned({ method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a key (spec 17)' }),

@@ -30,7 +30,7 @@ export function checkContentType(route: RouteDef, header: string | undefined): v
 }
 
 /** Refuses nesting deeper than the documented limit without recursion (no stack overflow). */
-export function checkDepth(value: unknown, max = LIMITS.jsonDepth): void {
+export function checkDepth(value: unknown, max: number = LIMITS.jsonDepth): void {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [v, d] = stack.pop()!;

@@ -21,3 +21,14 @@ export const keys = {
 
 /** Index sort key that orders by time and stays unique. */
 export const timeSortKey = (iso: string, id: string) => `${iso}#${id}`;
+
+/** API definitions: the main item and its document parts share one partition (one Query reads all). */
+export const apiKeys = {
+  main: (apiId: string) => ({ PK: `API#${apiId}`, SK: 'API' }),
+  part: (apiId: string, n: number) => ({ PK: `API#${apiId}`, SK: `PART#${String(n).padStart(4, '0')}` }),
+  partition: (apiId: string) => `API#${apiId}`,
+  /** Database id (24 hex) -> api_id. */
+  byDbId: (id: string) => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
+  /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
+  ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
+};

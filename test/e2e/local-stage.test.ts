@@ -18,7 +18,7 @@ afterAll(() => {
 });
 
 async function start(port: number) {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
   const started = Date.now();
   // Its own process group, so a signal reaches npm, tsx and the server as Ctrl-C in a terminal does.

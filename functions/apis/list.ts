@@ -1,0 +1,12 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { ok } from '../../shared/http/envelopes';
+import { listingEntry } from '../../shared/domain/api-records';
+import { pageRequest } from '../../shared/domain/paging';
+import { routes } from '../../shared/routes';
+import { listApis } from '../../shared/store/apis';
+
+/** GET /api/apis (spec 4): the caller's organisation's APIs, paged, six sort orders. */
+export const handler = createHandler(routes.apisList, async ({ org, query }) => {
+  const page = await listApis(org, query.sort, pageRequest(query));
+  return ok({ apis: page.apis.map(listingEntry), pages: page.pages, next_cursor: page.next_cursor });
+});

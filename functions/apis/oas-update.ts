@@ -1,0 +1,18 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { gatewayOk } from '../../shared/http/envelopes';
+import { NotFound } from '../../shared/http/errors';
+import { assertSameId, recordFromOas } from '../../shared/domain/api-records';
+import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
+import { routes } from '../../shared/routes';
+import { getApi, replaceApi } from '../../shared/store/apis';
+
+/** PUT /gw/apis/oas/{apiID} (spec 12): replaces; 400 when the body names another id; 404 unknown. */
+export const handler = createHandler(routes.oasUpdate, async ({ params, body, ifMatch }) => {
+  const doc = normaliseOasWriteBody(body);
+  const info = ((doc['x-gw-api-gateway'] as Record<string, any>).info ??= {});
+  assertSameId(params.apiID, info.id, 'body.x-gw-api-gateway.info.id');
+  const existing = await getApi(params.apiID);
+  if (!existing) throw new NotFound(`API ${params.apiID} not found`);
+  await replaceApi(recordFromOas(doc, new Date().toISOString(), existing), ifMatch);
+  return gatewayOk('modified', params.apiID);
+});

@@ -1,0 +1,150 @@
+/**
+ * Pure quota, rate and session rules (decisions §6 and §10). Times are Unix epoch seconds.
+ *
+ * Live quota item (one per key, and one per organisation session), written by the store with
+ * conditional atomic updates only, never read-modify-write:
+ *   { quota_max, renewal_rate, used, renews }
+ * - Spend one unit:   ADD used :one
+ *                     IF (quota_max <= :zero OR used < quota_max) AND renews > :now
+ *   The `renews > :now` guard matters: a unit spent in an elapsed window would be wiped by the
+ *   renewal below and let one request too many through in the new window.
+ * - When the spend fails, `ReturnValuesOnConditionCheckFailure: ALL_OLD` tells why:
+ *   renews <= now -> renew, else QuotaExceeded.
+ * - Renew (exactly once under concurrency):
+ *                     SET used = :one, renews = :next   IF renews <= :now
+ *   with :next = renewsAt(now, renewal_rate). Of N concurrent renewers one wins and has spent
+ *   its unit; the others fail the condition and retry the spend in the new window.
+ * - Reset (create, update without suppress_reset, reset_quota=1): Put/SET resetQuotaState().
+ * - Update with suppress_reset=1: SET quota_max, renewal_rate only; used and renews stay.
+ * A window that never renews holds renews = NEVER_RENEWS, so `renews <= :now` never holds.
+ *
+ * Rate limit: a fixed-window counter item per key and window start (rateWindow()), spent with
+ * ADD count :one IF attribute_not_exists(count) OR count < :limit, expiring by TTL at `end`.
+ */
+
+/** quota_max at or below 0 (the gateway writes -1) puts no cap on requests. */
+export const UNLIMITED = -1;
+
+/**
+ * `renews` of a window that never renews (quota_renewal_rate <= 0): 9999-12-31T23:59:59Z.
+ * A real time rather than 0, so the renewal condition `renews <= :now` needs no special case and
+ * readers of quota_renews see a date that reads as "never".
+ */
+export const NEVER_RENEWS = 253_402_300_799;
+
+export function isUnlimited(quotaMax: number | undefined | null): boolean {
+  return quotaMax === undefined || quotaMax === null || quotaMax <= 0;
+}
+
+export function nowSeconds(date: Date = new Date()): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** End of a window starting now; NEVER_RENEWS when the quota does not renew. */
+export function renewsAt(now: number, renewalRate: number | undefined | null): number {
+  if (renewalRate === undefined || renewalRate === null || renewalRate <= 0) return NEVER_RENEWS;
+  return Math.min(Math.floor(now) + Math.floor(renewalRate), NEVER_RENEWS);
+}
+
+export interface QuotaItemState {
+  quota_max: number;
+  renewal_rate: number;
+  used: number;
+  renews: number;
+}
+
+interface QuotaFields {
+  quota_max?: number | undefined;
+  quota_renewal_rate?: number | undefined;
+}
+
+/** Attributes of a freshly reset live quota: nothing used, window starting now. */
+export function resetQuotaState(session: QuotaFields, now: number): QuotaItemState {
+  const quotaMax = isUnlimited(session.quota_max) ? UNLIMITED : (session.quota_max as number);
+  return { quota_max: quotaMax, renewal_rate: session.quota_renewal_rate ?? 0, used: 0, renews: renewsAt(now, session.quota_renewal_rate) };
+}
+
+/** Whether a live window has elapsed and the next spend must renew it first. */
+export function windowElapsed(state: Pick<QuotaItemState, 'renews'>, now: number): boolean {
+  return state.renews <= now;
+}
+
+/** quota_remaining as the session shows it: -1 when unlimited, never below 0, full after the window. */
+export function quotaRemaining(state: Pick<QuotaItemState, 'quota_max' | 'used' | 'renews'>, now: number): number {
+  if (isUnlimited(state.quota_max)) return UNLIMITED;
+  if (windowElapsed(state, now)) return state.quota_max;
+  return Math.max(0, state.quota_max - state.used);
+}
+
+/** `rate` requests per `per` seconds; either at or below 0 (the gateway writes -1) is no limit. */
+export function isRateLimited(rate: number | undefined | null, per: number | undefined | null): boolean {
+  return typeof rate === 'number' && typeof per === 'number' && rate > 0 && per > 0;
+}
+
+/** Start of the fixed window of `per` seconds that holds `now`. */
+export function windowStart(now: number, per: number): number {
+  if (!(per > 0)) throw new RangeError('per must be above 0');
+  return Math.floor(now / per) * per;
+}
+
+export interface RateWindow {
+  /** Requests allowed in this window. */
+  limit: number;
+  /** Window start and end (epoch seconds); `end` is also the counter item's TTL. */
+  start: number;
+  end: number;
+}
+
+/**
+ * The fixed window a request at `now` counts in, or null when unlimited. A fractional rate
+ * (0.5 per 1 s) becomes one request per stretched window (2 s), since a window cannot allow half
+ * a request; a rate of 2.7 allows 2, never more than asked.
+ */
+export function rateWindow(rate: number | undefined | null, per: number | undefined | null, now: number): RateWindow | null {
+  if (!isRateLimited(rate, per)) return null;
+  const r = rate as number;
+  const seconds = r >= 1 ? (per as number) : (per as number) / r;
+  const limit = r >= 1 ? Math.floor(r) : 1;
+  const start = windowStart(now, seconds);
+  return { limit, start, end: start + seconds };
+}
+
+export type DenialReason = 'UnknownKey' | 'KeyInactive' | 'KeyExpired' | 'AccessDenied' | 'QuotaExceeded' | 'RateLimitExceeded';
+
+/** HTTP status of each denial (decisions §10). */
+export const DENIAL_STATUS: Record<DenialReason, 403 | 429> = {
+  UnknownKey: 403,
+  KeyInactive: 403,
+  KeyExpired: 403,
+  AccessDenied: 403,
+  QuotaExceeded: 429,
+  RateLimitExceeded: 429,
+};
+
+/** `expires` at or below 0 never expires (the gateway documents -1 and treats 0 the same way). */
+export function isExpired(expires: number | undefined | null, now: number): boolean {
+  return typeof expires === 'number' && expires > 0 && now > expires;
+}
+
+interface CheckedSession {
+  is_inactive?: boolean | undefined;
+  expires?: number | undefined;
+  access_rights?: Record<string, unknown> | null | undefined;
+}
+
+/**
+ * The checks that need no counter, in the gateway's order: inactive, expired, then the API's
+ * access entry. Pass the session after applyPolicies(), so rights granted by policies count.
+ * A key without an entry for the API is denied, even when it has no entries at all.
+ */
+export function checkSession(
+  session: CheckedSession,
+  apiId: string,
+  now: number,
+): Extract<DenialReason, 'KeyInactive' | 'KeyExpired' | 'AccessDenied'> | null {
+  if (session.is_inactive === true) return 'KeyInactive';
+  if (isExpired(session.expires, now)) return 'KeyExpired';
+  const rights = session.access_rights;
+  if (!rights || !Object.prototype.hasOwnProperty.call(rights, apiId) || !rights[apiId]) return 'AccessDenied';
+  return null;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { idSchema, pageQuerySchema, queryBool } from './common';
+
+/** Version-link query of OAS create/update and import (decisions §8). */
+export const versionQuerySchema = z.object({
+  base_api_id: idSchema.optional(),
+  base_api_version_name: z.string().min(1).max(128).optional(),
+  new_version_name: z.string().min(1).max(128).optional(),
+  set_default: queryBool.optional(),
+});
+
+export const oasGetQuerySchema = z.object({ mode: z.literal('public').optional() });
+
+export const apiSortSchema = z.enum(['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at']);
+export const apiListQuerySchema = pageQuerySchema.extend({ sort: apiSortSchema.optional().default('-created_at') });
+
+const looseDoc = z.record(z.string(), z.unknown());
+export const apiListingEntrySchema = z.object({
+  api_definition: looseDoc,
+  oas: looseDoc.optional(),
+  api_model: looseDoc,
+  categories: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  hook_references: z.array(z.unknown()),
+  is_site: z.boolean(),
+  sort_by: z.number().int(),
+  user_group_owners: z.array(z.string()),
+  user_owners: z.array(z.string()),
+});
+export const apiListSchema = z.object({
+  apis: z.array(apiListingEntrySchema),
+  pages: z.number().int(),
+  next_cursor: z.string().optional(),
+});

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { idSchema, LIMITS, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
+import { smoothingSchema } from './smoothing';
+
+const int = z.number().int();
+const num = z.number();
+const list = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.arrayItems);
+
+/** Per-API limits inside an access entry (per_api policies write them). */
+export const apiLimitSchema = z.looseObject({
+  rate: num.optional(),
+  per: num.optional(),
+  quota_max: int.optional(),
+  quota_remaining: int.optional(),
+  quota_renewal_rate: int.optional(),
+  quota_renews: int.optional(),
+  throttle_interval: num.optional(),
+  throttle_retry_limit: int.optional(),
+  max_query_depth: int.optional(),
+  smoothing: smoothingSchema.optional(),
+});
+export type ApiLimit = z.infer<typeof apiLimitSchema>;
+
+/** One access entry (decisions §6); the gateway's further members (allowed_urls, limit, ...) are kept. */
+export const accessDefinitionSchema = z.looseObject({
+  api_id: idSchema,
+  api_name: shortText.optional(),
+  versions: list(shortText).nullable().optional(),
+  allowed_urls: list(z.looseObject({ url: longText, methods: list(shortText).nullable().optional() }))
+    .nullable()
+    .optional(),
+  limit: apiLimitSchema.nullable().optional(),
+});
+export type AccessDefinition = z.infer<typeof accessDefinitionSchema>;
+
+/** Map keyed by API id; an entry naming another API than its key would grant the wrong API. */
+export const accessRightsSchema = z
+  .record(idSchema, accessDefinitionSchema)
+  .superRefine((rights, ctx) => {
+    const ids = Object.keys(rights);
+    if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
+    for (const id of ids) {
+      if (rights[id]?.api_id !== id) {
+        ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
+      }
+    }
+  });
+export type AccessRights = z.infer<typeof accessRightsSchema>;
+
+/** Policy ids as the gateway sends them: the deprecated single id may be blank. */
+const policyRef = z.union([idSchema, z.literal('')]);
+
+const sessionFields = {
+  access_rights: accessRightsSchema.nullable().optional(),
+  alias: shortText.optional(),
+  allowance: num.optional(),
+  apply_policies: list(idSchema).nullable().optional(),
+  apply_policy_id: policyRef.optional(),
+  basic_auth_data: z
+    .looseObject({ hash_type: shortText.optional(), password: shortText.optional(), user: usernameSchema.or(z.literal('')).optional() })
+    .optional(),
+  certificate: longText.optional(),
+  data_expires: int.optional(),
+  date_created: z.string().max(64).optional(),
+  enable_detailed_recording: z.boolean().optional(),
+  /** Unix seconds; 0 or below never expires (the gateway documents -1). */
+  expires: int.optional(),
+  hmac_enabled: z.boolean().optional(),
+  hmac_string: longText.optional(),
+  id_extractor_deadline: int.optional(),
+  is_inactive: z.boolean().optional(),
+  jwt_data: z.looseObject({ secret: longText.optional() }).optional(),
+  key_hash: z.string().max(128).optional(),
+  last_check: int.optional(),
+  last_updated: z.string().max(64).optional(),
+  max_query_depth: int.optional(),
+  meta_data: looseObject.nullable().optional(),
+  monitor: z.looseObject({ trigger_limits: list(num).nullable().optional() }).optional(),
+  oauth_client_id: shortText.optional(),
+  oauth_keys: z.record(z.string().max(LIMITS.shortString), longText).nullable().optional(),
+  org_id: z.union([idSchema, z.literal('')]).optional(),
+  per: num.optional(),
+  quota_max: int.optional(),
+  quota_remaining: int.optional(),
+  quota_renewal_rate: int.optional(),
+  quota_renews: int.optional(),
+  rate: num.optional(),
+  session_lifetime: int.optional(),
+  smoothing: smoothingSchema.optional(),
+  tags: list(shortText).nullable().optional(),
+  throttle_interval: num.optional(),
+  throttle_retry_limit: int.optional(),
+};
+
+const gatewayOnlyFields = {
+  enable_detail_recording: z.boolean().optional(),
+  enable_http_signature_validation: z.boolean().optional(),
+  rsa_certificate_id: shortText.optional(),
+};
+
+/**
+ * The stored session object (all forms' fields): what repositories hold and reads return,
+ * minus secrets the response mappers remove (basic-auth passwords).
+ */
+export const keySessionSchema = z.looseObject({ ...sessionFields, ...gatewayOnlyFields, key_id: idSchema.optional() });
+export type KeySession = z.infer<typeof keySessionSchema>;
+
+/** Fields the server owns on every write: computed (`key_hash`) or stamped (`date_created`, `last_updated`). */
+const SERVER_OWNED = ['key_hash', 'date_created', 'last_updated'] as const;
+
+/** Omit that keeps the named members of a type with an index signature (plain Omit loses them). */
+type Without<T, K extends string> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+function without<T extends Record<string, unknown>, K extends string>(names: readonly K[]) {
+  return (value: T): Without<T, K> => {
+    const copy: Record<string, unknown> = { ...value };
+    for (const n of names) delete copy[n];
+    return copy as Without<T, K>;
+  };
+}
+
+/**
+ * Gateway form (POST /gw/keys/create, PUT /gw/org/keys/{orgID}): server-owned fields sent by a
+ * client (for example a GET result sent back) are dropped, not rejected.
+ */
+export const keyGatewaySchema = z
+  .looseObject({ ...sessionFields, ...gatewayOnlyFields })
+  .transform(without([...SERVER_OWNED, 'key_id']));
+export type KeyGatewayInput = z.infer<typeof keyGatewaySchema>;
+
+const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
+
+/**
+ * Dashboard form (PUT /api/apis/{apiID}/keys/{keyID}): the body replaces the session but
+ * `org_id`, `date_created` and `key_hash` are kept from the stored key (decisions §6), and the
+ * key id comes from the path.
+ */
+export const keyDashboardSchema = z
+  .looseObject(dashboardFields)
+  .transform(without([...SERVER_OWNED, 'org_id', 'key_id']));
+export type KeyDashboardInput = z.infer<typeof keyDashboardSchema>;
+
+/** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
+export const keyAdminSchema = z
+  .looseObject({ ...dashboardFields, org_id: idSchema })
+  .transform(without([...SERVER_OWNED, 'key_id']));
+export type KeyAdminInput = z.infer<typeof keyAdminSchema>;
+
+/** Key result of spec 3 and 9. */
+export const keyResultSchema = z.object({
+  api_model: looseObject,
+  key_id: z.string(),
+  key_hash: z.string(),
+  data: keySessionSchema,
+});
+export type KeyResult = z.infer<typeof keyResultSchema>;
+
+/** Query of PUT /api/apis/{apiID}/keys/{keyID} (decisions §6). */
+export const keyUpdateQuerySchema = z.object({
+  suppress_reset: queryBool.optional(),
+  auto_guess: queryBool.optional(),
+  /** Any non-empty value: the path holds the hash. */
+  hashed: z.string().max(16).transform((v) => v !== '').optional(),
+  username: queryBool.optional(),
+});
+
+/** Query of GET /gw/keys/{keyID}. */
+export const keyGetQuerySchema = z.object({
+  hashed: queryBool.optional(),
+});
+
+/** Query of PUT /gw/org/keys/{orgID}. */
+export const orgKeyQuerySchema = z.object({
+  reset_quota: queryBool.optional(),
+});
+
+/** Body of POST /gw/sessions/check (decisions §10). */
+export const sessionCheckSchema = z.object({
+  key: idSchema,
+  api_id: idSchema,
+  path: z.string().max(LIMITS.longString).optional(),
+  method: z.string().max(16).optional(),
+});
+export type SessionCheckInput = z.infer<typeof sessionCheckSchema>;

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { LIMITS } from './common';
+
+/**
+ * Builders for the gateway's own definition objects: every listed member optional and typed,
+ * unknown members kept (the gateway adds fields faster than any schema follows).
+ */
+export const o = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).partial();
+export const str = z.string().max(LIMITS.longString);
+export const bool = z.boolean();
+export const int = z.number().int();
+export const num = z.number();
+export const obj = z.record(z.string(), z.unknown());
+/** Arrays the spec marks [] may be null. */
+export const arr = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.arrayItems).nullable();
+export const strs = arr(str);
+
+export function fields<T extends z.ZodType>(names: string, type: T): Record<string, z.ZodOptional<T>> {
+  return Object.fromEntries(names.trim().split(/[\s,]+/).map((n) => [n, type.optional()]));
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { idSchema, LIMITS, looseObject, shortText } from './common';
+import { accessRightsSchema } from './keys';
+import { smoothingSchema } from './smoothing';
+
+const int = z.number().int();
+
+/** Which parts of a key a policy sets; none set means all of them (decisions §6). */
+export const partitionsSchema = z.looseObject({
+  acl: z.boolean().optional(),
+  complexity: z.boolean().optional(),
+  per_api: z.boolean().optional(),
+  quota: z.boolean().optional(),
+  rate_limit: z.boolean().optional(),
+});
+export type Partitions = z.infer<typeof partitionsSchema>;
+
+const policyFields = {
+  _id: idSchema.optional(),
+  id: idSchema,
+  access_rights: accessRightsSchema.nullable().optional(),
+  active: z.boolean().optional(),
+  date_created: z.string().max(64).optional(),
+  enable_http_signature_validation: z.boolean().optional(),
+  graphql_access_rights: looseObject.nullable().optional(),
+  hmac_enabled: z.boolean().optional(),
+  is_inactive: z.boolean().optional(),
+  key_expires_in: int.optional(),
+  last_updated: z.string().max(64).optional(),
+  max_query_depth: int.optional(),
+  meta_data: looseObject.nullable().optional(),
+  name: shortText.optional(),
+  org_id: z.union([idSchema, z.literal('')]).optional(),
+  partitions: partitionsSchema.optional(),
+  per: z.number().optional(),
+  quota_max: int.optional(),
+  quota_renewal_rate: int.optional(),
+  rate: z.number().optional(),
+  smoothing: smoothingSchema.optional(),
+  tags: z.array(shortText).max(LIMITS.arrayItems).nullable().optional(),
+  throttle_interval: z.number().optional(),
+  throttle_retry_limit: z.number().optional(),
+};
+
+/**
+ * per_api carries its limits inside each access entry, so mixing it with the partitions that set
+ * key-wide limits would leave two answers to "what is this key's rate" (the gateway refuses it too).
+ */
+function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.RefinementCtx) {
+  const parts = p.partitions;
+  if (parts?.per_api && (parts.acl || parts.complexity || parts.quota || parts.rate_limit)) {
+    ctx.addIssue({ code: 'custom', path: ['partitions', 'per_api'], message: 'per_api cannot be combined with acl, complexity, quota or rate_limit' });
+  }
+}
+
+/** A policy (spec "Policy"); `id` is the client's (required on POST /gw/policies). */
+export const policySchema = z.looseObject(policyFields).superRefine(perApiAlone);
+export type Policy = z.infer<typeof policySchema>;
+
+/** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
+const importedPolicySchema = z.preprocess((v) => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const p = v as Record<string, unknown>;
+    if ((p.id === undefined || p.id === '') && typeof p._id === 'string') return { ...p, id: p._id };
+  }
+  return v;
+}, policySchema);
+
+/** Import wrapper (spec 10): every policy is validated before any is written. */
+export const policyImportSchema = z.looseObject({
+  Data: z
+    .array(importedPolicySchema)
+    .min(1)
+    .max(1000)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((p, i) => {
+        if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate policy id ${p.id} in this import` });
+        seen.add(p.id);
+      });
+    }),
+  Pages: int.min(0).optional(),
+});
+export type PolicyImport = z.infer<typeof policyImportSchema>;

@@ -1,0 +1,197 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound, PreconditionFailed } from '../http/errors';
+import { decodeChunks, encodeChunks } from '../domain/chunks';
+import { pageCount, type PageRequest } from '../domain/paging';
+import { ddb, tableName } from './client';
+import { getItem, readCounter } from './items';
+import { apiKeys, keys, timeSortKey } from './keys';
+import { listPage } from './paging';
+import { counterAdd, transactWrite, type TxItem } from './transact';
+import type { ApiRecord } from '../domain/api-records';
+
+export type { ApiRecord };
+
+type Json = Record<string, unknown>;
+
+/** Compressed document parts up to this size; the first part rides in the main item. */
+const PART_BYTES = 300_000;
+
+type Meta = Omit<ApiRecord, 'classic' | 'oas'>;
+
+function metaOf(api: ApiRecord): Meta {
+  const { classic: _c, oas: _o, ...meta } = api;
+  return meta;
+}
+
+/** The items of an API: the main item (indexed for the three sort orders) and extra parts. */
+function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
+  const chunks = encodeChunks({ classic: api.classic, oas: api.oas }, PART_BYTES);
+  const org = apiKeys.ofOrg(api.org_id);
+  const main = {
+    ...apiKeys.main(api.api_id),
+    entity: 'api',
+    ...metaOf(api),
+    GSI1PK: org,
+    GSI1SK: timeSortKey(api.created_at, api.id),
+    GSI2PK: org,
+    GSI2SK: `${api.name.toLowerCase()}#${api.id}`,
+    GSI3PK: org,
+    GSI3SK: timeSortKey(api.updated_at, api.id),
+    body: chunks[0],
+    parts: chunks.length,
+  };
+  const parts = chunks.slice(1).map((c, i) => ({ ...apiKeys.part(api.api_id, i + 1), entity: 'api_part', body: c }));
+  return { main, parts };
+}
+
+const put = (Item: Json, condition?: string, values?: Json): TxItem['op'] => ({
+  Put: { TableName: tableName(), Item, ConditionExpression: condition, ExpressionAttributeValues: values },
+});
+
+/** Transaction items that create an API: api_id and database id unique (409), org count +1. */
+export function createApiItems(api: ApiRecord): TxItem[] {
+  const { main, parts } = itemsOf(api);
+  return [
+    { op: put(main, 'attribute_not_exists(PK)'), onConditionFail: () => new Conflict(`API ${api.api_id} already exists`) },
+    {
+      op: put({ ...apiKeys.byDbId(api.id), entity: 'api_db_id', api_id: api.api_id }, 'attribute_not_exists(PK)'),
+      onConditionFail: () => new Conflict(`API id ${api.id} already exists`),
+    },
+    ...parts.map((p) => ({ op: put(p) })),
+    counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()),
+  ];
+}
+
+/**
+ * Transaction items that replace an API read at `previous.version`: the main item only if it is
+ * still that version (412 otherwise), parts rewritten, surplus parts removed, counts moved when
+ * the organisation changes.
+ */
+export function replaceApiItems(api: ApiRecord, previous: { version: number; parts: number; org_id: string }): TxItem[] {
+  const { main, parts } = itemsOf(api);
+  const items: TxItem[] = [
+    {
+      op: put(main, 'attribute_exists(PK) AND version = :v', { ':v': previous.version }),
+      onConditionFail: () => new PreconditionFailed(),
+    },
+    ...parts.map((p) => ({ op: put(p) })),
+  ];
+  for (let n = parts.length + 1; n < previous.parts; n++) {
+    items.push({ op: { Delete: { TableName: tableName(), Key: apiKeys.part(api.api_id, n) } } });
+  }
+  if (previous.org_id !== api.org_id) {
+    items.push(counterAdd(keys.counter(previous.org_id, 'API'), -1, tableName()));
+    items.push(counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()));
+  }
+  return items;
+}
+
+export async function createApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
+  await transactWrite([...createApiItems(api), ...extra]);
+  return api;
+}
+
+function fromItems(items: Json[]): (ApiRecord & { parts: number }) | undefined {
+  const main = items.find((i) => i.SK === 'API');
+  if (!main) return undefined;
+  const parts = items
+    .filter((i) => String(i.SK).startsWith('PART#'))
+    .sort((a, b) => String(a.SK).localeCompare(String(b.SK)))
+    .map((i) => i.body as Uint8Array);
+  const doc = decodeChunks([main.body as Uint8Array, ...parts].map((b) => Buffer.from(b))) as { classic: Json; oas?: Json };
+  return {
+    id: String(main.id),
+    api_id: String(main.api_id),
+    org_id: String(main.org_id),
+    name: String(main.name),
+    kind: main.kind === 'oas' ? 'oas' : 'classic',
+    classic: doc.classic,
+    ...(doc.oas ? { oas: doc.oas } : {}),
+    ...(main.base_api_id ? { base_api_id: String(main.base_api_id) } : {}),
+    categories: (main.categories as string[] | undefined) ?? [],
+    created_at: String(main.created_at),
+    updated_at: String(main.updated_at),
+    version: Number(main.version),
+    parts: Number(main.parts ?? 1),
+  };
+}
+
+/** One Query reads the main item and every part of an API, consistently. */
+export async function getApi(apiId: string): Promise<(ApiRecord & { parts: number }) | undefined> {
+  const items: Json[] = [];
+  let start: Json | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': apiKeys.partition(apiId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items ?? []) as Json[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return fromItems(items);
+}
+
+/** By api_id, or by the 24-hex database id (dashboard routes take either). */
+export async function getApiByAnyId(id: string) {
+  const direct = await getApi(id);
+  if (direct) return direct;
+  const marker = await getItem(apiKeys.byDbId(id));
+  return marker ? getApi(String(marker.api_id)) : undefined;
+}
+
+/** Replaces an API; `ifMatch` (when sent) must name the current version. */
+export async function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
+  const previous = await getApi(api.api_id);
+  if (!previous) throw new NotFound(`API ${api.api_id} not found`);
+  if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+  const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
+  await transactWrite([...replaceApiItems(next, previous), ...extra]);
+  return next;
+}
+
+export async function deleteApi(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
+  const previous = await getApi(apiId);
+  if (!previous) throw new NotFound(`API ${apiId} not found`);
+  if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+  const table = tableName();
+  const items: TxItem[] = [
+    {
+      op: {
+        Delete: {
+          TableName: table,
+          Key: apiKeys.main(apiId),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': previous.version },
+        },
+      },
+      onConditionFail: () => new PreconditionFailed(),
+    },
+    { op: { Delete: { TableName: table, Key: apiKeys.byDbId(previous.id) } } },
+    counterAdd(keys.counter(previous.org_id, 'API'), -1, table),
+  ];
+  for (let n = 1; n < previous.parts; n++) items.push({ op: { Delete: { TableName: table, Key: apiKeys.part(apiId, n) } } });
+  await transactWrite(items);
+  return previous;
+}
+
+export type ApiSort = 'name' | '-name' | 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
+const SORT_INDEX = { name: 'GSI2', created_at: 'GSI1', updated_at: 'GSI3' } as const;
+
+/**
+ * A page of an organisation's APIs in one of six orders: a Query on the index of that order.
+ * Documents that did not fit in the main item cost one more Query each.
+ */
+export async function listApis(orgId: string, sort: ApiSort, req: PageRequest) {
+  const field = sort.replace(/^-/, '') as keyof typeof SORT_INDEX;
+  const q = { index: SORT_INDEX[field], partition: apiKeys.ofOrg(orgId), forward: !sort.startsWith('-') };
+  const [page, total] = await Promise.all([listPage(q, req), readCounter(keys.counter(orgId, 'API'))]);
+  const apis = await Promise.all(
+    page.items.map(async (item) => (Number(item.parts ?? 1) > 1 ? getApi(String(item.api_id)) : fromItems([{ ...item, SK: 'API' }]))),
+  );
+  return { apis: apis.filter((a): a is NonNullable<typeof a> => a !== undefined), pages: pageCount(total, req), next_cursor: page.nextCursor };
+}

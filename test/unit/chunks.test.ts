@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decodeChunks, encodeChunks } from '../../shared/domain/chunks';
+
+/** An OpenAPI-like document of roughly `bytes` of JSON, with random text so it does not compress to nothing. */
+function bigDocument(bytes: number) {
+  const paths: Record<string, unknown> = {};
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const op = {
+      get: {
+        operationId: `getResource${i}`,
+        summary: `Fetch resource ${i} ${randomBytes(24).toString('base64')}`,
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok', content: { 'application/json': { example: { n: i, f: i / 7, ok: i % 2 === 0, s: 'é✓' } } } } },
+      },
+    };
+    paths[`/resource-${i}/{id}`] = op;
+    size += JSON.stringify(op).length + 20;
+  }
+  return { openapi: '3.0.3', info: { title: 'Big', version: '1' }, paths, 'x-gw-api-gateway': { info: { name: 'Big' } } };
+}
+
+describe('chunked storage of large documents', () => {
+  it('round-trips a 4 MB document with every chunk within the limit', () => {
+    const doc = bigDocument(4 * 1024 * 1024);
+    expect(JSON.stringify(doc).length).toBeGreaterThan(4 * 1024 * 1024);
+    const parts = encodeChunks(doc);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(350_000);
+    expect(decodeChunks(parts)).toEqual(doc);
+  });
+
+  it('splits into several chunks when the packed form is larger than one', () => {
+    const doc = bigDocument(600_000);
+    const parts = encodeChunks(doc, 50_000);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(50_000);
+    expect(decodeChunks(parts)).toEqual(doc);
+  });
+
+  it('keeps a small value in one chunk', () => {
+    const parts = encodeChunks({ a: [1, null, 'x'] });
+    expect(parts).toHaveLength(1);
+    expect(decodeChunks(parts)).toEqual({ a: [1, null, 'x'] });
+  });
+
+  it('fails loudly when a chunk is missing', () => {
+    const parts = encodeChunks(bigDocument(600_000), 50_000);
+    expect(() => decodeChunks(parts.slice(0, -1))).toThrow();
+  });
+});
