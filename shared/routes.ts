@@ -8,7 +8,8 @@ import { route, type RouteDef } from './route-def';
 import { idSchema, looseObject, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
 import { organisationInputSchema } from './schemas/organisations';
 import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schemas/users';
-import { apiListQuerySchema, apiListSchema, oasGetQuerySchema, versionQuerySchema } from './schemas/apis';
+import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from './schemas/apis';
+import { versionQuerySchema } from './schemas/import';
 import { classicApiSchema } from './schemas/api-classic';
 import { oasDocumentSchema, oasWriteBodySchema } from './schemas/api-oas';
 

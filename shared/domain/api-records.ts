@@ -3,7 +3,8 @@
  * definition itself (decisions §7); ids the client leaves out are generated.
  */
 import { BadRequest } from '../http/errors';
-import { newDbId, randomHex } from './hashing';
+import { newDbId } from './hashing';
+import { newApiId } from './key-ids';
 import { oasToClassic } from './oas-classic';
 
 type Json = Record<string, any>;
@@ -26,7 +27,6 @@ export interface ApiRecord {
 
 const DB_ID = /^[0-9a-f]{24}$/;
 
-export const newApiId = (): string => randomHex(16);
 
 interface Existing {
   id: string;

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import { idSchema, pageQuerySchema, queryBool } from './common';
-
-/** Version-link query of OAS create/update and import (decisions §8). */
-export const versionQuerySchema = z.object({
-  base_api_id: idSchema.optional(),
-  base_api_version_name: z.string().min(1).max(128).optional(),
-  new_version_name: z.string().min(1).max(128).optional(),
-  set_default: queryBool.optional(),
-});
+import { pageQuerySchema } from './common';
 
 export const oasGetQuerySchema = z.object({ mode: z.literal('public').optional() });
 
