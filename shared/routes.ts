@@ -11,6 +11,11 @@ import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schem
 import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from './schemas/apis';
 import { versionQuerySchema } from './schemas/import';
 import { classicApiSchema } from './schemas/api-classic';
+import {
+  keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema, keyResultSchema, keySessionSchema, keyUpdateQuerySchema,
+  orgKeyQuerySchema, sessionCheckResultSchema, sessionCheckSchema,
+} from './schemas/keys';
+import { policyImportSchema, policySchema } from './schemas/policies';
 import { oasDocumentSchema, oasWriteBodySchema } from './schemas/api-oas';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
@@ -100,18 +105,59 @@ export const routes = {
   }),
 
   // --- keys, policies, quotas (issue 5) ----------------------------------------------------------
-  keysCreate: planned({ method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a key (spec 17)' }),
-  keysGet: planned({ method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read', summary: 'Get a key (spec 18)' }),
-  keysDelete: planned({ method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write', summary: 'Delete a key' }),
-  keysDashboardUpdate: planned({ method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write', etag: true, body: looseObject, summary: 'Update a key (spec 3)' }),
-  orgKeysAdminCreate: planned({ method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/admin-create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a key for an organisation (spec 9)' }),
-  orgKeysUpdate: planned({ method: 'PUT', path: '/gw/org/keys/{keyID}', group: 'gateway', entry: 'functions/keys/org-update.ts', access: 'write', body: looseObject, summary: 'Update an organisation session (spec 14)' }),
-  policiesCreate: planned({ method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a policy (spec 20)' }),
-  policiesGet: planned({ method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read', summary: 'Get a policy' }),
-  policiesUpdate: planned({ method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a policy' }),
-  policiesDelete: planned({ method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', summary: 'Delete a policy' }),
-  policiesImport: planned({ method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write', body: looseObject, summary: 'Import policies (spec 10)' }),
-  sessionsCheck: planned({ method: 'POST', path: '/gw/sessions/check', group: 'gateway', entry: 'functions/sessions/check.ts', access: 'write', body: looseObject, summary: 'Data-plane check: spend one unit of quota' }),
+  keysCreate: built({
+    method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
+    summary: 'Create a key (spec 17); key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy',
+    body: keyGatewaySchema, result: gatewayWriteSchema,
+  }),
+  keysGet: built({
+    method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read',
+    summary: 'Get a key (spec 18); hashed=true when the path holds the hash; quota_remaining is live', query: keyGetQuerySchema, result: keySessionSchema,
+  }),
+  keysDelete: built({
+    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write',
+    summary: 'Delete a key with its live quota; hashed=true when the path holds the hash', query: keyGetQuerySchema, result: gatewayWriteSchema,
+  }),
+  keysDashboardUpdate: built({
+    method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',
+    etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API (spec 3); resets the live quota unless suppress_reset=1',
+    query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,
+  }),
+  orgKeysAdminCreate: built({
+    method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/admin-create.ts', access: 'write', idempotent: true,
+    summary: 'Create a key for the organisation in org_id (spec 9); 422 unknown organisation, API or policy', body: keyAdminSchema, result: keyResultSchema,
+  }),
+  orgKeysUpdate: built({
+    method: 'PUT', path: '/gw/org/keys/{orgID}', group: 'gateway', entry: 'functions/keys/org-update.ts', access: 'write',
+    summary: "Set an organisation's session (spec 14): its quota caps all its keys; reset_quota=1 restarts it; 404 unknown organisation",
+    query: orgKeyQuerySchema, body: keyGatewaySchema, result: gatewayWriteSchema,
+  }),
+  policiesCreate: built({
+    method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true,
+    summary: 'Create a policy under its id (spec 20); 409 when the id is taken', body: policySchema, result: gatewayWriteSchema,
+  }),
+  policiesGet: built({
+    method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read',
+    summary: 'Get a policy', result: policySchema,
+  }),
+  policiesUpdate: built({
+    method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true,
+    summary: 'Replace a policy; 400 when the body names another id', body: policySchema, result: gatewayWriteSchema,
+  }),
+  policiesDelete: built({
+    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', etag: true,
+    summary: 'Delete a policy', result: gatewayWriteSchema,
+  }),
+  policiesImport: built({
+    method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write',
+    summary: 'Import policies (spec 10): all validated before any is written; ids kept; Meta maps each id to true',
+    body: policyImportSchema, result: statusEnvelopeSchema,
+  }),
+  sessionsCheck: built({
+    method: 'POST', path: '/gw/sessions/check', group: 'gateway', entry: 'functions/sessions/check.ts', access: 'write',
+    summary: 'Data-plane check (decisions §10): spends one unit of the key\'s and its organisation\'s quota; 403/429 with a reason',
+    body: sessionCheckSchema, result: sessionCheckResultSchema,
+  }),
 
   // --- import, templates, versions, streams (issue 9) --------------------------------------------
   oasImport: planned({ method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write', idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml'], summary: 'Import an OpenAPI document (spec 16)' }),

@@ -182,3 +182,9 @@ export const sessionCheckSchema = z.object({
   method: z.string().max(16).optional(),
 });
 export type SessionCheckInput = z.infer<typeof sessionCheckSchema>;
+
+/** Answer of POST /gw/sessions/check: allowed, or denied with a reason (403/429). */
+export const sessionCheckResultSchema = z.union([
+  z.object({ allowed: z.literal(true), quota_remaining: z.number(), quota_renews: z.number() }),
+  z.object({ allowed: z.literal(false), reason: z.string(), status: z.literal('error'), message: z.string() }),
+]);

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { INDEXES, TABLE_KEYS } from './table';
 
@@ -32,4 +32,22 @@ export function isConditionFailure(e: unknown): e is ConditionalCheckFailedExcep
 export async function readCounter(key: { PK: string; SK: string }): Promise<number> {
   const item = await getItem(key, true);
   return typeof item?.n === 'number' ? item.n : 0;
+}
+
+/** BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept. */
+export async function batchGet(keys: { PK: string; SK: string }[], consistent = false): Promise<Record<string, unknown>[]> {
+  const table = tableName();
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }> | undefined = {
+      [table]: { Keys: keys.slice(i, i + 100), ConsistentRead: consistent },
+    };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      const res: BatchGetCommandOutput = await ddb().send(new BatchGetCommand({ RequestItems: request }));
+      out.push(...((res.Responses?.[table] ?? []) as Record<string, unknown>[]));
+      request = res.UnprocessedKeys as typeof request;
+      if (request && Object.keys(request).length) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
+    }
+  }
+  return out;
 }

@@ -32,3 +32,22 @@ export const apiKeys = {
   /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
 };
+
+/**
+ * Gateway keys (sessions), their live quota and rate windows share the key hash's partition, so
+ * the data-plane check touches one partition per key. The clear key is never a storage key.
+ */
+export const sessionKeys = {
+  key: (hash: string) => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
+  partition: (hash: string) => `KEY#${hash}`,
+  /** Live quota of the key (scope '') or of one API under per-API limits (scope = api_id). */
+  quota: (hash: string, scope = '') => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
+  /** Fixed rate window starting at `start` (epoch seconds); expires by TTL. */
+  rate: (hash: string, scope: string, start: number) => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
+  /** Basic-auth user name -> key hash (unique). */
+  username: (user: string) => ({ PK: `KEYUSER#${user}`, SK: 'KEYUSER' }),
+  /** The organisation-wide session and its live quota (covers all the organisation's keys). */
+  orgSession: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGSESSION' }),
+  orgQuota: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGQUOTA' }),
+  policy: (id: string) => ({ PK: `POLICY#${id}`, SK: 'POLICY' }),
+};

@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { gatewayOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { issueKey } from '../../shared/store/key-lifecycle';
+
+/** POST /gw/keys/create (spec 17): the clear key is answered this once; only its hash is stored. */
+export const handler = createHandler(routes.keysCreate, async ({ body }) => {
+  const { key, hash } = await issueKey(body, body.org_id ?? '');
+  return gatewayOk('added', key, hash);
+});

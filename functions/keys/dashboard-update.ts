@@ -1,0 +1,23 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { ok } from '../../shared/http/envelopes';
+import { NotFound, PreconditionFailed } from '../../shared/http/errors';
+import { routes } from '../../shared/routes';
+import { getApiByAnyId } from '../../shared/store/apis';
+import { effectiveSession } from '../../shared/store/gw-keys';
+import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
+
+/**
+ * PUT /api/apis/{apiID}/keys/{keyID} (spec 3): the API (id or api_id) and the key must be the
+ * caller's organisation's, and the key must grant the API; otherwise 404.
+ */
+export const handler = createHandler(routes.keysDashboardUpdate, async ({ params, query, body, org, ifMatch }) => {
+  const api = await getApiByAnyId(params.apiID);
+  if (!api || api.org_id !== org) throw new NotFound(`API ${params.apiID} not found`);
+  const current = await findKey(params.keyID, query);
+  if (current.session.org_id !== org) throw new NotFound('key not found');
+  if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
+  if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+  const { session, version } = await updateKey(current, body, !query.suppress_reset);
+  const data = await showKey({ ...current, session, version });
+  return ok({ api_model: {}, key_id: params.keyID, data, key_hash: session.key_hash }, { version });
+});

@@ -1,0 +1,11 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { gatewayOk } from '../../shared/http/envelopes';
+import { nowSeconds } from '../../shared/domain/quota';
+import { routes } from '../../shared/routes';
+import { putOrgSession } from '../../shared/store/org-sessions';
+
+/** PUT /gw/org/keys/{orgID} (spec 14): the organisation-wide session; reset_quota=1 restarts its quota. */
+export const handler = createHandler(routes.orgKeysUpdate, async ({ params, query, body }) => {
+  await putOrgSession(params.orgID, body, query.reset_quota === true, nowSeconds());
+  return gatewayOk('modified', params.orgID);
+});

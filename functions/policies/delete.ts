@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { gatewayOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { deletePolicy } from '../../shared/store/policies';
+
+/** DELETE /gw/policies/{policyID}: keys naming it stop receiving what it granted. */
+export const handler = createHandler(routes.policiesDelete, async ({ params, ifMatch }) => {
+  await deletePolicy(params.policyID, ifMatch);
+  return gatewayOk('deleted', params.policyID);
+});

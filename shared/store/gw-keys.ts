@@ -1,0 +1,176 @@
+/**
+ * Gateway keys (session objects), stored only under the SHA-256 of the clear key. The key item
+ * holds the session as sent (minus the basic-auth password, kept as a scrypt hash in a private
+ * attribute); its live quota is a separate item in the same partition.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { applyPolicies } from '../domain/policies';
+import { apiIdsOf, policyIdsOf, type QuotaScope } from '../domain/sessions';
+import type { KeySession } from '../schemas/keys';
+import { apiKeys, sessionKeys } from './keys';
+import { ddb, tableName } from './client';
+import { batchGet, getItem } from './items';
+import { getPolicies, type StoredPolicy } from './policies';
+import { ensureQuotaItem, resetQuotaItem } from './live-quota';
+import { transactWrite, type TxItem } from './transact';
+
+export type StoredKey = KeySession & { key_hash: string; org_id: string; date_created: string; last_updated: string };
+
+export interface KeyItem {
+  session: StoredKey;
+  version: number;
+  basic_auth_hash?: string;
+  username?: string;
+}
+
+/**
+ * Every API and policy a session names must exist (422, naming the missing ones). Answers the
+ * policies, which the caller needs for the effective session.
+ */
+export async function loadReferences(session: KeySession): Promise<StoredPolicy[]> {
+  const apiIds = apiIdsOf(session.access_rights);
+  const policyIds = policyIdsOf(session);
+  const [apis, policies] = await Promise.all([
+    batchGet(apiIds.map((id) => apiKeys.main(id))),
+    getPolicies(policyIds),
+  ]);
+  const foundApis = new Set(apis.map((a) => String(a.api_id)));
+  const missingApis = apiIds.filter((id) => !foundApis.has(id));
+  if (missingApis.length) throw new Unprocessable(`unknown API: ${missingApis.join(', ')}`);
+  const foundPolicies = new Set(policies.map((p) => p.id));
+  const missingPolicies = policyIds.filter((id) => !foundPolicies.has(id));
+  if (missingPolicies.length) throw new Unprocessable(`unknown policy: ${missingPolicies.join(', ')}`);
+  // Keep apply_policies order: later policies are merged after earlier ones.
+  return policyIds.map((id) => policies.find((p) => p.id === id)!);
+}
+
+/** The session a check enforces: the key under its policies (missing policies grant nothing). */
+export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
+  const ids = policyIdsOf(session);
+  if (!ids.length) return session;
+  const policies = await getPolicies(ids);
+  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+}
+
+function keyItem(k: KeyItem) {
+  return {
+    ...sessionKeys.key(k.session.key_hash),
+    entity: 'key',
+    session: k.session,
+    version: k.version,
+    ...(k.basic_auth_hash ? { basic_auth_hash: k.basic_auth_hash } : {}),
+    ...(k.username ? { username: k.username } : {}),
+  };
+}
+
+function usernameItems(hash: string, next: string | undefined, previous: string | undefined): TxItem[] {
+  if (next === previous) return [];
+  const items: TxItem[] = [];
+  if (previous) items.push({ op: { Delete: { TableName: tableName(), Key: sessionKeys.username(previous) } } });
+  if (next) {
+    items.push({
+      op: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...sessionKeys.username(next), entity: 'unique', key_hash: hash },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFail: () => new Conflict(`basic-auth user ${next} already has a key`),
+    });
+  }
+  return items;
+}
+
+/** Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one transaction. */
+export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number): Promise<void> {
+  const hash = k.session.key_hash;
+  await transactWrite([
+    {
+      op: { Put: { TableName: tableName(), Item: keyItem({ ...k, version: 1 }), ConditionExpression: 'attribute_not_exists(PK)' } },
+      onConditionFail: () => new Conflict('key already exists'),
+    },
+    ...scopes.map((q) => resetQuotaItem(sessionKeys.quota(hash, q.scope), q.renewalRate, now)),
+    ...usernameItems(hash, k.username, undefined),
+  ]);
+}
+
+export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
+  const item = await getItem(sessionKeys.key(hash), true);
+  if (!item) return undefined;
+  return {
+    session: item.session as StoredKey,
+    version: Number(item.version),
+    ...(typeof item.basic_auth_hash === 'string' ? { basic_auth_hash: item.basic_auth_hash } : {}),
+    ...(typeof item.username === 'string' ? { username: item.username } : {}),
+  };
+}
+
+/** The stored session of a key hash (used by analytics and OAuth to check ownership). */
+export async function getKeyByHash(hash: string): Promise<StoredKey | undefined> {
+  return (await getKeyItem(hash))?.session;
+}
+
+/** Key hash of a basic-auth user name, when a key has it. */
+export async function hashOfUsername(user: string): Promise<string | undefined> {
+  const item = await getItem(sessionKeys.username(user), true);
+  return typeof item?.key_hash === 'string' ? item.key_hash : undefined;
+}
+
+/**
+ * Replaces a key read at `previous.version` (412 when it moved on). The live quota is reset in
+ * the same transaction unless `reset` is false (suppress_reset); then only missing ones are made.
+ */
+export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyItem, scopes: QuotaScope[], reset: boolean, now: number): Promise<number> {
+  const hash = next.session.key_hash;
+  const version = previous.version + 1;
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          TableName: tableName(),
+          Item: keyItem({ ...next, version }),
+          ConditionExpression: 'attribute_exists(PK) AND version = :v',
+          ExpressionAttributeValues: { ':v': previous.version },
+        },
+      },
+      onConditionFail: () => new PreconditionFailed(),
+    },
+    ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(sessionKeys.quota(hash, q.scope), q.renewalRate, now)),
+    ...usernameItems(hash, next.username, previous.username),
+  ]);
+  return version;
+}
+
+/** Deletes a key with its live quotas, rate windows and user-name marker. */
+export async function deleteKey(hash: string): Promise<void> {
+  const current = await getKeyItem(hash);
+  if (!current) throw new NotFound('key not found');
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': sessionKeys.partition(hash) },
+      ProjectionExpression: 'PK, SK',
+    }),
+  );
+  const others = (out.Items ?? []).filter((i) => i.SK !== 'KEY');
+  const items: TxItem[] = [
+    {
+      op: {
+        Delete: {
+          TableName: tableName(),
+          Key: sessionKeys.key(hash),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': current.version },
+        },
+      },
+      onConditionFail: () => new Conflict('the key changed while it was being deleted; try again'),
+    },
+    ...usernameItems(hash, undefined, current.username),
+    // Rate windows beyond the transaction's size expire by TTL on their own.
+    ...others.slice(0, 90).map((i) => ({ op: { Delete: { TableName: tableName(), Key: { PK: String(i.PK), SK: String(i.SK) } } } })),
+  ];
+  await transactWrite(items);
+}

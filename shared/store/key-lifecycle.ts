@@ -1,0 +1,81 @@
+/**
+ * Creating and replacing keys: the steps every key form shares (references exist, password
+ * hashed, live quota reset), so the handlers stay a few lines.
+ */
+import { NotFound } from '../http/errors';
+import { keyHash, newKeyId } from '../domain/key-ids';
+import { hashPassword } from '../domain/passwords';
+import { applyPolicies } from '../domain/policies';
+import { nowSeconds } from '../domain/quota';
+import { candidateHashes, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/sessions';
+import type { KeySession } from '../schemas/keys';
+import { sessionKeys } from './keys';
+import { createKey, effectiveSession, getKeyItem, hashOfUsername, loadReferences, replaceKey, type KeyItem, type StoredKey } from './gw-keys';
+import { readQuota } from './live-quota';
+
+/** Any key form: the dashboard's lets meta_data be any JSON value. */
+type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
+
+/** Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once. */
+export async function issueKey(input: SessionInput, orgId: string): Promise<{ key: string; hash: string; session: StoredKey }> {
+  const typed = input as KeySession;
+  requireGrant(typed);
+  const policies = await loadReferences(typed);
+  const key = newKeyId(orgId);
+  const hash = keyHash(key);
+  const stamp = new Date().toISOString();
+  const { session, password, username } = splitPassword(typed);
+  const stored: StoredKey = { ...session, org_id: orgId, key_hash: hash, date_created: stamp, last_updated: stamp };
+  const effective = applyPolicies(stored, policies);
+  await createKey(
+    { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
+    quotaScopes(effective),
+    nowSeconds(),
+  );
+  return { key, hash, session: stored };
+}
+
+/**
+ * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
+ * password left out for the same user keeps its hash. Resets the live quota unless `reset` is false.
+ */
+export async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ session: StoredKey; version: number }> {
+  const typed = input as KeySession;
+  requireGrant(typed);
+  const policies = await loadReferences(typed);
+  const { session, password, username } = splitPassword(typed);
+  const old = current.session;
+  const stored: StoredKey = {
+    ...session,
+    org_id: old.org_id,
+    key_hash: old.key_hash,
+    date_created: old.date_created,
+    last_updated: new Date().toISOString(),
+  };
+  const keepHash = !password && username === current.username ? current.basic_auth_hash : undefined;
+  const basicAuthHash = password ? await hashPassword(password) : keepHash;
+  const version = await replaceKey(
+    { session: stored, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) },
+    current,
+    quotaScopes(applyPolicies(stored, policies)),
+    reset,
+    nowSeconds(),
+  );
+  return { session: stored, version };
+}
+
+/** The stored key a path id names (key, hash, or basic-auth user name); 404 when none. */
+export async function findKey(keyId: string, q: KeyLookup): Promise<KeyItem> {
+  const hashes = q.username ? [await hashOfUsername(keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+  for (const hash of hashes) {
+    const item = await getKeyItem(hash);
+    if (item) return item;
+  }
+  throw new NotFound('key not found');
+}
+
+/** The session as reads show it, with the live figures of its key-wide quota. */
+export async function showKey(item: KeyItem): Promise<StoredKey> {
+  const [effective, live] = await Promise.all([effectiveSession(item.session), readQuota(sessionKeys.quota(item.session.key_hash))]);
+  return shownSession(item.session, live, effective.quota_max, nowSeconds());
+}

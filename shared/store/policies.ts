@@ -1,0 +1,78 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../http/errors';
+import { newDbId } from '../domain/hashing';
+import type { Policy } from '../schemas/policies';
+import { ddb, tableName } from './client';
+import { batchGet, getItem, isConditionFailure, stripItem } from './items';
+import { sessionKeys } from './keys';
+import { transactWrite } from './transact';
+import { deleteVersioned, replaceVersioned } from './versioned';
+
+export type StoredPolicy = Policy & { _id: string; date_created: string; last_updated: string };
+
+const notFound = (id: string) => () => new NotFound(`policy ${id} not found`);
+
+function itemOf(policy: Policy, now: string, previous?: { _id: string; date_created: string }) {
+  return {
+    ...policy,
+    ...sessionKeys.policy(policy.id),
+    entity: 'policy',
+    // Server-owned: the database id and creation time survive replacement and import.
+    _id: previous?._id ?? policy._id ?? newDbId(),
+    date_created: previous?.date_created ?? now,
+    last_updated: now,
+  };
+}
+
+/** Creates a policy under the client's id; a taken id is 409. */
+export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
+  const item = { ...itemOf(policy, new Date().toISOString()), version: 1 };
+  try {
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (e) {
+    if (isConditionFailure(e)) throw new Conflict(`policy ${policy.id} already exists`);
+    throw e;
+  }
+  return stripItem<StoredPolicy>(item, ['version']);
+}
+
+export async function getPolicy(id: string): Promise<(StoredPolicy & { version: number }) | undefined> {
+  const item = await getItem(sessionKeys.policy(id), true);
+  return item ? stripItem(item) : undefined;
+}
+
+/** The policies with these ids that exist (any order). */
+export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy & { version: number })[]> {
+  if (!ids.length) return [];
+  const items = await batchGet([...new Set(ids)].map((id) => sessionKeys.policy(id)), true);
+  return items.map((i) => stripItem(i));
+}
+
+/** Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. */
+export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
+  const current = await getPolicy(policy.id);
+  if (!current) throw notFound(policy.id)();
+  return replaceVersioned(sessionKeys.policy(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
+}
+
+export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
+  await deleteVersioned(sessionKeys.policy(id), ifMatch, notFound(id));
+}
+
+/**
+ * Writes validated policies under their own ids (an existing one is replaced, keeping its `_id`
+ * and creation time). Each run of 100 is one transaction, so an import of up to 100 policies is
+ * all-or-nothing even on a storage failure.
+ */
+export async function importPolicies(policies: readonly Policy[]): Promise<void> {
+  const now = new Date().toISOString();
+  const existing = new Map((await getPolicies(policies.map((p) => p.id))).map((p) => [p.id, p]));
+  for (let i = 0; i < policies.length; i += 100) {
+    await transactWrite(
+      policies.slice(i, i + 100).map((p) => {
+        const before = existing.get(p.id);
+        return { op: { Put: { TableName: tableName(), Item: { ...itemOf(p, now, before), version: (before?.version ?? 0) + 1 } } } };
+      }),
+    );
+  }
+}

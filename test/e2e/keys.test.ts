@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStage, type Stage } from '../support/stage';
+import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+
+let s: Stage;
+let t: { orgId: string; key: string };
+let apiId: string;
+beforeAll(async () => {
+  s = await startStage();
+  t = await s.tenant();
+  apiId = await makeApi(s, t.orgId);
+});
+afterAll(() => s.close());
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyID})', () => {
+  it('creates a key whose hash is the SHA-256 of the clear key; get by key and by hash; delete', async () => {
+    const r = await s.gw('POST', '/gw/keys/create', {
+      org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 10, quota_renewal_rate: 3600, rate: 5, per: 1,
+      key_hash: 'client-sent', date_created: 'yesterday', meta_data: { team: 'a' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'ok', action: 'added' });
+    const { key, key_hash } = r.body;
+    expect(key.startsWith(t.orgId)).toBe(true);
+    expect(key_hash).toBe(sha256(key));
+
+    const byKey = await s.gw('GET', `/gw/keys/${key}`);
+    expect(byKey.status).toBe(200);
+    expect(byKey.body).toMatchObject({ org_id: t.orgId, key_hash, quota_max: 10, quota_remaining: 10, meta_data: { team: 'a' } });
+    expect(byKey.body.date_created).not.toBe('yesterday');
+    expect(byKey.body.quota_renews).toBeGreaterThan(Date.now() / 1000 + 3500);
+    const byHash = await s.gw('GET', `/gw/keys/${key_hash}?hashed=true`);
+    expect(byHash.status).toBe(200);
+    expect(byHash.body).toEqual(byKey.body);
+    expect((await s.gw('GET', `/gw/keys/${key_hash}`)).status).toBe(404);
+
+    const del = await s.gw('DELETE', `/gw/keys/${key}`);
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ action: 'deleted' });
+    expect((await s.gw('GET', `/gw/keys/${key}`)).status).toBe(404);
+    expect((await s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(404);
+  });
+
+  it('answers 400 without rights or policies, 422 for an unknown API or policy, and stores nothing', async () => {
+    const none = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, quota_max: 5 });
+    expect(none.status).toBe(400);
+    expect(none.body.status).toBe('error');
+    const emptyRights = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: {}, apply_policies: [] });
+    expect(emptyRights.status).toBe(400);
+    const unknownApi = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor('no-such-api') });
+    expect(unknownApi.status).toBe(422);
+    expect(unknownApi.body.message).toContain('no-such-api');
+    const unknownPolicy = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, apply_policies: ['no-such-policy'] });
+    expect(unknownPolicy.status).toBe(422);
+    const wrongEntry = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: { [apiId]: { api_id: 'other' } } });
+    expect(wrongEntry.status).toBe(400);
+  });
+
+  it('stores basic-auth passwords hashed and never returns them', async () => {
+    const user = `user-${Date.now()}@example.com`;
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 's3cret-pass' } });
+    const got = await s.gw('GET', `/gw/keys/${key}`);
+    expect(got.body.basic_auth_data).toEqual({ user });
+    expect(JSON.stringify(got.body)).not.toContain('s3cret-pass');
+    const dup = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 'x' } });
+    expect(dup.status).toBe(409);
+  });
+});
+
+describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
+  const spendOne = (key: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: apiId });
+
+  it('resets the live quota by default and keeps it with suppress_reset=1; server-owned fields kept', async () => {
+    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 10, quota_renewal_rate: 3600 });
+    await spendOne(key);
+    await spendOne(key);
+    const before = await s.gw('GET', `/gw/keys/${key}`);
+    expect(before.body.quota_remaining).toBe(8);
+
+    const body = { ...before.body, quota_max: 20, org_id: 'someone-else', key_hash: 'forged', date_created: 'forged', alias: 'kept' };
+    await new Promise((r) => setTimeout(r, 1100)); // a reset moves quota_renews to a later second
+    const suppressed = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}?suppress_reset=1`, body);
+    expect(suppressed.status).toBe(200);
+    expect(suppressed.body).toMatchObject({ api_model: {}, key_id: key, key_hash: hash });
+    expect(suppressed.body.data).toMatchObject({ quota_max: 20, quota_remaining: 18, org_id: t.orgId, key_hash: hash, alias: 'kept' });
+    expect(suppressed.body.data.quota_renews).toBe(before.body.quota_renews);
+    expect(suppressed.body.data.date_created).toBe(before.body.date_created);
+
+    const reset = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, body);
+    expect(reset.status).toBe(200);
+    expect(reset.body.data.quota_remaining).toBe(20);
+    expect(reset.body.data.quota_renews).toBeGreaterThan(before.body.quota_renews);
+    const stored = await s.gw('GET', `/gw/keys/${key}`);
+    expect(stored.body).toMatchObject({ quota_max: 20, quota_remaining: 20, org_id: t.orgId, alias: 'kept' });
+  });
+
+  it('finds the key by hash, by auto_guess and by basic-auth user name', async () => {
+    const user = `dash-${Date.now()}`;
+    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 'pw-123456' } });
+    const body = { access_rights: rightsFor(apiId), basic_auth_data: { user }, alias: 'by-hash' };
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?hashed=1`, body)).status).toBe(200);
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?auto_guess=true`, body)).status).toBe(200);
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}?auto_guess=true`, body)).status).toBe(200);
+    const byUser = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${user}?username=true`, { ...body, alias: 'by-user' });
+    expect(byUser.status).toBe(200);
+    expect(byUser.body.key_hash).toBe(hash);
+    expect((await s.gw('GET', `/gw/keys/${key}`)).body.alias).toBe('by-user');
+  });
+
+  it('answers 404 when the key does not grant the API, for another organisation, and for unknown ids; 412 on a stale If-Match', async () => {
+    const otherApi = await makeApi(s, t.orgId, 'other');
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId) });
+    const body = { access_rights: rightsFor(apiId), alias: 'x' };
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${otherApi}/keys/${key}`, body)).status).toBe(404);
+    expect((await s.dash(t.key, 'PUT', `/api/apis/no-such-api/keys/${key}`, body)).status).toBe(404);
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/no-such-key`, body)).status).toBe(404);
+    const b = await s.tenant();
+    const other = await s.dash(b.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, body);
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ Status: 'Error' });
+    const got = await s.gw('GET', `/gw/keys/${key}`);
+    const etag = got.headers.get('etag')!;
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, body, { 'if-match': etag })).status).toBe(200);
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, body, { 'if-match': etag })).status).toBe(412);
+    expect((await s.gw('GET', `/gw/keys/${key}`)).body.alias).toBe('x');
+  });
+
+  it('accepts the API by its database id', async () => {
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId) });
+    const dbId = (await s.gw('GET', `/gw/apis/${apiId}`)).body.id;
+    expect(dbId).toMatch(/^[0-9a-f]{24}$/);
+    const r = await s.dash(t.key, 'PUT', `/api/apis/${dbId}/keys/${key}`, { access_rights: rightsFor(apiId), alias: 'db' });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('organisation keys', () => {
+  it('admin creates a key for an existing organisation (422 for an unknown one)', async () => {
+    const r = await s.admin('POST', '/admin/org/keys', { org_id: t.orgId, access_rights: rightsFor(apiId), alias: 'admin-made' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ api_model: {}, key_hash: sha256(r.body.key_id), data: { org_id: t.orgId, alias: 'admin-made' } });
+    expect((await s.gw('GET', `/gw/keys/${r.body.key_id}`)).body.alias).toBe('admin-made');
+    const unknown = await s.admin('POST', '/admin/org/keys', { org_id: 'no-such-org', access_rights: rightsFor(apiId) });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.Status).toBe('Error');
+    expect((await s.admin('POST', '/admin/org/keys', { access_rights: rightsFor(apiId) })).status).toBe(400);
+  });
+
+  it('sets the organisation session (404 for an unknown organisation); reset_quota=1 resets the live counter', async () => {
+    const org = await s.tenant();
+    const api = await makeApi(s, org.orgId);
+    expect((await s.gw('PUT', '/gw/org/keys/no-such-org', { quota_max: 3 })).status).toBe(404);
+    const put = await s.gw('PUT', `/gw/org/keys/${org.orgId}`, { quota_max: 3, quota_renewal_rate: 3600 });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ key: org.orgId, action: 'modified' });
+    const { key } = await makeKey(s, { org_id: org.orgId, access_rights: rightsFor(api) });
+    const check = () => s.gw('POST', '/gw/sessions/check', { key, api_id: api });
+    for (let i = 0; i < 3; i++) expect((await check()).status).toBe(200);
+    expect((await check()).body.reason).toBe('QuotaExceeded');
+    // An update without reset_quota keeps the spent counter...
+    expect((await s.gw('PUT', `/gw/org/keys/${org.orgId}`, { quota_max: 3, quota_renewal_rate: 3600 })).status).toBe(200);
+    expect((await check()).status).toBe(429);
+    // ...reset_quota=1 starts it again.
+    expect((await s.gw('PUT', `/gw/org/keys/${org.orgId}?reset_quota=1`, { quota_max: 3, quota_renewal_rate: 3600 })).status).toBe(200);
+    expect((await check()).status).toBe(200);
+  });
+});
