@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PreconditionFailed } from '../http/errors';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed } from '../http/errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ddb, tableName } from './client';
@@ -16,7 +16,16 @@ type Json = Record<string, unknown>;
 /** Compressed document parts up to this size; the first part rides in the main item. */
 const PART_BYTES = 300_000;
 
+/**
+ * A write is one TransactWriteItems, whose payload DynamoDB caps at 4 MiB. Ordinary OpenAPI JSON
+ * of 5 MB compresses far below this; only near-random text does not, and it gets a 413 here
+ * instead of the store's 500. The margin covers the other items of the transaction.
+ */
+const MAX_STORED_BYTES = 4 * 1024 * 1024 - 96 * 1024;
+
 type Meta = Omit<ApiRecord, 'classic' | 'oas'>;
+/** A record as read back, with the number of stored parts its document takes. */
+type Stored = ApiRecord & { parts: number };
 
 function metaOf(api: ApiRecord): Meta {
   const { classic: _c, oas: _o, ...meta } = api;
@@ -26,6 +35,13 @@ function metaOf(api: ApiRecord): Meta {
 /** The items of an API: the main item (indexed for the three sort orders) and extra parts. */
 function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
   const chunks = encodeChunks({ classic: api.classic, oas: api.oas }, PART_BYTES);
+  const stored = chunks.reduce((n, c) => n + c.length, 0);
+  if (stored > MAX_STORED_BYTES) {
+    throw new PayloadTooLarge(
+      `The API definition compresses to ${stored} bytes, more than the ${MAX_STORED_BYTES} one write can store; ` +
+        'its text is unusually random (ordinary OpenAPI JSON up to 5 MB fits)',
+    );
+  }
   const org = apiKeys.ofOrg(api.org_id);
   const main = {
     ...apiKeys.main(api.api_id),
@@ -91,7 +107,7 @@ export async function createApi(api: ApiRecord, extra: TxItem[] = []): Promise<A
   return api;
 }
 
-function fromItems(items: Json[]): (ApiRecord & { parts: number }) | undefined {
+function fromItems(items: Json[]): Stored | undefined {
   const main = items.find((i) => i.SK === 'API');
   if (!main) return undefined;
   const parts = items
@@ -117,7 +133,7 @@ function fromItems(items: Json[]): (ApiRecord & { parts: number }) | undefined {
 }
 
 /** One Query reads the main item and every part of an API, consistently. */
-export async function getApi(apiId: string): Promise<(ApiRecord & { parts: number }) | undefined> {
+export async function getApi(apiId: string): Promise<Stored | undefined> {
   const items: Json[] = [];
   let start: Json | undefined;
   do {
@@ -144,20 +160,44 @@ export async function getApiByAnyId(id: string) {
   return marker ? getApi(String(marker.api_id)) : undefined;
 }
 
-/** Replaces an API; `ifMatch` (when sent) must name the current version. */
-export async function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
-  const previous = await getApi(api.api_id);
-  if (!previous) throw new NotFound(`API ${api.api_id} not found`);
-  if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
-  const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
-  await transactWrite([...replaceApiItems(next, previous), ...extra]);
-  return next;
+/**
+ * Runs a write against the stored version of an API: 404 when it is absent, 412 when `ifMatch`
+ * names another version. Without If-Match the last write wins (decisions §3), so a write that
+ * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
+ * instead of answering 412 for a header the caller never sent.
+ */
+async function onLatest<T>(apiId: string, ifMatch: number | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const previous = await getApi(apiId);
+    if (!previous) throw new NotFound(`API ${apiId} not found`);
+    if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+    try {
+      return await write(previous);
+    } catch (e) {
+      if (!(e instanceof PreconditionFailed) || ifMatch !== undefined || attempt >= 5) throw e;
+    }
+  }
 }
 
-export async function deleteApi(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
-  const previous = await getApi(apiId);
-  if (!previous) throw new NotFound(`API ${apiId} not found`);
-  if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+/** Replaces an API; `ifMatch` (when sent) must name the current version. */
+export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
+  return onLatest(api.api_id, ifMatch, async (previous) => {
+    const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
+    await transactWrite([...replaceApiItems(next, previous), ...extra]);
+    return next;
+  });
+}
+
+export function deleteApi(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
+  return onLatest(apiId, ifMatch, async (previous) => {
+    await transactWrite(deleteApiItems(previous));
+    return previous;
+  });
+}
+
+/** The main item only if still at the version read (412 otherwise), its markers, parts and count. */
+function deleteApiItems(previous: Stored): TxItem[] {
+  const apiId = previous.api_id;
   const table = tableName();
   const items: TxItem[] = [
     {
@@ -175,8 +215,7 @@ export async function deleteApi(apiId: string, ifMatch: number | undefined): Pro
     counterAdd(keys.counter(previous.org_id, 'API'), -1, table),
   ];
   for (let n = 1; n < previous.parts; n++) items.push({ op: { Delete: { TableName: table, Key: apiKeys.part(apiId, n) } } });
-  await transactWrite(items);
-  return previous;
+  return items;
 }
 
 export type ApiSort = 'name' | '-name' | 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
