@@ -55,7 +55,7 @@ export class ManagementStack extends Stack {
       // Some SDK dependencies still call require(); ESM bundles need it defined.
       banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
     };
-    const fn = (name: string, entry: string, environment: Record<string, string>) =>
+    const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[]) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         entry: join(ROOT, entry),
         handler: 'handler',
@@ -65,7 +65,7 @@ export class ManagementStack extends Stack {
         timeout: Duration.seconds(29),
         projectRoot: ROOT,
         depsLockFilePath: join(ROOT, 'package-lock.json'),
-        bundling,
+        bundling: nodeModules ? { ...bundling, nodeModules } : bundling,
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         logGroup: new LogGroup(this, `Logs${name}`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
       });
@@ -105,7 +105,7 @@ export class ManagementStack extends Stack {
       const environment: Record<string, string> = {};
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
-      const f = fn(r.name, r.entry, environment);
+      const f = fn(r.name, r.entry, environment, r.nodeModules);
       f.addToRolePolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,

@@ -35,6 +35,11 @@ export interface RouteDef<
   idempotent?: boolean;
   /** Path holds an id of an object that If-Match guards. */
   etag?: boolean;
+  /**
+   * Packages installed beside the bundle instead of bundled into it (cloud only): for packages
+   * that read their own files at run time.
+   */
+  nodeModules?: string[];
 }
 
 export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(

@@ -9,7 +9,9 @@ import { idSchema, looseObject, pageQuerySchema, statusEnvelopeSchema, gatewayWr
 import { organisationInputSchema } from './schemas/organisations';
 import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schemas/users';
 import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from './schemas/apis';
-import { versionQuerySchema } from './schemas/import';
+import { importQuerySchema, versionQuerySchema } from './schemas/import';
+import { streamsQuerySchema } from './schemas/streams';
+import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } from './schemas/assets';
 import { classicApiSchema } from './schemas/api-classic';
 import {
   keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema, keyResultSchema, keySessionSchema, keyUpdateQuerySchema,
@@ -17,6 +19,9 @@ import {
 } from './schemas/keys';
 import { policyImportSchema, policySchema } from './schemas/policies';
 import { oasDocumentSchema, oasWriteBodySchema } from './schemas/api-oas';
+import { hookInputSchema, hookListQuerySchema, hookListSchema, hookSchema } from './schemas/hooks';
+import { analyticsIngestResultSchema, analyticsIngestSchema, keyActivityParamsSchema, keyActivityQuerySchema, keyActivitySchema } from './schemas/analytics';
+import { oauthClientListSchema, oauthClientSchema, oauthCreatedSchema, oauthCreateSchema, oauthUpdateSchema } from './schemas/oauth';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
 type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
@@ -160,26 +165,102 @@ export const routes = {
   }),
 
   // --- import, templates, versions, streams (issue 9) --------------------------------------------
-  oasImport: planned({ method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write', idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml'], summary: 'Import an OpenAPI document (spec 16)' }),
-  streamsPatch: planned({ method: 'PATCH', path: '/api/apis/streams/{apiId}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write', bodyKind: 'raw', contentTypes: ['application/vnd.gw.streams.oas'], summary: 'Patch a streams API (spec 7)' }),
-  assetsCreate: planned({ method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a template' }),
-  assetsList: planned({ method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read', summary: 'List templates' }),
-  assetsGet: planned({ method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read', summary: 'Get a template by _id or id (spec 1)' }),
-  assetsUpdate: planned({ method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a template' }),
-  assetsDelete: planned({ method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', summary: 'Delete a template' }),
+  oasImport: built({
+    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write',
+    idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
+    summary: 'Import an OpenAPI document (spec 16), JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 unknown templateID or base',
+    query: importQuerySchema, result: statusEnvelopeSchema,
+    // The validator reads its JSON schemas from its own package directory at run time.
+    nodeModules: ['@seriousme/openapi-schema-validator'],
+  }),
+  streamsPatch: built({
+    method: 'PATCH', path: '/api/apis/streams/{apiId}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write',
+    etag: true, bodyKind: 'raw', contentTypes: ['application/vnd.gw.streams.oas'],
+    summary: 'Patch a streams API (spec 7); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API',
+    query: streamsQuerySchema, result: statusEnvelopeSchema,
+  }),
+  assetsCreate: built({
+    method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', idempotent: true,
+    summary: 'Create a template (asset); Meta is the new _id, ID the custom id; 409 custom id taken, 422 kind other than oas-template',
+    body: assetInputSchema, result: statusEnvelopeSchema,
+  }),
+  assetsList: built({
+    method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read',
+    summary: "List the caller's organisation's templates, paged", query: assetListQuerySchema, result: assetListSchema,
+  }),
+  assetsGet: built({
+    method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read',
+    summary: 'Get a template by _id or custom id (spec 1)', result: assetSchema,
+  }),
+  assetsUpdate: built({
+    method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', etag: true,
+    summary: 'Replace a template (by _id or custom id); 409 custom id taken, 412 stale If-Match, 422 kind',
+    body: assetInputSchema, result: statusEnvelopeSchema,
+  }),
+  assetsDelete: built({
+    method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', etag: true,
+    summary: 'Delete a template (by _id or custom id)', result: statusEnvelopeSchema,
+  }),
 
   // --- webhooks, OAuth clients, analytics (issue 6) ---------------------------------------------
-  hooksCreate: planned({ method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create a webhook (spec 22)' }),
-  hooksList: planned({ method: 'GET', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/list.ts', access: 'read', summary: 'List webhooks' }),
-  hooksGet: planned({ method: 'GET', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read', summary: 'Get a webhook' }),
-  hooksUpdate: planned({ method: 'PUT', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Replace a webhook (spec 21)' }),
-  hooksDelete: planned({ method: 'DELETE', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', summary: 'Delete a webhook' }),
-  oauthCreate: planned({ method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true, body: looseObject, summary: 'Create an OAuth client' }),
-  oauthUpdate: planned({ method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true, body: looseObject, summary: 'Update an OAuth client (spec 2)' }),
-  oauthList: planned({ method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read', summary: "List an API's OAuth clients" }),
-  oauthDelete: planned({ method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', summary: 'Delete an OAuth client' }),
-  analyticsIngest: planned({ method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write', body: looseObject, summary: 'Report request records' }),
-  keyActivity: planned({ method: 'GET', path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard', entry: 'functions/analytics/key-activity.ts', access: 'read', summary: 'Key analytics (spec 11)' }),
+  hooksCreate: built({
+    method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true,
+    summary: 'Create a webhook (spec 22): method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path required; Meta is the new id',
+    body: hookInputSchema, result: statusEnvelopeSchema,
+  }),
+  hooksList: built({
+    method: 'GET', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/list.ts', access: 'read',
+    summary: "List the caller's organisation's webhooks in creation order, paged", query: hookListQuerySchema, result: hookListSchema,
+  }),
+  hooksGet: built({
+    method: 'GET', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read',
+    summary: 'Get a webhook; 404 when unknown or of another organisation', result: hookSchema,
+  }),
+  hooksUpdate: built({
+    method: 'PUT', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true,
+    summary: 'Replace a webhook (spec 21): omitted members are emptied; 404 when unknown', body: hookInputSchema, result: statusEnvelopeSchema,
+  }),
+  hooksDelete: built({
+    method: 'DELETE', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', etag: true,
+    summary: 'Delete a webhook; 404 when unknown', result: statusEnvelopeSchema,
+  }),
+  oauthCreate: built({
+    method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true,
+    summary:
+      'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed); ' +
+      '422 unknown API or policy, 400 a policy that does not grant the API, 409 a taken client_id',
+    body: oauthCreateSchema, result: oauthCreatedSchema,
+  }),
+  oauthUpdate: built({
+    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
+    summary:
+      'Update an OAuth client (spec 2; keyName is the client id): replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
+      'keeps id and secret; 404 unknown API or client, 422 unknown policy, 400 a policy that does not grant the API',
+    body: oauthUpdateSchema, result: oauthClientSchema,
+  }),
+  oauthList: built({
+    method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read',
+    summary: "List an API's OAuth clients, without secrets; 404 unknown API", result: oauthClientListSchema,
+  }),
+  oauthDelete: built({
+    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
+    summary: 'Delete an OAuth client; 404 unknown API or client', result: gatewayWriteSchema,
+  }),
+  analyticsIngest: built({
+    method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write',
+    summary:
+      'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
+      'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored',
+    body: analyticsIngestSchema, result: analyticsIngestResultSchema,
+  }),
+  keyActivity: built({
+    method: 'GET', path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard',
+    entry: 'functions/analytics/key-activity.ts', access: 'read',
+    summary:
+      'Key analytics (spec 11): one row per (API, path) over whole days start..end (at most 366), busiest first, paged; ' +
+      '400 for a bad or reversed date, 404 for a key of another organisation',
+    params: keyActivityParamsSchema, query: keyActivityQuerySchema, result: keyActivitySchema,
+  }),
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;

@@ -4,15 +4,19 @@ import { NotFound } from '../../shared/http/errors';
 import { assertSameId, recordFromOas } from '../../shared/domain/api-records';
 import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
 import { routes } from '../../shared/routes';
-import { getApi, replaceApi } from '../../shared/store/apis';
+import { getApi } from '../../shared/store/apis';
+import { replaceApiWithVersion } from '../../shared/store/api-versions';
 
-/** PUT /gw/apis/oas/{apiID} (spec 12): replaces; 400 when the body names another id; 404 unknown. */
-export const handler = createHandler(routes.oasUpdate, async ({ params, body, ifMatch }) => {
+/**
+ * PUT /gw/apis/oas/{apiID} (spec 12): replaces; 400 when the body names another id; 404 unknown.
+ * With base_api_id it links the API as a version of that base, in the same transaction.
+ */
+export const handler = createHandler(routes.oasUpdate, async ({ params, body, query, ifMatch }) => {
   const doc = normaliseOasWriteBody(body);
   const info = ((doc['x-gw-api-gateway'] as Record<string, any>).info ??= {});
   assertSameId(params.apiID, info.id, 'body.x-gw-api-gateway.info.id');
   const existing = await getApi(params.apiID);
   if (!existing) throw new NotFound(`API ${params.apiID} not found`);
-  await replaceApi(recordFromOas(doc, new Date().toISOString(), existing), ifMatch);
+  await replaceApiWithVersion(recordFromOas(doc, new Date().toISOString(), existing), ifMatch, query);
   return gatewayOk('modified', params.apiID);
 });

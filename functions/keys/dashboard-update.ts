@@ -3,7 +3,7 @@ import { ok } from '../../shared/http/envelopes';
 import { NotFound, PreconditionFailed } from '../../shared/http/errors';
 import { routes } from '../../shared/routes';
 import { getApiByAnyId } from '../../shared/store/apis';
-import { effectiveSession } from '../../shared/store/gw-keys';
+import { effectiveSession, getKeyItem } from '../../shared/store/gw-keys';
 import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
 
 /**
@@ -18,6 +18,7 @@ export const handler = createHandler(routes.keysDashboardUpdate, async ({ params
   if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
   if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
   const { session, version } = await updateKey(current, body, !query.suppress_reset);
-  const data = await showKey({ ...current, session, version });
+  // Read back: the answer shows the live quota as the update left it (reset or kept).
+  const data = await showKey((await getKeyItem(session.key_hash)) ?? { ...current, session, version });
   return ok({ api_model: {}, key_id: params.keyID, data, key_hash: session.key_hash }, { version });
 });

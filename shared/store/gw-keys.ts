@@ -12,7 +12,7 @@ import { apiKeys, sessionKeys } from './keys';
 import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
 import { getPolicies, type StoredPolicy } from './policies';
-import { ensureQuotaItem, resetQuotaItem } from './live-quota';
+import { ensureQuotaItem, resetQuotaItem, type LiveQuota } from './live-quota';
 import { transactWrite, type TxItem } from './transact';
 
 export type StoredKey = KeySession & { key_hash: string; org_id: string; date_created: string; last_updated: string };
@@ -22,6 +22,8 @@ export interface KeyItem {
   version: number;
   basic_auth_hash?: string;
   username?: string;
+  /** The key-wide live quota as read with the key (reads only; writes never take it from here). */
+  live?: LiveQuota;
 }
 
 /**
@@ -96,14 +98,28 @@ export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[
   ]);
 }
 
+/**
+ * The key and its key-wide live quota in one consistent Query (SK between `KEY` and `QUOTA`
+ * holds exactly those two), so a read costs one round trip.
+ */
 export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
-  const item = await getItem(sessionKeys.key(hash), true);
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :key AND :quota',
+      ExpressionAttributeValues: { ':pk': sessionKeys.partition(hash), ':key': sessionKeys.key(hash).SK, ':quota': sessionKeys.quota(hash).SK },
+      ConsistentRead: true,
+    }),
+  );
+  const item = out.Items?.find((i) => i.SK === 'KEY');
   if (!item) return undefined;
+  const quota = out.Items?.find((i) => i.SK === 'QUOTA');
   return {
     session: item.session as StoredKey,
     version: Number(item.version),
     ...(typeof item.basic_auth_hash === 'string' ? { basic_auth_hash: item.basic_auth_hash } : {}),
     ...(typeof item.username === 'string' ? { username: item.username } : {}),
+    ...(quota ? { live: { used: Number(quota.used ?? 0), renews: Number(quota.renews ?? 0) } } : {}),
   };
 }
 

@@ -9,9 +9,7 @@ import { applyPolicies } from '../domain/policies';
 import { nowSeconds } from '../domain/quota';
 import { candidateHashes, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
-import { sessionKeys } from './keys';
 import { createKey, effectiveSession, getKeyItem, hashOfUsername, loadReferences, replaceKey, type KeyItem, type StoredKey } from './gw-keys';
-import { readQuota } from './live-quota';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -76,6 +74,6 @@ export async function findKey(keyId: string, q: KeyLookup): Promise<KeyItem> {
 
 /** The session as reads show it, with the live figures of its key-wide quota. */
 export async function showKey(item: KeyItem): Promise<StoredKey> {
-  const [effective, live] = await Promise.all([effectiveSession(item.session), readQuota(sessionKeys.quota(item.session.key_hash))]);
-  return shownSession(item.session, live, effective.quota_max, nowSeconds());
+  const effective = await effectiveSession(item.session);
+  return shownSession(item.session, item.live, effective.quota_max, nowSeconds());
 }

@@ -6,7 +6,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isUnlimited, renewsAt, type RateWindow } from '../domain/quota';
 import { ddb, tableName } from './client';
-import { getItem, isConditionFailure } from './items';
+import { isConditionFailure } from './items';
 import type { TxItem } from './transact';
 
 type Key = { PK: string; SK: string };
@@ -35,11 +35,6 @@ export function ensureQuotaItem(key: Key, renewalRate: number | undefined, now: 
       },
     },
   };
-}
-
-export async function readQuota(key: Key): Promise<LiveQuota | undefined> {
-  const item = await getItem(key, true);
-  return item ? { used: Number(item.used ?? 0), renews: Number(item.renews ?? 0) } : undefined;
 }
 
 /**

@@ -1,0 +1,9 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { ok } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { ingestRecords } from '../../shared/store/analytics';
+
+/** POST /gw/analytics: adds up to 1000 records to hourly key counters; records of unknown keys are counted, not stored. */
+export const handler = createHandler(routes.analyticsIngest, async ({ body }) =>
+  ok({ status: 'ok', action: 'added', ...(await ingestRecords(body.records)) }),
+);

@@ -1,0 +1,27 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { statusOk } from '../../shared/http/envelopes';
+import { Unprocessable } from '../../shared/http/errors';
+import { importedRecord } from '../../shared/domain/imported-api';
+import { validateOpenApi } from '../../shared/domain/oas-parse';
+import { mergeTemplate } from '../../shared/domain/template-merge';
+import { importDocumentOf } from '../../shared/net/import-source';
+import { importOptionsOf } from '../../shared/schemas/import';
+import { routes } from '../../shared/routes';
+import { createApiWithVersion } from '../../shared/store/api-versions';
+import { getAsset } from '../../shared/store/assets';
+
+/**
+ * POST /api/apis/oas/import (spec 16): JSON or YAML (415 otherwise) or {"url"}; 400 with the
+ * validator's messages; 422 unknown templateID, unknown base or missing new_version_name.
+ */
+export const handler = createHandler(routes.oasImport, async ({ org, query, rawBody, headers }) => {
+  let doc = await importDocumentOf(rawBody, headers['content-type']);
+  if (query.templateID) {
+    const template = await getAsset(org, query.templateID);
+    if (!template) throw new Unprocessable(`template ${query.templateID} does not exist`, [{ path: 'query.templateID', message: 'unknown asset' }]);
+    doc = mergeTemplate(template.asset.data, doc);
+  }
+  await validateOpenApi(doc);
+  const api = await createApiWithVersion(importedRecord(doc, importOptionsOf(query), org, new Date().toISOString()), query);
+  return statusOk('API created', api.id, api.api_id);
+});

@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { statusOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { deleteAsset } from '../../shared/store/assets';
+
+/** DELETE /api/assets/{assetID}: removes the template and its custom-id marker; 404 unknown, 412 stale If-Match. */
+export const handler = createHandler(routes.assetsDelete, async ({ org, params, ifMatch }) => {
+  const asset = await deleteAsset(org, params.assetID, ifMatch);
+  return statusOk('Asset deleted', asset._id);
+});

@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { statusOk } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { deleteHook } from '../../shared/store/hooks';
+
+/** DELETE /api/hooks/{hookId}: 404 unknown or another organisation's, 412 stale If-Match. */
+export const handler = createHandler(routes.hooksDelete, async ({ org, params, ifMatch }) => {
+  await deleteHook(org, params.hookId, ifMatch);
+  return statusOk('Webhook deleted', params.hookId);
+});

@@ -1,0 +1,8 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { ok } from '../../shared/http/envelopes';
+import { pageRequest } from '../../shared/domain/paging';
+import { routes } from '../../shared/routes';
+import { listHooks } from '../../shared/store/hooks';
+
+/** GET /api/hooks: the caller's organisation's hooks in creation order, paged (decisions §5). */
+export const handler = createHandler(routes.hooksList, async ({ org, query }) => ok(await listHooks(org, pageRequest(query))));

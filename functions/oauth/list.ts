@@ -1,0 +1,7 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { ok } from '../../shared/http/envelopes';
+import { routes } from '../../shared/routes';
+import { listClients } from '../../shared/store/oauth-clients';
+
+/** GET /gw/oauth/clients/{apiID}: the API's clients without secrets; 404 unknown API. */
+export const handler = createHandler(routes.oauthList, async ({ params }) => ok(await listClients(params.apiID)));

@@ -1,0 +1,45 @@
+/**
+ * Stored records from an import (spec 16) and from a streams patch (spec 7), pure. Both belong to
+ * the caller's organisation whatever the document or a template says: a dashboard user can
+ * neither place an API in another organisation nor move one there.
+ */
+import { recordFromOas, assertSameId, type ApiRecord } from './api-records';
+import { applyImportFlags, buildImportedDocument, type ImportOptions } from './oas-import';
+import { GW_EXTENSION } from './oas-document';
+import type { OasDoc } from './oas-parse';
+import { isPlainObject } from './template-merge';
+
+type Obj = Record<string, unknown>;
+
+function gatewayInfo(doc: OasDoc): Obj {
+  const gw = doc[GW_EXTENSION] as Obj;
+  if (!isPlainObject(gw.info)) gw.info = {};
+  return gw.info as Obj;
+}
+
+/**
+ * A checked import document (template already merged under it) as a new API of `orgId`. Ids are
+ * always generated: a template's `info.id` would otherwise make every import of it collide.
+ */
+export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: string, now: string): ApiRecord {
+  const built = buildImportedDocument(doc, options);
+  const info = gatewayInfo(built);
+  delete info.id;
+  delete info.dbId;
+  info.orgId = orgId;
+  return recordFromOas(built, now, undefined);
+}
+
+/**
+ * A streams patch body applied to the stored API: the query flags as on import, the API's own
+ * ids and organisation kept (a body naming another API is 400).
+ */
+export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, existing: ApiRecord, now: string): ApiRecord {
+  const doc = applyImportFlags(body, options);
+  const info = gatewayInfo(doc);
+  assertSameId(existing.api_id, info.id, `body.${GW_EXTENSION}.info.id`);
+  info.id = existing.api_id;
+  info.dbId = existing.id;
+  info.orgId = existing.org_id;
+  return recordFromOas(doc, now, existing);
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { idSchema, pageQuerySchema, shortText } from './common';
+
+/** Most records one POST /gw/analytics may carry (decisions §9). */
+export const MAX_RECORDS = 1000;
+
+/** Milliseconds; a bound keeps the summed counters far inside exact float integers. */
+const millis = z.number().min(0).max(86_400_000);
+
+/**
+ * One request record reported by a gateway (decisions §9). Members a gateway adds beyond these
+ * (raw request, host, tags...) are accepted and ignored: only the counters are kept.
+ */
+export const analyticsRecordSchema = z.object({
+  api_id: idSchema,
+  api_name: shortText.optional(),
+  path: z.string().min(1).max(2048),
+  method: z.string().regex(/^[A-Za-z]{1,16}$/, 'must be an HTTP method name'),
+  response_code: z.number().int().min(100).max(599),
+  key_hash: idSchema,
+  alias: shortText.optional(),
+  org_id: z.string().max(128).optional(),
+  timestamp: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, such as 2024-05-01T10:00:00Z' }),
+  request_time: millis,
+  latency: z.object({ total: millis, upstream: millis }),
+  iso_country: z.string().max(8).optional(),
+});
+export type AnalyticsRecord = z.infer<typeof analyticsRecordSchema>;
+
+export const analyticsIngestSchema = z.object({
+  records: z.array(analyticsRecordSchema).min(1).max(MAX_RECORDS, `at most ${MAX_RECORDS} records a call`),
+});
+
+/** Result of POST /gw/analytics: what was counted, and how many records named no known key. */
+export const analyticsIngestResultSchema = z.object({
+  status: z.literal('ok'),
+  action: z.literal('added'),
+  stored: z.number().int(),
+  unknown_keys: z.number().int(),
+  counters: z.number().int(),
+});
+
+const day = z.string().regex(/^\d{1,2}$/, 'must be a day number').transform(Number).pipe(z.number().int().min(1).max(31));
+const month = z.string().regex(/^\d{1,2}$/, 'must be a month number').transform(Number).pipe(z.number().int().min(1).max(12));
+const year = z.string().regex(/^\d{4}$/, 'must be a four-digit year').transform(Number).pipe(z.number().int().min(1970).max(9999));
+
+/** Path of spec 11; whether the days exist and the range is sane is checked in the domain. */
+export const keyActivityParamsSchema = z.object({
+  keyHash: idSchema,
+  startDay: day,
+  startMonth: month,
+  startYear: year,
+  EndDay: day,
+  EndMonth: month,
+  EndYear: year,
+});
+export type KeyActivityParams = z.infer<typeof keyActivityParamsSchema>;
+export const keyActivityQuerySchema = pageQuerySchema;
+
+/** Spec "Key activity record". */
+export const activityRowSchema = z.object({
+  hits: z.number().int(),
+  success: z.number().int(),
+  error: z.number().int(),
+  last_hit: z.string(),
+  latency: z.number(),
+  upstream_latency: z.number(),
+  request_time: z.number(),
+  min_latency: z.number(),
+  max_latency: z.number(),
+  min_upstream_latency: z.number(),
+  max_upstream_latency: z.number(),
+  id: z.object({
+    alias: z.string(),
+    api_id: z.string(),
+    api_name: z.string(),
+    code: z.number().int(),
+    day: z.number().int(),
+    hour: z.number().int(),
+    iso_country: z.string(),
+    key: z.string(),
+    month: z.number().int(),
+    path: z.string(),
+    queries: z.record(z.string(), z.unknown()),
+    url: z.string(),
+    year: z.number().int(),
+  }),
+});
+export type ActivityRow = z.infer<typeof activityRowSchema>;
+
+export const keyActivitySchema = z.object({
+  data: z.array(activityRowSchema).nullable(),
+  pages: z.number().int(),
+  next_cursor: z.string().optional(),
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { gwApiGatewaySchema } from './api-oas';
+import { idSchema, pageQuerySchema, shortText, longText } from './common';
+
+/** The one asset kind (spec "Asset (template)"); anything else is 422, checked by the store. */
+export const ASSET_KIND = 'oas-template';
+
+/**
+ * `data` is an OpenAPI document, often a partial one (a template may hold only paths or only
+ * the extension), so only its `x-gw-api-gateway` is checked; other members are kept as sent.
+ */
+export const assetDataSchema = z.looseObject({ 'x-gw-api-gateway': gwApiGatewaySchema.optional() });
+
+/**
+ * Body of create and replace. `kind` is free text here so that a wrong kind is 422, not 400.
+ * `_id`, `org_id` and `last_updated` are server-owned: accepted (a client may send back what it
+ * read) and ignored. Other unknown members are dropped.
+ */
+export const assetInputSchema = z.object({
+  id: idSchema.optional(),
+  name: shortText.optional(),
+  description: longText.optional(),
+  kind: shortText.optional(),
+  data: assetDataSchema,
+  _id: z.string().max(128).optional(),
+  org_id: z.string().max(128).optional(),
+  last_updated: z.string().max(64).optional(),
+});
+export type AssetInput = z.infer<typeof assetInputSchema>;
+
+/** An asset as every read shows it. */
+export const assetSchema = z.object({
+  _id: z.string(),
+  id: z.string().optional(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.literal(ASSET_KIND),
+  data: z.record(z.string(), z.unknown()),
+  org_id: z.string(),
+  last_updated: z.string(),
+});
+export type Asset = z.infer<typeof assetSchema>;
+
+export const assetListQuerySchema = pageQuerySchema;
+export const assetListSchema = z.object({
+  assets: z.array(assetSchema),
+  pages: z.number().int(),
+  next_cursor: z.string().optional(),
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { idSchema, looseObject, shortText } from './common';
+
+function isAbsoluteUri(value: string): boolean {
+  try {
+    return new URL(value).protocol.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** One absolute URI, or several separated by `;` as gateways accept them (app schemes included). */
+const redirectUri = z
+  .string()
+  .max(4096)
+  .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;');
+
+const policyId = z.union([idSchema, z.literal('')]);
+
+/**
+ * Body of POST /gw/oauth/clients/create (decisions §9). The secret is always generated; a
+ * client id may be given (for migrations), else one is generated.
+ */
+export const oauthCreateSchema = z.object({
+  api_id: idSchema,
+  redirect_uri: redirectUri,
+  client_id: idSchema.optional(),
+  policy_id: policyId.optional().default(''),
+  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
+  description: shortText.optional().default(''),
+});
+export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
+
+/**
+ * Body of PUT /gw/oauth/clients/{apiID}/{keyName} (spec 2): every member optional. It replaces
+ * redirect_uri, policy_id, meta_data and description (omitted ones are emptied); ids that are
+ * sent must be the path's, and the secret never changes.
+ */
+export const oauthUpdateSchema = z.object({
+  api_id: idSchema.optional(),
+  client_id: idSchema.optional(),
+  redirect_uri: z.union([redirectUri, z.literal('')]).optional().default(''),
+  policy_id: policyId.optional().default(''),
+  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
+  description: shortText.optional().default(''),
+  secret: z.string().max(1024).optional(),
+});
+export type OAuthUpdate = z.infer<typeof oauthUpdateSchema>;
+
+/** An OAuth client as reads show it: never the secret. */
+export const oauthClientSchema = z.object({
+  client_id: z.string(),
+  api_id: z.string(),
+  redirect_uri: z.string(),
+  policy_id: z.string(),
+  meta_data: looseObject,
+  description: z.string(),
+});
+export type OAuthClient = z.infer<typeof oauthClientSchema>;
+
+/** The create answer: the client with its clear secret, shown this once. */
+export const oauthCreatedSchema = oauthClientSchema.extend({ secret: z.string() });
+export const oauthClientListSchema = z.array(oauthClientSchema);

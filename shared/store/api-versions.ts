@@ -1,0 +1,112 @@
+/**
+ * API versions (decisions §8): a child API is linked to a base API, and the child's write and the
+ * base's `info.versioning` change go into ONE transaction, so neither is stored without the other.
+ */
+import { PreconditionFailed, Unprocessable } from '../http/errors';
+import { recordFromOas } from '../domain/api-records';
+import { GW_EXTENSION } from '../domain/oas-document';
+import { linkVersion, unlinkVersion } from '../domain/versioning';
+import type { VersionQuery } from '../schemas/import';
+import { createApi, getApi, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
+import type { TxItem } from './transact';
+
+type Obj = Record<string, unknown>;
+type Stored = ApiRecord & { parts: number };
+
+/** A base changed between our read and our write: read it again (another link, or an edit). */
+class BaseStale extends PreconditionFailed {}
+
+/** Attempts before a base that keeps changing under us is reported as 412. */
+const MAX_ATTEMPTS = 5;
+
+const unknownBase = (id: string) =>
+  new Unprocessable(`base API ${id} does not exist`, [{ path: 'query.base_api_id', message: 'unknown API' }]);
+
+/** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
+async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<Stored> {
+  const base = await getApiByAnyId(baseId);
+  if (!base || base.org_id !== orgId) throw unknownBase(baseId);
+  if (base.api_id === childApiId) {
+    throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);
+  }
+  if (!base.oas) {
+    throw new Unprocessable(`base API ${baseId} is a classic API; only OAS APIs take OAS versions`, [
+      { path: 'query.base_api_id', message: 'not an OAS API' },
+    ]);
+  }
+  return base;
+}
+
+/** Transaction items that rewrite `base` with a changed `x-gw-api-gateway`, guarded by its version. */
+function baseItems(base: Stored, gateway: Obj, now: string): TxItem[] {
+  const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
+  const next = recordFromOas(doc, now, base);
+  const [main, ...rest] = replaceApiItems(next, base);
+  return [{ op: main!.op, onConditionFail: () => new BaseStale() }, ...rest];
+}
+
+function linkedBaseItems(base: Stored, childApiId: string, q: VersionQuery, now: string): TxItem[] {
+  const gateway = linkVersion((base.oas![GW_EXTENSION] ?? {}) as Obj, {
+    childApiId,
+    newVersionName: q.new_version_name,
+    baseVersionName: q.base_api_version_name,
+    setDefault: q.set_default,
+  });
+  return baseItems(base, gateway, now);
+}
+
+/** Retries the whole read-and-write when only the base changed in between. */
+async function withBaseRetry<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      if (!(e instanceof BaseStale) || attempt >= MAX_ATTEMPTS) throw e;
+    }
+  }
+}
+
+function requireVersionName(q: VersionQuery): void {
+  if (!q.new_version_name?.trim()) {
+    throw new Unprocessable('new_version_name is required when base_api_id is given', [
+      { path: 'query.new_version_name', message: 'required with base_api_id' },
+    ]);
+  }
+}
+
+/**
+ * Creates `child`; with `base_api_id` it is created as a version of that base (which must exist
+ * in the child's organisation, else 422), and the base's versioning changes in the same
+ * transaction. Without `base_api_id` the version parameters are ignored.
+ */
+export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): Promise<ApiRecord> {
+  if (!q.base_api_id) return createApi(child);
+  requireVersionName(q);
+  const baseId = q.base_api_id;
+  return withBaseRetry(async () => {
+    const base = await loadBase(baseId, child.org_id, child.api_id);
+    return createApi({ ...child, base_api_id: base.api_id }, linkedBaseItems(base, child.api_id, q, new Date().toISOString()));
+  });
+}
+
+/**
+ * Replaces `child` (If-Match as for any update); with `base_api_id` it becomes (or stays) a
+ * version of that base. A child that moves to another base leaves its old base's version list in
+ * the same transaction.
+ */
+export async function replaceApiWithVersion(child: ApiRecord, ifMatch: number | undefined, q: VersionQuery): Promise<ApiRecord> {
+  if (!q.base_api_id) return replaceApi(child, ifMatch);
+  requireVersionName(q);
+  const baseId = q.base_api_id;
+  return withBaseRetry(async () => {
+    const now = new Date().toISOString();
+    const base = await loadBase(baseId, child.org_id, child.api_id);
+    const extra = linkedBaseItems(base, child.api_id, q, now);
+    const oldBaseId = child.base_api_id;
+    if (oldBaseId && oldBaseId !== base.api_id) {
+      const oldBase = await getApi(oldBaseId);
+      if (oldBase?.oas) extra.push(...baseItems(oldBase, unlinkVersion((oldBase.oas[GW_EXTENSION] ?? {}) as Obj, child.api_id), now));
+    }
+    return replaceApi({ ...child, base_api_id: base.api_id }, ifMatch, extra);
+  });
+}

@@ -1,0 +1,97 @@
+import { NotFound, PreconditionFailed } from '../http/errors';
+import { newDbId } from '../domain/hashing';
+import { pageCount, type PageRequest } from '../domain/paging';
+import type { Hook, HookInput } from '../schemas/hooks';
+import { tableName } from './client';
+import { getItem, readCounter, stripItem } from './items';
+import { keys, timeSortKey } from './keys';
+import { listPage, type ListQuery } from './paging';
+import { counterAdd, transactWrite } from './transact';
+import { replaceVersioned } from './versioned';
+
+/**
+ * Webhook keys. The organisation is part of the item key, so another organisation's hook id
+ * simply names no item: the 404 of decisions §2 needs no extra check and no write can cross over.
+ */
+export const hookKeys = {
+  hook: (orgId: string, hookId: string) => ({ PK: `ORG#${orgId}#HOOK#${hookId}`, SK: 'HOOK' }),
+  /** GSI1: an organisation's hooks in creation order. */
+  ofOrg: (orgId: string) => `ORG#${orgId}#HOOKS`,
+  counter: (orgId: string) => keys.counter(orgId, 'HOOK'),
+};
+
+const notFound = (hookId: string) => () => new NotFound(`webhook ${hookId} not found`);
+
+function itemOf(hook: Hook) {
+  return {
+    ...hookKeys.hook(hook.org_id, hook.id),
+    entity: 'hook',
+    GSI1PK: hookKeys.ofOrg(hook.org_id),
+    GSI1SK: timeSortKey(hook.created_at, hook.id),
+    ...hook,
+  };
+}
+
+/** Creates a hook and moves the organisation's hook count in the same transaction. */
+export async function createHook(orgId: string, input: HookInput): Promise<Hook> {
+  const now = new Date().toISOString();
+  const hook: Hook = { ...input, id: newDbId(), org_id: orgId, created_at: now, updated_at: now, version: 1 };
+  const table = tableName();
+  await transactWrite([
+    { op: { Put: { TableName: table, Item: itemOf(hook), ConditionExpression: 'attribute_not_exists(PK)' } } },
+    counterAdd(hookKeys.counter(orgId), 1, table),
+  ]);
+  return hook;
+}
+
+export async function getHook(orgId: string, hookId: string): Promise<Hook | undefined> {
+  const item = await getItem(hookKeys.hook(orgId, hookId), true);
+  return item ? stripItem<Hook>(item) : undefined;
+}
+
+/** Full replace (spec 21): omitted members take their defaults; id, org and creation time stay. */
+export async function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> {
+  const current = await getHook(orgId, hookId);
+  if (!current) throw notFound(hookId)();
+  const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: 0 };
+  const version = await replaceVersioned(hookKeys.hook(orgId, hookId), itemOf(next), ifMatch, notFound(hookId));
+  return { ...next, version };
+}
+
+/**
+ * Deletes a hook and moves the count in one transaction. The delete is guarded by the version
+ * just read; without If-Match a concurrent replace only causes a re-read, never a 412.
+ */
+export async function deleteHook(orgId: string, hookId: string, ifMatch: number | undefined): Promise<void> {
+  const table = tableName();
+  for (;;) {
+    const current = await getHook(orgId, hookId);
+    if (!current) throw notFound(hookId)();
+    if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+    try {
+      await transactWrite([
+        {
+          op: {
+            Delete: {
+              TableName: table,
+              Key: hookKeys.hook(orgId, hookId),
+              ConditionExpression: 'version = :v',
+              ExpressionAttributeValues: { ':v': current.version },
+            },
+          },
+          onConditionFail: () => new PreconditionFailed(),
+        },
+        counterAdd(hookKeys.counter(orgId), -1, table),
+      ]);
+      return;
+    } catch (e) {
+      if (!(e instanceof PreconditionFailed) || ifMatch !== undefined) throw e;
+    }
+  }
+}
+
+export async function listHooks(orgId: string, req: PageRequest) {
+  const q: ListQuery = { index: 'GSI1', partition: hookKeys.ofOrg(orgId), forward: true };
+  const [page, total] = await Promise.all([listPage(q, req), readCounter(hookKeys.counter(orgId))]);
+  return { hooks: page.items.map((i) => stripItem<Hook>(i)), pages: pageCount(total, req), next_cursor: page.nextCursor };
+}

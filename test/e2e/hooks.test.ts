@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStage, type Stage } from '../support/stage';
+
+let s: Stage;
+let a: { orgId: string; key: string };
+let b: { orgId: string; key: string };
+beforeAll(async () => {
+  s = await startStage();
+  a = await s.tenant('hooks-a');
+  b = await s.tenant('hooks-b');
+});
+afterAll(() => s.close());
+
+const valid = { name: 'Alerts', method: 'POST', target_path: 'https://hooks.example/alert', header_map: { 'X-Token': 'abc' } };
+
+describe('webhooks (spec 21, 22)', () => {
+  it('rejects a missing or invalid method and a missing or relative target_path with 400, storing nothing', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ target_path: 'https://x.example/' }, 'body.method'],
+      [{ method: 'FETCH', target_path: 'https://x.example/' }, 'body.method'],
+      [{ method: 'get', target_path: 'https://x.example/' }, 'body.method'],
+      [{ method: 'GET' }, 'body.target_path'],
+      [{ method: 'GET', target_path: '/relative/path' }, 'body.target_path'],
+      [{ method: 'GET', target_path: 'ftp://x.example/' }, 'body.target_path'],
+      [{ method: 'GET', target_path: 'https://x.example/', header_map: { 'X-A': 1 } }, 'body.header_map.X-A'],
+      [{ method: 'GET', target_path: 'https://x.example/', header_map: { 'X-A': 'a\r\nX-Injected: 1' } }, 'body.header_map.X-A'],
+    ];
+    const fresh = await s.tenant();
+    for (const [body, path] of cases) {
+      const r = await s.dash(fresh.key, 'POST', '/api/hooks', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body).toMatchObject({ Status: 'Error' });
+      expect(r.body.Meta.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+    }
+    const list = await s.dash(fresh.key, 'GET', '/api/hooks');
+    expect(list.body).toMatchObject({ hooks: [], pages: 0 });
+  });
+
+  it('create -> get -> replace (an omitted name is emptied) -> delete', async () => {
+    const created = await s.dash(a.key, 'POST', '/api/hooks', valid);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ Status: 'OK', Message: 'Webhook created' });
+    const id = created.body.Meta as string;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+
+    const got = await s.dash(a.key, 'GET', `/api/hooks/${id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id, org_id: a.orgId, ...valid });
+    expect(got.headers.get('etag')).toBe('"1"');
+
+    const replaced = await s.dash(a.key, 'PUT', `/api/hooks/${id}`, { method: 'PATCH', target_path: 'http://other.example:8080/x?y=1' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ Status: 'OK', Message: 'Webhook updated' });
+    const after = await s.dash(a.key, 'GET', `/api/hooks/${id}`);
+    expect(after.body).toMatchObject({ id, name: '', method: 'PATCH', target_path: 'http://other.example:8080/x?y=1', header_map: {} });
+    expect(after.body.created_at).toBe(got.body.created_at);
+    expect(after.headers.get('etag')).toBe('"2"');
+
+    // A full replace needs method and target_path too.
+    expect((await s.dash(a.key, 'PUT', `/api/hooks/${id}`, { name: 'only a name' })).status).toBe(400);
+
+    const deleted = await s.dash(a.key, 'DELETE', `/api/hooks/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ Status: 'OK' });
+    expect((await s.dash(a.key, 'GET', `/api/hooks/${id}`)).status).toBe(404);
+    expect((await s.dash(a.key, 'DELETE', `/api/hooks/${id}`)).status).toBe(404);
+  });
+
+  it('answers 404 for unknown ids, for PUT of an absent hook, and 400 for a bad id', async () => {
+    const unknown = await s.dash(a.key, 'GET', '/api/hooks/0123456789abcdef01234567');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ Status: 'Error', Meta: null });
+    expect((await s.dash(a.key, 'PUT', '/api/hooks/0123456789abcdef01234567', valid)).status).toBe(404);
+    expect((await s.dash(a.key, 'GET', '/api/hooks/bad%23id')).status).toBe(400);
+  });
+
+  it("hides another organisation's hook: get, replace and delete are 404 and change nothing", async () => {
+    const created = await s.dash(a.key, 'POST', '/api/hooks', { ...valid, name: 'mine' });
+    const id = created.body.Meta as string;
+    expect((await s.dash(b.key, 'GET', `/api/hooks/${id}`)).status).toBe(404);
+    expect((await s.dash(b.key, 'PUT', `/api/hooks/${id}`, { ...valid, name: 'theirs' })).status).toBe(404);
+    expect((await s.dash(b.key, 'DELETE', `/api/hooks/${id}`)).status).toBe(404);
+    const bList = await s.dash(b.key, 'GET', '/api/hooks?p=-1');
+    expect(bList.body.hooks.map((h: { id: string }) => h.id)).not.toContain(id);
+    const still = await s.dash(a.key, 'GET', `/api/hooks/${id}`);
+    expect(still.body).toMatchObject({ name: 'mine', version: 1 });
+  });
+
+  it('honours If-Match on replace and delete (412 on a stale version)', async () => {
+    const id = (await s.dash(a.key, 'POST', '/api/hooks', valid)).body.Meta as string;
+    const ok = await s.dash(a.key, 'PUT', `/api/hooks/${id}`, { ...valid, name: 'v2' }, { 'if-match': '"1"' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('etag')).toBe('"2"');
+    const stale = await s.dash(a.key, 'PUT', `/api/hooks/${id}`, { ...valid, name: 'v3' }, { 'if-match': '"1"' });
+    expect(stale.status).toBe(412);
+    expect((await s.dash(a.key, 'DELETE', `/api/hooks/${id}`, undefined, { 'if-match': '"1"' })).status).toBe(412);
+    expect((await s.dash(a.key, 'GET', `/api/hooks/${id}`)).body.name).toBe('v2');
+    expect((await s.dash(a.key, 'DELETE', `/api/hooks/${id}`, undefined, { 'if-match': '"2"' })).status).toBe(200);
+  });
+
+  it('pages 12 hooks by number and by cursor, with pages from the maintained count', async () => {
+    const t = await s.tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await s.dash(t.key, 'POST', '/api/hooks', { ...valid, name: `h${i}` });
+      expect(r.status).toBe(200);
+      ids.push(r.body.Meta);
+    }
+    const p1 = await s.dash(t.key, 'GET', '/api/hooks');
+    expect(p1.body.pages).toBe(2);
+    expect(p1.body.hooks).toHaveLength(10);
+    const p2 = await s.dash(t.key, 'GET', '/api/hooks?p=2');
+    const idsOf = (r: { body: { hooks: Array<{ id: string }> } }) => r.body.hooks.map((h) => h.id);
+    expect(idsOf(p2)).toHaveLength(2);
+    // Both pages together hold every hook exactly once.
+    expect([...idsOf(p1), ...idsOf(p2)].sort()).toEqual([...ids].sort());
+    const next = await s.dash(t.key, 'GET', `/api/hooks?cursor=${p1.body.next_cursor}`);
+    expect(idsOf(next)).toEqual(idsOf(p2));
+    expect(next.body.next_cursor).toBeUndefined();
+
+    await s.dash(t.key, 'DELETE', `/api/hooks/${ids[0]}`);
+    await s.dash(t.key, 'DELETE', `/api/hooks/${ids[1]}`);
+    const after = await s.dash(t.key, 'GET', '/api/hooks?page_size=5');
+    expect(after.body.pages).toBe(2);
+    expect((await s.dash(t.key, 'GET', '/api/hooks?p=-1')).body.hooks).toHaveLength(10);
+  });
+});
