@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+/** Minified ESM bundles like the CDK stack builds, written beside node_modules so externals resolve. */
+import { build } from 'esbuild';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '.out');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export async function bundle(name: string, entry: string, external: string[] = []): Promise<{ file: string; bytes: number }> {
+  const file = join(OUT_DIR, `${name}.mjs`);
+  await build({
+    entryPoints: [resolve(ROOT, entry)],
+    outfile: file,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    external,
+    banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  return { file, bytes: statSync(file).size };
+}

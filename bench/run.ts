@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+/**
+ * npm run bench: starts its own local stage on a fresh DATA_DIR, runs each scenario against it
+ * and against raw DynamoDB Local in the same run, prints the ratios with pass/fail, and writes
+ * bench/results.json and BENCHMARKS.md. Absolute times are reported but only ratios are judged.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { startBenchStage } from './lib/stage';
+import { context } from './lib/context';
+import type { Row } from './lib/stats';
+import { read } from './scenarios/read';
+import { write } from './scenarios/write';
+import { list } from './scenarios/list';
+import { quota } from './scenarios/quota';
+import { coldStart } from './scenarios/cold-start';
+import { importBig } from './scenarios/import';
+import { OUT_DIR } from './lib/bundle';
+
+const javaVersion = () => {
+  try {
+    return execFileSync('java', ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) || '';
+  } catch (e) {
+    return String((e as { stderr?: string }).stderr ?? '');
+  }
+};
+
+function table(rows: Row[]): string {
+  const lines = ['| scenario | measured | value | target | result |', '|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.scenario} | ${r.measured} | ${r.value} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`);
+  return lines.join('\n');
+}
+
+async function main() {
+  // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const started = Date.now();
+  mkdirSync(OUT_DIR, { recursive: true });
+  const only = process.argv.slice(2);
+  const want = (name: string) => only.length === 0 || only.includes(name);
+  const stage = await startBenchStage();
+  const rows: Row[] = [];
+  try {
+    const ctx = context(stage);
+    const steps: [string, () => Promise<Row[]>][] = [
+      ['read', () => read(ctx)],
+      ['write', () => write(ctx)],
+      ['list', () => list(ctx)],
+      ['quota', () => quota(ctx)],
+      ['cold-start', () => coldStart()],
+      ['import', () => importBig(ctx)],
+    ];
+    for (const [name, step] of steps) {
+      if (!want(name)) continue;
+      const t0 = Date.now();
+      const got = await step();
+      rows.push(...got);
+      console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await stage.stop();
+  }
+  const machine = {
+    date: new Date().toISOString(),
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    java: javaVersion().split('\n')[0]?.trim() ?? 'unknown',
+    command: `npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}`,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  console.log(table(rows));
+  const dir = join(dirname(fileURLToPath(import.meta.url)));
+  writeFileSync(join(dir, 'results.json'), JSON.stringify({ machine, rows }, null, 2) + '\n');
+  const md = [
+    '# Benchmarks',
+    '',
+    `Measured by \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}.`,
+    'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
+    '',
+    table(rows),
+    '',
+    '## Details',
+    '',
+    ...rows.map((r) => `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, '..', 'BENCHMARKS.md'), md);
+  process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { builtRoutes } from '../../shared/routes';
+import { bundle, OUT_DIR } from '../lib/bundle';
+import { median, round, type Row } from '../lib/stats';
+
+/** Modules a route's bundle keeps outside (they read files of their own package at run time). */
+const externalsOf = (r: { nodeModules?: readonly string[] }) => [...(r.nodeModules ?? [])];
+
+/** Median milliseconds to import a bundle in a fresh Node process (what a cold start pays). */
+function importMs(file: string, runs: number): number {
+  const script = `const t=performance.now();await import(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t))`;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    samples.push(Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } })));
+  }
+  return median(samples);
+}
+
+/** Every function's bundle size and import time vs a bundle that only builds the document client. */
+export async function coldStart(runs = 7): Promise<Row[]> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const baselineEntry = join(OUT_DIR, 'sdk-only.ts');
+  writeFileSync(
+    baselineEntry,
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n" +
+      'const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => typeof doc.send;\n',
+  );
+  const base = await bundle('sdk-only', baselineEntry);
+  const baseMs = importMs(base.file, runs);
+  const rows: Row[] = [];
+  const functions = [...new Map(builtRoutes.map((r) => [r.entry, r])).values()];
+  let worstSize = 0;
+  let worstTime = 0;
+  const failures: string[] = [];
+  const detail: Record<string, number | string> = { sdk_only_bytes: base.bytes, sdk_only_import_ms: round(baseMs) };
+  for (const r of functions) {
+    const name = r.entry.replace(/^functions\//, '').replace(/\.ts$/, '').replace(/\//g, '-');
+    const b = await bundle(name, r.entry, externalsOf(r as { nodeModules?: string[] }));
+    const ms = importMs(b.file, runs);
+    const sizeRatio = b.bytes / base.bytes;
+    const timeRatio = ms / baseMs;
+    detail[`${name}_bytes`] = b.bytes;
+    detail[`${name}_import_ms`] = round(ms);
+    worstSize = Math.max(worstSize, sizeRatio);
+    worstTime = Math.max(worstTime, timeRatio);
+    if (sizeRatio > 1.3 || timeRatio > 1.3) failures.push(`${name} (size ${round(sizeRatio)}, import ${round(timeRatio)})`);
+  }
+  detail.over_target = failures.join('; ') || 'none';
+  rows.push({ scenario: 'cold start', measured: `largest bundle / SDK-only bundle (${functions.length} functions)`, value: round(worstSize), target: '<= 1.3', pass: worstSize <= 1.3, detail });
+  rows.push({ scenario: 'cold start', measured: 'slowest import / SDK-only import, median of 7', value: round(worstTime), target: '<= 1.3', pass: worstTime <= 1.3, detail });
+  return rows;
+}

@@ -1,0 +1,63 @@
+import autocannon from 'autocannon';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../../shared/store/items';
+import { apiAndKey, type Ctx } from '../lib/context';
+import { round, type Row } from '../lib/stats';
+
+const CONCURRENCY = 50;
+const ATTEMPTS = 3000;
+const QUOTA = 2000;
+
+/** Raw baseline: the same conditional ADD the check spends with, straight to DynamoDB Local. */
+async function rawThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: number }> {
+  const Key = { PK: `BENCHQ#${Date.now()}`, SK: 'QUOTA' };
+  await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...Key, used: 0, renews: 253_402_300_799 } }));
+  let left = ATTEMPTS;
+  let allowed = 0;
+  const worker = async () => {
+    while (left-- > 0) {
+      try {
+        await ctx.raw.send(
+          new UpdateCommand({
+            TableName: ctx.stage.table, Key, UpdateExpression: 'ADD used :one', ConditionExpression: 'used < :max AND renews > :now',
+            ExpressionAttributeValues: { ':one': 1, ':max': QUOTA, ':now': Math.floor(Date.now() / 1000) },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        allowed++;
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+      }
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { perSecond: ATTEMPTS / ((performance.now() - t0) / 1000), allowed };
+}
+
+/** 50 concurrent POST /gw/sessions/check on one key with quota 2,000, 3,000 attempts. */
+export async function quota(ctx: Ctx): Promise<Row[]> {
+  const { orgId } = await ctx.tenant('bench-quota');
+  const { key, apiId } = await apiAndKey(ctx, orgId, { quota_max: QUOTA, quota_renewal_rate: 3600 });
+  const warm = await apiAndKey(ctx, orgId, { quota_max: -1 });
+  const body = (k: string, api: string) => JSON.stringify({ key: k, api_id: api, path: '/x', method: 'GET' });
+  const fire = (k: string, api: string, amount: number) =>
+    autocannon({
+      url: `${ctx.stage.url}/gw/sessions/check`, method: 'POST', connections: CONCURRENCY, amount,
+      headers: { ...ctx.gw, 'content-type': 'application/json' }, body: body(k, api),
+    });
+  await fire(warm.key, warm.apiId, 500);
+  await rawThroughput(ctx);
+  const result = await fire(key, apiId, ATTEMPTS);
+  const raw = await rawThroughput(ctx);
+  const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
+  const allowed = codes['200']?.count ?? 0;
+  const denied = codes['429']?.count ?? 0;
+  const perSecond = ATTEMPTS / (result.duration);
+  const ratio = perSecond / raw.perSecond;
+  const detail = { allowed, denied_429: denied, other: ATTEMPTS - allowed - denied, stage_per_s: round(perSecond, 0), raw_per_s: round(raw.perSecond, 0), raw_allowed: raw.allowed };
+  return [
+    { scenario: 'quota contention', measured: 'allowed of 3,000 checks, quota 2,000', value: allowed, target: '= 2000', pass: allowed === QUOTA && denied === ATTEMPTS - QUOTA, detail },
+    { scenario: 'quota contention', measured: 'checks/s / raw conditional UpdateItem/s', value: round(ratio), target: '>= 0.8', pass: ratio >= 0.8, detail },
+  ];
+}

@@ -1,0 +1,29 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { sessionKeys } from '../../shared/store/keys';
+import { apiAndKey, type Ctx } from '../lib/context';
+import { call, timed } from '../lib/http';
+import { interleaved, percentile, round, type Row } from '../lib/stats';
+
+/** GET /gw/keys/{id} through the stage vs a raw GetItem of the same key item. */
+export async function read(ctx: Ctx, samples = 2000): Promise<Row[]> {
+  const { orgId } = await ctx.tenant('bench-read');
+  const { key, hash } = await apiAndKey(ctx, orgId, { quota_max: 1000, quota_renewal_rate: 3600 });
+  const viaStage = async () => {
+    const r = await call(ctx.stage.url, 'GET', `/gw/keys/${key}`, ctx.gw);
+    if (r.status !== 200) throw new Error(`GET key ${r.status}`);
+    return r.ms;
+  };
+  const raw = () => timed(() => ctx.raw.send(new GetCommand({ TableName: ctx.stage.table, Key: sessionKeys.key(hash), ConsistentRead: true })));
+  await interleaved(200, viaStage, raw);
+  const s = await interleaved(samples, viaStage, raw);
+  const p50 = percentile(s.a, 50) / percentile(s.b, 50);
+  const p99 = percentile(s.a, 99) / percentile(s.b, 99);
+  const detail = {
+    stage_p50_ms: round(percentile(s.a, 50)), raw_p50_ms: round(percentile(s.b, 50)),
+    stage_p99_ms: round(percentile(s.a, 99)), raw_p99_ms: round(percentile(s.b, 99)), samples,
+  };
+  return [
+    { scenario: 'read', measured: 'GET /gw/keys/{id} / raw GetItem, p50', value: round(p50), target: '<= 1.25', pass: p50 <= 1.25, detail },
+    { scenario: 'read', measured: 'GET /gw/keys/{id} / raw GetItem, p99', value: round(p99), target: '<= 1.5', pass: p99 <= 1.5, detail },
+  ];
+}

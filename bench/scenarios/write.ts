@@ -1,0 +1,29 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Ctx } from '../lib/context';
+import { call, timed } from '../lib/http';
+import { interleaved, percentile, round, type Row } from '../lib/stats';
+
+/** POST /api/hooks through the stage vs a raw PutItem of an item of the same size. */
+export async function write(ctx: Ctx, samples = 1000): Promise<Row[]> {
+  const { dash } = await ctx.tenant('bench-write');
+  const hook = { name: 'bench hook', method: 'POST', target_path: 'https://hooks.example.com/gateway/events', header_map: { 'x-token': 'abc123' } };
+  let n = 0;
+  const viaStage = async () => {
+    const r = await call(ctx.stage.url, 'POST', '/api/hooks', dash, hook);
+    if (r.status !== 200) throw new Error(`POST hook ${r.status} ${JSON.stringify(r.body)}`);
+    return r.ms;
+  };
+  // The stored hook item: the hook, its ids, times, version and index keys (about 400 bytes).
+  const filler = 'x'.repeat(400 - JSON.stringify(hook).length);
+  const raw = () =>
+    timed(() => ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { PK: `BENCH#${++n}`, SK: 'BENCH', ...hook, filler } })));
+  await interleaved(100, viaStage, raw);
+  const s = await interleaved(samples, viaStage, raw);
+  const p50 = percentile(s.a, 50) / percentile(s.b, 50);
+  return [
+    {
+      scenario: 'write', measured: 'POST /api/hooks / raw PutItem, p50', value: round(p50), target: '<= 1.5', pass: p50 <= 1.5,
+      detail: { stage_p50_ms: round(percentile(s.a, 50)), raw_p50_ms: round(percentile(s.b, 50)), samples },
+    },
+  ];
+}
