@@ -1,0 +1,44 @@
+/**
+ * The whole test table as one canonical text, to prove that refused requests changed nothing.
+ * Scan is fine here: this is a test reading its own small table, never service code.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../../shared/store/client';
+
+/** Bookkeeping that may move without any object changing: idempotency claims, rate windows, health probes. */
+const IGNORED = (item: Record<string, unknown>) =>
+  String(item.PK).startsWith('IDEMP#') || String(item.SK).startsWith('RATE#') || item.PK === 'HEALTH';
+
+function canonical(v: unknown): unknown {
+  if (v instanceof Set) return { $set: [...v].map(canonical).sort() };
+  if (v instanceof Uint8Array) return { $bytes: Buffer.from(v).toString('base64') };
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  }
+  return v;
+}
+
+export async function snapshotTable(table: string): Promise<Map<string, string>> {
+  const items = new Map<string, string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+    for (const item of page.Items ?? []) {
+      if (!IGNORED(item)) items.set(`${item.PK} | ${item.SK}`, JSON.stringify(canonical(item)));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Human-readable differences between two snapshots ([] when identical). */
+export function diffSnapshots(before: Map<string, string>, after: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of before) {
+    if (!after.has(k)) out.push(`removed ${k}`);
+    else if (after.get(k) !== v) out.push(`changed ${k}: ${v.slice(0, 300)} -> ${after.get(k)!.slice(0, 300)}`);
+  }
+  for (const [k, v] of after) if (!before.has(k)) out.push(`added ${k}: ${v.slice(0, 300)}`);
+  return out;
+}

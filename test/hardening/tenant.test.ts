@@ -1,0 +1,225 @@
+/**
+ * Tenant matrix (issue 7 item 2). Two organisations A and B with one object of every kind.
+ * - Every dashboard route whose path names an object, taken FROM THE ROUTE TABLE, is called with
+ *   B's key on A's object: 404 in the dashboard envelope, and A's whole view is unchanged. A new
+ *   dashboard route with a path parameter the table below does not know fails the suite, so the
+ *   coverage cannot silently rot.
+ * - Every dashboard list and search (GET, no path parameter, from the table) shows B exactly B's
+ *   ids, over all pages, and none of A's.
+ * - Gateway writes naming organisation A cannot change B's objects.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtRoutes } from '../../shared/routes';
+import type { RouteDef } from '../../shared/route-def';
+import { startStage, type Stage } from '../support/stage';
+import { activityPath, allIds, viewOf } from './resources/views';
+import {
+  ACTIVITY_DAY, assetData, buildWorld, hookBody, importDoc, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World,
+} from './resources/world';
+
+let s: Stage;
+let A: World;
+let B: World;
+beforeAll(async () => {
+  s = await startStage();
+  A = await buildWorld(s, 'ten-a');
+  B = await buildWorld(s, 'ten-b');
+});
+afterAll(() => s?.close());
+
+type Route = RouteDef & { name: string };
+const paramNames = (r: RouteDef) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+/** Each path parameter name -> the values that name A's objects (every alias of the object). */
+const A_VALUES: Record<string, (a: World) => string[]> = {
+  apiID: (a) => [a.apiId, a.apiDbId, a.importedApiId],
+  apiId: (a) => [a.apiId, a.importedApiId],
+  keyID: (a) => [a.gwKey, a.adminKey],
+  keyHash: (a) => [a.gwKeyHash],
+  assetID: (a) => [a.assetDbId, a.assetCustomId],
+  hookId: (a) => [a.hookId],
+  // Date parts of the key-activity route: the day A's analytics record falls on.
+  startDay: () => [ACTIVITY_DAY.day],
+  startMonth: () => [ACTIVITY_DAY.month],
+  startYear: () => [ACTIVITY_DAY.year],
+  EndDay: () => [ACTIVITY_DAY.day],
+  EndMonth: () => [ACTIVITY_DAY.month],
+  EndYear: () => [ACTIVITY_DAY.year],
+};
+
+/** A valid body for each dashboard route that takes one, so only the tenant check can refuse it. */
+const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
+  // The key keeps its basic-auth user: a full replace without it would free the name.
+  keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rights(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
+  streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiId!)), type: STREAMS_TYPE }),
+  assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
+  hooksUpdate: () => ({ body: hookBody('hijacked') }),
+};
+
+/** Each dashboard list: how to read its ids, and which ids of a world it must show. */
+const LISTS: Record<string, { query?: string; ids: (body: any) => string[]; own: (w: World) => string[] }> = {
+  usersList: { ids: (b) => b.users.map((u: any) => u.id), own: (w) => w.userIds },
+  // Both worlds' e-mails hold "matrix-": a search that leaked would find A's users.
+  usersSearch: { query: 'q=matrix-', ids: (b) => b.users.map((u: any) => u.id), own: (w) => w.userIds },
+  apisList: { ids: (b) => b.apis.map((x: any) => x.api_definition.api_id), own: (w) => [w.apiId, w.classicApiId, w.importedApiId] },
+  assetsList: { ids: (b) => b.assets.map((x: any) => x._id), own: (w) => [w.assetDbId] },
+  hooksList: { ids: (b) => b.hooks.map((x: any) => x.id), own: (w) => [w.hookId] },
+};
+
+const dashboardRoutes = builtRoutes.filter((r) => r.group === 'dashboard');
+const objectRoutes = dashboardRoutes.filter((r) => paramNames(r).length > 0);
+const listRoutes = dashboardRoutes.filter((r) => r.method === 'GET' && paramNames(r).length === 0);
+
+/** Every combination of A's values for the route's parameters. */
+function combos(r: Route, a: World): Record<string, string>[] {
+  let out: Record<string, string>[] = [{}];
+  for (const n of paramNames(r)) out = out.flatMap((c) => A_VALUES[n]!(a).map((v) => ({ ...c, [n]: v })));
+  return out;
+}
+const fill = (path: string, p: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(p[n]!));
+
+function callAs(key: string, r: Route, params: Record<string, string>, a: World, extra: Record<string, string> = {}, query = '') {
+  const b = BODIES[r.name]?.(params, a);
+  const headers = { ...(b?.type ? { 'content-type': b.type } : {}), ...extra };
+  return s.dash(key, r.method, fill(r.path, params) + query, b?.body, headers);
+}
+
+describe('the route table is fully mapped', () => {
+  it('knows every path parameter of every dashboard route, and a body for each that takes one', () => {
+    expect(objectRoutes.length).toBeGreaterThan(0);
+    const unmapped = objectRoutes.flatMap((r) => paramNames(r).filter((n) => !A_VALUES[n]).map((n) => `${r.name}: {${n}}`));
+    expect(unmapped, 'add the parameter to A_VALUES in test/hardening/tenant.test.ts').toEqual([]);
+    const noBody = objectRoutes.filter((r) => (r.body || r.bodyKind === 'raw') && !BODIES[r.name]).map((r) => r.name);
+    expect(noBody, 'add a valid body to BODIES').toEqual([]);
+    const unknownLists = listRoutes.filter((r) => !LISTS[r.name]).map((r) => r.name);
+    expect(unknownLists, 'add the list to LISTS').toEqual([]);
+  });
+
+  it("each mapped route works for A on A's own objects (the matrix is not refusing for another reason)", async () => {
+    // Reads only: A's writes would change what the matrix compares against.
+    for (const r of objectRoutes.filter((x) => x.method === 'GET')) {
+      for (const p of combos(r, A)) {
+        const res = await callAs(A.key, r, p, A);
+        expect(res.status, `${r.name} ${JSON.stringify(p)} ${JSON.stringify(res.body)}`).toBe(200);
+      }
+    }
+    // Writes are checked on B's own objects through B, with B's values in the same tables.
+    for (const r of objectRoutes.filter((x) => x.method !== 'GET' && x.method !== 'DELETE')) {
+      const p = combos(r, B)[0]!;
+      const res = await callAs(B.key, r, p, B);
+      expect(res.status, `${r.name} ${JSON.stringify(p)} ${JSON.stringify(res.body)}`).toBe(200);
+    }
+  });
+});
+
+describe("B's key on A's objects", () => {
+  it('every dashboard route that names an object answers 404 and changes nothing of A', async () => {
+    const before = await viewOf(s, A);
+    let calls = 0;
+    for (const r of objectRoutes) {
+      for (const p of combos(r, A)) {
+        // With If-Match too: a 412 would tell B that the object exists.
+        for (const ifMatch of r.etag ? [undefined, '"1"', '"999"'] : [undefined]) {
+          const res = await callAs(B.key, r, p, A, ifMatch ? { 'if-match': ifMatch } : {});
+          const what = `${r.method} ${fill(r.path, p)} if-match=${ifMatch}`;
+          expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(404);
+          expect(res.body, what).toMatchObject({ Status: 'Error', Meta: null });
+          calls++;
+        }
+      }
+      expect(await viewOf(s, A), `after ${r.name}`).toEqual(before);
+    }
+    expect(calls).toBeGreaterThanOrEqual(objectRoutes.length);
+    console.log(`tenant matrix: ${objectRoutes.length} dashboard object routes, ${calls} cross-tenant calls, all 404`);
+  });
+
+  it('the key lookups by hash, user name and guess find nothing of A', async () => {
+    const before = await viewOf(s, A);
+    const body = { access_rights: rights(A.apiId), alias: 'hijacked' };
+    for (const [id, q] of [[A.gwKeyHash, '?hashed=1'], [A.username, '?username=true'], [A.gwKey, '?auto_guess=true'], [A.gwKeyHash, '?auto_guess=true']]) {
+      for (const api of [A.apiId, B.apiId]) {
+        const r = await s.dash(B.key, 'PUT', `/api/apis/${api}/keys/${id}${q}`, body);
+        expect(r.status, `${api} ${id}${q}`).toBe(404);
+      }
+    }
+    expect(await viewOf(s, A)).toEqual(before);
+  });
+
+  it("a key of A that the gateway let grant B's API is still not B's to change", async () => {
+    const cross = await s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId, B.apiId), alias: 'cross' });
+    if (cross.status !== 200) return expect(cross.status).toBeLessThan(500); // refusing the grant is fine too
+    const r = await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${cross.body.key}`, { access_rights: rights(B.apiId), alias: 'hijacked' });
+    expect(r.status).toBe(404);
+    expect((await s.gw('GET', `/gw/keys/${cross.body.key}`)).body).toMatchObject({ alias: 'cross', org_id: A.orgId });
+    expect((await s.dash(B.key, 'GET', activityPath(cross.body.key_hash))).status).toBe(404);
+  });
+
+  it("objects named in import queries (templateID, base_api_id) must be B's own: 422", async () => {
+    const before = await viewOf(s, A);
+    const beforeB = await viewOf(s, B);
+    const doc = JSON.stringify(importDoc('cross'));
+    const json = { 'content-type': 'application/json' };
+    for (const q of [`templateID=${A.assetDbId}`, `templateID=${A.assetCustomId}`, `base_api_id=${A.apiId}&new_version_name=v9`, `base_api_id=${A.apiDbId}&new_version_name=v9`]) {
+      const r = await s.dash(B.key, 'POST', `/api/apis/oas/import?${q}`, doc, json);
+      expect(r.status, `${q}: ${JSON.stringify(r.body)}`).toBe(422);
+      expect(r.body).toMatchObject({ Status: 'Error' });
+    }
+    expect(await viewOf(s, A)).toEqual(before);
+    expect(await viewOf(s, B)).toEqual(beforeB);
+  });
+});
+
+describe("B's lists and searches", () => {
+  it("show exactly B's ids over all pages, and none of A's", async () => {
+    for (const r of listRoutes) {
+      const l = LISTS[r.name]!;
+      const path = `${r.path}${l.query ? `?${l.query}` : ''}`;
+      for (const [me, other] of [[B, A], [A, B]] as const) {
+        const { all, walked } = await allIds(s, me.key, path, l.ids);
+        const own = [...l.own(me)].sort();
+        expect([...all].sort(), `${r.name} p=-1 for ${me.orgId}`).toEqual(own);
+        expect([...walked].sort(), `${r.name} cursor walk for ${me.orgId}`).toEqual(own);
+        expect(all.filter((id) => l.own(other).includes(id)), r.name).toEqual([]);
+      }
+    }
+    // Same-named objects in both organisations stay apart: B may reuse A's asset custom id.
+    const same = await s.dash(B.key, 'POST', '/api/assets', { id: A.assetCustomId, name: 'B copy', data: assetData('B copy') });
+    expect(same.status).toBe(200);
+    expect((await s.dash(A.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: A.assetDbId, name: 'T' });
+    expect((await s.dash(B.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: same.body.Meta, name: 'B copy' });
+    expect((await s.dash(B.key, 'DELETE', `/api/assets/${same.body.Meta}`)).status).toBe(200);
+  });
+});
+
+describe('gateway writes naming organisation A', () => {
+  it("cannot change B's objects: taken ids are 409, foreign key hashes are not counted, A's session is A's", async () => {
+    const before = await viewOf(s, B);
+    const expectStatus = async (what: string, p: ReturnType<Stage['call']>, status: number) => {
+      const r = await p;
+      expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(status);
+      return r;
+    };
+    await expectStatus('classic api_id', s.gw('POST', '/gw/apis', { api_id: B.apiId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/x/', target_url: 'http://u.example' } }), 409);
+    await expectStatus('OAS api_id', s.gw('POST', '/gw/apis/oas', oasDoc(B.apiId, A.orgId)), 409);
+    await expectStatus('classic database id', s.gw('POST', '/gw/apis', { api_id: uid('x'), id: B.apiDbId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/y/', target_url: 'http://u.example' } }), 409);
+    const dbIdDoc = oasDoc(uid('x'), A.orgId);
+    (dbIdDoc['x-gw-api-gateway'].info as Record<string, unknown>).dbId = B.apiDbId;
+    await expectStatus('OAS database id', s.gw('POST', '/gw/apis/oas', dbIdDoc), 409);
+    await expectStatus('policy id', s.gw('POST', '/gw/policies', { id: B.policyId, org_id: A.orgId, name: 'x' }), 409);
+    await expectStatus('OAuth client_id', s.gw('POST', '/gw/oauth/clients/create', { api_id: A.apiId, redirect_uri: 'https://x.example', client_id: B.clientId }), 409);
+    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 409);
+    const ingest = await expectStatus('analytics', s.gw('POST', '/gw/analytics', {
+      records: [{
+        api_id: B.apiId, path: '/x', method: 'GET', response_code: 500, key_hash: B.gwKeyHash, org_id: A.orgId,
+        timestamp: ACTIVITY_DAY.iso, request_time: 5, latency: { total: 5, upstream: 3 },
+      }],
+    }), 200);
+    expect(ingest.body).toMatchObject({ stored: 0, unknown_keys: 1 });
+    await expectStatus('org session', s.gw('PUT', `/gw/org/keys/${A.orgId}`, { org_id: B.orgId, quota_max: 1, quota_renewal_rate: 3600 }), 200);
+    // B's key still spends its own quota, not A's (which allows one request).
+    const check = async () => (await s.gw('POST', '/gw/sessions/check', { key: B.gwKey, api_id: B.apiId, path: '/x', method: 'GET' })).status;
+    const after = await viewOf(s, B);
+    expect(after).toEqual(before);
+    expect([await check(), await check()]).toEqual([200, 200]);
+  });
+});
