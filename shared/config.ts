@@ -11,6 +11,11 @@ export interface Config {
   gwSecretArn?: string;
   adminSecretArn?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * How long a warm process may reuse a dashboard credential or a key's session in the check
+   * (milliseconds; 0 turns the caches off). Writes in the same process clear them at once.
+   */
+  cacheMs: number;
 }
 
 let cached: Config | undefined;
@@ -28,8 +33,15 @@ export function config(): Config {
     gwSecretArn: env.GW_SECRET_ARN || undefined,
     adminSecretArn: env.ADMIN_SECRET_ARN || undefined,
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
+    cacheMs: cacheMs(env.CACHE_SECONDS),
   };
   return cached;
+}
+
+/** CACHE_SECONDS: 0..60, default 2; anything else falls back to the default. */
+function cacheMs(value: string | undefined): number {
+  const seconds = value === undefined || value === '' ? 2 : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 && seconds <= 60 ? seconds * 1000 : 2000;
 }
 
 /** Tests and the local stage change the environment between runs in one process. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { route, type RouteDef } from './route-def';
-import { idSchema, looseObject, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
+import { idSchema, looseObject, usernameSchema, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
 import { organisationInputSchema } from './schemas/organisations';
 import { userCreateSchema, userListSchema, userSearchQuerySchema } from './schemas/users';
 import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from './schemas/apis';
@@ -106,7 +106,7 @@ export const routes = {
   }),
   apisDelete: built({
     method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write',
-    etag: true, summary: 'Delete an API', result: gatewayWriteSchema,
+    etag: true, summary: 'Delete an API; a version leaves its base\'s version list in the same transaction; 409 for a base that still has versions', result: gatewayWriteSchema,
   }),
 
   // --- keys, policies, quotas (issue 5) ----------------------------------------------------------
@@ -126,6 +126,7 @@ export const routes = {
   keysDashboardUpdate: built({
     method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',
     etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API (spec 3); resets the live quota unless suppress_reset=1',
+    params: z.object({ apiID: idSchema, keyID: usernameSchema }),
     query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,
   }),
   orgKeysAdminCreate: built({

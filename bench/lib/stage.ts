@@ -30,7 +30,9 @@ export async function startBenchStage(): Promise<BenchStage> {
   const table = 'gw-bench';
   const gwSecret = randomHex(24);
   const adminSecret = randomHex(24);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/local/main.ts')], {
+  // BENCH_PROFILE=<dir> writes a CPU profile of the stage (node --cpu-prof) for finding hot spots.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_PROFILE)] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'infra/local/main.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -40,7 +42,7 @@ export async function startBenchStage(): Promise<BenchStage> {
       TABLE_NAME: table,
       GW_SECRET: gwSecret,
       ADMIN_SECRET: adminSecret,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

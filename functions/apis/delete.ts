@@ -1,10 +1,13 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
 import { routes } from '../../shared/routes';
-import { deleteApi } from '../../shared/store/apis';
+import { deleteApiWithVersions } from '../../shared/store/api-versions';
 
-/** DELETE /gw/apis/{apiID}: removes the API and its parts; 404 unknown, 412 stale If-Match. */
+/**
+ * DELETE /gw/apis/{apiID}: removes the API and its parts; a version also leaves its base's list.
+ * 404 unknown, 409 a base that still has versions, 412 stale If-Match.
+ */
 export const handler = createHandler(routes.apisDelete, async ({ params, ifMatch }) => {
-  await deleteApi(params.apiID, ifMatch);
+  await deleteApiWithVersions(params.apiID, ifMatch);
   return gatewayOk('deleted', params.apiID);
 });

@@ -85,13 +85,15 @@ function refuseDuplicateKeys(doc: ReturnType<typeof parseDocument>): void {
 }
 
 /**
- * Same rules as the JSON parser, in one pass: nesting within LIMITS.jsonDepth, and no key that
- * could reach an object's prototype.
+ * Same rules as the JSON parser, in one pass: nesting within LIMITS.jsonDepth, no key that
+ * could reach an object's prototype, and only finite numbers (YAML's .inf and .nan would be
+ * stored as null, silently changing the document).
  */
 function refuseDeepOrProtoKeys(value: unknown): void {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new BadRequest('YAML number out of range (.inf or .nan)');
     if (v === null || typeof v !== 'object') continue;
     if (depth > LIMITS.jsonDepth) throw new BadRequest(`YAML is nested deeper than ${LIMITS.jsonDepth} levels`);
     for (const [k, child] of Object.entries(v)) {
@@ -99,7 +101,7 @@ function refuseDeepOrProtoKeys(value: unknown): void {
       if (k === '__proto__' || viaConstructor) {
         throw new BadRequest('Malformed YAML body: forbidden key __proto__ or constructor.prototype');
       }
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      if ((child !== null && typeof child === 'object') || typeof child === 'number') stack.push([child, depth + 1]);
     }
   }
 }

@@ -2,13 +2,13 @@
  * API versions (decisions §8): a child API is linked to a base API, and the child's write and the
  * base's `info.versioning` change go into ONE transaction, so neither is stored without the other.
  */
-import { PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
 import { recordFromOas } from '../domain/api-records';
 import { GW_EXTENSION } from '../domain/oas-document';
-import { linkVersion, unlinkVersion } from '../domain/versioning';
+import { linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
 import type { VersionQuery } from '../schemas/import';
-import { createApi, getApi, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
-import type { TxItem } from './transact';
+import { createApi, deleteApiItems, getApi, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
+import { transactWrite, type TxItem } from './transact';
 
 type Obj = Record<string, unknown>;
 type Stored = ApiRecord & { parts: number };
@@ -109,4 +109,56 @@ export async function replaceApiWithVersion(child: ApiRecord, ifMatch: number | 
     }
     return replaceApi({ ...child, base_api_id: base.api_id }, ifMatch, extra);
   });
+}
+
+const gatewayOf = (api: Stored): Obj => (api.oas?.[GW_EXTENSION] ?? {}) as Obj;
+
+/**
+ * Versions listed by `base` that still exist and still name it as their base. A listed id that is
+ * gone (or was moved elsewhere) links nothing, so it must not block deleting the base.
+ */
+async function liveChildren(base: Stored): Promise<string[]> {
+  const listed = versionsOf(gatewayOf(base));
+  const found = await Promise.all(listed.map((v) => getApi(v.id)));
+  return listed.filter((_, i) => found[i]?.base_api_id === base.api_id).map((v) => `${v.id} (${v.name})`);
+}
+
+/**
+ * The delete of `api` plus, for a version, its base without it (guarded by the base's version,
+ * so a concurrent link or edit of the base is read again instead of being overwritten).
+ */
+async function deleteItems(api: Stored): Promise<TxItem[]> {
+  const items = deleteApiItems(api);
+  if (!api.base_api_id) return items;
+  const base = await getApi(api.base_api_id);
+  // Nothing to unlink when the base is gone or no longer lists this version.
+  if (!base?.oas || !versionsOf(gatewayOf(base)).some((v) => v.id === api.api_id)) return items;
+  return [...items, ...baseItems(base, unlinkVersion(gatewayOf(base), api.api_id), new Date().toISOString())];
+}
+
+/**
+ * Deletes an API without breaking version links: a version leaves its base's version list (and
+ * so the classic form's `definition.versions`) in the same transaction; a base that still has
+ * versions is refused with 409 naming them, as deleting it would leave them pointing at nothing.
+ * 404 unknown; 412 when If-Match names another version. Without If-Match a delete that lost a
+ * race to a write of the API is retried on the newer version; a base that changed is re-read
+ * whether or not If-Match was sent, as it is not the object the client named.
+ */
+export async function deleteApiWithVersions(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const api = await getApi(apiId);
+    if (!api) throw new NotFound(`API ${apiId} not found`);
+    if (ifMatch !== undefined && ifMatch !== api.version) throw new PreconditionFailed();
+    const children = await liveChildren(api);
+    if (children.length > 0) {
+      throw new Conflict(`API ${apiId} is the base of versions ${children.join(', ')}; delete or unlink its versions first`);
+    }
+    try {
+      await transactWrite(await deleteItems(api));
+      return api;
+    } catch (e) {
+      const retry = e instanceof BaseStale || (e instanceof PreconditionFailed && ifMatch === undefined);
+      if (!retry || attempt >= MAX_ATTEMPTS) throw e;
+    }
+  }
 }

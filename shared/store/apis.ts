@@ -188,15 +188,8 @@ export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: T
   });
 }
 
-export function deleteApi(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
-  return onLatest(apiId, ifMatch, async (previous) => {
-    await transactWrite(deleteApiItems(previous));
-    return previous;
-  });
-}
-
 /** The main item only if still at the version read (412 otherwise), its markers, parts and count. */
-function deleteApiItems(previous: Stored): TxItem[] {
+export function deleteApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
   const table = tableName();
   const items: TxItem[] = [

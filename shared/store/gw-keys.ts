@@ -13,6 +13,7 @@ import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
 import { getPolicies, type StoredPolicy } from './policies';
 import { ensureQuotaItem, resetQuotaItem, type LiveQuota } from './live-quota';
+import { forgetSessions } from './session-cache';
 import { transactWrite, type TxItem } from './transact';
 
 export type StoredKey = KeySession & { key_hash: string; org_id: string; date_created: string; last_updated: string };
@@ -123,6 +124,12 @@ export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
   };
 }
 
+/** The stored session alone, with one GetItem: what the data-plane check reads. */
+export async function getKeySession(hash: string): Promise<StoredKey | undefined> {
+  const item = await getItem(sessionKeys.key(hash), true);
+  return item ? (item.session as StoredKey) : undefined;
+}
+
 /** The stored session of a key hash (used by analytics and OAuth to check ownership). */
 export async function getKeyByHash(hash: string): Promise<StoredKey | undefined> {
   return (await getKeyItem(hash))?.session;
@@ -156,6 +163,7 @@ export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyIt
     ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(sessionKeys.quota(hash, q.scope), q.renewalRate, now)),
     ...usernameItems(hash, next.username, previous.username),
   ]);
+  forgetSessions();
   return version;
 }
 
@@ -189,4 +197,5 @@ export async function deleteKey(hash: string): Promise<void> {
     ...others.slice(0, 90).map((i) => ({ op: { Delete: { TableName: tableName(), Key: { PK: String(i.PK), SK: String(i.SK) } } } })),
   ];
   await transactWrite(items);
+  forgetSessions();
 }

@@ -9,6 +9,7 @@ import { getItem } from './items';
 import { sessionKeys } from './keys';
 import { ensureQuotaItem, resetQuotaItem } from './live-quota';
 import { orgExistsCheck } from './organisations';
+import { forgetSessions } from './session-cache';
 import { transactWrite } from './transact';
 
 /** Writes the organisation's session (404 when the organisation does not exist); `reset` restarts its quota. */
@@ -25,6 +26,7 @@ export async function putOrgSession(orgId: string, session: KeySession, reset: b
     },
     (reset ? resetQuotaItem : ensureQuotaItem)(sessionKeys.orgQuota(orgId), session.quota_renewal_rate, now),
   ]);
+  forgetSessions();
 }
 
 export async function getOrgSession(orgId: string): Promise<KeySession | undefined> {

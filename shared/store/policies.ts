@@ -5,6 +5,7 @@ import type { Policy } from '../schemas/policies';
 import { ddb, tableName } from './client';
 import { batchGet, getItem, isConditionFailure, stripItem } from './items';
 import { sessionKeys } from './keys';
+import { forgetSessions } from './session-cache';
 import { transactWrite } from './transact';
 import { deleteVersioned, replaceVersioned } from './versioned';
 
@@ -12,13 +13,18 @@ export type StoredPolicy = Policy & { _id: string; date_created: string; last_up
 
 const notFound = (id: string) => () => new NotFound(`policy ${id} not found`);
 
-function itemOf(policy: Policy, now: string, previous?: { _id: string; date_created: string }) {
+/** Stamps only the server sets; with the storage keys they are dropped from the (loose) body. */
+const SERVER_OWNED = ['version', 'created_at', 'updated_at', 'expires_at'];
+
+/** `keepClientId`: only an import keeps the `_id` a policy was exported with. */
+function itemOf(policy: Policy, now: string, previous?: { _id: string; date_created: string }, keepClientId = false) {
   return {
-    ...policy,
+    // The body keeps unknown members, so a client could otherwise set index keys or the TTL.
+    ...stripItem<Policy>(policy, SERVER_OWNED),
     ...sessionKeys.policy(policy.id),
     entity: 'policy',
     // Server-owned: the database id and creation time survive replacement and import.
-    _id: previous?._id ?? policy._id ?? newDbId(),
+    _id: previous?._id ?? (keepClientId ? policy._id : undefined) ?? newDbId(),
     date_created: previous?.date_created ?? now,
     last_updated: now,
   };
@@ -33,6 +39,7 @@ export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
     if (isConditionFailure(e)) throw new Conflict(`policy ${policy.id} already exists`);
     throw e;
   }
+  forgetSessions();
   return stripItem<StoredPolicy>(item, ['version']);
 }
 
@@ -52,11 +59,14 @@ export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy
 export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
   const current = await getPolicy(policy.id);
   if (!current) throw notFound(policy.id)();
-  return replaceVersioned(sessionKeys.policy(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
+  const version = await replaceVersioned(sessionKeys.policy(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
+  forgetSessions();
+  return version;
 }
 
 export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
   await deleteVersioned(sessionKeys.policy(id), ifMatch, notFound(id));
+  forgetSessions();
 }
 
 /**
@@ -71,8 +81,9 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
     await transactWrite(
       policies.slice(i, i + 100).map((p) => {
         const before = existing.get(p.id);
-        return { op: { Put: { TableName: tableName(), Item: { ...itemOf(p, now, before), version: (before?.version ?? 0) + 1 } } } };
+        return { op: { Put: { TableName: tableName(), Item: { ...itemOf(p, now, before, true), version: (before?.version ?? 0) + 1 } } } };
       }),
     );
   }
+  forgetSessions();
 }

@@ -98,7 +98,7 @@ describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
   });
 
   it('finds the key by hash, by auto_guess and by basic-auth user name', async () => {
-    const user = `dash-${Date.now()}`;
+    const user = `dash+${Date.now()}@example.com`;
     const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 'pw-123456' } });
     const body = { access_rights: rightsFor(apiId), basic_auth_data: { user }, alias: 'by-hash' };
     expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?hashed=1`, body)).status).toBe(200);

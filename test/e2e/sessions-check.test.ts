@@ -5,9 +5,11 @@ import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 let s: Stage;
 let orgId: string;
 let apiId: string;
+let t: { orgId: string; key: string };
 beforeAll(async () => {
   s = await startStage();
-  orgId = (await s.tenant()).orgId;
+  t = await s.tenant();
+  orgId = t.orgId;
   apiId = await makeApi(s, orgId);
 });
 afterAll(() => s.close());
@@ -74,6 +76,22 @@ describe('POST /gw/sessions/check', () => {
     // Units refused by the organisation were given back to the keys.
     const remaining = await Promise.all(keys.map(({ key }) => s.gw('GET', `/gw/keys/${key}`)));
     expect(remaining.reduce((sum, r) => sum + (8 - r.body.quota_remaining), 0)).toBe(10);
+  });
+
+  it('sees key, policy and organisation changes at once (writes clear the session cache)', async () => {
+    const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(apiId) });
+    expect((await check(key)).status).toBe(200);
+    const off = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, { access_rights: rightsFor(apiId), is_inactive: true });
+    expect(off.status).toBe(200);
+    expect((await check(key)).body.reason).toBe('KeyInactive');
+    const policy = `cache-${Date.now()}`;
+    expect((await s.gw('POST', '/gw/policies', { id: policy, access_rights: rightsFor(apiId) })).status).toBe(200);
+    const { key: viaPolicy } = await makeKey(s, { org_id: orgId, apply_policies: [policy] });
+    expect((await check(viaPolicy)).status).toBe(200);
+    expect((await s.gw('PUT', `/gw/policies/${policy}`, { id: policy, is_inactive: true, access_rights: rightsFor(apiId) })).status).toBe(200);
+    expect((await check(viaPolicy)).body.reason).toBe('KeyInactive');
+    expect((await s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
+    expect((await check(key)).body.reason).toBe('UnknownKey');
   });
 
   it('rejects a malformed body with 400', async () => {

@@ -132,3 +132,12 @@ describe('validateOpenApi and the import checks', () => {
     expect(parseFetchedDocument(petstoreJson, 'application/json')).toEqual(petstore);
   });
 });
+
+describe('YAML numbers', () => {
+  it('refuses .inf and .nan rather than storing them as null', async () => {
+    const { parseOasBody } = await import('../../shared/domain/oas-parse');
+    const doc = (v: string) => `openapi: 3.0.3\ninfo:\n  title: t\n  version: '1'\n  x-n: ${v}\npaths: {}\n`;
+    for (const v of ['.inf', '-.inf', '.nan']) expect(() => parseOasBody(doc(v), 'application/x-yaml')).toThrow(/out of range/);
+    expect(() => parseOasBody(doc('1.5'), 'application/x-yaml')).not.toThrow();
+  });
+});

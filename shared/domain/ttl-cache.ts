@@ -1,0 +1,35 @@
+/**
+ * A small in-process cache whose entries expire after a fixed time. Warm Lambda containers and
+ * the local stage keep hot credentials and sessions here, so the hottest paths skip a round
+ * trip; the time bound is how stale an entry may be in another process (README "Limits").
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; until: number }>();
+
+  constructor(
+    private readonly ttlMs: () => number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.until <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    const ttl = this.ttlMs();
+    if (ttl <= 0) return;
+    // Oldest first: Map keeps insertion order, so evicting from the front drops the oldest entry.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, until: now + ttl });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
