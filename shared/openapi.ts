@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeList } from './routes';
 import type { RouteDef } from './route-def';
 import { statusEnvelopeSchema } from './schemas/common';

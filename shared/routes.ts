@@ -3,7 +3,7 @@
  * all loop over it. A route with `built: false` is planned in a later issue: it is listed here
  * and in the OpenAPI document as planned, but neither served nor deployed.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { route, type RouteDef } from './route-def';
 import { idSchema, looseObject, usernameSchema, pageQuerySchema, statusEnvelopeSchema, gatewayWriteSchema } from './schemas/common';
 import { organisationInputSchema } from './schemas/organisations';

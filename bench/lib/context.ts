@@ -16,7 +16,7 @@ export interface Ctx {
 
 export function context(stage: BenchStage): Ctx {
   // The bench process talks to the stage's DynamoDB Local with the service's own client settings.
-  Object.assign(process.env, { DYNAMODB_ENDPOINT: stage.endpoint, TABLE_NAME: stage.table });
+  Object.assign(process.env, { DYNAMODB_ENDPOINT: stage.endpoint, TABLE_NAME: stage.table, GW_SECRET: stage.gwSecret, ADMIN_SECRET: stage.adminSecret });
   resetConfig();
   resetClient();
   const gw = { 'x-gw-authorization': stage.gwSecret };

@@ -190,7 +190,9 @@ export function createHandler<R extends RouteDef>(
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    log('info', 'request', {
+    // Successful requests log at debug: each line is a synchronous write on the hot path, and the
+    // cloud's API Gateway access log already has one line per request. Refusals stay at info.
+    log(result.statusCode < 400 ? 'debug' : 'info', 'request', {
       requestId,
       route: `${route.method} ${route.path}`,
       status: result.statusCode,

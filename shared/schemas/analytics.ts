@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, pageQuerySchema, shortText } from './common';
 
 /** Most records one POST /gw/analytics may carry (decisions §9). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, LIMITS } from './common';
 import { arr, bool, fields, int, num, o, obj, str, strs } from './loose';
 import { smoothingSchema } from './smoothing';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuerySchema } from './common';
 
 export const oasGetQuerySchema = z.object({ mode: z.literal('public').optional() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every id taken from a path or a body (decisions §4); checked before any storage key is built. */
 export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;

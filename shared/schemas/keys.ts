@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, LIMITS, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
 import { smoothingSchema } from './smoothing';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, LIMITS, looseObject, shortText } from './common';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Rate-limit smoothing (spec "Smoothing object"; decisions §6). */
 export const smoothingSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { gwApiGatewaySchema, oasDocumentSchema } from './api-oas';
 import { obj } from './loose';
 

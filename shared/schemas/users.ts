@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, looseObject, pageQuerySchema, shortText } from './common';
 
 /** Body of POST /admin/users (decisions §9): issues a dashboard access key. */

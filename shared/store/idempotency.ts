@@ -2,6 +2,8 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ddb, tableName } from './client';
 import { getItem, isConditionFailure } from './items';
 import { keys } from './keys';
+import { sha256Hex } from '../domain/hashing';
+import { seal, unseal } from '../domain/sealed';
 
 const TTL_SECONDS = 24 * 3600;
 
@@ -18,11 +20,17 @@ export type Claim =
   | { kind: 'in-progress' };
 
 /**
+ * The record is stored under a hash of the Idempotency-Key and the reply sealed with a key
+ * derived from it: replies can carry secrets shown once, and the table alone cannot reveal them.
+ */
+const recordKey = (scope: string, key: string) => keys.idempotency(scope, sha256Hex(`${scope}\n${key}`));
+
+/**
  * Claims an Idempotency-Key with a conditional Put, so of concurrent duplicates exactly one runs.
  * The record expires by TTL after a day.
  */
 export async function claimIdempotencyKey(scope: string, key: string, requestHash: string): Promise<Claim> {
-  const k = keys.idempotency(scope, key);
+  const k = recordKey(scope, key);
   const now = Math.floor(Date.now() / 1000);
   try {
     await ddb().send(
@@ -42,22 +50,25 @@ export async function claimIdempotencyKey(scope: string, key: string, requestHas
   if (!item) return claimIdempotencyKey(scope, key, requestHash);
   if (item.request_hash !== requestHash) return { kind: 'mismatch' };
   if (item.state !== 'done') return { kind: 'in-progress' };
-  return { kind: 'replay', response: item.response as StoredResponse };
+  const opened = typeof item.sealed === 'string' ? unseal(item.sealed, key, scope) : undefined;
+  // Unreadable (altered, or sealed by another key): treat as a key in use rather than guess.
+  if (opened === undefined) return { kind: 'in-progress' };
+  return { kind: 'replay', response: JSON.parse(opened) as StoredResponse };
 }
 
 export async function completeIdempotencyKey(scope: string, key: string, response: StoredResponse): Promise<void> {
   await ddb().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: keys.idempotency(scope, key),
-      UpdateExpression: 'SET #s = :done, #r = :resp',
-      ExpressionAttributeNames: { '#s': 'state', '#r': 'response' },
-      ExpressionAttributeValues: { ':done': 'done', ':resp': response },
+      Key: recordKey(scope, key),
+      UpdateExpression: 'SET #s = :done, #r = :sealed',
+      ExpressionAttributeNames: { '#s': 'state', '#r': 'sealed' },
+      ExpressionAttributeValues: { ':done': 'done', ':sealed': seal(JSON.stringify(response), key, scope) },
     }),
   );
 }
 
 /** A request that failed created nothing, so its key is released for a retry. */
 export async function releaseIdempotencyKey(scope: string, key: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotency(scope, key) }));
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: recordKey(scope, key) }));
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../shared/store/client';
 import { startStage, type Stage } from '../support/stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
@@ -67,6 +69,22 @@ describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyID})',
     expect(JSON.stringify(got.body)).not.toContain('s3cret-pass');
     const dup = await s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 'x' } });
     expect(dup.status).toBe(409);
+  });
+});
+
+describe('idempotent key create', () => {
+  it('replays the clear key, while the stored reply holds neither the key nor the Idempotency-Key', async () => {
+    const idem = `idem-${Date.now()}-secret-ish`;
+    const body = { org_id: t.orgId, access_rights: rightsFor(apiId) };
+    const first = await s.gw('POST', '/gw/keys/create', body, { 'idempotency-key': idem });
+    const again = await s.gw('POST', '/gw/keys/create', body, { 'idempotency-key': idem });
+    expect(first.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const stored = await ddb().send(new ScanCommand({ TableName: s.table, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'idempotency' } }));
+    const text = JSON.stringify(stored.Items);
+    expect(stored.Items!.length).toBeGreaterThan(0);
+    expect(text).not.toContain(first.body.key);
+    expect(text).not.toContain(idem);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bodyText, checkContentType, checkDepth, parseJson } from '../../shared/http/body';
 import { fallbackResponse, matchPath } from '../../shared/http/fallback';
 import { validateParts } from '../../shared/http/validate';
