@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
 import { context } from './lib/context';
@@ -86,6 +86,7 @@ async function main() {
     '',
     ...rows.map((r) => `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
     '',
+    readFileSync(join(dir, 'analysis.md'), 'utf8'),
   ].join('\n');
   writeFileSync(join(dir, '..', 'BENCHMARKS.md'), md);
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;

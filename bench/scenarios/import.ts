@@ -12,8 +12,10 @@ import { round, type Row } from '../lib/stats';
 export function bigDocument(bytes: number): string {
   const paths: Record<string, unknown> = {};
   const doc = { openapi: '3.0.3', info: { title: 'Bench import', version: '1.0.0' }, servers: [{ url: 'https://upstream.example.com/v1' }], paths };
-  for (let i = 0; JSON.stringify(doc).length < bytes - 2_000; i++) {
-    paths[`/resources${i}/{id}`] = {
+  // Sized as it grows (stringifying the whole document each round would be quadratic).
+  for (let i = 0, size = JSON.stringify(doc).length; size < bytes - 2_000; i++) {
+    const path = `/resources${i}/{id}`;
+    const item = {
       get: {
         operationId: `getResource${i}`,
         summary: `Read resource ${i}`,
@@ -26,6 +28,8 @@ export function bigDocument(bytes: number): string {
         responses: { '201': { description: 'Created' } },
       },
     };
+    paths[path] = item;
+    size += JSON.stringify(path).length + JSON.stringify(item).length + 2;
   }
   return JSON.stringify(doc);
 }
