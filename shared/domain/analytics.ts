@@ -16,26 +16,11 @@ export function hourOf(timestamp: string): string {
 }
 
 /** Everything one write adds to one hourly counter of (key, hour, API, path). */
-export interface CounterDelta {
-  key_hash: string;
-  hour: string;
-  api_id: string;
-  path: string;
-  api_name?: string;
-  alias?: string;
-  hits: number;
-  success: number;
-  error: number;
-  latency_sum: number;
-  upstream_latency_sum: number;
-  request_time_sum: number;
-  min_latency: number;
-  max_latency: number;
-  min_upstream_latency: number;
-  max_upstream_latency: number;
-  /** ISO instant (UTC, milliseconds), so that later instants compare greater as strings. */
-  last_hit: string;
-}
+export type CounterDelta = Required<Omit<CounterItem, 'api_name' | 'alias'>> &
+  Pick<CounterItem, 'api_name' | 'alias'> & {
+    key_hash: string;
+    hour: string;
+  };
 
 /**
  * Sums the records of each counter, so that a call writes every counter once however many of
@@ -148,6 +133,7 @@ export interface CounterItem {
   max_latency?: number;
   min_upstream_latency?: number;
   max_upstream_latency?: number;
+  /** ISO instant (UTC, milliseconds), so that later instants compare greater as strings. */
   last_hit?: string;
 }
 

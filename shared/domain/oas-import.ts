@@ -3,6 +3,7 @@ import { gwApiGatewaySchema } from '../schemas/api-oas';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { deepMerge, isPlainObject } from './template-merge';
+import { isHttpUrl } from './urls';
 
 type Obj = Record<string, unknown>;
 
@@ -104,15 +105,6 @@ function substituteVariables(url: string, variables: Obj): string | undefined {
     return String(value);
   });
   return missing ? undefined : out;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function applyFlags(gwIn: Obj, doc: OasDoc, options: ImportOptions): Obj {

@@ -1,16 +1,8 @@
 import * as z from 'zod';
 import { pageQuerySchema, shortText } from './common';
+import { isHttpUrl } from '../domain/urls';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 /** RFC 9110 token characters: a header name outside them would be refused when the hook fires. */
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'must be a valid HTTP header name');
