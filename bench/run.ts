@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
  * and against raw DynamoDB Local in the same run, prints the ratios with pass/fail, and writes
  * bench/results.json and BENCHMARKS.md. Absolute times are reported but only ratios are judged.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,13 +19,8 @@ import { coldStart } from './scenarios/cold-start';
 import { importBig } from './scenarios/import';
 import { OUT_DIR } from './lib/bundle';
 
-const javaVersion = () => {
-  try {
-    return execFileSync('java', ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) || '';
-  } catch (e) {
-    return String((e as { stderr?: string }).stderr ?? '');
-  }
-};
+/** `java -version` prints to stderr. */
+const javaVersion = () => spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr ?? '';
 
 function table(rows: Row[]): string {
   const lines = ['| scenario | measured | value | target | result |', '|---|---|---|---|---|'];
