@@ -15,6 +15,14 @@ export function hourOf(timestamp: string): string {
   return new Date(timestamp).toISOString().slice(0, 13);
 }
 
+/** Hourly counters are kept this long (DynamoDB TTL removes them after); longer than the 366-day query range. */
+export const RETENTION_DAYS = 400;
+
+/** TTL (epoch seconds) of the counter of an hour like `2026-11-22T13`. */
+export function counterExpiry(hour: string): number {
+  return Math.floor(Date.parse(`${hour}:00:00Z`) / 1000) + RETENTION_DAYS * 86_400;
+}
+
 /** Everything one write adds to one hourly counter of (key, hour, API, path). */
 export type CounterDelta = Required<Omit<CounterItem, 'api_name' | 'alias'>> &
   Pick<CounterItem, 'api_name' | 'alias'> & {

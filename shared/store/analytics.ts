@@ -1,11 +1,12 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { planIngest, type CounterDelta, type CounterItem, type DayRange, type KeyInfo } from '../domain/analytics';
+import { counterExpiry, planIngest, type CounterDelta, type CounterItem, type DayRange, type KeyInfo } from '../domain/analytics';
 import { mapLimit } from '../domain/concurrency';
 import { sha256Hex } from '../domain/hashing';
 import type { AnalyticsRecord } from '../schemas/analytics';
 import { ddb, tableName } from './client';
 import { getKeyByHash } from './gw-keys';
 import { isConditionFailure } from './items';
+import { TTL_ATTRIBUTE } from './table';
 
 /**
  * Hourly activity counters of a key: one partition per key, sorted by hour, so a date range is
@@ -67,18 +68,18 @@ async function writeCounter(d: CounterDelta): Promise<void> {
       Key: key,
       UpdateExpression:
         'ADD #hits :hits, #success :success, #error :error, #ls :ls, #us :us, #rs :rs ' +
-        'SET #entity = :entity, #kh = :kh, #api = :api, #path = :path, #hour = :hour' +
+        'SET #entity = :entity, #kh = :kh, #api = :api, #path = :path, #hour = :hour, #exp = :exp' +
         // A name for a counter that has none yet; later names come with the latest hit below.
         (d.api_name ? ', #name = if_not_exists(#name, :name)' : ''),
       ExpressionAttributeNames: {
         '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
-        '#rs': 'request_time_sum', '#entity': 'entity', '#kh': 'key_hash', '#api': 'api_id', '#path': 'path', '#hour': 'hour',
+        '#rs': 'request_time_sum', '#entity': 'entity', '#kh': 'key_hash', '#api': 'api_id', '#path': 'path', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
         ...(d.api_name ? { '#name': 'api_name' } : {}),
       },
       ExpressionAttributeValues: {
         ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
         ':rs': d.request_time_sum, ':entity': 'key_activity', ':kh': d.key_hash, ':api': d.api_id, ':path': d.path,
-        ':hour': d.hour, ...(d.api_name ? { ':name': d.api_name } : {}),
+        ':hour': d.hour, ':exp': counterExpiry(d.hour), ...(d.api_name ? { ':name': d.api_name } : {}),
       },
       ReturnValues: 'ALL_OLD',
     }),

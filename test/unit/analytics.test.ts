@@ -160,3 +160,11 @@ describe('pageRows', () => {
     expect(() => pageRows(rows, { mode: 'cursor', cursor: 'garbage', size: 10 }, 'x')).toThrow(BadRequest);
   });
 });
+
+describe('counter retention', () => {
+  it('expires an hourly counter 400 days after its hour', async () => {
+    const { counterExpiry, RETENTION_DAYS } = await import('../../shared/domain/analytics');
+    expect(RETENTION_DAYS).toBeGreaterThan(366);
+    expect(counterExpiry('2026-01-01T05')).toBe(Date.UTC(2026, 0, 1, 5) / 1000 + 400 * 86_400);
+  });
+});
