@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
 import { ingestRecords } from '../../shared/store/analytics';
 
 /** POST /gw/analytics: adds up to 1000 records to hourly key counters; records of unknown keys are counted, not stored. */

@@ -3,7 +3,7 @@ import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
 import { activityRange, aggregateActivity, pageRows } from '../../shared/domain/analytics';
 import { pageRequest } from '../../shared/domain/paging';
-import { routes } from '../../shared/routes';
+import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
 import { readKeyCounters } from '../../shared/store/analytics';
 import { getKeyByHash } from '../../shared/store/gw-keys';
 

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
 import { recordFromClassic } from '../../shared/domain/api-records';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { createApi } from '../../shared/store/apis';
 
 /** POST /gw/apis: create a classic API; 409 when api_id is taken. */

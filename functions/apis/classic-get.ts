@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getApi } from '../../shared/store/apis';
 
 /** GET /gw/apis/{apiID} (spec 8): the classic form of any API (OAS ones with is_oas true). */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { deleteApiWithVersions } from '../../shared/store/api-versions';
 
 /**

@@ -2,7 +2,7 @@ import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { listingEntry } from '../../shared/domain/api-records';
 import { pageRequest } from '../../shared/domain/paging';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { listApis } from '../../shared/store/apis';
 
 /** GET /api/apis (spec 4): the caller's organisation's APIs, paged, six sort orders. */

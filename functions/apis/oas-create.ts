@@ -2,7 +2,7 @@ import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
 import { recordFromOas } from '../../shared/domain/api-records';
 import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { createApiWithVersion } from '../../shared/store/api-versions';
 
 /**

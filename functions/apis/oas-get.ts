@@ -2,7 +2,7 @@ import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
 import { publicView } from '../../shared/domain/oas-document';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getApi } from '../../shared/store/apis';
 
 /** GET /gw/apis/oas/{apiID} (spec 13): mode=public drops only x-gw-api-gateway; 404 for classic APIs too. */

@@ -6,7 +6,7 @@ import { validateOpenApi } from '../../shared/domain/oas-parse';
 import { mergeTemplate } from '../../shared/domain/template-merge';
 import { importDocumentOf } from '../../shared/net/import-source';
 import { importOptionsOf } from '../../shared/schemas/import';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { createApiWithVersion } from '../../shared/store/api-versions';
 import { getAsset } from '../../shared/store/assets';
 

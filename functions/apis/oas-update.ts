@@ -3,7 +3,7 @@ import { gatewayOk } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
 import { assertSameId, recordFromOas } from '../../shared/domain/api-records';
 import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
-import { routes } from '../../shared/routes';
+import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getApi } from '../../shared/store/apis';
 import { replaceApiWithVersion } from '../../shared/store/api-versions';
 

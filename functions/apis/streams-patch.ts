@@ -6,7 +6,7 @@ import { validateParts } from '../../shared/http/validate';
 import { patchedStreamsRecord } from '../../shared/domain/imported-api';
 import { importOptionsOf } from '../../shared/schemas/import';
 import { streamsBodySchema } from '../../shared/schemas/streams';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { getApiByAnyId, replaceApi } from '../../shared/store/apis';
 
 /**

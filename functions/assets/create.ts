@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { createAsset } from '../../shared/store/assets';
 
 /** POST /api/assets: Meta is the new `_id`, ID the custom id (else `_id`); 409 id taken, 422 kind. */

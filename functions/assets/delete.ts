@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { deleteAsset } from '../../shared/store/assets';
 
 /** DELETE /api/assets/{assetID}: removes the template and its custom-id marker; 404 unknown, 412 stale If-Match. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { getAsset } from '../../shared/store/assets';
 
 /** GET /api/assets/{assetID} (spec 1): by `_id` or custom `id`; another organisation's is 404. */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok, statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { replaceAsset } from '../../shared/store/assets';
 
 /** PUT /api/assets/{assetID}: replaces a template; 404 unknown, 409 id taken, 412 stale If-Match, 422 kind. */

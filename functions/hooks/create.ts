@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { createHook } from '../../shared/store/hooks';
 
 /** POST /api/hooks (spec 22): Meta is the new hook id; 400 without a valid method or target_path. */

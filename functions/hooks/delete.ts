@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { deleteHook } from '../../shared/store/hooks';
 
 /** DELETE /api/hooks/{hookId}: 404 unknown or another organisation's, 412 stale If-Match. */

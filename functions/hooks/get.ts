@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { getHook } from '../../shared/store/hooks';
 
 /** GET /api/hooks/{hookId}: the hook, its version as ETag; 404 unknown or another organisation's. */

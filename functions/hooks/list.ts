@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { pageRequest } from '../../shared/domain/paging';
-import { routes } from '../../shared/routes';
+import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { listHooks } from '../../shared/store/hooks';
 
 /** GET /api/hooks: the caller's organisation's hooks in creation order, paged (decisions §5). */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { replaceHook } from '../../shared/store/hooks';
 
 /** PUT /api/hooks/{hookId} (spec 21): full replace; 404 unknown or another organisation's, 412 stale If-Match. */

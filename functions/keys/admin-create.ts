@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { Unprocessable } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getOrganisation } from '../../shared/store/organisations';
 import { issueKey } from '../../shared/store/key-lifecycle';
 

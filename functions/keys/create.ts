@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { issueKey } from '../../shared/store/key-lifecycle';
 
 /** POST /gw/keys/create (spec 17): the clear key is answered this once; only its hash is stored. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound, PreconditionFailed } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getApiByAnyId } from '../../shared/store/apis';
 import { effectiveSession, getKeyItem } from '../../shared/store/gw-keys';
 import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { deleteKey } from '../../shared/store/gw-keys';
 import { findKey } from '../../shared/store/key-lifecycle';
 

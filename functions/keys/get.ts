@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { findKey, showKey } from '../../shared/store/key-lifecycle';
 
 /** GET /gw/keys/{keyID} (spec 18): the session with its live quota; hashed=true takes the hash. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
 import { nowSeconds } from '../../shared/domain/quota';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { putOrgSession } from '../../shared/store/org-sessions';
 
 /** PUT /gw/org/keys/{orgID} (spec 14): the organisation-wide session; reset_quota=1 restarts its quota. */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
 import { createClient } from '../../shared/store/oauth-clients';
 
 /** POST /gw/oauth/clients/create: the client with its secret, shown this once; 422 unknown API or policy, 400 policy lacks the API, 409 taken client_id. */

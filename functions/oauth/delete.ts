@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
 import { deleteClient } from '../../shared/store/oauth-clients';
 
 /** DELETE /gw/oauth/clients/{apiID}/{keyName}: 404 unknown API or client (or another API's), 412 stale If-Match. */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
 import { listClients } from '../../shared/store/oauth-clients';
 
 /** GET /gw/oauth/clients/{apiID}: the API's clients without secrets; 404 unknown API. */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
 import { updateClient } from '../../shared/store/oauth-clients';
 
 /** PUT /gw/oauth/clients/{apiID}/{keyName} (spec 2): 404 unknown API or client, 422 unknown policy, 400 policy lacks the API, 412 stale If-Match. */

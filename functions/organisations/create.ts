@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { usersRoutes as routes } from '../../shared/route-groups/users';
 import { createOrganisation } from '../../shared/store/organisations';
 
 /** POST /admin/organisations (spec 19): Meta is the new id; 409 when the id is taken. */

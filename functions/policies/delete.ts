@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { deletePolicy } from '../../shared/store/policies';
 
 /** DELETE /gw/policies/{policyID}: keys naming it stop receiving what it granted. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getPolicy } from '../../shared/store/policies';
 
 export const handler = createHandler(routes.policiesGet, async ({ params }) => {

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { importPolicies } from '../../shared/store/policies';
 
 /** POST /admin/policies/import (spec 10): the schema has validated every policy before any write. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
 import { BadRequest } from '../../shared/http/errors';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { replacePolicy } from '../../shared/store/policies';
 
 /** PUT /gw/policies/{policyID}: full replacement; `_id` and `date_created` are kept. */

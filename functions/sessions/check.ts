@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { DENIAL_STATUS, nowSeconds } from '../../shared/domain/quota';
-import { routes } from '../../shared/routes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { checkRequest } from '../../shared/store/session-check';
 
 const MESSAGES = {

@@ -1,5 +1,5 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { routes } from '../../shared/routes';
+import { systemRoutes as routes } from '../../shared/route-groups/system';
 import { storageAnswers } from '../../shared/store/health';
 
 /** GET /hello: 200 pass when storage answers, 503 fail when not. No credential. */

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { openApiDocument } from '../../shared/openapi';
-import { routes } from '../../shared/routes';
+import { systemRoutes as routes } from '../../shared/route-groups/system';
 
 /** GET /openapi.json: the OpenAPI 3.1 document generated from the route table. */
 export const handler = createHandler(routes.openapi, async () => ({ body: openApiDocument() }));

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { routes } from '../../shared/routes';
+import { usersRoutes as routes } from '../../shared/route-groups/users';
 import { createUser } from '../../shared/store/users';
 
 /** POST /admin/users: the access key is shown here once; 422 unknown org, 409 e-mail taken. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { pageRequest } from '../../shared/domain/paging';
-import { routes } from '../../shared/routes';
+import { usersRoutes as routes } from '../../shared/route-groups/users';
 import { listUsers } from '../../shared/store/users';
 
 /** GET /api/users (spec 5): the caller's organisation only; p < 0 returns all. */

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { pageRequest } from '../../shared/domain/paging';
-import { routes } from '../../shared/routes';
+import { usersRoutes as routes } from '../../shared/route-groups/users';
 import { searchUsers } from '../../shared/store/users';
 
 /** GET /api/users/search (spec 15): q is a case-insensitive substring of the e-mail; q missing is 400. */

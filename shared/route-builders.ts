@@ -1,0 +1,22 @@
+/** The builders every route group uses: path parameters typed from the template, built and planned routes. */
+import * as z from 'zod';
+import { route, type RouteDef } from './route-def';
+import { idSchema } from './schemas/common';
+
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+export type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
+
+/** Path parameters derived from the template: every `{name}` is an id (decisions §4). */
+export function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
+  const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
+  return (names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined) as PathParamsSchema<P> | undefined;
+}
+
+/** A route whose handler a later issue builds: documented, not served, not deployed. */
+export const planned = (def: Omit<RouteDef, 'built' | 'result'> & { result?: z.ZodType }) =>
+  route({ params: pathParams(def.path), result: z.unknown(), ...def, built: false });
+
+/** A served route; its path parameters are typed from the template unless it gives its own. */
+export function built<const D extends Omit<RouteDef, 'built'>>(def: D) {
+  return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def, built: true as const };
+}

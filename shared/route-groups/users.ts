@@ -1,0 +1,30 @@
+/** Organisations and dashboard users (admin issues credentials; dashboard reads). Part of the route table (shared/routes.ts). */
+import { built } from '../route-builders';
+import type { RouteDef } from '../route-def';
+import { pageQuerySchema, statusEnvelopeSchema } from '../schemas/common';
+import { organisationInputSchema } from '../schemas/organisations';
+import { userCreateSchema, userListSchema, userSearchQuerySchema } from '../schemas/users';
+
+export const usersRoutes = {
+  organisationsCreate: built({
+    method: 'POST', path: '/admin/organisations', group: 'admin', entry: 'functions/organisations/create.ts',
+    access: 'write', idempotent: true, summary: 'Create an organisation (spec 19); Meta is the new id; 409 when the id is taken',
+    body: organisationInputSchema, result: statusEnvelopeSchema,
+  }),
+  usersCreate: built({
+    method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
+    idempotent: true,
+    summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
+    body: userCreateSchema, result: statusEnvelopeSchema,
+  }),
+  usersList: built({
+    method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',
+    summary: "List the caller's organisation's users (spec 5)", query: pageQuerySchema, result: userListSchema,
+  }),
+  usersSearch: built({
+    method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read',
+    summary: 'Search users by a case-insensitive substring of the e-mail (spec 15, deprecated)',
+    query: userSearchQuerySchema, result: userListSchema,
+  }),
+
+} satisfies Record<string, RouteDef>;
