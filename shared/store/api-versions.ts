@@ -8,7 +8,11 @@ import { GW_EXTENSION } from '../domain/oas-document';
 import { linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
 import type { VersionQuery } from '../schemas/import';
 import { createApi, deleteApiItems, getApi, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
+import { clientDeleteItems } from './oauth-clients';
 import { transactWrite, type TxItem } from './transact';
+
+/** Room left in a delete's transaction after the API's own items, its parts and its base. */
+const MAX_CLIENTS_IN_DELETE = 50;
 
 type Obj = Record<string, unknown>;
 type Stored = ApiRecord & { parts: number };
@@ -128,7 +132,12 @@ async function liveChildren(base: Stored): Promise<string[]> {
  * so a concurrent link or edit of the base is read again instead of being overwritten).
  */
 async function deleteItems(api: Stored): Promise<TxItem[]> {
-  const items = deleteApiItems(api);
+  const clients = await clientDeleteItems(api.api_id);
+  // One transaction holds at most 100 items; an API with very many clients asks for them first.
+  if (clients.length > MAX_CLIENTS_IN_DELETE) {
+    throw new Conflict(`API ${api.api_id} has ${clients.length} OAuth clients; delete them first (at most ${MAX_CLIENTS_IN_DELETE} go with the API)`);
+  }
+  const items = [...deleteApiItems(api), ...clients];
   if (!api.base_api_id) return items;
   const base = await getApi(api.base_api_id);
   // Nothing to unlink when the base is gone or no longer lists this version.

@@ -1,4 +1,4 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequest, Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
@@ -8,7 +8,7 @@ import { getItem, isConditionFailure, stripItem } from './items';
 import { apiKeys, timeSortKey } from './keys';
 import { listPage } from './paging';
 import { getPolicy } from './policies';
-import { transactWrite } from './transact';
+import { transactWrite, type TxItem } from './transact';
 import { replaceVersioned } from './versioned';
 
 /** OAuth client keys: one item per client id; GSI1 lists an API's clients in creation order. */
@@ -16,6 +16,27 @@ export const oauthKeys = {
   client: (clientId: string) => ({ PK: `OAUTH#${clientId}`, SK: 'OAUTH' }),
   ofApi: (apiId: string) => `API#${apiId}#OAUTH`,
 };
+
+/** Delete operations for every OAuth client of an API (its delete removes them in the same transaction). */
+export async function clientDeleteItems(apiId: string): Promise<TxItem[]> {
+  const items: TxItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': oauthKeys.ofApi(apiId) },
+        ProjectionExpression: 'PK, SK',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of out.Items ?? []) items.push({ op: { Delete: { TableName: tableName(), Key: { PK: String(i.PK), SK: String(i.SK) } } } });
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
 
 /** Never leave the store: the secret's hash and bookkeeping. */
 const PRIVATE = ['secret_hash', 'org_id', 'created_at', 'updated_at', 'version'] as const;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStage, type Stage } from '../support/stage';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../shared/store/client';
 import { makeApi, rightsFor } from '../support/fixtures';
 
 let s: Stage;
@@ -118,5 +120,17 @@ describe('OAuth clients', () => {
     expect((await s.gw('PUT', path, { redirect_uri: 'https://d.example/4' })).status).toBe(404);
     const list = await s.gw('GET', `/gw/oauth/clients/${apiId}`);
     expect(list.body.map((x: { client_id: string }) => x.client_id)).not.toContain(c.client_id);
+  });
+
+  it('deleting the API deletes its clients with it', async () => {
+    const t = await s.tenant();
+    const doomed = await makeApi(s, t.orgId, 'doomed');
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await create({ api_id: doomed, redirect_uri: 'https://app.example/cb' })).body.client_id as string);
+    expect((await s.gw('GET', `/gw/oauth/clients/${doomed}`)).body).toHaveLength(3);
+    expect((await s.gw('DELETE', `/gw/apis/${doomed}`)).status).toBe(200);
+    const left = await ddb().send(new ScanCommand({ TableName: s.table, FilterExpression: 'entity = :e AND api_id = :a', ExpressionAttributeValues: { ':e': 'oauth_client', ':a': doomed } }));
+    expect(left.Items).toEqual([]);
+    expect((await s.gw('PUT', `/gw/oauth/clients/${doomed}/${ids[0]}`, { redirect_uri: 'https://x.example/cb' })).status).toBe(404);
   });
 });
