@@ -1,4 +1,4 @@
-import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Validator } from '@seriousme/openapi-schema-validator';
 import { isScalar, parseDocument, visit } from 'yaml';
 import { mediaType, parseJson } from '../http/body';
 import { BadRequest, UnsupportedMediaType, type ErrorDetail } from '../http/errors';
@@ -155,7 +155,8 @@ export async function validateOpenApi(doc: OasDoc): Promise<void> {
       { path: 'body.openapi', message: 'must be an OpenAPI 3.x version such as 3.0.3' },
     ]);
   }
-  validator ??= new Validator();
+  // Loaded on first use, so a cold start does not pay for the validator and its schemas.
+  validator ??= new (await import('@seriousme/openapi-schema-validator')).Validator();
   const result = await validator.validate(doc);
   if (result.valid) return;
   const details = toDetails(result.errors);
