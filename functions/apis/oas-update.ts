@@ -6,6 +6,7 @@ import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getApi } from '../../shared/store/apis';
 import { replaceApiWithVersion } from '../../shared/store/api-versions';
+import { keepLinkedVersions } from '../../shared/domain/versioning';
 
 /**
  * PUT /gw/apis/oas/{apiID} (spec 12): replaces; 400 when the body names another id; 404 unknown.
@@ -17,6 +18,7 @@ export const handler = createHandler(routes.oasUpdate, async ({ params, body, qu
   assertSameId(params.apiID, info.id, 'body.x-gw-api-gateway.info.id');
   const existing = await getApi(params.apiID);
   if (!existing) throw new NotFound(`API ${params.apiID} not found`);
+  doc['x-gw-api-gateway'] = keepLinkedVersions(doc['x-gw-api-gateway'] as Record<string, unknown>, existing.oas?.['x-gw-api-gateway'] as Record<string, unknown> | undefined);
   await replaceApiWithVersion(recordFromOas(doc, new Date().toISOString(), existing), ifMatch, query);
   return gatewayOk('modified', params.apiID);
 });

@@ -8,6 +8,7 @@ import { applyImportFlags, buildImportedDocument, type ImportOptions } from './o
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { isPlainObject } from './template-merge';
+import { keepLinkedVersions } from './versioning';
 
 type Obj = Record<string, unknown>;
 
@@ -41,5 +42,6 @@ export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, exist
   info.id = existing.api_id;
   info.dbId = existing.id;
   info.orgId = existing.org_id;
+  doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Record<string, unknown>, existing.oas?.[GW_EXTENSION] as Record<string, unknown> | undefined);
   return recordFromOas(doc, now, existing);
 }

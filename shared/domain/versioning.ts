@@ -92,3 +92,18 @@ function child(parent: Obj, key: string): Obj {
   parent[key] = created;
   return created;
 }
+
+/**
+ * The version list of an API is owned by linking (base_api_id on create, import or update) and
+ * unlinking (deleting a version): a replacement of the base keeps the stored list whatever its
+ * body says, so no child is left pointing at a base that no longer lists it.
+ */
+export function keepLinkedVersions(nextGateway: Obj, storedGateway: Obj | undefined): Obj {
+  const linked = storedGateway ? versionsOf(storedGateway) : [];
+  const sent = versionsOf(nextGateway);
+  if (linked.length === 0 && sent.length === 0) return nextGateway;
+  const gw = structuredClone(nextGateway);
+  const versioning = child(child(gw, 'info'), 'versioning');
+  versioning.versions = linked;
+  return gw;
+}

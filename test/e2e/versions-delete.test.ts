@@ -133,3 +133,30 @@ describe('DELETE /gw/apis/{apiID} and versions', () => {
     expect((await versioningOf('c-base')).versions).toEqual([{ id: 'c-new', name: 'new' }]);
   });
 });
+
+describe('a replacement of the base keeps its version list', () => {
+  it('PUT and the streams PATCH cannot drop a linked version, so the base still refuses deletion', async () => {
+    const base = `keep-base-${Date.now()}`;
+    const childId = `keep-child-${Date.now()}`;
+    await create(base);
+    await create(childId, `?base_api_id=${base}&new_version_name=v2&base_api_version_name=v1`);
+    const linked = (await versioningOf(base)).versions;
+    expect(linked).toEqual([{ id: childId, name: 'v2' }]);
+
+    const put = await s.gw('PUT', `/gw/apis/oas/${base}`, gwDoc(base, t.orgId, { enabled: true, name: 'v1', versions: [] }));
+    expect(put.status).toBe(200);
+    expect((await versioningOf(base)).versions).toEqual(linked);
+    const forged = await s.gw('PUT', `/gw/apis/oas/${base}`, gwDoc(base, t.orgId, { enabled: true, name: 'v1', versions: [{ id: 'not-linked', name: 'x' }] }));
+    expect(forged.status).toBe(200);
+    expect((await versioningOf(base)).versions).toEqual(linked);
+
+    const streams = { ...gwDoc(base, t.orgId, { enabled: true, versions: [] }), 'x-gw-streaming': { streams: { s1: {} } } };
+    const patch = await s.call('PATCH', `/api/apis/streams/${base}`, {
+      body: JSON.stringify(streams),
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/vnd.gw.streams.oas' },
+    });
+    expect(patch.status).toBe(200);
+    expect((await versioningOf(base)).versions).toEqual(linked);
+    expect((await s.gw('DELETE', `/gw/apis/${base}`)).status).toBe(409);
+  });
+});

@@ -76,3 +76,16 @@ describe('unlinkVersion', () => {
     expect(out.info.versioning.default).toBe('v1');
   });
 });
+
+describe('keepLinkedVersions', () => {
+  it('keeps the stored list whatever the replacement says, and leaves unversioned APIs alone', async () => {
+    const { keepLinkedVersions } = await import('../../shared/domain/versioning');
+    const stored = { info: { versioning: { versions: [{ id: 'c', name: 'v2' }] } } };
+    expect(keepLinkedVersions({ info: { versioning: { enabled: true, versions: [] } } }, stored)).toEqual({
+      info: { versioning: { enabled: true, versions: [{ id: 'c', name: 'v2' }] } },
+    });
+    expect(keepLinkedVersions({ info: { versioning: { versions: [{ id: 'x', name: 'y' }] } } }, { info: {} })).toEqual({ info: { versioning: { versions: [] } } });
+    const plain = { info: { name: 'n' } };
+    expect(keepLinkedVersions(plain, undefined)).toBe(plain);
+  });
+});
