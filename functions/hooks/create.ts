@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { statusOk } from '../../shared/http/envelopes';
+import { etagOf, statusOk } from '../../shared/http/envelopes';
 import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { createHook } from '../../shared/store/hooks';
 
 /** POST /api/hooks (spec 22): Meta is the new hook id; 400 without a valid method or target_path. */
 export const handler = createHandler(routes.hooksCreate, async ({ org, body }) => {
   const hook = await createHook(org, body);
-  return { ...statusOk('Webhook created', hook.id), headers: { ETag: `"${hook.version}"` } };
+  return { ...statusOk('Webhook created', hook.id), headers: etagOf(hook.version) };
 });

@@ -3,7 +3,7 @@ import { ok } from '../../shared/http/envelopes';
 import { NotFound, PreconditionFailed } from '../../shared/http/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getApiByAnyId } from '../../shared/store/apis';
-import { effectiveSession, getKeyItem } from '../../shared/store/gw-keys';
+import { effectiveSession } from '../../shared/store/gw-keys';
 import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
 
 /**
@@ -17,8 +17,7 @@ export const handler = createHandler(routes.keysDashboardUpdate, async ({ params
   if (current.session.org_id !== org) throw new NotFound('key not found');
   if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
   if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
-  const { session, version } = await updateKey(current, body, !query.suppress_reset);
-  // Read back: the answer shows the live quota as the update left it (reset or kept).
-  const data = await showKey((await getKeyItem(session.key_hash)) ?? { ...current, session, version });
-  return ok({ api_model: {}, key_id: params.keyID, data, key_hash: session.key_hash }, { version });
+  const { item, effective } = await updateKey(current, body, !query.suppress_reset);
+  const data = await showKey(item, effective);
+  return ok({ api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, { version: item.version });
 });

@@ -17,11 +17,12 @@ export function gatewayOk(action: 'added' | 'modified' | 'deleted', key: string,
   return { body: { key, status: 'ok', action, ...(keyHash ? { key_hash: keyHash } : {}) } };
 }
 
-/** A plain JSON body; `version` becomes the ETag that If-Match must repeat. */
+/** The ETag of a stored version: what If-Match must repeat. */
+export const etagOf = (version: number) => ({ ETag: `"${version}"` });
+
+/** A plain JSON body; `version` becomes the ETag. */
 export function ok(body: unknown, opts: { version?: number; headers?: Record<string, string> } = {}): Reply {
-  const headers = { ...(opts.headers ?? {}) };
-  if (opts.version !== undefined) headers.ETag = `"${opts.version}"`;
-  return { body, headers };
+  return { body, headers: { ...(opts.headers ?? {}), ...(opts.version !== undefined ? etagOf(opts.version) : {}) } };
 }
 
 export function errorBody(group: Group, message: string, details?: ErrorDetail[]): unknown {

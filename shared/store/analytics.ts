@@ -4,7 +4,7 @@ import { mapLimit } from '../domain/concurrency';
 import { sha256Hex } from '../domain/hashing';
 import type { AnalyticsRecord } from '../schemas/analytics';
 import { ddb, tableName } from './client';
-import { getKeyByHash } from './gw-keys';
+import { getKeySessions } from './gw-keys';
 import { isConditionFailure } from './items';
 import { TTL_ATTRIBUTE } from './table';
 
@@ -112,8 +112,7 @@ export interface IngestResult {
 /** Adds a call's records to the hourly counters of their keys; unknown keys are counted only. */
 export async function ingestRecords(records: readonly AnalyticsRecord[]): Promise<IngestResult> {
   const hashes = [...new Set(records.map((r) => r.key_hash))];
-  const found = await mapLimit(hashes, WRITERS, (h) => getKeyByHash(h));
-  const keyInfo = new Map<string, KeyInfo | undefined>(hashes.map((h, i) => [h, found[i] as KeyInfo | undefined]));
+  const keyInfo: Map<string, KeyInfo> = await getKeySessions(hashes);
   const plan = planIngest(records, (h) => keyInfo.get(h));
   await mapLimit(plan.deltas, WRITERS, writeCounter);
   return { stored: plan.stored, unknown_keys: plan.unknown, counters: plan.deltas.length };

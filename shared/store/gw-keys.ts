@@ -13,6 +13,7 @@ import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
 import { getPolicies, type StoredPolicy } from './policies';
 import { ensureQuotaItem, resetQuotaItem, type LiveQuota } from './live-quota';
+import { orgExistsCheck } from './organisations';
 import { forgetSessions } from './session-cache';
 import { transactWrite, type TxItem } from './transact';
 
@@ -87,9 +88,11 @@ function usernameItems(hash: string, next: string | undefined, previous: string 
 }
 
 /** Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one transaction. */
-export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number): Promise<void> {
+export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number, orgMustExist = false): Promise<void> {
   const hash = k.session.key_hash;
+  const org = k.session.org_id;
   await transactWrite([
+    ...(orgMustExist ? [{ op: orgExistsCheck(org), onConditionFail: () => new Unprocessable(`organisation ${org} does not exist`) }] : []),
     {
       op: { Put: { TableName: tableName(), Item: keyItem({ ...k, version: 1 }), ConditionExpression: 'attribute_not_exists(PK)' } },
       onConditionFail: () => new Conflict('key already exists'),
@@ -124,15 +127,16 @@ export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
   };
 }
 
-/** The stored session alone, with one GetItem: what the data-plane check reads. */
+/** The stored session alone, with one GetItem: what the check and ownership checks read. */
 export async function getKeySession(hash: string): Promise<StoredKey | undefined> {
   const item = await getItem(sessionKeys.key(hash), true);
   return item ? (item.session as StoredKey) : undefined;
 }
 
-/** The stored session of a key hash (used by analytics and OAuth to check ownership). */
-export async function getKeyByHash(hash: string): Promise<StoredKey | undefined> {
-  return (await getKeyItem(hash))?.session;
+/** The stored sessions of many key hashes, by hash (BatchGetItem, 100 keys a call). */
+export async function getKeySessions(hashes: readonly string[]): Promise<Map<string, StoredKey>> {
+  const items = await batchGet(hashes.map((h) => sessionKeys.key(h)), true);
+  return new Map(items.map((i) => (i.session as StoredKey)).map((k) => [k.key_hash, k]));
 }
 
 /** Key hash of a basic-auth user name, when a key has it. */

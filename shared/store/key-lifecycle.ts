@@ -6,7 +6,7 @@ import { NotFound } from '../http/errors';
 import { keyHash, newKeyId } from '../domain/key-ids';
 import { hashPassword } from '../domain/passwords';
 import { applyPolicies } from '../domain/policies';
-import { nowSeconds } from '../domain/quota';
+import { nowSeconds, renewsAt } from '../domain/quota';
 import { candidateHashes, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
 import { createKey, effectiveSession, getKeyItem, hashOfUsername, loadReferences, replaceKey, type KeyItem, type StoredKey } from './gw-keys';
@@ -14,8 +14,11 @@ import { createKey, effectiveSession, getKeyItem, hashOfUsername, loadReferences
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
 
-/** Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once. */
-export async function issueKey(input: SessionInput, orgId: string): Promise<{ key: string; hash: string; session: StoredKey }> {
+/**
+ * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once.
+ * With `orgMustExist` the organisation is checked in the same transaction (422 when absent).
+ */
+export async function issueKey(input: SessionInput, orgId: string, orgMustExist = false): Promise<{ key: string; hash: string; session: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed);
@@ -29,6 +32,7 @@ export async function issueKey(input: SessionInput, orgId: string): Promise<{ ke
     { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
     quotaScopes(effective),
     nowSeconds(),
+    orgMustExist,
   );
   return { key, hash, session: stored };
 }
@@ -37,7 +41,7 @@ export async function issueKey(input: SessionInput, orgId: string): Promise<{ ke
  * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
  * password left out for the same user keeps its hash. Resets the live quota unless `reset` is false.
  */
-export async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ session: StoredKey; version: number }> {
+export async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ item: KeyItem; effective: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed);
@@ -52,14 +56,13 @@ export async function updateKey(current: KeyItem, input: SessionInput, reset: bo
   };
   const keepHash = !password && username === current.username ? current.basic_auth_hash : undefined;
   const basicAuthHash = password ? await hashPassword(password) : keepHash;
-  const version = await replaceKey(
-    { session: stored, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) },
-    current,
-    quotaScopes(applyPolicies(stored, policies)),
-    reset,
-    nowSeconds(),
-  );
-  return { session: stored, version };
+  const effective = applyPolicies(stored, policies);
+  const now = nowSeconds();
+  const next = { session: stored, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) };
+  const version = await replaceKey(next, current, quotaScopes(effective), reset, now);
+  // The live quota as the write left it: fresh after a reset, else as it was (made if missing).
+  const live = reset || !current.live ? { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) } : current.live;
+  return { item: { ...next, version, live }, effective };
 }
 
 /** The stored key a path id names (key, hash, or basic-auth user name); 404 when none. */
@@ -73,7 +76,7 @@ export async function findKey(keyId: string, q: KeyLookup): Promise<KeyItem> {
 }
 
 /** The session as reads show it, with the live figures of its key-wide quota. */
-export async function showKey(item: KeyItem): Promise<StoredKey> {
-  const effective = await effectiveSession(item.session);
+export async function showKey(item: KeyItem, effective?: StoredKey): Promise<StoredKey> {
+  effective ??= await effectiveSession(item.session);
   return shownSession(item.session, item.live, effective.quota_max, nowSeconds());
 }
