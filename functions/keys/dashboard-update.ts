@@ -2,7 +2,7 @@ import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound, PreconditionFailed } from '../../shared/http/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { getApiByAnyId } from '../../shared/store/apis';
+import { getApiSummaryByAnyId } from '../../shared/store/apis';
 import { effectiveSession } from '../../shared/store/gw-keys';
 import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
 
@@ -11,7 +11,7 @@ import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
  * caller's organisation's, and the key must grant the API; otherwise 404.
  */
 export const handler = createHandler(routes.keysDashboardUpdate, async ({ params, query, body, org, ifMatch }) => {
-  const api = await getApiByAnyId(params.apiID);
+  const api = await getApiSummaryByAnyId(params.apiID);
   if (!api || api.org_id !== org) throw new NotFound(`API ${params.apiID} not found`);
   const current = await findKey(params.keyID, query);
   if (current.session.org_id !== org) throw new NotFound('key not found');

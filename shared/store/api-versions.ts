@@ -7,7 +7,7 @@ import { recordFromOas } from '../domain/api-records';
 import { GW_EXTENSION } from '../domain/oas-document';
 import { linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
 import type { VersionQuery } from '../schemas/import';
-import { createApi, deleteApiItems, getApi, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
+import { createApi, deleteApiItems, getApi, getApiSummaries, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
 import { clientDeleteItems } from './oauth-clients';
 import { transactWrite, type TxItem } from './transact';
 
@@ -123,8 +123,8 @@ const gatewayOf = (api: Stored): Obj => (api.oas?.[GW_EXTENSION] ?? {}) as Obj;
  */
 async function liveChildren(base: Stored): Promise<string[]> {
   const listed = versionsOf(gatewayOf(base));
-  const found = await Promise.all(listed.map((v) => getApi(v.id)));
-  return listed.filter((_, i) => found[i]?.base_api_id === base.api_id).map((v) => `${v.id} (${v.name})`);
+  const found = await getApiSummaries(listed.map((v) => v.id));
+  return listed.filter((v) => found.get(v.id)?.base_api_id === base.api_id).map((v) => `${v.id} (${v.name})`);
 }
 
 /**

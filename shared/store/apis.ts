@@ -1,9 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed } from '../http/errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ddb, tableName } from './client';
-import { getItem, readCounter } from './items';
+import { batchGet, getItem, readCounter } from './items';
 import { apiKeys, keys, timeSortKey } from './keys';
 import { listPage } from './paging';
 import { counterAdd, transactWrite, type TxItem } from './transact';
@@ -150,6 +150,47 @@ export async function getApi(apiId: string): Promise<Stored | undefined> {
     start = out.LastEvaluatedKey;
   } while (start);
   return fromItems(items);
+}
+
+/** What owner and link checks need, without the definition: one GetItem of the main item. */
+export type ApiSummary = Pick<ApiRecord, 'id' | 'api_id' | 'org_id' | 'base_api_id'>;
+
+const SUMMARY_ATTRS = ['id', 'api_id', 'org_id', 'base_api_id'];
+
+function summaryOf(main: Json): ApiSummary {
+  return {
+    id: String(main.id),
+    api_id: String(main.api_id),
+    org_id: String(main.org_id),
+    ...(main.base_api_id ? { base_api_id: String(main.base_api_id) } : {}),
+  };
+}
+
+export async function getApiSummary(apiId: string): Promise<ApiSummary | undefined> {
+  const out = await ddb().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: apiKeys.main(apiId),
+      ConsistentRead: true,
+      ProjectionExpression: SUMMARY_ATTRS.map((_, i) => `#a${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(SUMMARY_ATTRS.map((a, i) => [`#a${i}`, a])),
+    }),
+  );
+  return out.Item ? summaryOf(out.Item as Json) : undefined;
+}
+
+/** Summaries of many APIs (BatchGetItem), keyed by api_id; absent ones are missing. */
+export async function getApiSummaries(apiIds: readonly string[]): Promise<Map<string, ApiSummary>> {
+  const items = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true, SUMMARY_ATTRS);
+  return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
+}
+
+/** A summary by api_id or by the 24-hex database id (dashboard routes take either). */
+export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
+  const direct = await getApiSummary(id);
+  if (direct) return direct;
+  const marker = await getItem(apiKeys.byDbId(id));
+  return marker ? getApiSummary(String(marker.api_id)) : undefined;
 }
 
 /** By api_id, or by the 24-hex database id (dashboard routes take either). */

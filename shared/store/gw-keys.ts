@@ -8,7 +8,8 @@ import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/e
 import { applyPolicies } from '../domain/policies';
 import { apiIdsOf, policyIdsOf, type QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
-import { apiKeys, sessionKeys } from './keys';
+import { getApiSummaries } from './apis';
+import { sessionKeys } from './keys';
 import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
 import { getPolicies, type StoredPolicy } from './policies';
@@ -35,12 +36,8 @@ export interface KeyItem {
 export async function loadReferences(session: KeySession): Promise<StoredPolicy[]> {
   const apiIds = apiIdsOf(session.access_rights);
   const policyIds = policyIdsOf(session);
-  const [apis, policies] = await Promise.all([
-    batchGet(apiIds.map((id) => apiKeys.main(id))),
-    getPolicies(policyIds),
-  ]);
-  const foundApis = new Set(apis.map((a) => String(a.api_id)));
-  const missingApis = apiIds.filter((id) => !foundApis.has(id));
+  const [apis, policies] = await Promise.all([getApiSummaries(apiIds), getPolicies(policyIds)]);
+  const missingApis = apiIds.filter((id) => !apis.has(id));
   if (missingApis.length) throw new Unprocessable(`unknown API: ${missingApis.join(', ')}`);
   const foundPolicies = new Set(policies.map((p) => p.id));
   const missingPolicies = policyIds.filter((id) => !foundPolicies.has(id));

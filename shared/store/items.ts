@@ -34,13 +34,22 @@ export async function readCounter(key: { PK: string; SK: string }): Promise<numb
   return typeof item?.n === 'number' ? item.n : 0;
 }
 
-/** BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept. */
-export async function batchGet(keys: { PK: string; SK: string }[], consistent = false): Promise<Record<string, unknown>[]> {
+/**
+ * BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept.
+ * `attributes` reads only those (a large item's body stays behind).
+ */
+export async function batchGet(keys: { PK: string; SK: string }[], consistent = false, attributes?: readonly string[]): Promise<Record<string, unknown>[]> {
   const table = tableName();
   const out: Record<string, unknown>[] = [];
+  const projection = attributes?.length
+    ? {
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+      }
+    : {};
   for (let i = 0; i < keys.length; i += 100) {
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }> | undefined = {
-      [table]: { Keys: keys.slice(i, i + 100), ConsistentRead: consistent },
+      [table]: { Keys: keys.slice(i, i + 100), ConsistentRead: consistent, ...projection },
     };
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
       const res: BatchGetCommandOutput = await ddb().send(new BatchGetCommand({ RequestItems: request }));

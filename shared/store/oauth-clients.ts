@@ -2,7 +2,7 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequest, Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
-import { getApi } from './apis';
+import { getApiSummary } from './apis';
 import { ddb, tableName } from './client';
 import { getItem, isConditionFailure, stripItem } from './items';
 import { apiKeys, timeSortKey } from './keys';
@@ -64,7 +64,7 @@ function itemOf(c: Stored) {
  * its SHA-256; the clear secret is answered this once. A given client id that is taken is 409.
  */
 export async function createClient(input: OAuthCreate): Promise<OAuthClient & { secret: string }> {
-  const api = await getApi(input.api_id);
+  const api = await getApiSummary(input.api_id);
   if (!api) throw new Unprocessable(`API ${input.api_id} does not exist`, [{ path: 'body.api_id', message: 'unknown API' }]);
   await checkPolicy(input.policy_id, input.api_id, 'body.policy_id');
   const now = new Date().toISOString();
@@ -95,7 +95,7 @@ export async function createClient(input: OAuthCreate): Promise<OAuthClient & { 
 
 /** A client of the API named in the path; another API's client is 404, as is an unknown API. */
 async function clientOfApi(apiId: string, clientId: string): Promise<Stored> {
-  if (!(await getApi(apiId))) throw new NotFound(`API ${apiId} not found`);
+  if (!(await getApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
   const item = await getItem(oauthKeys.client(clientId), true);
   if (!item || item.api_id !== apiId) throw clientNotFound(clientId)();
   return stripItem<Stored>(item);
@@ -127,14 +127,14 @@ export async function updateClient(apiId: string, clientId: string, input: OAuth
 
 /** An API's clients, without secrets: one Query on GSI1 (unknown API 404). */
 export async function listClients(apiId: string): Promise<OAuthClient[]> {
-  if (!(await getApi(apiId))) throw new NotFound(`API ${apiId} not found`);
+  if (!(await getApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
   const page = await listPage({ index: 'GSI1', partition: oauthKeys.ofApi(apiId), forward: true }, { mode: 'all' });
   return page.items.map((i) => stripItem<OAuthClient>(i, PRIVATE));
 }
 
 /** Deletes a client of the API in the path; 404 for another API's client, 412 for a stale If-Match. */
 export async function deleteClient(apiId: string, clientId: string, ifMatch: number | undefined): Promise<void> {
-  if (!(await getApi(apiId))) throw new NotFound(`API ${apiId} not found`);
+  if (!(await getApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
   try {
     await ddb().send(
       new DeleteCommand({
