@@ -190,8 +190,8 @@ export function createHandler<R extends RouteDef>(
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     };
-    // Successful requests log at debug: each line is a synchronous write on the hot path, and the
-    // cloud's API Gateway access log already has one line per request. Refusals stay at info.
+    // Successful requests log at debug: the cloud's API Gateway access log already has one line
+    // per request. Refusals stay at info, where they help a caller's support case.
     log(result.statusCode < 400 ? 'debug' : 'info', 'request', {
       requestId,
       route: `${route.method} ${route.path}`,

@@ -3,7 +3,7 @@ import { built } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { statusEnvelopeSchema } from '../schemas/common';
 import { importQuerySchema } from '../schemas/import';
-import { streamsQuerySchema } from '../schemas/streams';
+import { STREAMS_MEDIA_TYPE, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
 import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } from '../schemas/assets';
 
 export const importsRoutes = {
@@ -17,9 +17,9 @@ export const importsRoutes = {
   }),
   streamsPatch: built({
     method: 'PATCH', path: '/api/apis/streams/{apiId}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write',
-    etag: true, bodyKind: 'raw', contentTypes: ['application/vnd.gw.streams.oas'],
+    etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
     summary: 'Patch a streams API (spec 7); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API',
-    query: streamsQuerySchema, result: statusEnvelopeSchema,
+    query: streamsQuerySchema, body: streamsBodySchema, result: statusEnvelopeSchema,
   }),
   assetsCreate: built({
     method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', idempotent: true,
