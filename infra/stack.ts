@@ -89,12 +89,13 @@ export class ManagementStack extends Stack {
       throttle: { rateLimit: 500, burstLimit: 1000 },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
+        // The route template, never the raw path: paths hold clear gateway keys
+        // (GET /gw/keys/<key>), and these logs outlive the stack.
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',
             method: '$context.httpMethod',
-            path: '$context.path',
             routeKey: '$context.routeKey',
             status: '$context.status',
             latency: '$context.responseLatency',

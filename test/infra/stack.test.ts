@@ -91,4 +91,15 @@ describe('cloud stack', () => {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
   });
+
+  it('logs the route template, never the raw path (paths hold clear keys; the logs outlive the stack)', () => {
+    const [[, stage]] = resources('AWS::ApiGatewayV2::Stage') as [[string, Resource]];
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format) as Record<string, string>;
+    expect(format.routeKey).toBe('$context.routeKey');
+    // Only variables that cannot hold a path segment or a query value may be logged.
+    const allowed = ['requestId', 'identity.sourceIp', 'httpMethod', 'routeKey', 'status', 'responseLatency', 'integrationErrorMessage'];
+    const used = Object.values(format).flatMap((v) => [...v.matchAll(/\$context\.([A-Za-z.]+)/g)].map((m) => m[1]));
+    expect(used.filter((v) => !allowed.includes(v!))).toEqual([]);
+    expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
+  });
 });
