@@ -159,6 +159,7 @@ describe('PUT /admin/users/{userID}', () => {
     const took = await requestsUntilRefused(u.key);
     expect(took, `refused after ${took} requests ${EVERY_MS} ms apart (CACHE_SECONDS=${CACHE_SECONDS})`).toBeLessThanOrEqual(MAX_REQUESTS);
     expect([await useKey(u.key), await useKey(u.key)]).toEqual([401, 401]);
+    console.log(`deactivated elsewhere: refused at request ${took} of at most ${MAX_REQUESTS} (${EVERY_MS} ms apart, CACHE_SECONDS=${CACHE_SECONDS})`);
   });
 });
 
@@ -200,5 +201,6 @@ describe('POST /admin/users/{userID}/access-key', () => {
     expect(await useKey(r.body.Meta.access_key)).toBe(200);
     const took = await requestsUntilRefused(u.key);
     expect(took, `refused after ${took} requests ${EVERY_MS} ms apart`).toBeLessThanOrEqual(MAX_REQUESTS);
+    console.log(`revoked elsewhere: refused at request ${took} of at most ${MAX_REQUESTS} (${EVERY_MS} ms apart, CACHE_SECONDS=${CACHE_SECONDS})`);
   });
 });
