@@ -15,6 +15,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { needsServiceKey } from '../shared/route-def';
 import { builtRoutes } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
 
@@ -46,6 +47,11 @@ export class ManagementStack extends Stack {
     const secretOptions = { generateSecretString: { passwordLength: 48, excludePunctuation: true } };
     const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, description: 'X-Gw-Authorization value' });
     const adminSecret = new Secret(this, 'AdminSecret', { ...secretOptions, description: 'Admin-Auth value' });
+    // The service key: keys idempotency records and fingerprints, seals stored replies and cursors.
+    const serverSecret = new Secret(this, 'ServerSecret', {
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      description: 'Service key (HMAC and sealing of stored idempotency records and of cursors)',
+    });
 
     const bundling: NodejsFunctionProps['bundling'] = {
       format: OutputFormat.ESM,
@@ -89,12 +95,13 @@ export class ManagementStack extends Stack {
       throttle: { rateLimit: 500, burstLimit: 1000 },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
+        // The route template, never the raw path: paths hold clear gateway keys
+        // (GET /gw/keys/<key>), and these logs outlive the stack.
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',
             method: '$context.httpMethod',
-            path: '$context.path',
             routeKey: '$context.routeKey',
             status: '$context.status',
             latency: '$context.responseLatency',
@@ -108,6 +115,7 @@ export class ManagementStack extends Stack {
       const environment: Record<string, string> = {};
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
+      if (needsServiceKey(r)) environment.SERVER_SECRET_ARN = serverSecret.secretArn;
       const f = fn(r.name, r.entry, environment, r.nodeModules);
       f.addToRolePolicy(
         new PolicyStatement({
@@ -118,6 +126,7 @@ export class ManagementStack extends Stack {
       );
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
+      if (needsServiceKey(r)) serverSecret.grantRead(f);
       api.addRoutes({
         path: r.path,
         methods: [r.method as HttpMethod],
@@ -131,11 +140,12 @@ export class ManagementStack extends Stack {
     acknowledge('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', 'The AWS-managed basic execution policy grants only CloudWatch Logs writes.');
     acknowledge(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>/index/*]`, "Queries use the table's own indexes; the wildcard covers only this table's indexes.");
     acknowledge('AwsSolutions-L1', 'nodejs22.x is the runtime the code and its dependencies are tested for; moving to a newer one is a deliberate change.');
-    acknowledge('AwsSolutions-SMG4', 'The two deployment secrets are shared with gateway and admin operators; rotating one is a coordinated change (put a new value; functions read it on their next cold start).');
+    acknowledge('AwsSolutions-SMG4', 'The two deployment secrets are shared with gateway and admin operators, and the service key keys stored idempotency records and outstanding cursors; rotating one is a coordinated change (put a new value; functions read it on their next cold start).');
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn });
+    new CfnOutput(this, 'ServerSecretArn', { value: serverSecret.secretArn });
   }
 }

@@ -36,7 +36,7 @@ async function startStage(dataDir: string): Promise<Stage> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   // The secrets must come from DATA_DIR and storage from the stage's own DynamoDB Local.
-  for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
+  for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'SERVER_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
   const started = performance.now();
   // Its own process group, so the final clean stop (and an abort) reaches the Java child too.
   const proc = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {

@@ -7,9 +7,12 @@ export interface Config {
   /** Clear secrets (local stage, tests). */
   gwSecret?: string;
   adminSecret?: string;
-  /** Secrets Manager ARNs (cloud); read once per cold start. */
+  /** The service key: keys idempotency fingerprints, seals stored replies and cursors. */
+  serverSecret?: string;
+  /** Secrets Manager ARNs (cloud); read once per cold start (the service key on first use). */
   gwSecretArn?: string;
   adminSecretArn?: string;
+  serverSecretArn?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
    * How long a warm process may reuse a dashboard credential or a key's session in the check
@@ -30,8 +33,10 @@ export function config(): Config {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     gwSecret: env.GW_SECRET || undefined,
     adminSecret: env.ADMIN_SECRET || undefined,
+    serverSecret: env.SERVER_SECRET || undefined,
     gwSecretArn: env.GW_SECRET_ARN || undefined,
     adminSecretArn: env.ADMIN_SECRET_ARN || undefined,
+    serverSecretArn: env.SERVER_SECRET_ARN || undefined,
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
     cacheMs: cacheMs(env.CACHE_SECONDS),
   };

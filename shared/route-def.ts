@@ -48,6 +48,15 @@ export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodT
   return def;
 }
 
+/**
+ * Whether the route's function needs the service key (SERVER_SECRET): Idempotency-Key records
+ * and list cursors are keyed with it. Only those functions may read it in the cloud.
+ */
+export function needsServiceKey(r: Pick<RouteDef, 'idempotent' | 'query'>): boolean {
+  const shape = (r.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return Boolean(r.idempotent) || (shape !== undefined && 'cursor' in shape);
+}
+
 /** Group of a request path by its prefix; everything else answers in the dashboard envelope. */
 export function groupOfPath(path: string): Group {
   if (path.startsWith('/gw/') || path === '/gw') return 'gateway';

@@ -1,6 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
+import { serviceKey } from '../../shared/http/secrets';
 import { activityRange, aggregateActivity, pageRows } from '../../shared/domain/analytics';
 import { pageRequest } from '../../shared/domain/paging';
 import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
@@ -13,5 +14,5 @@ export const handler = createHandler(routes.keyActivity, async ({ org, params, q
   const key = await getKeySession(params.keyHash);
   if (!key || key.org_id !== org) throw new NotFound(`key ${params.keyHash} not found`);
   const rows = aggregateActivity(params.keyHash, await readKeyCounters(params.keyHash, range));
-  return ok(pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`));
+  return ok(pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor')));
 });

@@ -7,7 +7,7 @@ import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
-import { localSecrets } from './secrets';
+import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
 import { createLocalServer } from './server';
 
 async function main() {
@@ -35,7 +35,13 @@ async function main() {
     endpoint = dynamo.endpoint;
   }
   const secrets = localSecrets(dataDir, env);
-  Object.assign(env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, GW_SECRET: secrets.gwSecret, ADMIN_SECRET: secrets.adminSecret });
+  Object.assign(env, {
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: tableName,
+    GW_SECRET: secrets.gwSecret.value,
+    ADMIN_SECRET: secrets.adminSecret.value,
+    SERVER_SECRET: secrets.serverSecret.value,
+  });
   resetConfig();
   const table = await ensureTable(endpoint, tableName);
 
@@ -66,13 +72,26 @@ async function main() {
       [
         `Gateway management service listening on ${url}`,
         `  storage      ${dynamo ? `DynamoDB Local (${join(dataDir, 'dynamodb')})` : endpoint}, table ${tableName} (${table})`,
-        `  gateway      X-Gw-Authorization: ${secrets.gwSecret}`,
-        `  admin        Admin-Auth: ${secrets.adminSecret}`,
+        `  gateway      X-Gw-Authorization: ${shown(secrets, 'gwSecret')}`,
+        `  admin        Admin-Auth: ${shown(secrets, 'adminSecret')}`,
+        `  service key  ${shown(secrets, 'serverSecret', false)}`,
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
       ].join('\n'),
     );
   });
+}
+
+/**
+ * A secret is printed only on the start that generated it (the first, for a new DATA_DIR);
+ * otherwise the banner says where it comes from, so logs of later starts hold no secret. The
+ * service key is never printed: no client needs it.
+ */
+function shown(secrets: LocalSecrets, name: SecretName, print = true): string {
+  const s = secrets[name];
+  if (s.source === 'environment') return `(from ${SECRET_ENV[name]})`;
+  if (s.source === 'kept') return `(kept in ${secrets.file}, ${name})`;
+  return print ? `${s.value}   (generated now, kept in ${secrets.file})` : `(generated now, kept in ${secrets.file}, ${name})`;
 }
 
 main().catch((e) => {

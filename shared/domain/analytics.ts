@@ -3,6 +3,7 @@
  * the counters of a range are folded into one row per (API, path) when read.
  */
 import { BadRequest } from '../http/errors';
+import { openCursor, sealCursor } from './cursors';
 import type { PageRequest } from './paging';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
@@ -214,32 +215,25 @@ export function aggregateActivity(keyHash: string, items: readonly CounterItem[]
 
 /**
  * A page of rows computed in memory (decisions §5). The cursor is the offset of the next row,
- * bound to the list it belongs to (`scope`) so that it cannot be replayed against another.
+ * sealed with the service's cursor key and bound to the list it belongs to (`scope`), so that
+ * only a cursor issued for this list opens (400 otherwise).
  */
-export function pageRows<T>(rows: readonly T[], req: PageRequest, scope: string): { data: T[]; pages: number; next_cursor?: string } {
+export function pageRows<T>(rows: readonly T[], req: PageRequest, scope: string, cursorKey: Buffer): { data: T[]; pages: number; next_cursor?: string } {
   if (req.mode === 'all') return { data: [...rows], pages: 1 };
-  let offset: number;
-  if (req.mode === 'cursor') {
-    offset = decodeOffset(req.cursor, scope);
-  } else offset = req.offset;
+  const offset = req.mode === 'cursor' ? decodeOffset(req.cursor, cursorKey, scope) : req.offset;
   const data = rows.slice(offset, offset + req.size);
   const next = offset + req.size;
   return {
     data,
     pages: Math.ceil(rows.length / req.size),
-    ...(next < rows.length ? { next_cursor: Buffer.from(JSON.stringify({ s: scope, o: next })).toString('base64url') } : {}),
+    ...(next < rows.length ? { next_cursor: sealCursor(next, cursorKey, `activity ${scope}`) } : {}),
   };
 }
 
-function decodeOffset(cursor: string, scope: string): number {
-  let c: { s?: unknown; o?: unknown } | undefined;
-  try {
-    c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    c = undefined;
-  }
-  if (!c || c.s !== scope || !Number.isSafeInteger(c.o) || (c.o as number) < 0) {
+function decodeOffset(cursor: string, key: Buffer, scope: string): number {
+  const o = openCursor(cursor, key, `activity ${scope}`);
+  if (!Number.isSafeInteger(o) || (o as number) < 0) {
     throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
   }
-  return c.o as number;
+  return o as number;
 }

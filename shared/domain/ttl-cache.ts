@@ -1,7 +1,10 @@
 /**
- * A small in-process cache whose entries expire after a fixed time. Warm Lambda containers and
- * the local stage keep hot credentials and sessions here, so the hottest paths skip a round
- * trip; the time bound is how stale an entry may be in another process (README "Limits").
+ * A small in-process cache whose entries expire a fixed time after they were stored, that is
+ * after they were read from the table. Warm Lambda containers and the local stage keep hot
+ * credentials and sessions here, so the hottest paths skip a round trip; the time bound is how
+ * stale an entry may be in another process (README "Limits"). Using an entry never extends it:
+ * a credential used every half second must still be read again from the table every
+ * CACHE_SECONDS, or a deactivation would never be seen.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
@@ -21,9 +24,19 @@ export class TtlCache<V> {
     return hit.value;
   }
 
+  /**
+   * Stores a value read from the table now. A live entry keeps its expiry: setting it again
+   * (a caller that re-stores what it got from `get`) must not make it live longer.
+   */
   set(key: string, value: V, now = Date.now()): void {
     const ttl = this.ttlMs();
     if (ttl <= 0) return;
+    const live = this.entries.get(key);
+    if (live && live.until > now) {
+      live.value = value;
+      return;
+    }
+    this.entries.delete(key);
     // Oldest first: Map keeps insertion order, so evicting from the front drops the oldest entry.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, until: now + ttl });

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { randomUUID, createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { RouteDef } from '../route-def';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
@@ -116,10 +116,7 @@ export function createHandler<R extends RouteDef>(
         const p = state.principal!;
         const scope = `${route.method} ${route.path}#${p.group === 'dashboard' ? p.orgId : p.group}`;
         const e = request.event;
-        const hash = createHash('sha256')
-          .update(`${e.rawPath}\n${e.rawQueryString ?? ''}\n${state.parts?.rawBody ?? ''}`)
-          .digest('hex');
-        const claim = await claimIdempotencyKey(scope, key, hash);
+        const claim = await claimIdempotencyKey(scope, key, [e.rawPath, e.rawQueryString ?? '', state.parts?.rawBody ?? '']);
         if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');
         if (claim.kind === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress');
         if (claim.kind === 'replay') {

@@ -1,8 +1,7 @@
 import type { Group } from '../route-def';
 import { secretEquals } from '../domain/hashing';
-import { config } from '../config';
-import { TtlCache } from '../domain/ttl-cache';
-import { findAccessKeyOwner, type AccessKeyOwner } from '../store/users';
+import { accessKeyCache } from '../store/credential-cache';
+import { findAccessKeyOwner } from '../store/users';
 import { Unauthorized } from './errors';
 import { deploymentSecret } from './secrets';
 
@@ -11,9 +10,6 @@ export type Principal =
   | { group: 'gateway' }
   | { group: 'admin' }
   | { group: 'public' };
-
-/** Valid dashboard credentials seen lately (only valid ones: a refusal always asks the table). */
-const accessKeys = new TtlCache<AccessKeyOwner>(() => config().cacheMs);
 
 const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
 
@@ -32,9 +28,13 @@ export async function authenticate(group: Group, headers: Headers): Promise<Prin
       const raw = headers.authorization?.trim();
       const token = raw?.replace(/^Bearer\s+/i, '');
       if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
-      const owner = accessKeys.get(token) ?? (await findAccessKeyOwner(token));
-      if (!owner || !owner.active) throw new Unauthorized('Access key is not valid');
-      accessKeys.set(token, owner);
+      let owner = accessKeyCache.get(token);
+      if (!owner) {
+        owner = await findAccessKeyOwner(token);
+        if (!owner?.active) throw new Unauthorized('Access key is not valid');
+        // Stored only when read from the table, so its time runs from that read (not from each use).
+        accessKeyCache.set(token, owner);
+      }
       return { group, orgId: owner.org_id, userId: owner.user_id };
     }
   }

@@ -3,7 +3,7 @@ import { built } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { pageQuerySchema, statusEnvelopeSchema } from '../schemas/common';
 import { organisationInputSchema } from '../schemas/organisations';
-import { userCreateSchema, userListSchema, userSearchQuerySchema } from '../schemas/users';
+import { userCreateSchema, userListSchema, userSearchQuerySchema, userUpdateSchema } from '../schemas/users';
 
 export const usersRoutes = {
   organisationsCreate: built({
@@ -16,6 +16,17 @@ export const usersRoutes = {
     idempotent: true,
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
     body: userCreateSchema, result: statusEnvelopeSchema,
+  }),
+  usersUpdate: built({
+    method: 'PUT', path: '/admin/users/{userID}', group: 'admin', entry: 'functions/users/update.ts', access: 'write', etag: true,
+    summary: "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS; 404 unknown user, 409 e-mail taken, 412 stale If-Match",
+    body: userUpdateSchema, result: statusEnvelopeSchema,
+  }),
+  usersRotateAccessKey: built({
+    method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', entry: 'functions/users/rotate-access-key.ts', access: 'write',
+    idempotent: true,
+    summary: "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); the old key is refused at once in this process and everywhere within CACHE_SECONDS; 404 unknown user",
+    result: statusEnvelopeSchema,
   }),
   usersList: built({
     method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',

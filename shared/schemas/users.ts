@@ -15,6 +15,15 @@ export const userCreateSchema = z.object({
 });
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
+/**
+ * Body of PUT /admin/users/{userID}: replaces the user's editable fields. `email_address` and
+ * `active` are required, so a replace never reactivates a user by omission; other omitted members
+ * take their create defaults, and an omitted password keeps the stored one. The organisation,
+ * id, access key and stamps are the server's (org_id and other members are dropped).
+ */
+export const userUpdateSchema = userCreateSchema.omit({ org_id: true }).extend({ active: z.boolean() });
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
 /** A dashboard user as every read shows it: no access key, no password. */
 export const userSchema = z.object({
   id: z.string(),

@@ -3,6 +3,8 @@ import { INDEXES, TABLE_KEYS, type IndexName } from './table';
 import { ddb, tableName } from './client';
 import { BadRequest } from '../http/errors';
 import type { PageRequest } from '../domain/paging';
+import { openCursor, sealCursor } from '../domain/cursors';
+import { serviceKey } from '../http/secrets';
 
 type Key = Record<string, string>;
 type Item = Record<string, unknown>;
@@ -38,28 +40,27 @@ function keyOf(item: Item, attrs: string[]): Key {
   return Object.fromEntries(attrs.map((a) => [a, String(item[a])]));
 }
 
-/** Opaque cursor: the start key, bound to the list it came from so it cannot open another. */
-export function encodeCursor(partition: string, key: Key): string {
-  return Buffer.from(JSON.stringify({ p: partition, k: key })).toString('base64url');
+/** What a cursor is bound to: the index, partition, range, order and filter of its list. */
+function listIdentity(q: ListQuery): string {
+  return JSON.stringify([q.index ?? '', q.partition, q.sortPrefix ?? '', q.forward, q.filter?.expression ?? '', q.filter?.values ?? {}]);
 }
 
-function decodeCursor(cursor: string, partition: string, attrs: string[]): Key {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
+/** The start key as a sealed cursor: only its values, in attribute order, never their names. */
+async function encodeCursor(q: ListQuery, key: Key, attrs: string[]): Promise<string> {
+  return sealCursor(attrs.map((a) => key[a]), await serviceKey('cursor'), listIdentity(q));
+}
+
+async function decodeCursor(cursor: string, q: ListQuery): Promise<Key> {
+  const { pk, all } = keyAttributes(q.index);
+  const values = openCursor(cursor, await serviceKey('cursor'), listIdentity(q));
+  // Only a cursor we sealed for this list opens; its shape is checked anyway, so that nothing
+  // but a start key of this very partition can ever reach the Query (DynamoDB would answer 500).
+  const valid = Array.isArray(values) && values.length === all.length && values.every((v) => typeof v === 'string');
+  const start = valid ? (Object.fromEntries(all.map((a, i) => [a, values[i] as string])) as Key) : undefined;
+  if (!start || start[pk] !== q.partition) {
+    throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
   }
-  const c = parsed as { p?: unknown; k?: Record<string, unknown> } | undefined;
-  const valid =
-    c &&
-    c.p === partition &&
-    c.k &&
-    typeof c.k === 'object' &&
-    attrs.every((a) => typeof c.k?.[a] === 'string') &&
-    Object.keys(c.k).length === attrs.length;
-  if (!valid) throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
-  return c.k as Key;
+  return start;
 }
 
 function baseInput(q: ListQuery): QueryCommandInput {
@@ -136,7 +137,7 @@ export async function listPage(q: ListQuery, req: PageRequest): Promise<ListPage
   const { all } = keyAttributes(q.index);
   if (req.mode === 'all') return { items: (await collect(q, undefined)).items };
   let start: Key | undefined;
-  if (req.mode === 'cursor') start = decodeCursor(req.cursor, q.partition, all);
+  if (req.mode === 'cursor') start = await decodeCursor(req.cursor, q);
   else {
     const skipped = await skip(q, req.offset);
     if (skipped === 'end') return { items: [] };
@@ -144,7 +145,7 @@ export async function listPage(q: ListQuery, req: PageRequest): Promise<ListPage
   }
   const { items, more } = await collect(q, start, req.size);
   const last = items[items.length - 1];
-  return { items, nextCursor: more && last ? encodeCursor(q.partition, keyOf(last, all)) : undefined };
+  return { items, nextCursor: more && last ? await encodeCursor(q, keyOf(last, all), all) : undefined };
 }
 
 /** Number of matching items, for filtered lists whose total has no maintained counter. */

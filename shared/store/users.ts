@@ -1,14 +1,15 @@
-import { Conflict, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { hashPassword } from '../domain/passwords';
 import { pageCount, type PageRequest } from '../domain/paging';
-import type { User, UserCreate } from '../schemas/users';
+import type { User, UserCreate, UserUpdate } from '../schemas/users';
 import { tableName } from './client';
+import { forgetAccessKeys } from './credential-cache';
 import { getItem, readCounter, stripItem } from './items';
 import { keys, timeSortKey } from './keys';
 import { orgExistsCheck } from './organisations';
 import { countMatching, listPage, type ListQuery } from './paging';
-import { counterAdd, transactWrite } from './transact';
+import { counterAdd, transactWrite, type TxItem } from './transact';
 
 /** Attributes that never leave the store. */
 const PRIVATE = ['password_hash', 'access_key_hash', 'email_lower'] as const;
@@ -126,4 +127,144 @@ export async function searchUsers(orgId: string, term: string, req: PageRequest)
 export async function getUser(id: string): Promise<User | undefined> {
   const item = await getItem(keys.user(id));
   return item ? stripItem<User>(item, PRIVATE) : undefined;
+}
+
+type Item = Record<string, unknown>;
+
+/** A condition failure on the user item when no If-Match was sent: another writer won; read again. */
+class Stale extends PreconditionFailed {}
+
+const userNotFound = (id: string) => new NotFound(`user ${id} not found`);
+
+/** The user's current item (consistent read), with If-Match checked against its version. */
+async function currentUser(id: string, ifMatch: number | undefined): Promise<{ item: Item; version: number }> {
+  const item = await getItem(keys.user(id), true);
+  if (!item) throw userNotFound(id);
+  const version = Number(item.version ?? 1);
+  if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
+  return { item, version };
+}
+
+/** Put of the user item, only over the version that was read. */
+const userPut = (item: Item, version: number): TxItem => ({
+  op: {
+    Put: {
+      TableName: tableName(),
+      Item: { ...item, version: version + 1 },
+      ConditionExpression: 'attribute_exists(PK) AND version = :v',
+      ExpressionAttributeValues: { ':v': version },
+    },
+  },
+  onConditionFail: () => new Stale(),
+});
+
+/**
+ * Retries `attempt` while another writer changes the user between our read and our write,
+ * unless If-Match named a version (then that is a 412). Every credential cached by this process
+ * is dropped afterwards, so a deactivation or a revoked key is refused here at once.
+ */
+async function changeUser<T>(ifMatch: number | undefined, attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      const out = await attempt();
+      forgetAccessKeys();
+      return out;
+    } catch (e) {
+      if (!(e instanceof Stale) || ifMatch !== undefined) throw e;
+    }
+  }
+}
+
+/**
+ * Replaces a user's editable fields (PUT /admin/users/{userID}). The e-mail marker moves in the
+ * same transaction when the e-mail changes (409 when taken in the organisation), and the access
+ * key item's copy of `active` follows, so a deactivated user's key is refused by the next table
+ * read. An omitted password keeps the stored hash.
+ */
+export async function replaceUser(id: string, input: UserUpdate, ifMatch: number | undefined): Promise<{ user: User; version: number }> {
+  // Hashing is slow on purpose (scrypt): once, outside the retry loop.
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return changeUser(ifMatch, async () => {
+    const { item, version } = await currentUser(id, ifMatch);
+    const orgId = String(item.org_id);
+    const now = new Date().toISOString();
+    const oldEmail = String(item.email_lower);
+    const emailLower = input.email_address.toLowerCase();
+    const { password_max_days: maxDays, group_id: groupId } = input;
+    const next: Item = {
+      ...item,
+      email_address: input.email_address,
+      email_lower: emailLower,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      user_permissions: input.user_permissions,
+      active: input.active,
+      group_id: groupId ?? '',
+      ...(passwordHash ? { password_hash: passwordHash, password_updated: now } : {}),
+    };
+    if (maxDays === undefined) delete next.password_max_days;
+    else next.password_max_days = maxDays;
+    const table = tableName();
+    const tx: TxItem[] = [userPut(next, version)];
+    if (emailLower !== oldEmail) {
+      tx.push({ op: { Delete: { TableName: table, Key: keys.userEmail(orgId, oldEmail) } } });
+      tx.push({
+        op: {
+          Put: {
+            TableName: table,
+            Item: { ...keys.userEmail(orgId, emailLower), entity: 'unique', user_id: id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        onConditionFail: () => new Conflict(`a user with e-mail ${input.email_address} already exists in this organisation`),
+      });
+    }
+    if (typeof item.access_key_hash === 'string') {
+      tx.push({
+        op: {
+          Update: {
+            TableName: table,
+            Key: keys.accessKey(item.access_key_hash),
+            UpdateExpression: 'SET active = :a',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':a': input.active },
+          },
+        },
+        // No mapping: the key item exists whenever the user names it (both change in one
+        // transaction), and a rotation meanwhile fails the user's version condition first.
+      });
+    }
+    await transactWrite(tx);
+    return { user: stripItem<User>({ ...next, version: version + 1 }, PRIVATE), version: version + 1 };
+  });
+}
+
+/**
+ * Revokes a user's access key and issues a new one (POST /admin/users/{userID}/access-key): the
+ * old key's item is deleted and the new one written in the same transaction as the user, so
+ * exactly one key is valid at any time. The clear key is answered once, never stored.
+ */
+export async function rotateAccessKey(id: string): Promise<{ user: User; accessKey: string; version: number }> {
+  return changeUser(undefined, async () => {
+    const { item, version } = await currentUser(id, undefined);
+    const accessKey = randomHex(16);
+    const accessKeyHash = sha256Hex(accessKey);
+    const next: Item = { ...item, access_key_hash: accessKeyHash };
+    const table = tableName();
+    const tx: TxItem[] = [
+      userPut(next, version),
+      {
+        op: {
+          Put: {
+            TableName: table,
+            Item: { ...keys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: String(item.org_id), active: item.active === true },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      },
+    ];
+    if (typeof item.access_key_hash === 'string') tx.push({ op: { Delete: { TableName: table, Key: keys.accessKey(item.access_key_hash) } } });
+    await transactWrite(tx);
+    return { user: stripItem<User>({ ...next, version: version + 1 }, PRIVATE), accessKey, version: version + 1 };
+  });
 }

@@ -70,6 +70,32 @@ describe('mass assignment', () => {
     expect((await allIds(s, B.key, '/api/users', (b) => b.users.map((u: any) => u.id))).all.sort()).toEqual([...B.userIds].sort());
   });
 
+  it('users (replace): id, organisation, access key, password hash, stamps and storage attributes are kept', async () => {
+    const email = `replaced-${uid('u')}@example.com`;
+    const made = await s.admin('POST', '/admin/users', { org_id: A.orgId, email_address: email });
+    expect(made.status).toBe(200);
+    const { id, access_key: key } = made.body.Meta;
+    const listedIn = async (w: World) => (await s.dash(w.key, 'GET', '/api/users?p=-1')).body.users.find((u: any) => u.id === id);
+    const before = await listedIn(A);
+    const forgedKey = 'b'.repeat(32);
+    const r = await s.admin('PUT', `/admin/users/${id}`, {
+      email_address: email, active: true, first_name: 'Replaced', id: FORGED_ID, _id: FORGED_ID, org_id: B.orgId, access_key: forgedKey,
+      access_key_hash: sha256(forgedKey), password_hash: 'forged', email_lower: 'forged@x.example', api_model: { forged: true },
+      ...STAMPS, ...storageAttrs(B),
+    });
+    if (!accepted(r.status, 'user replace')) return;
+    const after = await listedIn(A);
+    expect(after).toMatchObject({ id, org_id: A.orgId, first_name: 'Replaced', created_at: before.created_at, api_model: {}, version: before.version + 1 });
+    expectNotForged(after, 'user after replace');
+    expect(after).not.toHaveProperty('password_hash');
+    expect(after).not.toHaveProperty('access_key_hash');
+    // The same access key still works, the forged one does not; B's users are untouched.
+    expect((await s.dash(key, 'GET', '/api/users')).status).toBe(200);
+    expect((await s.dash(forgedKey, 'GET', '/api/users')).status).toBe(401);
+    expect(await listedIn(B)).toBeUndefined();
+    expect((await allIds(s, B.key, '/api/users', (b) => b.users.map((u: any) => u.id))).all.sort()).toEqual([...B.userIds].sort());
+  });
+
   it('organisations: the id is the given one or generated, never taken from _id', async () => {
     const r = await s.admin('POST', '/admin/organisations', { owner_name: 'forger', _id: FORGED_ID, ...STAMPS });
     if (!accepted(r.status, 'org create')) return;

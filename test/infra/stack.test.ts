@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
+import { needsServiceKey } from '../../shared/route-def';
 import { builtRoutes, routeList } from '../../shared/routes';
 
 let template: Template;
@@ -26,6 +27,22 @@ function actionsOf(fn: Resource): string[] {
   return resources('AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+}
+
+function secretId(prefix: string): string {
+  const hit = resources('AWS::SecretsManager::Secret').find(([id]) => id.startsWith(prefix));
+  if (!hit) throw new Error(`no secret ${prefix}`);
+  return hit[0];
+}
+
+/** Logical ids of the secrets a function's role may read (GetSecretValue). */
+function secretsReadableBy(fn: Resource): string[] {
+  const role = fn.Properties.Role['Fn::GetAtt'][0];
+  return resources('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
+    .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
+    .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 }
 
 describe('cloud stack', () => {
@@ -73,15 +90,26 @@ describe('cloud stack', () => {
     }
   });
 
-  it('gives each deployment secret only to its own group', () => {
+  it('gives each deployment secret only to its own group, and the service key only to functions that key records or cursors', () => {
+    const [gw, admin, server] = ['GatewaySecret', 'AdminSecret', 'ServerSecret'].map(secretId);
+    const withServiceKey: string[] = [];
     for (const r of builtRoutes) {
-      const vars = functionOf(r.name)[1].Properties.Environment.Variables;
+      const [, fn] = functionOf(r.name);
+      const vars = fn.Properties.Environment.Variables;
       expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
       expect(Boolean(vars.ADMIN_SECRET_ARN), r.name).toBe(r.group === 'admin');
-      const canRead = actionsOf(functionOf(r.name)[1]).includes('secretsmanager:GetSecretValue');
-      expect(canRead, r.name).toBe(r.group === 'gateway' || r.group === 'admin');
+      expect(Boolean(vars.SERVER_SECRET_ARN), r.name).toBe(needsServiceKey(r));
+      const readable = secretsReadableBy(fn);
+      expect(readable.includes(gw!), r.name).toBe(r.group === 'gateway');
+      expect(readable.includes(admin!), r.name).toBe(r.group === 'admin');
+      expect(readable.includes(server!), r.name).toBe(needsServiceKey(r));
+      expect(readable.filter((x) => ![gw, admin, server].includes(x)), r.name).toEqual([]);
+      if (readable.includes(server!)) withServiceKey.push(r.name);
     }
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    // Idempotent creates and paged lists, and nothing else (the check, reads by id, updates).
+    expect(withServiceKey).toEqual(expect.arrayContaining(['usersCreate', 'keysCreate', 'oauthCreate', 'usersList', 'apisList', 'keyActivity']));
+    for (const name of ['sessionsCheck', 'keysGet', 'keysDelete', 'assetsGet', 'hooksUpdate', 'hello']) expect(withServiceKey, name).not.toContain(name);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3);
   });
 
   it('throttles the stage and writes access logs', () => {
@@ -90,5 +118,16 @@ describe('cloud stack', () => {
       DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
+  });
+
+  it('logs the route template, never the raw path (paths hold clear keys; the logs outlive the stack)', () => {
+    const [[, stage]] = resources('AWS::ApiGatewayV2::Stage') as [[string, Resource]];
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format) as Record<string, string>;
+    expect(format.routeKey).toBe('$context.routeKey');
+    // Only variables that cannot hold a path segment or a query value may be logged.
+    const allowed = ['requestId', 'identity.sourceIp', 'httpMethod', 'routeKey', 'status', 'responseLatency', 'integrationErrorMessage'];
+    const used = Object.values(format).flatMap((v) => [...v.matchAll(/\$context\.([A-Za-z.]+)/g)].map((m) => m[1]));
+    expect(used.filter((v) => !allowed.includes(v!))).toEqual([]);
+    expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
   });
 });

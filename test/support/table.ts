@@ -7,6 +7,8 @@ import { ensureTable } from '../../infra/local/ensure-table';
 
 export const GW_SECRET = 'test-gw-secret';
 export const ADMIN_SECRET = 'test-admin-secret';
+/** The service key: keys idempotency records and fingerprints, seals replies and cursors. */
+export const SERVER_SECRET = 'test-server-secret';
 
 /** Points the store at a fresh table of the shared DynamoDB Local, so each file is isolated. */
 export async function useTestTable(): Promise<string> {
@@ -16,6 +18,7 @@ export async function useTestTable(): Promise<string> {
     TABLE_NAME: tableName,
     GW_SECRET,
     ADMIN_SECRET,
+    SERVER_SECRET,
     LOG_LEVEL: 'warn',
   });
   resetConfig();

@@ -141,23 +141,28 @@ describe('aggregateActivity', () => {
 
 describe('pageRows', () => {
   const rows = Array.from({ length: 23 }, (_, i) => i);
+  const key = Buffer.alloc(32, 7);
 
   it('pages by number, by cursor, or all', () => {
-    const p1 = pageRows(rows, { mode: 'page', page: 1, size: 10, offset: 0 }, 'x');
+    const p1 = pageRows(rows, { mode: 'page', page: 1, size: 10, offset: 0 }, 'x', key);
     expect(p1).toMatchObject({ data: rows.slice(0, 10), pages: 3 });
-    const p2 = pageRows(rows, { mode: 'cursor', cursor: p1.next_cursor!, size: 10 }, 'x');
+    const p2 = pageRows(rows, { mode: 'cursor', cursor: p1.next_cursor!, size: 10 }, 'x', key);
     expect(p2.data).toEqual(rows.slice(10, 20));
-    const p3 = pageRows(rows, { mode: 'cursor', cursor: p2.next_cursor!, size: 10 }, 'x');
+    const p3 = pageRows(rows, { mode: 'cursor', cursor: p2.next_cursor!, size: 10 }, 'x', key);
     expect(p3.data).toEqual(rows.slice(20));
     expect(p3.next_cursor).toBeUndefined();
-    expect(pageRows(rows, { mode: 'all' }, 'x')).toEqual({ data: rows, pages: 1 });
-    expect(pageRows([], { mode: 'page', page: 1, size: 10, offset: 0 }, 'x')).toEqual({ data: [], pages: 0 });
+    expect(pageRows(rows, { mode: 'all' }, 'x', key)).toEqual({ data: rows, pages: 1 });
+    expect(pageRows([], { mode: 'page', page: 1, size: 10, offset: 0 }, 'x', key)).toEqual({ data: [], pages: 0 });
   });
 
-  it("refuses another list's cursor and garbage with 400", () => {
-    const p1 = pageRows(rows, { mode: 'page', page: 1, size: 10, offset: 0 }, 'x');
-    expect(() => pageRows(rows, { mode: 'cursor', cursor: p1.next_cursor!, size: 10 }, 'y')).toThrow(BadRequest);
-    expect(() => pageRows(rows, { mode: 'cursor', cursor: 'garbage', size: 10 }, 'x')).toThrow(BadRequest);
+  it("refuses another list's cursor, another key's, a forged offset and garbage with 400", () => {
+    const p1 = pageRows(rows, { mode: 'page', page: 1, size: 10, offset: 0 }, 'x', key);
+    expect(() => pageRows(rows, { mode: 'cursor', cursor: p1.next_cursor!, size: 10 }, 'y', key)).toThrow(BadRequest);
+    expect(() => pageRows(rows, { mode: 'cursor', cursor: p1.next_cursor!, size: 10 }, 'x', Buffer.alloc(32, 8))).toThrow(BadRequest);
+    // The unsigned form this service used to hand out (base64 JSON offset) is not a cursor of it.
+    const forged = Buffer.from(JSON.stringify({ s: 'x', o: 20 })).toString('base64url');
+    expect(() => pageRows(rows, { mode: 'cursor', cursor: forged, size: 10 }, 'x', key)).toThrow(BadRequest);
+    expect(() => pageRows(rows, { mode: 'cursor', cursor: 'garbage', size: 10 }, 'x', key)).toThrow(BadRequest);
   });
 });
 

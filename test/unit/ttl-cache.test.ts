@@ -9,6 +9,32 @@ describe('TtlCache', () => {
     expect(c.get('a', 1000)).toBeUndefined();
   });
 
+  it('expires a fixed time after the entry was stored, however often it is used (fake clock)', () => {
+    const c = new TtlCache<string>(() => 2000);
+    c.set('key', 'owner', 0);
+    // A credential used every 500 ms, each hit stored again as the credential check used to.
+    const seen: Array<string | undefined> = [];
+    for (let t = 500; t <= 10_000; t += 500) {
+      const hit = c.get('key', t);
+      seen.push(hit);
+      if (hit) c.set('key', hit, t);
+    }
+    // Live at 0.5, 1.0, 1.5 s; gone from 2.0 s on (nothing reloads it in this loop).
+    expect(seen.slice(0, 3)).toEqual(['owner', 'owner', 'owner']);
+    expect(seen.slice(3).every((v) => v === undefined)).toBe(true);
+  });
+
+  it('a set on a live entry replaces the value but keeps its expiry; after expiry a set starts a new period', () => {
+    const c = new TtlCache<number>(() => 1000);
+    c.set('a', 1, 0);
+    c.set('a', 2, 900);
+    expect(c.get('a', 950)).toBe(2);
+    expect(c.get('a', 1000)).toBeUndefined();
+    c.set('a', 3, 1000);
+    expect(c.get('a', 1999)).toBe(3);
+    expect(c.get('a', 2000)).toBeUndefined();
+  });
+
   it('keeps nothing when the time is 0, and drops the oldest beyond its size', () => {
     const off = new TtlCache<number>(() => 0);
     off.set('a', 1, 0);

@@ -132,6 +132,19 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/oauth/clients/${w.apiId}`)).body.some((x: { client_id: string }) => x.client_id === c.body.client_id),
     };
   },
+  async usersUpdate(s, w) {
+    const email = `${uid('c-user')}@example.com`;
+    const id = (await must(s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: email }), 'user create')).body.Meta.id as string;
+    const put = (h: Record<string, string>) => s.admin('PUT', `/admin/users/${id}`, { email_address: email, active: true, first_name: 'c2' }, h);
+    // Users have no single read: the list shows each user's version.
+    const version = async () => (await must(s.dash(w.key, 'GET', '/api/users?p=-1'), 'users list')).body.users.find((u: { id: string }) => u.id === id)?.version;
+    return {
+      call: (m) => put(im(m)),
+      etag: async () => `"${await version()}"`,
+      bump: async () => void (await must(put({}), 'user bump')),
+      exists: async () => (await version()) !== undefined,
+    };
+  },
   async oauthDelete(s, w) {
     const c = await must(s.gw('POST', '/gw/oauth/clients/create', { api_id: w.apiId, redirect_uri: 'https://c.example/cb' }), 'client create');
     const path = `/gw/oauth/clients/${w.apiId}/${c.body.client_id}`;
@@ -169,7 +182,17 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
     d['x-gw-api-gateway'].server.listenPath.value = `/idem-${tag}-${i}/`;
     return d;
   };
+  // Each body number names its own user, whose key the POST rotates (made once, on first use).
+  const users = new Map<number, Promise<string>>();
+  const userFor = (i: number) => {
+    if (!users.has(i)) {
+      const made = must(s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: `rot-${tag}-${i}@example.com` }), 'user create');
+      users.set(i, made.then((r) => r.body.Meta.id as string));
+    }
+    return users.get(i)!;
+  };
   return {
+    usersRotateAccessKey: { send: async (i, k) => s.admin('POST', `/admin/users/${await userFor(i)}/access-key`, undefined, idem(k)) },
     organisationsCreate: { send: (i, k) => s.admin('POST', '/admin/organisations', { owner_name: `idem-${tag}-${i}` }, idem(k)) },
     usersCreate: {
       send: (i, k) => s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: `idem-${tag}-${i}@example.com` }, idem(k)),

@@ -49,7 +49,7 @@ export async function seedTenant(c: FuzzClient): Promise<Seeded> {
   const api = 'fz-api';
   const params: Record<string, string> = {
     orgID: orgId, apiID: api, apiId: 'fz-streams', policyID: 'fz-policy', assetID: 'fz-asset', keyName: 'fz-client',
-    keyID: 'abc123', keyHash: 'abc123', hookId: 'abc123',
+    keyID: 'abc123', keyHash: 'abc123', hookId: 'abc123', userID: 'abc123',
     startDay: '1', startMonth: '1', startYear: '2024', EndDay: '2', EndMonth: '1', EndYear: '2024',
   };
   const problems: string[] = [];
@@ -66,7 +66,13 @@ export async function seedTenant(c: FuzzClient): Promise<Seeded> {
     const u = await c.ok('POST', '/admin/users', { org_id: orgId, email_address: 'owner@fuzz.example', first_name: 'F' });
     c.dashKey = (u.body as any).Meta.access_key;
   });
-  await step('second user', () => c.ok('POST', '/admin/users', { org_id: orgId, email_address: 'second@fuzz.example' }));
+  await step('second user', async () => {
+    const u = await c.ok('POST', '/admin/users', { org_id: orgId, email_address: 'second@fuzz.example' });
+    params.userID = (u.body as any).Meta.id;
+  });
+  // On the second user: the first one's key is the fuzzer's dashboard credential.
+  await step('user update', () => c.ok('PUT', `/admin/users/${params.userID}`, { email_address: 'second@fuzz.example', active: true, first_name: 'S' }));
+  await step('access key rotation', () => c.ok('POST', `/admin/users/${params.userID}/access-key`));
   await step('OAS API', () => c.ok('POST', '/gw/apis/oas', oasDoc(api, orgId)));
   await step('streams API', () => c.ok('POST', '/gw/apis/oas', oasDoc('fz-streams', orgId)));
   await step('classic API', () =>

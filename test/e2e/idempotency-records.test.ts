@@ -1,0 +1,100 @@
+/**
+ * What a stored idempotency record gives away to someone holding only the table (README
+ * "Choices"): its request fingerprint is keyed with the service key, so a password in a create
+ * body cannot be guessed offline against it, and its sealed reply needs the service key as well
+ * as the client's Idempotency-Key, so a guessable key (`1`) does not open it.
+ */
+import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replyKey, unseal } from '../../shared/domain/sealed';
+import { deriveKey, keyedHash } from '../../shared/domain/service-keys';
+import { ddb } from '../../shared/store/client';
+import { makeApi, rightsFor } from '../support/fixtures';
+import { startStage, type Stage } from '../support/stage';
+import { SERVER_SECRET } from '../support/table';
+
+let s: Stage;
+let orgId: string;
+beforeAll(async () => {
+  s = await startStage();
+  orgId = (await s.tenant()).orgId;
+});
+afterAll(() => s?.close());
+
+/** Test-only Scan of the idempotency records (service code never scans). */
+async function records(): Promise<Array<Record<string, any>>> {
+  const out = await ddb().send(new ScanCommand({ TableName: s.table, ConsistentRead: true, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'idempotency' } }));
+  return out.Items ?? [];
+}
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+/** How replies used to be sealed: a key from the Idempotency-Key alone (HKDF, scope as salt). */
+function openTheOldWay(sealed: string, idempotencyKey: string, scope: string): string | undefined {
+  const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+  try {
+    const key = Buffer.from(hkdfSync('sha256', idempotencyKey, scope, 'gw-management idempotent reply', 32));
+    const d = createDecipheriv('aes-256-gcm', key, iv!);
+    d.setAuthTag(tag!);
+    return Buffer.concat([d.update(data!), d.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+describe('idempotency records hold nothing the table alone can open', () => {
+  it('the stored fingerprint of POST /admin/users is keyed: an offline guess of the password does not match it', async () => {
+    const password = 'correct horse battery';
+    const email = `pw-${Date.now()}@x.example`;
+    const bodyWith = (pw: string) => JSON.stringify({ org_id: orgId, email_address: email, password: pw });
+    const before = new Set((await records()).map((r) => r.PK));
+    const r = await s.call('POST', '/admin/users', {
+      body: bodyWith(password),
+      headers: { 'admin-auth': 'test-admin-secret', 'content-type': 'application/json', 'idempotency-key': 'pw-1' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const stored = (await records()).filter((x) => !before.has(x.PK));
+    expect(stored).toHaveLength(1);
+    const record = stored[0]!;
+    const hash = record.request_hash as string;
+
+    // The attack: the body is known but for the password; try candidates against the record.
+    const candidates = ['password1', 'letmein', 'hunter22', password];
+    const oldFormula = (pw: string) => sha256(`/admin/users\n\n${bodyWith(pw)}`);
+    expect(candidates.filter((pw) => oldFormula(pw) === hash)).toEqual([]);
+    expect(candidates.filter((pw) => sha256(bodyWith(pw)) === hash)).toEqual([]);
+    // Only the service key reproduces it (so replays still match).
+    const scope = 'POST /admin/users#admin';
+    const fingerprintKey = deriveKey(SERVER_SECRET, 'idempotency fingerprint');
+    expect(keyedHash(fingerprintKey, scope, '/admin/users', '', bodyWith(password))).toBe(hash);
+    expect(keyedHash(deriveKey('another-secret', 'idempotency fingerprint'), scope, '/admin/users', '', bodyWith(password))).not.toBe(hash);
+    // Nor does the record name the Idempotency-Key by a plain hash.
+    expect(record.PK).not.toContain(sha256(`${scope}\npw-1`));
+    expect(JSON.stringify(record)).not.toContain(password);
+  });
+
+  it('a reply sealed under Idempotency-Key "1" cannot be opened without the service key', async () => {
+    const apiId = await makeApi(s, orgId);
+    const before = new Set((await records()).map((r) => r.PK));
+    const first = await s.gw('POST', '/gw/keys/create', { org_id: orgId, access_rights: rightsFor(apiId) }, { 'idempotency-key': '1' });
+    expect(first.status).toBe(200);
+    const clearKey = first.body.key as string;
+    const record = (await records()).find((x) => !before.has(x.PK))!;
+    expect(record.state).toBe('done');
+    const sealed = record.sealed as string;
+    const scope = 'POST /gw/keys/create#gateway';
+    expect(JSON.stringify(record)).not.toContain(clearKey);
+
+    // Knowing (or guessing) the Idempotency-Key is no longer enough...
+    expect(openTheOldWay(sealed, '1', scope)).toBeUndefined();
+    expect(unseal(sealed, replyKey(deriveKey('guessed-secret', 'idempotent reply'), '1', scope), scope)).toBeUndefined();
+    expect(unseal(sealed, replyKey(Buffer.alloc(32), '1', scope), scope)).toBeUndefined();
+    // ...the service key and the Idempotency-Key together open it, which is how replays work.
+    const opened = unseal(sealed, replyKey(deriveKey(SERVER_SECRET, 'idempotent reply'), '1', scope), scope);
+    expect(opened).toContain(clearKey);
+    const replay = await s.gw('POST', '/gw/keys/create', { org_id: orgId, access_rights: rightsFor(apiId) }, { 'idempotency-key': '1' });
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+});

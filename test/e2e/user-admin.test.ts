@@ -1,0 +1,206 @@
+/**
+ * Deactivation and key revocation as routes (PUT /admin/users/{userID} and
+ * POST /admin/users/{userID}/access-key), and how fast they reach a credential in use (README
+ * "Configuration", CACHE_SECONDS): at once in the process that made the change, within
+ * CACHE_SECONDS in another warm process however often the credential is used meanwhile. The other
+ * process is a second local stage (npm start's entry point) on the same table.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../infra/local/dynamodb-local';
+import { startStage, type Stage } from '../support/stage';
+import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
+
+/** Short, so the test runs in seconds; the README default is 2. */
+const CACHE_SECONDS = 1;
+const EVERY_MS = 200;
+/**
+ * Requests one EVERY_MS apart until the refusal: the cached entry was read before the change, so
+ * it expires at most CACHE_SECONDS after it; CACHE_SECONDS / EVERY_MS requests plus slack. A
+ * slow machine only spaces requests further apart, so it needs fewer, never more.
+ */
+const MAX_REQUESTS = (CACHE_SECONDS * 1000) / EVERY_MS + 4;
+
+let s: Stage;
+let other: { url: string; proc: ChildProcess; dataDir: string };
+let orgId: string;
+
+async function startOtherProcess(table: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-other-'));
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+    env: {
+      ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: table,
+      GW_SECRET, ADMIN_SECRET, SERVER_SECRET, CACHE_SECONDS: String(CACHE_SECONDS),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += String(d)));
+  proc.stderr!.on('data', (d) => (out += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (proc.exitCode !== null) throw new Error(`the second stage exited:\n${out}`);
+    const up = await fetch(`${url}/hello`).then((r) => r.status === 200, () => false);
+    if (up) break;
+    if (i > 300) throw new Error(`the second stage did not start in 60 s:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, proc, dataDir };
+}
+
+beforeAll(async () => {
+  process.env.CACHE_SECONDS = String(CACHE_SECONDS);
+  s = await startStage();
+  orgId = (await s.tenant()).orgId;
+  other = await startOtherProcess(s.table);
+}, 120_000);
+afterAll(async () => {
+  if (other?.proc.exitCode === null) {
+    await new Promise<void>((r) => {
+      other.proc.once('exit', () => r());
+      other.proc.kill('SIGTERM');
+    });
+  }
+  if (other) rmSync(other.dataDir, { recursive: true, force: true });
+  await s?.close();
+});
+
+let n = 0;
+async function newUser(extra: Record<string, unknown> = {}) {
+  const email = `u${++n}-${Date.now()}@admin.example`;
+  const r = await s.admin('POST', '/admin/users', { org_id: orgId, email_address: email, ...extra });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return { id: r.body.Meta.id as string, key: r.body.Meta.access_key as string, email };
+}
+
+/** An admin request to the other process. */
+async function otherAdmin(method: string, path: string, body?: unknown) {
+  const res = await fetch(other.url + path, {
+    method,
+    headers: { 'admin-auth': ADMIN_SECRET, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const useKey = async (key: string) => (await s.dash(key, 'GET', '/api/users')).status;
+
+/** Uses the key every EVERY_MS; answers how many requests it took to be refused (Infinity: never within the bound). */
+async function requestsUntilRefused(key: string): Promise<number> {
+  for (let i = 1; i <= MAX_REQUESTS; i++) {
+    const status = await useKey(key);
+    if (status === 401) return i;
+    expect(status).toBe(200);
+    await new Promise((r) => setTimeout(r, EVERY_MS));
+  }
+  return Infinity;
+}
+
+describe('PUT /admin/users/{userID}', () => {
+  it('replaces the editable fields, keeps id, org, stamps and password; answers the user with its ETag', async () => {
+    const u = await newUser({ first_name: 'Ann', password: 'first password', user_permissions: { apis: 'read' } });
+    const listed = async () => (await s.dash(u.key, 'GET', '/api/users?p=-1')).body.users.find((x: any) => x.id === u.id);
+    const before = await listed();
+    const r = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: true, last_name: 'Lee', org_id: 'elsewhere', id: 'forged' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.headers.get('etag')).toBe('"2"');
+    expect(r.body).toMatchObject({ Status: 'OK', Message: 'User updated', ID: u.id, Meta: { id: u.id, org_id: orgId, last_name: 'Lee', first_name: '', active: true } });
+    expect(r.body.Meta).not.toHaveProperty('password_hash');
+    expect(r.body.Meta).not.toHaveProperty('access_key');
+    const after = await listed();
+    expect(after).toMatchObject({ id: u.id, org_id: orgId, created_at: before.created_at, password_updated: before.password_updated, user_permissions: {}, version: 2 });
+  });
+
+  it('deactivates: the key is refused at once in this process, and works again once reactivated', async () => {
+    const u = await newUser();
+    expect(await useKey(u.key)).toBe(200); // now cached here
+    const off = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: false });
+    expect(off.status).toBe(200);
+    expect(await useKey(u.key)).toBe(401);
+    expect((await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: true })).status).toBe(200);
+    expect(await useKey(u.key)).toBe(200);
+  });
+
+  it('moves the e-mail marker: the old address is free again, a taken one is 409 and changes nothing', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const moved = `moved-${a.email}`;
+    expect((await s.admin('PUT', `/admin/users/${a.id}`, { email_address: moved, active: true })).status).toBe(200);
+    const reuse = await s.admin('POST', '/admin/users', { org_id: orgId, email_address: a.email });
+    expect(reuse.status, 'the old address is free').toBe(200);
+    const clash = await s.admin('PUT', `/admin/users/${b.id}`, { email_address: moved.toUpperCase(), active: false });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ Status: 'Error', Meta: null });
+    expect(await useKey(b.key), 'the refused update did not deactivate').toBe(200);
+    const dup = await s.admin('POST', '/admin/users', { org_id: orgId, email_address: moved });
+    expect(dup.status, 'the new address is taken').toBe(409);
+  });
+
+  it('answers 404 for an unknown user, 412 for a stale If-Match, 400 without active', async () => {
+    const u = await newUser();
+    expect((await s.admin('PUT', '/admin/users/000000000000000000000000', { email_address: 'x@y.example', active: false })).status).toBe(404);
+    expect((await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email })).status).toBe(400);
+    const stale = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: false }, { 'if-match': '"7"' });
+    expect(stale.status).toBe(412);
+    expect(await useKey(u.key)).toBe(200);
+    const fresh = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: false }, { 'if-match': '"1"' });
+    expect(fresh.status).toBe(200);
+  });
+
+  it('another warm process refuses a key deactivated elsewhere within CACHE_SECONDS, though it is used all the time', async () => {
+    const u = await newUser();
+    expect(await useKey(u.key)).toBe(200); // cached in this process from here on
+    const off = await otherAdmin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: false });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const took = await requestsUntilRefused(u.key);
+    expect(took, `refused after ${took} requests ${EVERY_MS} ms apart (CACHE_SECONDS=${CACHE_SECONDS})`).toBeLessThanOrEqual(MAX_REQUESTS);
+    expect([await useKey(u.key), await useKey(u.key)]).toEqual([401, 401]);
+    console.log(`deactivated elsewhere: refused at request ${took} of at most ${MAX_REQUESTS} (${EVERY_MS} ms apart, CACHE_SECONDS=${CACHE_SECONDS})`);
+  });
+});
+
+describe('POST /admin/users/{userID}/access-key', () => {
+  it('revokes the key (refused at once here) and issues a new one, shown once', async () => {
+    const u = await newUser();
+    expect(await useKey(u.key)).toBe(200);
+    const r = await s.admin('POST', `/admin/users/${u.id}/access-key`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const fresh = r.body.Meta.access_key as string;
+    expect(r.body).toMatchObject({ Status: 'OK', Message: fresh, ID: u.id, Meta: { id: u.id, org_id: orgId } });
+    expect(fresh).toMatch(/^[0-9a-f]{32}$/);
+    expect(fresh).not.toBe(u.key);
+    expect(await useKey(u.key)).toBe(401);
+    expect(await useKey(fresh)).toBe(200);
+    // Shown once: lists never carry it.
+    expect(JSON.stringify((await s.dash(fresh, 'GET', '/api/users?p=-1')).body)).not.toContain(fresh);
+  });
+
+  it('keeps the user inactive when it was, answers 404 for an unknown user, and replays under an Idempotency-Key', async () => {
+    const off = await newUser({ active: false });
+    const r = await s.admin('POST', `/admin/users/${off.id}/access-key`);
+    expect(r.status).toBe(200);
+    expect(await useKey(r.body.Meta.access_key)).toBe(401);
+    expect((await s.admin('POST', '/admin/users/000000000000000000000000/access-key')).status).toBe(404);
+    const u = await newUser();
+    const first = await s.admin('POST', `/admin/users/${u.id}/access-key`, undefined, { 'idempotency-key': `rot-${u.id}` });
+    const again = await s.admin('POST', `/admin/users/${u.id}/access-key`, undefined, { 'idempotency-key': `rot-${u.id}` });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await useKey(first.body.Meta.access_key)).toBe(200);
+  });
+
+  it('another warm process refuses a key revoked elsewhere within CACHE_SECONDS, though it is used all the time', async () => {
+    const u = await newUser();
+    expect(await useKey(u.key)).toBe(200);
+    const r = await otherAdmin('POST', `/admin/users/${u.id}/access-key`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await useKey(r.body.Meta.access_key)).toBe(200);
+    const took = await requestsUntilRefused(u.key);
+    expect(took, `refused after ${took} requests ${EVERY_MS} ms apart`).toBeLessThanOrEqual(MAX_REQUESTS);
+    console.log(`revoked elsewhere: refused at request ${took} of at most ${MAX_REQUESTS} (${EVERY_MS} ms apart, CACHE_SECONDS=${CACHE_SECONDS})`);
+  });
+});
