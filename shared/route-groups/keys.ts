@@ -9,7 +9,7 @@ import { policyImportSchema, policySchema } from '../schemas/policies';
 export const keysRoutes = {
   keysCreate: built({
     method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
-    summary: 'Create a key (spec 17); key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy',
+    summary: 'Create a key (spec 17); key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy, 409 a basic-auth user name taken in the organisation',
     body: keyGatewaySchema, result: gatewayWriteSchema,
   }),
   keysGet: built({

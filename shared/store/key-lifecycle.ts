@@ -65,9 +65,23 @@ export async function updateKey(current: KeyItem, input: SessionInput, reset: bo
   return { item: { ...next, version, live }, effective };
 }
 
-/** The stored key a path id names (key, hash, or basic-auth user name); 404 when none. */
-export async function findKey(keyId: string, q: KeyLookup): Promise<KeyItem> {
-  const hashes = q.username ? [await hashOfUsername(keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+/** The stored key a path id names (the key or its hash, as `q` says); 404 when none. */
+export async function findKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<KeyItem> {
+  return firstKey(candidateHashes(keyId, q));
+}
+
+/**
+ * A key of `orgId` named by a path id: key, hash, or basic-auth user name (looked up within the
+ * organisation); a key of another organisation is 404 like an unknown one.
+ */
+export async function findOwnKey(orgId: string, keyId: string, q: KeyLookup): Promise<KeyItem> {
+  const hashes = q.username ? [await hashOfUsername(orgId, keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+  const item = await firstKey(hashes);
+  if (item.session.org_id !== orgId) throw new NotFound('key not found');
+  return item;
+}
+
+async function firstKey(hashes: string[]): Promise<KeyItem> {
   for (const hash of hashes) {
     const item = await getKeyItem(hash);
     if (item) return item;

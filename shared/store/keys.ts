@@ -44,8 +44,8 @@ export const sessionKeys = {
   quota: (hash: string, scope = '') => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
   /** Fixed rate window starting at `start` (epoch seconds); expires by TTL. */
   rate: (hash: string, scope: string, start: number) => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
-  /** Basic-auth user name -> key hash (unique). */
-  username: (user: string) => ({ PK: `KEYUSER#${user}`, SK: 'KEYUSER' }),
+  /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
+  username: (orgId: string, user: string) => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
   /** The organisation-wide session and its live quota (covers all the organisation's keys). */
   orgSession: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGSESSION' }),
   orgQuota: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGQUOTA' }),

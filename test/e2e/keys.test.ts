@@ -155,6 +155,32 @@ describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
   });
 });
 
+describe('basic-auth user names are per organisation', () => {
+  it('two organisations may each have the name; each finds its own key by it; a taken name is 409 only within one', async () => {
+    const a = await s.tenant();
+    const b = await s.tenant();
+    const [aApi, bApi] = [await makeApi(s, a.orgId, 'a'), await makeApi(s, b.orgId, 'b')];
+    const user = `shared+${Date.now()}@example.com`;
+    const aKey = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(aApi), basic_auth_data: { user, password: 'pw-aaaaaa' }, alias: 'a' });
+    const bKey = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(bApi), basic_auth_data: { user, password: 'pw-bbbbbb' }, alias: 'b' });
+    expect(bKey.hash).not.toBe(aKey.hash);
+    const again = await s.gw('POST', '/gw/keys/create', { org_id: b.orgId, access_rights: rightsFor(bApi), basic_auth_data: { user, password: 'x' } });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`basic-auth user ${user} already has a key in this organisation`);
+    // username=true resolves inside the caller's organisation.
+    const byName = await s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(bApi), basic_auth_data: { user }, alias: 'b2' });
+    expect(byName.status, JSON.stringify(byName.body)).toBe(200);
+    expect(byName.body.key_hash).toBe(bKey.hash);
+    expect((await s.gw('GET', `/gw/keys/${aKey.key}`)).body.alias).toBe('a');
+    // Freeing the name in B leaves A's key holding it in A.
+    expect((await s.gw('DELETE', `/gw/keys/${bKey.key}`)).status).toBe(200);
+    const gone = await s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(bApi) });
+    expect(gone.status).toBe(404);
+    const aByName = await s.dash(a.key, 'PUT', `/api/apis/${aApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(aApi), basic_auth_data: { user }, alias: 'a2' });
+    expect(aByName.body.key_hash).toBe(aKey.hash);
+  });
+});
+
 describe('organisation keys', () => {
   it('admin creates a key for an existing organisation (422 for an unknown one)', async () => {
     const r = await s.admin('POST', '/admin/org/keys', { org_id: t.orgId, access_rights: rightsFor(apiId), alias: 'admin-made' });
