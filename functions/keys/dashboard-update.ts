@@ -8,7 +8,8 @@ import { findOwnKey, showKey, updateKey } from '../../shared/store/key-lifecycle
 
 /**
  * PUT /api/apis/{apiID}/keys/{keyID} (spec 3): the API (id or api_id) and the key must be the
- * caller's organisation's, and the key must grant the API; otherwise 404.
+ * caller's organisation's, and the key must grant the API; otherwise 404. APIs and policies the
+ * body names must be the organisation's too (422, as for unknown ones).
  */
 export const handler = createHandler(routes.keysDashboardUpdate, async ({ params, query, body, org, ifMatch }) => {
   const api = await getApiSummaryByAnyId(params.apiID);

@@ -185,6 +185,18 @@ export async function getApiSummaries(apiIds: readonly string[]): Promise<Map<st
   return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
 }
 
+/**
+ * The api_ids among `ids` that name no API a writer may name: with `withinOrg` (dashboard writes)
+ * an API of another organisation is missing exactly like one that exists nowhere.
+ */
+export async function missingApis(ids: readonly string[], withinOrg?: string): Promise<string[]> {
+  const found = await getApiSummaries(ids);
+  return ids.filter((id) => {
+    const api = found.get(id);
+    return !api || (withinOrg !== undefined && api.org_id !== withinOrg);
+  });
+}
+
 /** A summary by api_id or by the 24-hex database id (dashboard routes take either). */
 export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
   const direct = await getApiSummary(id);

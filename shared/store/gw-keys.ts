@@ -8,11 +8,11 @@ import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/e
 import { applyPolicies } from '../domain/policies';
 import { apiIdsOf, policyIdsOf, type QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
-import { getApiSummaries } from './apis';
+import { missingApis } from './apis';
 import { sessionKeys } from './keys';
 import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
-import { getPolicies, type StoredPolicy } from './policies';
+import { getPolicies, resolvePolicies, type StoredPolicy } from './policies';
 import { ensureQuotaItem, resetQuotaItem, type LiveQuota } from './live-quota';
 import { orgExistsCheck } from './organisations';
 import { forgetSessions } from './session-cache';
@@ -31,19 +31,17 @@ export interface KeyItem {
 
 /**
  * Every API and policy a session names must exist (422, naming the missing ones). Answers the
- * policies, which the caller needs for the effective session.
+ * policies, which the caller needs for the effective session. With `withinOrg` (dashboard
+ * writes) an API or policy of another organisation, or a policy without one, counts as missing:
+ * the answer is then byte for byte the one for an id that exists nowhere.
  */
-export async function loadReferences(session: KeySession): Promise<StoredPolicy[]> {
-  const apiIds = apiIdsOf(session.access_rights);
+export async function loadReferences(session: KeySession, withinOrg?: string): Promise<StoredPolicy[]> {
   const policyIds = policyIdsOf(session);
-  const [apis, policies] = await Promise.all([getApiSummaries(apiIds), getPolicies(policyIds)]);
-  const missingApis = apiIds.filter((id) => !apis.has(id));
-  if (missingApis.length) throw new Unprocessable(`unknown API: ${missingApis.join(', ')}`);
-  const foundPolicies = new Set(policies.map((p) => p.id));
-  const missingPolicies = policyIds.filter((id) => !foundPolicies.has(id));
-  if (missingPolicies.length) throw new Unprocessable(`unknown policy: ${missingPolicies.join(', ')}`);
+  const [unknownApis, policies] = await Promise.all([missingApis(apiIdsOf(session.access_rights), withinOrg), resolvePolicies(policyIds, withinOrg)]);
+  if (unknownApis.length) throw new Unprocessable(`unknown API: ${unknownApis.join(', ')}`);
+  if (policies.missing.length) throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`);
   // Keep apply_policies order: later policies are merged after earlier ones.
-  return policyIds.map((id) => policies.find((p) => p.id === id)!);
+  return policyIds.map((id) => policies.found.find((p) => p.id === id)!);
 }
 
 /** The session a check enforces: the key under its policies (missing policies grant nothing). */

@@ -38,13 +38,15 @@ export async function issueKey(input: SessionInput, orgId: string, orgMustExist 
 }
 
 /**
- * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
- * password left out for the same user keeps its hash. Resets the live quota unless `reset` is false.
+ * Replaces a key's session with `input` (the dashboard's update); `org_id`, `key_hash` and
+ * `date_created` are kept, and a password left out for the same user keeps its hash. Every API
+ * and policy it names must be of the key's organisation (422 as for one that does not exist).
+ * Resets the live quota unless `reset` is false.
  */
 export async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ item: KeyItem; effective: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
-  const policies = await loadReferences(typed);
+  const policies = await loadReferences(typed, current.session.org_id);
   const { session, password, username } = splitPassword(typed);
   const old = current.session;
   const stored: StoredKey = {
