@@ -14,7 +14,7 @@ import { getAsset } from '../../shared/store/assets';
 /**
  * POST /api/apis/oas/import (spec 16): JSON or YAML (415 otherwise) or {"url"}; 400 with the
  * validator's messages; 422 unknown templateID, unknown base, missing new_version_name, or a
- * policy or version API the definition names that is not the caller's.
+ * policy or version API the definition names that is not the caller's; 409 listen path taken.
  */
 export const handler = createHandler(routes.oasImport, async ({ org, query, rawBody, headers }) => {
   let doc = await importDocumentOf(rawBody, headers['content-type']);

@@ -10,7 +10,8 @@ import { getApiByAnyId, replaceApi } from '../../shared/store/apis';
 /**
  * PATCH /api/apis/streams/{apiId} (spec 7): the route's media type (415 otherwise) and body
  * schema (x-gw-api-gateway and x-gw-streaming.streams, 400 otherwise) are checked by the
- * middleware; unknown API 404; 422 a policy the definition names that is not the caller's.
+ * middleware; unknown API 404; 422 a policy the definition names that is not the caller's; 409
+ * listen path taken.
  */
 export const handler = createHandler(routes.streamsPatch, async ({ org, params, query, body, ifMatch }) => {
   const existing = await getApiByAnyId(params.apiId);

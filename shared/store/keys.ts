@@ -1,3 +1,6 @@
+import { sha256Hex } from '../domain/hashing';
+import type { ListenClaim } from '../domain/listen-paths';
+
 /**
  * Every storage key of the single table is built here and nowhere else. Ids reaching these
  * builders were validated by the route schemas (decisions §4), so `#` cannot appear in them.
@@ -31,6 +34,11 @@ export const apiKeys = {
   byDbId: (id: string) => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
   /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
+  /**
+   * Marker of a (domain, listen path) claim, unique across the installation. Hashed: both are free
+   * text of any length and characters, and a partition key holds at most 2 KB.
+   */
+  listen: (c: ListenClaim) => ({ PK: `LISTEN#${sha256Hex(JSON.stringify([c.domain, c.path]))}`, SK: 'LISTEN' }),
 };
 
 /**

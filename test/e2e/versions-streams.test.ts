@@ -18,8 +18,11 @@ afterAll(() => s.close());
 const IMPORT = '/api/apis/oas/import';
 const STREAMS = 'application/vnd.gw.streams.oas';
 
+let paths = 0;
+/** Imports with a listen path of its own: listen paths are unique per domain. */
 async function importApi(key: string, query = ''): Promise<{ status: number; id: string; api_id: string; body: Any }> {
-  const r = await s.dash(key, 'POST', `${IMPORT}${query}`, petstoreJson, { 'content-type': 'application/json' });
+  const q = `${query}${query ? '&' : '?'}listenPath=/versions-${++paths}/`;
+  const r = await s.dash(key, 'POST', `${IMPORT}${q}`, petstoreJson, { 'content-type': 'application/json' });
   return { status: r.status, id: r.body.Meta, api_id: r.body.ID, body: r.body };
 }
 
@@ -181,7 +184,7 @@ describe('streams PATCH /api/apis/streams/{apiId}', () => {
     paths: {},
     'x-gw-api-gateway': {
       info: { id: apiId, name: 'Streams API', state: { active: true, internal: false } },
-      server: { listenPath: { value: '/streams/', strip: true } },
+      server: { listenPath: { value: `/streams-${apiId}/`, strip: true } },
     },
     'x-gw-streaming': { streams },
   });
