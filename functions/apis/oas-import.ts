@@ -8,11 +8,13 @@ import { importDocumentOf } from '../../shared/net/import-source';
 import { importOptionsOf } from '../../shared/schemas/import';
 import { importsRoutes as routes } from '../../shared/route-groups/imports';
 import { createApiWithVersion } from '../../shared/store/api-versions';
+import { requireOwnReferences } from '../../shared/store/api-references';
 import { getAsset } from '../../shared/store/assets';
 
 /**
  * POST /api/apis/oas/import (spec 16): JSON or YAML (415 otherwise) or {"url"}; 400 with the
- * validator's messages; 422 unknown templateID, unknown base or missing new_version_name.
+ * validator's messages; 422 unknown templateID, unknown base, missing new_version_name, or a
+ * policy or version API the definition names that is not the caller's; 409 listen path taken.
  */
 export const handler = createHandler(routes.oasImport, async ({ org, query, rawBody, headers }) => {
   let doc = await importDocumentOf(rawBody, headers['content-type']);
@@ -22,6 +24,8 @@ export const handler = createHandler(routes.oasImport, async ({ org, query, rawB
     doc = mergeTemplate(template.asset.data, doc);
   }
   await validateOpenApi(doc);
-  const api = await createApiWithVersion(importedRecord(doc, importOptionsOf(query), org, new Date().toISOString()), query);
+  const record = importedRecord(doc, importOptionsOf(query), org, new Date().toISOString());
+  await requireOwnReferences(org, record, { versions: true });
+  const api = await createApiWithVersion(record, query);
   return statusOk('API created', api.id, api.api_id);
 });

@@ -4,16 +4,20 @@ import { NotFound } from '../../shared/http/errors';
 import { patchedStreamsRecord } from '../../shared/domain/imported-api';
 import { importOptionsOf } from '../../shared/schemas/import';
 import { importsRoutes as routes } from '../../shared/route-groups/imports';
+import { requireOwnReferences } from '../../shared/store/api-references';
 import { getApiByAnyId, replaceApi } from '../../shared/store/apis';
 
 /**
  * PATCH /api/apis/streams/{apiId} (spec 7): the route's media type (415 otherwise) and body
  * schema (x-gw-api-gateway and x-gw-streaming.streams, 400 otherwise) are checked by the
- * middleware; unknown API 404.
+ * middleware; unknown API 404; 422 a policy the definition names that is not the caller's; 409
+ * listen path taken.
  */
 export const handler = createHandler(routes.streamsPatch, async ({ org, params, query, body, ifMatch }) => {
   const existing = await getApiByAnyId(params.apiId);
   if (!existing || existing.org_id !== org) throw new NotFound(`API ${params.apiId} not found`);
-  await replaceApi(patchedStreamsRecord(body as Record<string, unknown>, importOptionsOf(query), existing, new Date().toISOString()), ifMatch);
+  const record = patchedStreamsRecord(body as Record<string, unknown>, importOptionsOf(query), existing, new Date().toISOString());
+  await requireOwnReferences(org, record, { versions: false });
+  await replaceApi(record, ifMatch);
   return statusOk('API updated', null);
 });

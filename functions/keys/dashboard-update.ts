@@ -4,17 +4,17 @@ import { NotFound, PreconditionFailed } from '../../shared/http/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getApiSummaryByAnyId } from '../../shared/store/apis';
 import { effectiveSession } from '../../shared/store/gw-keys';
-import { findKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
+import { findOwnKey, showKey, updateKey } from '../../shared/store/key-lifecycle';
 
 /**
  * PUT /api/apis/{apiID}/keys/{keyID} (spec 3): the API (id or api_id) and the key must be the
- * caller's organisation's, and the key must grant the API; otherwise 404.
+ * caller's organisation's, and the key must grant the API; otherwise 404. APIs and policies the
+ * body names must be the organisation's too (422, as for unknown ones).
  */
 export const handler = createHandler(routes.keysDashboardUpdate, async ({ params, query, body, org, ifMatch }) => {
   const api = await getApiSummaryByAnyId(params.apiID);
   if (!api || api.org_id !== org) throw new NotFound(`API ${params.apiID} not found`);
-  const current = await findKey(params.keyID, query);
-  if (current.session.org_id !== org) throw new NotFound('key not found');
+  const current = await findOwnKey(org, params.keyID, query);
   if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
   if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
   const { item, effective } = await updateKey(current, body, !query.suppress_reset);

@@ -15,12 +15,12 @@ export const apisRoutes = {
   }),
   oasCreate: built({
     method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write',
-    idempotent: true, summary: 'Create an OAS API (spec 6) from a document with x-gw-api-gateway or the bare extension; 409 taken id',
+    idempotent: true, summary: 'Create an OAS API (spec 6) from a document with x-gw-api-gateway or the bare extension; 409 taken id or listen path',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
   oasUpdate: built({
     method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write',
-    etag: true, summary: 'Replace an OAS API (spec 12); 400 when the body names another id',
+    etag: true, summary: 'Replace an OAS API (spec 12); 400 when the body names another id, 409 a listen path taken by another API',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
   oasGet: built({
@@ -29,7 +29,7 @@ export const apisRoutes = {
   }),
   classicCreate: built({
     method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write',
-    idempotent: true, summary: 'Create a classic API; 409 when api_id is taken', body: classicApiSchema, result: gatewayWriteSchema,
+    idempotent: true, summary: 'Create a classic API; 409 when api_id or the listen path is taken', body: classicApiSchema, result: gatewayWriteSchema,
   }),
   classicGet: built({
     method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read',
@@ -37,7 +37,7 @@ export const apisRoutes = {
   }),
   apisDelete: built({
     method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write',
-    etag: true, summary: 'Delete an API; a version leaves its base\'s version list in the same transaction; 409 for a base that still has versions', result: gatewayWriteSchema,
+    etag: true, summary: 'Delete an API (its listen path is free again); a version leaves its base\'s version list in the same transaction; 409 for a base that still has versions', result: gatewayWriteSchema,
   }),
 
 } satisfies Record<string, RouteDef>;

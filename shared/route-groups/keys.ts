@@ -9,7 +9,7 @@ import { policyImportSchema, policySchema } from '../schemas/policies';
 export const keysRoutes = {
   keysCreate: built({
     method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
-    summary: 'Create a key (spec 17); key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy',
+    summary: 'Create a key (spec 17); key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy, 409 a basic-auth user name taken in the organisation',
     body: keyGatewaySchema, result: gatewayWriteSchema,
   }),
   keysGet: built({
@@ -22,7 +22,7 @@ export const keysRoutes = {
   }),
   keysDashboardUpdate: built({
     method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',
-    etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API (spec 3); resets the live quota unless suppress_reset=1',
+    etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API (spec 3); resets the live quota unless suppress_reset=1; 422 an API or policy that is not the organisation\'s',
     params: z.object({ apiID: idSchema, keyID: usernameSchema }),
     query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,
   }),

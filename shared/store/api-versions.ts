@@ -45,7 +45,7 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
 function baseItems(base: Stored, gateway: Obj, now: string): TxItem[] {
   const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
   const next = recordFromOas(doc, now, base);
-  const [main, ...rest] = replaceApiItems(next, base);
+  const [main, ...rest] = replaceApiItems(next, base, true);
   return [{ op: main!.op, onConditionFail: () => new BaseStale() }, ...rest];
 }
 

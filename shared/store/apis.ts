@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed } from '../http/errors';
+import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ddb, tableName } from './client';
@@ -64,9 +65,35 @@ const put = (Item: Json, condition?: string, values?: Json): TxItem['op'] => ({
   Put: { TableName: tableName(), Item, ConditionExpression: condition, ExpressionAttributeValues: values },
 });
 
-/** Transaction items that create an API: api_id and database id unique (409), org count +1. */
+/**
+ * The marker of the (domain, listen path) an API claims, unique across the installation: the
+ * gateway routes every organisation's APIs by them. A clash is 409; it names the API holding the
+ * claim only when that API is of the writer's organisation.
+ */
+function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
+  return {
+    op: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...apiKeys.listen(claim), entity: 'listen_path', api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path },
+        ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me',
+        ExpressionAttributeValues: { ':me': api.api_id },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    onConditionFail: (old) => {
+      const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
+      return new Conflict(`${describeClaim(claim)} is already used by ${holder}`);
+    },
+  };
+}
+
+const claimDelete = (claim: ListenClaim): TxItem => ({ op: { Delete: { TableName: tableName(), Key: apiKeys.listen(claim) } } });
+
+/** Transaction items that create an API: api_id, database id and listen claim unique (409), org count +1. */
 export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
+  const claim = listenClaimOf(api);
   return [
     { op: put(main, 'attribute_not_exists(PK)'), onConditionFail: () => new Conflict(`API ${api.api_id} already exists`) },
     {
@@ -75,15 +102,20 @@ export function createApiItems(api: ApiRecord): TxItem[] {
     },
     ...parts.map((p) => ({ op: put(p) })),
     counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()),
+    ...(claim ? [claimPut(api, claim)] : []),
   ];
 }
 
 /**
  * Transaction items that replace an API read at `previous.version`: the main item only if it is
  * still that version (412 otherwise), parts rewritten, surplus parts removed, counts moved when
- * the organisation changes.
+ * the organisation changes, the listen claim moved when it changes (409 when the new one is
+ * taken). An unchanged claim is written again (an API stored before claims existed takes its
+ * own) unless `keepClaim`: a base rewritten beside its version keeps its path and must not write
+ * its marker, as one transaction may not touch an item twice and a version on the base's path
+ * must meet the base's marker (409).
  */
-export function replaceApiItems(api: ApiRecord, previous: { version: number; parts: number; org_id: string }): TxItem[] {
+export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = false): TxItem[] {
   const { main, parts } = itemsOf(api);
   const items: TxItem[] = [
     {
@@ -99,6 +131,10 @@ export function replaceApiItems(api: ApiRecord, previous: { version: number; par
     items.push(counterAdd(keys.counter(previous.org_id, 'API'), -1, tableName()));
     items.push(counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()));
   }
+  const [before, after] = [listenClaimOf(previous), listenClaimOf(api)];
+  const moved = !sameClaim(before, after);
+  if (moved && before) items.push(claimDelete(before));
+  if (after && (moved || !keepClaim)) items.push(claimPut(api, after));
   return items;
 }
 
@@ -185,6 +221,18 @@ export async function getApiSummaries(apiIds: readonly string[]): Promise<Map<st
   return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
 }
 
+/**
+ * The api_ids among `ids` that name no API a writer may name: with `withinOrg` (dashboard writes)
+ * an API of another organisation is missing exactly like one that exists nowhere.
+ */
+export async function missingApis(ids: readonly string[], withinOrg?: string): Promise<string[]> {
+  const found = await getApiSummaries(ids);
+  return ids.filter((id) => {
+    const api = found.get(id);
+    return !api || (withinOrg !== undefined && api.org_id !== withinOrg);
+  });
+}
+
 /** A summary by api_id or by the 24-hex database id (dashboard routes take either). */
 export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
   const direct = await getApiSummary(id);
@@ -229,7 +277,7 @@ export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: T
   });
 }
 
-/** The main item only if still at the version read (412 otherwise), its markers, parts and count. */
+/** The main item only if still at the version read (412 otherwise), its markers (listen claim too), parts and count. */
 export function deleteApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
   const table = tableName();
@@ -248,6 +296,8 @@ export function deleteApiItems(previous: Stored): TxItem[] {
     { op: { Delete: { TableName: table, Key: apiKeys.byDbId(previous.id) } } },
     counterAdd(keys.counter(previous.org_id, 'API'), -1, table),
   ];
+  const claim = listenClaimOf(previous);
+  if (claim) items.push(claimDelete(claim));
   for (let n = 1; n < previous.parts; n++) items.push({ op: { Delete: { TableName: table, Key: apiKeys.part(apiId, n) } } });
   return items;
 }

@@ -8,11 +8,11 @@ import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/e
 import { applyPolicies } from '../domain/policies';
 import { apiIdsOf, policyIdsOf, type QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
-import { getApiSummaries } from './apis';
+import { missingApis } from './apis';
 import { sessionKeys } from './keys';
 import { ddb, tableName } from './client';
 import { batchGet, getItem } from './items';
-import { getPolicies, type StoredPolicy } from './policies';
+import { getPolicies, resolvePolicies, type StoredPolicy } from './policies';
 import { ensureQuotaItem, resetQuotaItem, type LiveQuota } from './live-quota';
 import { orgExistsCheck } from './organisations';
 import { forgetSessions } from './session-cache';
@@ -31,19 +31,17 @@ export interface KeyItem {
 
 /**
  * Every API and policy a session names must exist (422, naming the missing ones). Answers the
- * policies, which the caller needs for the effective session.
+ * policies, which the caller needs for the effective session. With `withinOrg` (dashboard
+ * writes) an API or policy of another organisation, or a policy without one, counts as missing:
+ * the answer is then byte for byte the one for an id that exists nowhere.
  */
-export async function loadReferences(session: KeySession): Promise<StoredPolicy[]> {
-  const apiIds = apiIdsOf(session.access_rights);
+export async function loadReferences(session: KeySession, withinOrg?: string): Promise<StoredPolicy[]> {
   const policyIds = policyIdsOf(session);
-  const [apis, policies] = await Promise.all([getApiSummaries(apiIds), getPolicies(policyIds)]);
-  const missingApis = apiIds.filter((id) => !apis.has(id));
-  if (missingApis.length) throw new Unprocessable(`unknown API: ${missingApis.join(', ')}`);
-  const foundPolicies = new Set(policies.map((p) => p.id));
-  const missingPolicies = policyIds.filter((id) => !foundPolicies.has(id));
-  if (missingPolicies.length) throw new Unprocessable(`unknown policy: ${missingPolicies.join(', ')}`);
+  const [unknownApis, policies] = await Promise.all([missingApis(apiIdsOf(session.access_rights), withinOrg), resolvePolicies(policyIds, withinOrg)]);
+  if (unknownApis.length) throw new Unprocessable(`unknown API: ${unknownApis.join(', ')}`);
+  if (policies.missing.length) throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`);
   // Keep apply_policies order: later policies are merged after earlier ones.
-  return policyIds.map((id) => policies.find((p) => p.id === id)!);
+  return policyIds.map((id) => policies.found.find((p) => p.id === id)!);
 }
 
 /** The session a check enforces: the key under its policies (missing policies grant nothing). */
@@ -65,20 +63,24 @@ function keyItem(k: KeyItem) {
   };
 }
 
-function usernameItems(hash: string, next: string | undefined, previous: string | undefined): TxItem[] {
+/**
+ * The user-name marker moves with the name. Names are unique within the key's organisation only
+ * (as the reference gateway scopes them), so one organisation neither learns nor blocks another's.
+ */
+function usernameItems(hash: string, orgId: string, next: string | undefined, previous: string | undefined): TxItem[] {
   if (next === previous) return [];
   const items: TxItem[] = [];
-  if (previous) items.push({ op: { Delete: { TableName: tableName(), Key: sessionKeys.username(previous) } } });
+  if (previous) items.push({ op: { Delete: { TableName: tableName(), Key: sessionKeys.username(orgId, previous) } } });
   if (next) {
     items.push({
       op: {
         Put: {
           TableName: tableName(),
-          Item: { ...sessionKeys.username(next), entity: 'unique', key_hash: hash },
+          Item: { ...sessionKeys.username(orgId, next), entity: 'unique', key_hash: hash },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      onConditionFail: () => new Conflict(`basic-auth user ${next} already has a key`),
+      onConditionFail: () => new Conflict(`basic-auth user ${next} already has a key in this organisation`),
     });
   }
   return items;
@@ -95,7 +97,7 @@ export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[
       onConditionFail: () => new Conflict('key already exists'),
     },
     ...scopes.map((q) => resetQuotaItem(sessionKeys.quota(hash, q.scope), q.renewalRate, now)),
-    ...usernameItems(hash, k.username, undefined),
+    ...usernameItems(hash, org, k.username, undefined),
   ]);
 }
 
@@ -136,9 +138,9 @@ export async function getKeySessions(hashes: readonly string[]): Promise<Map<str
   return new Map(items.map((i) => (i.session as StoredKey)).map((k) => [k.key_hash, k]));
 }
 
-/** Key hash of a basic-auth user name, when a key has it. */
-export async function hashOfUsername(user: string): Promise<string | undefined> {
-  const item = await getItem(sessionKeys.username(user), true);
+/** Key hash of a basic-auth user name of the organisation, when one of its keys has it. */
+export async function hashOfUsername(orgId: string, user: string): Promise<string | undefined> {
+  const item = await getItem(sessionKeys.username(orgId, user), true);
   return typeof item?.key_hash === 'string' ? item.key_hash : undefined;
 }
 
@@ -162,7 +164,7 @@ export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyIt
       onConditionFail: () => new PreconditionFailed(),
     },
     ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(sessionKeys.quota(hash, q.scope), q.renewalRate, now)),
-    ...usernameItems(hash, next.username, previous.username),
+    ...usernameItems(hash, previous.session.org_id, next.username, previous.username),
   ]);
   forgetSessions();
   return version;
@@ -193,7 +195,7 @@ export async function deleteKey(hash: string): Promise<void> {
       },
       onConditionFail: () => new Conflict('the key changed while it was being deleted; try again'),
     },
-    ...usernameItems(hash, undefined, current.username),
+    ...usernameItems(hash, current.session.org_id, undefined, current.username),
     // Rate windows beyond the transaction's size expire by TTL on their own.
     ...others.slice(0, 90).map((i) => ({ op: { Delete: { TableName: tableName(), Key: { PK: String(i.PK), SK: String(i.SK) } } } })),
   ];

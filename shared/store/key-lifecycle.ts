@@ -38,13 +38,15 @@ export async function issueKey(input: SessionInput, orgId: string, orgMustExist 
 }
 
 /**
- * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
- * password left out for the same user keeps its hash. Resets the live quota unless `reset` is false.
+ * Replaces a key's session with `input` (the dashboard's update); `org_id`, `key_hash` and
+ * `date_created` are kept, and a password left out for the same user keeps its hash. Every API
+ * and policy it names must be of the key's organisation (422 as for one that does not exist).
+ * Resets the live quota unless `reset` is false.
  */
 export async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ item: KeyItem; effective: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
-  const policies = await loadReferences(typed);
+  const policies = await loadReferences(typed, current.session.org_id);
   const { session, password, username } = splitPassword(typed);
   const old = current.session;
   const stored: StoredKey = {
@@ -65,9 +67,23 @@ export async function updateKey(current: KeyItem, input: SessionInput, reset: bo
   return { item: { ...next, version, live }, effective };
 }
 
-/** The stored key a path id names (key, hash, or basic-auth user name); 404 when none. */
-export async function findKey(keyId: string, q: KeyLookup): Promise<KeyItem> {
-  const hashes = q.username ? [await hashOfUsername(keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+/** The stored key a path id names (the key or its hash, as `q` says); 404 when none. */
+export async function findKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<KeyItem> {
+  return firstKey(candidateHashes(keyId, q));
+}
+
+/**
+ * A key of `orgId` named by a path id: key, hash, or basic-auth user name (looked up within the
+ * organisation); a key of another organisation is 404 like an unknown one.
+ */
+export async function findOwnKey(orgId: string, keyId: string, q: KeyLookup): Promise<KeyItem> {
+  const hashes = q.username ? [await hashOfUsername(orgId, keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+  const item = await firstKey(hashes);
+  if (item.session.org_id !== orgId) throw new NotFound('key not found');
+  return item;
+}
+
+async function firstKey(hashes: string[]): Promise<KeyItem> {
   for (const hash of hashes) {
     const item = await getKeyItem(hash);
     if (item) return item;

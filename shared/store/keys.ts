@@ -1,3 +1,6 @@
+import { sha256Hex } from '../domain/hashing';
+import type { ListenClaim } from '../domain/listen-paths';
+
 /**
  * Every storage key of the single table is built here and nowhere else. Ids reaching these
  * builders were validated by the route schemas (decisions §4), so `#` cannot appear in them.
@@ -31,6 +34,11 @@ export const apiKeys = {
   byDbId: (id: string) => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
   /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
+  /**
+   * Marker of a (domain, listen path) claim, unique across the installation. Hashed: both are free
+   * text of any length and characters, and a partition key holds at most 2 KB.
+   */
+  listen: (c: ListenClaim) => ({ PK: `LISTEN#${sha256Hex(JSON.stringify([c.domain, c.path]))}`, SK: 'LISTEN' }),
 };
 
 /**
@@ -44,8 +52,8 @@ export const sessionKeys = {
   quota: (hash: string, scope = '') => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
   /** Fixed rate window starting at `start` (epoch seconds); expires by TTL. */
   rate: (hash: string, scope: string, start: number) => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
-  /** Basic-auth user name -> key hash (unique). */
-  username: (user: string) => ({ PK: `KEYUSER#${user}`, SK: 'KEYUSER' }),
+  /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
+  username: (orgId: string, user: string) => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
   /** The organisation-wide session and its live quota (covers all the organisation's keys). */
   orgSession: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGSESSION' }),
   orgQuota: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGQUOTA' }),

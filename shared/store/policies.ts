@@ -55,6 +55,16 @@ export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy
   return items.map((i) => stripItem(i));
 }
 
+/**
+ * The policies with these ids that a writer may name, and the ids left over. With `withinOrg`
+ * (dashboard writes) only that organisation's policies count: another organisation's, or one
+ * without `org_id`, is missing exactly like an id that exists nowhere.
+ */
+export async function resolvePolicies(ids: readonly string[], withinOrg?: string): Promise<{ found: StoredPolicy[]; missing: string[] }> {
+  const found = (await getPolicies(ids)).filter((p) => withinOrg === undefined || p.org_id === withinOrg);
+  return { found, missing: ids.filter((id) => !found.some((p) => p.id === id)) };
+}
+
 /** Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. */
 export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
   const current = await getPolicy(policy.id);

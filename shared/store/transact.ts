@@ -5,10 +5,16 @@ import { ddb } from './client';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** An item in DynamoDB's wire form, as a cancellation reason carries it. */
+export type StoredAttrs = Record<string, { S?: string } | undefined>;
+
 export interface TxItem {
   op: TransactItem;
-  /** Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412...). */
-  onConditionFail?: () => AppError;
+  /**
+   * Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412...).
+   * `old` is the item as it was, when the operation asked for it (`ReturnValuesOnConditionCheckFailure`).
+   */
+  onConditionFail?: (old?: StoredAttrs) => AppError;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -28,7 +34,7 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
       const reasons = e.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) {
-        const mapped = items[failed]?.onConditionFail?.();
+        const mapped = items[failed]?.onConditionFail?.(reasons[failed]?.Item as StoredAttrs | undefined);
         if (mapped) throw mapped;
         throw e;
       }

@@ -170,7 +170,8 @@ describe('OAS APIs: create, read, update, delete', () => {
   it('updates from the bare extension without an id (the path names the API)', async () => {
     const id = uid('updbare');
     expect((await createOas(oasDoc(id, 'org-ub'))).status).toBe(200);
-    const r = await s.gw('PUT', `/gw/apis/oas/${id}`, { info: { name: 'Bare update', orgId: 'org-ub' }, upstream: { url: 'http://new' } });
+    const bare = { info: { name: 'Bare update', orgId: 'org-ub' }, server: { listenPath: { value: `/${id}/` } }, upstream: { url: 'http://new' } };
+    const r = await s.gw('PUT', `/gw/apis/oas/${id}`, bare);
     expect(r.status).toBe(200);
     const got = await getOas(id);
     expect(got.body[GW]).toMatchObject({ info: { id, name: 'Bare update' }, upstream: { url: 'http://new' } });
@@ -354,7 +355,7 @@ describe('GET /gw/apis/{apiID}: the classic form of an OAS API', () => {
   });
 
   it('generates the classic api_id when it is blank', async () => {
-    const r = await s.gw('POST', '/gw/apis', { api_id: '', name: 'no id', org_id: 'org-c2' });
+    const r = await s.gw('POST', '/gw/apis', { api_id: '', name: 'no id', org_id: 'org-c2', proxy: { listen_path: '/no-id/' } });
     expect(r.status).toBe(200);
     expect(r.body.key).toMatch(/^[0-9a-f]{32}$/);
     expect((await getClassic(r.body.key)).body).toMatchObject({ api_id: r.body.key, name: 'no id', is_oas: false });
@@ -385,13 +386,14 @@ describe('validation', () => {
 
     // The same on update: refused, and the stored definition is untouched.
     expect((await createOas(oasDoc(id, 'org-s'))).status).toBe(200);
-    const upd = await s.gw('PUT', `/gw/apis/oas/${id}`, { info: { id }, upstream: { rateLimit: { smoothing } } });
+    const listenPath = { value: `/${id}/` };
+    const upd = await s.gw('PUT', `/gw/apis/oas/${id}`, { info: { id }, server: { listenPath }, upstream: { rateLimit: { smoothing } } });
     expect(upd.status).toBe(400);
     expect(upd.body.errors[0].path).toBe('body.upstream.rateLimit.smoothing.step');
     expect((await getOas(id)).headers.get('etag')).toBe('"1"');
 
     const okSmoothing = { ...smoothing, step: 1 };
-    const fine = await s.gw('PUT', `/gw/apis/oas/${id}`, { info: { id }, upstream: { rateLimit: { enabled: true, rate: 5, per: 1, smoothing: okSmoothing } } });
+    const fine = await s.gw('PUT', `/gw/apis/oas/${id}`, { info: { id }, server: { listenPath }, upstream: { rateLimit: { enabled: true, rate: 5, per: 1, smoothing: okSmoothing } } });
     expect(fine.status).toBe(200);
     expect((await getOas(id)).body[GW].upstream.rateLimit.smoothing).toEqual(okSmoothing);
   });
@@ -416,7 +418,7 @@ describe('validation', () => {
     expectStored((await getOas(id)).body, doc);
 
     const cid = uid('cextra');
-    const def = { api_id: cid, name: 'c', CORS: { enable: true, future_cors: 1 }, auth: { signature: { future_sig: 'z' } }, brand_new: { deep: { er: true } } };
+    const def = { api_id: cid, name: 'c', proxy: { listen_path: `/${cid}/` }, CORS: { enable: true, future_cors: 1 }, auth: { signature: { future_sig: 'z' } }, brand_new: { deep: { er: true } } };
     expect((await s.gw('POST', '/gw/apis', def)).status).toBe(200);
     expect((await getClassic(cid)).body).toMatchObject(def);
   });

@@ -51,8 +51,15 @@ afterAll(async () => {
 const importDoc = (key: string, body: string, contentType: string | undefined, query = '') =>
   s.dash(key, 'POST', `${IMPORT}${query}`, body, contentType === undefined ? {} : { 'content-type': contentType });
 
-async function imported(body: string, contentType = 'application/json', query = ''): Promise<{ id: string; api_id: string; doc: Any }> {
-  const r = await importDoc(t.key, body, contentType, query);
+let paths = 0;
+/** A listen path no other import of this file takes (listen paths are unique per domain). */
+const freshPath = () => `listenPath=/imported-${++paths}/`;
+/** The query with a fresh listen path, unless it sets one. */
+const withOwnPath = (query: string) => (query.includes('listenPath=') ? query : `${query}${query ? '&' : '?'}${freshPath()}`);
+
+/** Imports with a fresh listen path unless `ownPath` is false (the default `/` or a template's path). */
+async function imported(body: string, contentType = 'application/json', query = '', ownPath = true): Promise<{ id: string; api_id: string; doc: Any }> {
+  const r = await importDoc(t.key, body, contentType, ownPath ? withOwnPath(query) : query);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const got = await s.gw('GET', `/gw/apis/oas/${r.body.ID}`);
   expect(got.status).toBe(200);
@@ -65,17 +72,18 @@ async function apiCount(key: string): Promise<number> {
   return r.body.apis.length;
 }
 
-/** The stored document without the generated ids, for comparing two imports. */
+/** The stored document without the generated ids and the listen path, for comparing two imports. */
 function withoutIds(doc: Any): Any {
   const copy = structuredClone(doc);
   delete copy['x-gw-api-gateway'].info.id;
   delete copy['x-gw-api-gateway'].info.dbId;
+  delete copy['x-gw-api-gateway'].server.listenPath.value;
   return copy;
 }
 
 describe('import: document and generated defaults', () => {
   it('answers the status envelope with Meta = id and ID = api_id, and the API is in the caller org', async () => {
-    const r = await importDoc(t.key, petstoreJson, 'application/json');
+    const r = await importDoc(t.key, petstoreJson, 'application/json', `?${freshPath()}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ Status: 'OK', Message: 'API created', Meta: expect.stringMatching(/^[0-9a-f]{24}$/), ID: expect.stringMatching(/^[0-9a-f]{32}$/) });
     const got = await s.gw('GET', `/gw/apis/oas/${r.body.ID}`);
@@ -91,7 +99,7 @@ describe('import: document and generated defaults', () => {
     const a = await imported(petstoreJson, 'application/json');
     const b = await imported(petstoreYaml, 'application/x-yaml');
     // No Content-Type at all (fetch labels a string body text/plain; bytes go without one).
-    const res = await fetch(`${s.url}${IMPORT}`, {
+    const res = await fetch(`${s.url}${IMPORT}?${freshPath()}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}` },
       body: new TextEncoder().encode(petstoreJson),
@@ -104,7 +112,7 @@ describe('import: document and generated defaults', () => {
   });
 
   it('generates the defaults: name, state, listen path /, strip, upstream from servers[0] with variables', async () => {
-    const { doc } = await imported(petstoreJson);
+    const { doc } = await imported(petstoreJson, 'application/json', '', false);
     const gw = doc['x-gw-api-gateway'];
     expect(gw.info).toMatchObject({ name: 'Petstore', state: { active: true, internal: false } });
     expect(gw.server.listenPath).toEqual({ value: '/', strip: true });
@@ -212,7 +220,7 @@ describe('import: refusals store nothing', () => {
     const r = await importDoc(t.key, JSON.stringify(doc), 'application/json');
     expect(r.status).toBe(400);
     expect(r.body.Message).toContain('upstreamURL');
-    const ok = await importDoc(t.key, JSON.stringify(doc), 'application/json', '?upstreamURL=https://up.example.com');
+    const ok = await importDoc(t.key, JSON.stringify(doc), 'application/json', `?upstreamURL=https://up.example.com&${freshPath()}`);
     expect(ok.status).toBe(200);
   });
 });
@@ -286,7 +294,7 @@ describe('import with a template (templateID)', () => {
 
   it('merges the template under the document: its paths and middleware present, the document wins', async () => {
     const doc = { ...structuredClone(petstore), tags: [{ name: 'doc-tag' }] };
-    const { doc: stored } = await imported(JSON.stringify(doc), 'application/json', '?templateID=pets-template');
+    const { doc: stored } = await imported(JSON.stringify(doc), 'application/json', '?templateID=pets-template', false);
     expect(stored.paths['/status'].get.operationId).toBe('status');
     expect(stored.paths['/pets'].get.operationId).toBe('listPets');
     expect(stored.paths['/pets'].get.summary).toBe('template summary');

@@ -155,6 +155,104 @@ describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
   });
 });
 
+describe("the dashboard key update names only its own organisation's APIs and policies", () => {
+  /** Organisation A with an API, a policy granting it and a key; B with its own API, key and policy. */
+  async function twoOrgs() {
+    const a = await s.tenant();
+    const b = await s.tenant();
+    const aApi = await makeApi(s, a.orgId, 'a');
+    const bApi = await makeApi(s, b.orgId, 'b');
+    const aPolicy = `pol-a-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    expect((await s.gw('POST', '/gw/policies', { id: aPolicy, org_id: a.orgId, access_rights: rightsFor(aApi) })).status).toBe(200);
+    const bKey = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(bApi), alias: 'b' });
+    return { a, b, aApi, bApi, aPolicy, bKey };
+  }
+  const check = (key: string, api: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: api, path: '/x', method: 'GET' });
+
+  it("B's key cannot be given A's API or A's policy: 422, and B's check on A's API stays 403", async () => {
+    const { b, aApi, bApi, aPolicy, bKey } = await twoOrgs();
+    expect((await check(bKey.key, aApi)).status).toBe(403);
+    const put = (body: Record<string, unknown>) => s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${bKey.key}`, body);
+    const tries = [
+      { access_rights: rightsFor(bApi, aApi) },
+      { access_rights: rightsFor(bApi), apply_policies: [aPolicy] },
+      { access_rights: rightsFor(bApi), apply_policy_id: aPolicy },
+    ];
+    for (const body of tries) {
+      const r = await put(body);
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(r.body).toMatchObject({ Status: 'Error', Meta: null });
+      const denied = await check(bKey.key, aApi);
+      expect(denied.status).toBe(403);
+      expect(denied.body).toMatchObject({ allowed: false, reason: 'AccessDenied' });
+    }
+    expect((await s.gw('GET', `/gw/keys/${bKey.key}`)).body).toMatchObject({ alias: 'b', access_rights: rightsFor(bApi) });
+    expect((await check(bKey.key, bApi)).status).toBe(200);
+  });
+
+  it("answers A's real ids exactly as ids that exist nowhere", async () => {
+    const { b, aApi, bApi, aPolicy, bKey } = await twoOrgs();
+    const put = (body: Record<string, unknown>) => s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${bKey.key}`, body);
+    const apiBody = { access_rights: rightsFor(bApi, aApi) };
+    const policyBody = { access_rights: rightsFor(bApi), apply_policies: [aPolicy] };
+    const [apiWhileThere, policyWhileThere] = [await put(apiBody), await put(policyBody)];
+    // The same ids once A's objects are gone: the whole answers are byte for byte the same.
+    expect((await s.gw('DELETE', `/gw/apis/${aApi}`)).status).toBe(200);
+    expect((await s.gw('DELETE', `/gw/policies/${aPolicy}`)).status).toBe(200);
+    const [apiGone, policyGone] = [await put(apiBody), await put(policyBody)];
+    expect(apiWhileThere.status).toBe(422);
+    expect(policyWhileThere.status).toBe(422);
+    expect(JSON.stringify(apiGone.body)).toBe(JSON.stringify(apiWhileThere.body));
+    expect(JSON.stringify(policyGone.body)).toBe(JSON.stringify(policyWhileThere.body));
+    expect(apiWhileThere.body.Message).toBe(`unknown API: ${aApi}`);
+    expect(policyWhileThere.body.Message).toBe(`unknown policy: ${aPolicy}`);
+  });
+
+  it("applies B's own policies; a policy without an organisation only through the gateway", async () => {
+    const { b, bApi, bKey } = await twoOrgs();
+    const own = `pol-b-${Date.now()}`;
+    const orphan = `pol-none-${Date.now()}`;
+    expect((await s.gw('POST', '/gw/policies', { id: own, org_id: b.orgId, access_rights: rightsFor(bApi), quota_max: 5, quota_renewal_rate: 3600 })).status).toBe(200);
+    expect((await s.gw('POST', '/gw/policies', { id: orphan, access_rights: rightsFor(bApi) })).status).toBe(200);
+    const put = (body: Record<string, unknown>) => s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${bKey.key}`, body);
+    const mine = await put({ apply_policies: [own] });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(mine.body.data).toMatchObject({ apply_policies: [own], quota_remaining: 5 });
+    expect((await check(bKey.key, bApi)).body).toMatchObject({ allowed: true, quota_remaining: 4 });
+    const none = await put({ apply_policies: [orphan] });
+    expect(none.status).toBe(422);
+    expect(none.body.Message).toBe(`unknown policy: ${orphan}`);
+    // The gateway is trusted like the gateway itself: its key creates may apply any policy.
+    expect((await s.gw('POST', '/gw/keys/create', { org_id: b.orgId, apply_policies: [orphan] })).status).toBe(200);
+  });
+});
+
+describe('basic-auth user names are per organisation', () => {
+  it('two organisations may each have the name; each finds its own key by it; a taken name is 409 only within one', async () => {
+    const a = await s.tenant();
+    const b = await s.tenant();
+    const [aApi, bApi] = [await makeApi(s, a.orgId, 'a'), await makeApi(s, b.orgId, 'b')];
+    const user = `shared+${Date.now()}@example.com`;
+    const aKey = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(aApi), basic_auth_data: { user, password: 'pw-aaaaaa' }, alias: 'a' });
+    const bKey = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(bApi), basic_auth_data: { user, password: 'pw-bbbbbb' }, alias: 'b' });
+    expect(bKey.hash).not.toBe(aKey.hash);
+    const again = await s.gw('POST', '/gw/keys/create', { org_id: b.orgId, access_rights: rightsFor(bApi), basic_auth_data: { user, password: 'x' } });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`basic-auth user ${user} already has a key in this organisation`);
+    // username=true resolves inside the caller's organisation.
+    const byName = await s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(bApi), basic_auth_data: { user }, alias: 'b2' });
+    expect(byName.status, JSON.stringify(byName.body)).toBe(200);
+    expect(byName.body.key_hash).toBe(bKey.hash);
+    expect((await s.gw('GET', `/gw/keys/${aKey.key}`)).body.alias).toBe('a');
+    // Freeing the name in B leaves A's key holding it in A.
+    expect((await s.gw('DELETE', `/gw/keys/${bKey.key}`)).status).toBe(200);
+    const gone = await s.dash(b.key, 'PUT', `/api/apis/${bApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(bApi) });
+    expect(gone.status).toBe(404);
+    const aByName = await s.dash(a.key, 'PUT', `/api/apis/${aApi}/keys/${encodeURIComponent(user)}?username=true`, { access_rights: rightsFor(aApi), basic_auth_data: { user }, alias: 'a2' });
+    expect(aByName.body.key_hash).toBe(aKey.hash);
+  });
+});
+
 describe('organisation keys', () => {
   it('admin creates a key for an existing organisation (422 for an unknown one)', async () => {
     const r = await s.admin('POST', '/admin/org/keys', { org_id: t.orgId, access_rights: rightsFor(apiId), alias: 'admin-made' });

@@ -18,8 +18,11 @@ afterAll(() => s.close());
 const IMPORT = '/api/apis/oas/import';
 const STREAMS = 'application/vnd.gw.streams.oas';
 
+let paths = 0;
+/** Imports with a listen path of its own: listen paths are unique per domain. */
 async function importApi(key: string, query = ''): Promise<{ status: number; id: string; api_id: string; body: Any }> {
-  const r = await s.dash(key, 'POST', `${IMPORT}${query}`, petstoreJson, { 'content-type': 'application/json' });
+  const q = `${query}${query ? '&' : '?'}listenPath=/versions-${++paths}/`;
+  const r = await s.dash(key, 'POST', `${IMPORT}${q}`, petstoreJson, { 'content-type': 'application/json' });
   return { status: r.status, id: r.body.Meta, api_id: r.body.ID, body: r.body };
 }
 
@@ -83,6 +86,31 @@ describe('versions on import', () => {
     expect(await apiCount(t.key)).toBe(count);
     expect(await apiCount(other.key)).toBe(0);
     expect(await getOas(base.api_id)).toEqual(before);
+  });
+});
+
+describe("a template's version list names only the caller's APIs", () => {
+  /** Imports through a template of `key`'s organisation whose x-gw-api-gateway lists `versions`. */
+  async function importWithVersions(key: string, versions: Any[]) {
+    const template = await s.dash(key, 'POST', '/api/assets', { name: 'versions', data: { 'x-gw-api-gateway': { info: { versioning: { enabled: true, name: 'v1', default: 'v2', versions } } } } });
+    expect(template.status).toBe(200);
+    return importApi(key, `?templateID=${template.body.Meta}`);
+  }
+
+  it("an API of another organisation is 422 like an unknown one; nothing stored; the caller's own API is kept", async () => {
+    const other = await s.tenant();
+    const theirs = await importApi(other.key);
+    const count = await apiCount(t.key);
+    const foreign = await importWithVersions(t.key, [{ id: theirs.api_id }]);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body).toMatchObject({ Status: 'Error', Message: `unknown API: ${theirs.api_id}` });
+    const unknown = await importWithVersions(t.key, [{ id: 'no-such-api', name: 'v2' }]);
+    expect(JSON.stringify(unknown.body).replaceAll('no-such-api', '<id>')).toBe(JSON.stringify(foreign.body).replaceAll(theirs.api_id, '<id>'));
+    expect(await apiCount(t.key)).toBe(count);
+    const mine = await importApi(t.key);
+    const ok = await importWithVersions(t.key, [{ id: mine.api_id, name: 'v2' }]);
+    expect(ok.status).toBe(200);
+    expect((await versioningOf(ok.api_id)).versions).toEqual([{ id: mine.api_id, name: 'v2' }]);
   });
 });
 
@@ -156,7 +184,7 @@ describe('streams PATCH /api/apis/streams/{apiId}', () => {
     paths: {},
     'x-gw-api-gateway': {
       info: { id: apiId, name: 'Streams API', state: { active: true, internal: false } },
-      server: { listenPath: { value: '/streams/', strip: true } },
+      server: { listenPath: { value: `/streams-${apiId}/`, strip: true } },
     },
     'x-gw-streaming': { streams },
   });
@@ -193,6 +221,29 @@ describe('streams PATCH /api/apis/streams/{apiId}', () => {
     delete (again['x-gw-api-gateway'].info as Any).id;
     expect((await patch(t.key, api.id, again)).status).toBe(200);
     expect((await getOas(api.api_id)).doc['x-gw-streaming']).toEqual({ streams: { other: {} } });
+  });
+
+  it("policies the definition hands out (OIDC, JWT) must be the caller's: 422 for another organisation's", async () => {
+    const api = await importApi(t.key);
+    const other = await s.tenant();
+    const theirs = `pol-theirs-${Date.now()}`;
+    const mine = `pol-mine-${Date.now()}`;
+    expect((await s.gw('POST', '/gw/policies', { id: theirs, org_id: other.orgId })).status).toBe(200);
+    expect((await s.gw('POST', '/gw/policies', { id: mine, org_id: t.orgId })).status).toBe(200);
+    const withPolicy = (policyId: string) => {
+      const body = streamsBody(api.api_id);
+      (body['x-gw-api-gateway'].server as Any).authentication = {
+        oidc: { enabled: true, providers: [{ issuer: 'https://idp.example', clientToPolicyMapping: [{ clientId: 'app', policyId }] }] },
+      };
+      return body;
+    };
+    const before = await getOas(api.api_id);
+    const refused = await patch(t.key, api.api_id, withPolicy(theirs));
+    expect(refused.status).toBe(422);
+    expect(refused.body.Message).toBe(`unknown policy: ${theirs}`);
+    expect(await getOas(api.api_id)).toEqual(before);
+    expect((await patch(t.key, api.api_id, withPolicy(mine))).status).toBe(200);
+    expect((await s.gw('GET', `/gw/apis/${api.api_id}`)).body.openid_options.providers[0].client_ids).toEqual({ app: mine });
   });
 
   it('415 for any other media type, JSON included, or none', async () => {

@@ -12,7 +12,7 @@ import { builtRoutes } from '../../shared/routes';
 import type { Answer, Stage } from '../support/stage';
 import { startStage } from '../support/stage';
 import { creating, GUARDED } from './resources/fixtures';
-import { assetData, buildWorld, oasDoc, rights, uid, type World } from './resources/world';
+import { assetData, buildWorld, importDoc, oasDoc, rights, uid, type World } from './resources/world';
 
 const N = 10;
 let s: Stage;
@@ -147,6 +147,22 @@ function races(): Record<string, Race> {
           ? s.gw('POST', '/gw/apis', { api_id: apiId, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' } })
           : s.gw('POST', '/gw/apis/oas', oasDoc(apiId, W.orgId, { info: { id: apiId, orgId: W.orgId, name: `n${i}`, state: { active: true } } })),
       read: async () => num((await s.gw('GET', `/gw/apis/${apiId}`)).body.name),
+    },
+    'listen path (classic and OAS creates and imports mixed, one path written three ways)': {
+      fire: (i) => {
+        const path = [`/lp-${v}/`, `/lp-${v}`, `lp-${v}//`][i % 3]!;
+        const id = `lp-${v}-${i}`;
+        if (i % 3 === 0) return s.gw('POST', '/gw/apis', { api_id: id, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: path, target_url: 'http://u.example' } });
+        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, server: { listenPath: { value: path } } }));
+        return s.dash(W.key, 'POST', `/api/apis/oas/import?listenPath=/lp-${v}/`, JSON.stringify(importDoc(`n${i}`)), { 'content-type': 'application/json' });
+      },
+      // The path belongs to the winner: one more API on it is refused naming the winner.
+      read: async (won) => {
+        const winner = won.body.key ?? won.body.ID;
+        const again = await s.gw('POST', '/gw/apis', { api_id: `lp-${v}-late`, org_id: W.orgId, proxy: { listen_path: `/lp-${v}` } });
+        expect(again.body.message).toBe(`listen path /lp-${v} is already used by API ${winner}`);
+        return num((await s.gw('GET', `/gw/apis/${winner}`)).body.name);
+      },
     },
     'basic-auth user name': {
       fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rights(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),

@@ -6,12 +6,16 @@
  *   coverage cannot silently rot.
  * - Every dashboard list and search (GET, no path parameter, from the table) shows B exactly B's
  *   ids, over all pages, and none of A's.
+ * - Every reference a dashboard write can make (APIs, policies, templates, bases, version links,
+ *   policies inside definitions; test/hardening/resources/references.ts) refuses A's object with
+ *   422, answering byte for byte as for the same id once A's object is gone, and changes nothing.
  * - Gateway writes naming organisation A cannot change B's objects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtRoutes } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
+import { makeObject, NO_REFERENCES, referenceSlots } from './resources/references';
 import { activityPath, allIds, viewOf } from './resources/views';
 import {
   ACTIVITY_DAY, assetData, buildWorld, hookBody, importDoc, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World,
@@ -169,6 +173,49 @@ describe("B's key on A's objects", () => {
   });
 });
 
+describe("references in B's writes to A's objects", () => {
+  it('every dashboard write route is in the reference table or named as making none', () => {
+    const slots = new Set(referenceSlots(s, B).map((x) => x.route));
+    const writes = dashboardRoutes.filter((r) => r.method !== 'GET').map((r) => r.name);
+    const unmapped = writes.filter((n) => !slots.has(n) && !NO_REFERENCES[n]);
+    expect(unmapped, 'add the route to test/hardening/resources/references.ts').toEqual([]);
+    expect([...slots].filter((n) => !writes.includes(n))).toEqual([]);
+  });
+
+  it("each reference to A's object is 422, byte for byte the answer for the same id once the object is gone", async () => {
+    const beforeA = await viewOf(s, A);
+    const beforeB = await viewOf(s, B);
+    const slots = referenceSlots(s, B);
+    for (const slot of slots) {
+      const what = `${slot.route} ${slot.what}`;
+      const obj = await makeObject(s, A, slot.kind);
+      const foreign = await slot.send(obj.id);
+      expect(foreign.status, `${what}: ${JSON.stringify(foreign.body)}`).toBe(422);
+      expect(foreign.body, what).toMatchObject({ Status: 'Error' });
+      await obj.remove();
+      const gone = await slot.send(obj.id);
+      expect(JSON.stringify(gone.body), what).toBe(JSON.stringify(foreign.body));
+      // An id that never existed anywhere answers the same, but for the id itself.
+      const nowhere = uid('nowhere');
+      const never = await slot.send(nowhere);
+      expect(JSON.stringify(never.body).replaceAll(nowhere, '<id>'), what).toBe(JSON.stringify(foreign.body).replaceAll(obj.id, '<id>'));
+    }
+    expect(await viewOf(s, A)).toEqual(beforeA);
+    expect(await viewOf(s, B)).toEqual(beforeB);
+    console.log(`tenant matrix: ${slots.length} references of dashboard writes, each refused for A's object as for none`);
+  });
+
+  it("B's check on A's API stays 403 after B tried to grant it to its own key", async () => {
+    const check = () => s.gw('POST', '/gw/sessions/check', { key: B.gwKey, api_id: A.apiId, path: '/x', method: 'GET' });
+    expect((await check()).status).toBe(403);
+    for (const slot of referenceSlots(s, B).filter((x) => x.route === 'keysDashboardUpdate')) {
+      const id = slot.kind === 'api' ? A.apiId : A.policyId; // A's policy grants A's API
+      expect((await slot.send(id)).status, slot.what).toBe(422);
+      expect((await check()).body, slot.what).toMatchObject({ allowed: false, reason: 'AccessDenied' });
+    }
+  });
+});
+
 describe("B's lists and searches", () => {
   it("show exactly B's ids over all pages, and none of A's", async () => {
     for (const r of listRoutes) {
@@ -192,7 +239,7 @@ describe("B's lists and searches", () => {
 });
 
 describe('gateway writes naming organisation A', () => {
-  it("cannot change B's objects: taken ids are 409, foreign key hashes are not counted, A's session is A's", async () => {
+  it("cannot change B's objects: taken ids are 409, B's user names stay B's, foreign key hashes are not counted, A's session is A's", async () => {
     const before = await viewOf(s, B);
     const expectStatus = async (what: string, p: ReturnType<Stage['call']>, status: number) => {
       const r = await p;
@@ -207,7 +254,8 @@ describe('gateway writes naming organisation A', () => {
     await expectStatus('OAS database id', s.gw('POST', '/gw/apis/oas', dbIdDoc), 409);
     await expectStatus('policy id', s.gw('POST', '/gw/policies', { id: B.policyId, org_id: A.orgId, name: 'x' }), 409);
     await expectStatus('OAuth client_id', s.gw('POST', '/gw/oauth/clients/create', { api_id: A.apiId, redirect_uri: 'https://x.example', client_id: B.clientId }), 409);
-    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 409);
+    // Basic-auth user names are per organisation: A may have its own key named like B's.
+    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 200);
     const ingest = await expectStatus('analytics', s.gw('POST', '/gw/analytics', {
       records: [{
         api_id: B.apiId, path: '/x', method: 'GET', response_code: 500, key_hash: B.gwKeyHash, org_id: A.orgId,

@@ -207,7 +207,8 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
     orgKeysAdminCreate: { send: (i, k) => s.admin('POST', '/admin/org/keys', { org_id: w.orgId, access_rights: rights(w.apiId), alias: `idem-${i}` }, idem(k)) },
     policiesCreate: { send: (i, k) => s.gw('POST', '/gw/policies', { id: `idem-${tag}-${i}`, name: `idem-${i}` }, idem(k)) },
     oasImport: {
-      send: (i, k) => s.dash(w.key, 'POST', '/api/apis/oas/import', JSON.stringify(importDoc(`idem-${tag}-${i}`)), { 'content-type': 'application/json', ...idem(k) }),
+      send: (i, k) =>
+        s.dash(w.key, 'POST', `/api/apis/oas/import?listenPath=/idem-import-${tag}-${i}/`, JSON.stringify(importDoc(`idem-${tag}-${i}`)), { 'content-type': 'application/json', ...idem(k) }),
       count: apis,
     },
     assetsCreate: { send: (i, k) => s.dash(w.key, 'POST', '/api/assets', { name: `idem-${i}`, data: assetData(`idem-${i}`) }, idem(k)), count: listLength(s, w, '/api/assets', 'assets') },

@@ -97,7 +97,11 @@ export async function buildWorld(s: Stage, label: string): Promise<World> {
     s.gw('POST', '/gw/apis', { api_id: classicApiId, name: 'classic', org_id: orgId, proxy: { listen_path: `/${classicApiId}/`, target_url: 'http://upstream.example' } }),
     'classic API',
   );
-  const imported = await ok(s.dash(key, 'POST', '/api/apis/oas/import', JSON.stringify(importDoc(`Imported ${tag}`)), { 'content-type': 'application/json' }), 'import');
+  // Listen paths are unique per domain across organisations: each world's import takes its own.
+  const imported = await ok(
+    s.dash(key, 'POST', `/api/apis/oas/import?listenPath=/imported-${tag}/`, JSON.stringify(importDoc(`Imported ${tag}`)), { 'content-type': 'application/json' }),
+    'import',
+  );
   const policyId = `pol-${tag}`;
   await ok(s.gw('POST', '/gw/policies', { id: policyId, name: 'Gold', org_id: orgId, rate: 10, per: 1, access_rights: rights(apiId) }), 'policy');
   const username = `user-${tag}`;
