@@ -23,9 +23,9 @@ const ERROR_STATUSES: Record<string, string> = {
   '404': 'Unknown object (or another organisation’s)',
   '409': 'Duplicate id or unique field',
   '412': 'If-Match does not name the current version',
-  '413': 'Body over 5 MB',
+  '413': 'Body over 5 MB, or an object larger than DynamoDB stores (400 KB an item)',
   '415': 'Content-Type not accepted',
-  '422': 'Reference to an object that does not exist',
+  '422': 'Reference to an object that does not exist, or an Idempotency-Key or batch_id reused with another body',
 };
 
 function parameters(r: RouteDef): Json[] {

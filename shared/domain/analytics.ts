@@ -4,6 +4,7 @@
  */
 import { BadRequest } from '../http/errors';
 import { openCursor, sealCursor } from './cursors';
+import { sha256Hex } from './hashing';
 import type { PageRequest } from './paging';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
@@ -81,16 +82,54 @@ export interface KeyInfo {
 }
 
 /**
- * Splits a call's records into counters to write and records to refuse: a record whose key is
- * unknown, or whose `org_id` names another organisation than the key's, is counted, not stored.
+ * Indices of the records to refuse: a record whose key is unknown, or whose `org_id` names another
+ * organisation than the key's, is counted, not stored.
  */
-export function planIngest(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined) {
-  const known = records.filter((r) => {
+export function refusedRecords(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined): number[] {
+  const refused: number[] = [];
+  records.forEach((r, i) => {
     const k = keyOf(r.key_hash);
-    return k !== undefined && (!r.org_id || !k.org_id || r.org_id === k.org_id);
+    if (k === undefined || (r.org_id && k.org_id && r.org_id !== k.org_id)) refused.push(i);
   });
+  return refused;
+}
+
+/**
+ * Splits a call's records into counters to write and records to refuse. A retried batch passes
+ * the refusals of its first attempt, so that it sums exactly the same counters in the same order
+ * even if a key was created or deleted in between.
+ */
+export function planIngest(
+  records: readonly AnalyticsRecord[],
+  keyOf: (keyHash: string) => KeyInfo | undefined,
+  refused: readonly number[] = refusedRecords(records, keyOf),
+) {
+  const skip = new Set(refused);
+  const known = records.filter((_, i) => !skip.has(i));
   const deltas = summariseRecords(known, (r) => keyOf(r.key_hash)?.access_rights?.[r.api_id]?.api_name);
-  return { deltas, stored: known.length, unknown: records.length - known.length };
+  return { deltas, stored: known.length, unknown: skip.size, refused: [...skip] };
+}
+
+/**
+ * Counter updates per transaction of a batch: with the batch's marker item, one full
+ * TransactWriteItems (100 items).
+ */
+export const COUNTERS_PER_CHUNK = 99;
+
+/** `items` in runs of at most `size`, in order (the same runs for the same input, every time). */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * What a batch id stands for: its validated records (members the schema drops are left out, in
+ * the schema's order), so a retry that sends the same records again matches and another batch
+ * sent under the same id does not.
+ */
+export function batchFingerprint(records: readonly AnalyticsRecord[]): string {
+  return sha256Hex(JSON.stringify(records));
 }
 
 export interface DayRange {

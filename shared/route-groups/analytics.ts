@@ -8,7 +8,8 @@ export const analyticsRoutes = {
     method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write',
     summary:
       'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
-      'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored',
+      'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored. ' +
+      'With batch_id a retry is counted once and answers the same; 422 when the batch_id came with other records',
     body: analyticsIngestSchema, result: analyticsIngestResultSchema,
   }),
   keyActivity: built({

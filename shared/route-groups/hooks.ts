@@ -7,7 +7,7 @@ import { hookInputSchema, hookListQuerySchema, hookListSchema, hookSchema } from
 export const hooksRoutes = {
   hooksCreate: built({
     method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true,
-    summary: 'Create a webhook (spec 22): method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path required; Meta is the new id',
+    summary: 'Create a webhook (spec 22): method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id',
     body: hookInputSchema, result: statusEnvelopeSchema,
   }),
   hooksList: built({

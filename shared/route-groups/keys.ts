@@ -14,11 +14,11 @@ export const keysRoutes = {
   }),
   keysGet: built({
     method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read',
-    summary: 'Get a key (spec 18); hashed=true when the path holds the hash; quota_remaining is live', query: keyGetQuerySchema, result: keySessionSchema,
+    summary: 'Get a key (spec 18); hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400); quota_remaining is live', query: keyGetQuerySchema, result: keySessionSchema,
   }),
   keysDelete: built({
     method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write',
-    summary: 'Delete a key with its live quota; hashed=true when the path holds the hash', query: keyGetQuerySchema, result: gatewayWriteSchema,
+    summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400)', query: keyGetQuerySchema, result: gatewayWriteSchema,
   }),
   keysDashboardUpdate: built({
     method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',

@@ -29,6 +29,14 @@ export type AnalyticsRecord = z.infer<typeof analyticsRecordSchema>;
 
 export const analyticsIngestSchema = z.object({
   records: z.array(analyticsRecordSchema).min(1).max(MAX_RECORDS, `at most ${MAX_RECORDS} records a call`),
+  /**
+   * Optional id of this batch, chosen by the gateway (a UUID, say) and sent again on every retry:
+   * the batch is then counted exactly once, however often it is sent within 24 hours. The same
+   * id with other records is 422.
+   */
+  batch_id: idSchema
+    .optional()
+    .meta({ description: 'Makes the call idempotent: a retry with the same batch_id and records is counted once (24 hours); other records under it are 422' }),
 });
 
 /** Result of POST /gw/analytics: what was counted, and how many records named no known key. */

@@ -1,13 +1,42 @@
 import * as z from 'zod';
 import { pageQuerySchema, shortText } from './common';
-import { isHttpUrl } from '../domain/urls';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from '../domain/webhook-headers';
+import { MAX_TARGET_CHARS, targetRefusal } from '../net/webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
 
-/** RFC 9110 token characters: a header name outside them would be refused when the hook fires. */
-const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'must be a valid HTTP header name');
+/** A header name outside RFC 9110's token characters would be refused when the hook fires. */
+const headerName = z.string().max(HEADER_LIMITS.nameChars).regex(HEADER_NAME);
 /** CR/LF in a value would let a stored hook smuggle extra headers into its calls. */
-const headerValue = z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headerValue = z
+  .string()
+  .max(HEADER_LIMITS.valueChars)
+  .regex(HEADER_VALUE, 'must not contain line breaks or other control characters (tab excepted), nor characters above U+00FF');
+
+/** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (README "Webhooks"). */
+const headerMap = z
+  .record(headerName, headerValue, {
+    error: (issue) =>
+      issue.code === 'invalid_key' ? `must be a valid HTTP header name (RFC 9110 token, 1-${HEADER_LIMITS.nameChars} characters)` : undefined,
+  })
+  .superRefine((map, ctx) => {
+    for (const p of headerMapProblems(map)) ctx.addIssue({ code: 'custom', message: p.message, path: p.name === undefined ? [] : [p.name] });
+  })
+  .meta({
+    maxProperties: HEADER_LIMITS.count,
+    description:
+      `At most ${HEADER_LIMITS.count} headers and ${HEADER_LIMITS.totalChars} characters of names and values together; ` +
+      `names unique ignoring case; not these (any case): ${DENIED_HEADER_NAMES.join(', ')}`,
+  });
+
+/** An absolute http(s) URL that does not name this machine or a private, link-local or metadata address. */
+const targetPath = z
+  .string()
+  .max(MAX_TARGET_CHARS)
+  .superRefine((value, ctx) => {
+    const why = targetRefusal(value);
+    if (why) ctx.addIssue({ code: 'custom', message: why });
+  });
 
 /**
  * Webhook body of POST /api/hooks and PUT /api/hooks/{hookId} (spec "Webhook", 21, 22). PUT is a
@@ -16,8 +45,8 @@ const headerValue = z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain
 export const hookInputSchema = z.object({
   name: shortText.optional().default(''),
   method: z.enum(HOOK_METHODS, { error: `must be one of ${HOOK_METHODS.join(', ')}` }),
-  target_path: z.string().max(2048).refine(isHttpUrl, 'must be an absolute http or https URL'),
-  header_map: z.record(headerName, headerValue).optional().default({}),
+  target_path: targetPath,
+  header_map: headerMap.optional().default({}),
   template_path: shortText.optional(),
   event_timeout: z.number().int().min(0).max(3600).optional(),
 });

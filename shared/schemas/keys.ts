@@ -159,12 +159,19 @@ export type KeyResult = z.infer<typeof keyResultSchema>;
 export const keyUpdateQuerySchema = z.object({
   suppress_reset: queryBool.optional(),
   auto_guess: queryBool.optional(),
-  /** Any non-empty value: the path holds the hash. */
-  hashed: z.string().max(16).transform((v) => v !== '').optional(),
+  /**
+   * Any non-empty value means the path holds the hash (decisions §6), except `0` and `false`
+   * (any case), which say the opposite and so mean the key itself (README "Choices").
+   */
+  hashed: z
+    .string()
+    .max(16)
+    .transform((v) => v !== '' && v !== '0' && v.toLowerCase() !== 'false')
+    .optional(),
   username: queryBool.optional(),
 });
 
-/** Query of GET /gw/keys/{keyID}. */
+/** Query of GET and DELETE /gw/keys/{keyID}: hashed=true|1 the path holds the hash, false|0 the key; anything else is 400. */
 export const keyGetQuerySchema = z.object({
   hashed: queryBool.optional(),
 });

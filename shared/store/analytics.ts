@@ -1,12 +1,18 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { counterExpiry, planIngest, type CounterDelta, type CounterItem, type DayRange, type KeyInfo } from '../domain/analytics';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  batchFingerprint, chunksOf, counterExpiry, COUNTERS_PER_CHUNK, planIngest,
+  type CounterDelta, type CounterItem, type DayRange, type KeyInfo,
+} from '../domain/analytics';
 import { mapLimit } from '../domain/concurrency';
-import { sha256Hex } from '../domain/hashing';
+import { randomHex, sha256Hex } from '../domain/hashing';
+import { Unprocessable } from '../http/errors';
 import type { AnalyticsRecord } from '../schemas/analytics';
 import { ddb, tableName } from './client';
 import { getKeySessions } from './gw-keys';
-import { isConditionFailure } from './items';
+import { batchGet, getItem, isConditionFailure } from './items';
 import { TTL_ATTRIBUTE } from './table';
+import { transactWrite, type TxItem } from './transact';
 
 /**
  * Hourly activity counters of a key: one partition per key, sorted by hour, so a date range is
@@ -23,12 +29,23 @@ export const activityKeys = {
   range: (r: DayRange) => ({ low: `${r.from}T00`, high: `${r.to}T24` }),
 };
 
-/** Parallel writes per call: a full call of 1000 new counters finishes in seconds. */
-const WRITERS = 25;
+/** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
+const CHUNK_WRITERS = 4;
+/** Conditional min/max/last-hit updates in flight at once. */
+const BOUND_WRITERS = 16;
+/** How long a batch id is remembered (a retry after that counts again), like an Idempotency-Key. */
+const BATCH_TTL_SECONDS = 24 * 3600;
 
 type Key = { PK: string; SK: string };
 
-/** Sets `field` only when the stored value is absent or worse; losing the race is fine. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const isTransactionConflict = (e: unknown) => e instanceof Error && e.name === 'TransactionConflictException';
+
+/**
+ * Sets `field` only when the stored value is absent or worse; losing the race is fine. A plain
+ * write on a counter that another call's transaction holds at that moment is refused with a
+ * TransactionConflict (which the SDK does not retry), so that is retried here.
+ */
 async function setIfBetter(key: Key, field: string, value: number | string, better: '<' | '>', also: Record<string, string> = {}) {
   const names: Record<string, string> = { '#f': field };
   const values: Record<string, unknown> = { ':v': value };
@@ -38,69 +55,201 @@ async function setIfBetter(key: Key, field: string, value: number | string, bett
     values[`:a${i}`] = v;
     sets.push(`#a${i} = :a${i}`);
   });
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        // Stored minimum above the new value (or maximum below it): the new value wins.
-        ConditionExpression: `attribute_not_exists(#f) OR #f ${better === '<' ? '>' : '<'} :v`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-  } catch (e) {
-    if (!isConditionFailure(e)) throw e;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // Stored minimum above the new value (or maximum below it): the new value wins.
+          ConditionExpression: `attribute_not_exists(#f) OR #f ${better === '<' ? '>' : '<'} :v`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return;
+    } catch (e) {
+      if (isConditionFailure(e)) return;
+      if (!isTransactionConflict(e) || attempt >= 12) throw e;
+      await sleep(Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random()));
+    }
   }
 }
 
 /**
- * Adds one call's sums to a counter with atomic ADDs (no read-modify-write, so concurrent calls
- * lose nothing). The old values come back with the ADD, so the conditional min/max/last-hit
- * updates are only sent when this call's value can improve on them.
+ * One counter's share of a call: atomic ADDs of its sums (no read-modify-write, so concurrent
+ * calls lose nothing), and, for a counter this call creates, its first minima, maxima, last hit
+ * and names. Existing counters get those from `applyBounds`, which only ever improves them.
  */
-async function writeCounter(d: CounterDelta): Promise<void> {
-  const key = activityKeys.counter(d);
-  const out = await ddb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression:
-        'ADD #hits :hits, #success :success, #error :error, #ls :ls, #us :us, #rs :rs ' +
-        'SET #entity = :entity, #kh = :kh, #api = :api, #path = :path, #hour = :hour, #exp = :exp' +
-        // A name for a counter that has none yet; later names come with the latest hit below.
-        (d.api_name ? ', #name = if_not_exists(#name, :name)' : ''),
-      ExpressionAttributeNames: {
-        '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
-        '#rs': 'request_time_sum', '#entity': 'entity', '#kh': 'key_hash', '#api': 'api_id', '#path': 'path', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
-        ...(d.api_name ? { '#name': 'api_name' } : {}),
-      },
-      ExpressionAttributeValues: {
-        ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
-        ':rs': d.request_time_sum, ':entity': 'key_activity', ':kh': d.key_hash, ':api': d.api_id, ':path': d.path,
-        ':hour': d.hour, ':exp': counterExpiry(d.hour), ...(d.api_name ? { ':name': d.api_name } : {}),
-      },
-      ReturnValues: 'ALL_OLD',
-    }),
-  );
-  const old = out.Attributes ?? {};
-  const beats = (field: string, v: number | string, better: '<' | '>') => {
-    const was = old[field] as number | string | undefined;
-    return was === undefined || (better === '<' ? v < was : v > was);
+function counterUpdate(d: CounterDelta): TxItem {
+  const names: Record<string, string> = {
+    '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
+    '#rs': 'request_time_sum', '#entity': 'entity', '#kh': 'key_hash', '#api': 'api_id', '#path': 'path', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
   };
-  // The latest hit also carries the names current at that moment.
-  const latest: Record<string, string> = {};
-  if (d.api_name) latest.api_name = d.api_name;
-  if (d.alias) latest.alias = d.alias;
-  const bounds: Array<[string, number | string, '<' | '>', Record<string, string>?]> = [
-    ['min_latency', d.min_latency, '<'],
-    ['max_latency', d.max_latency, '>'],
-    ['min_upstream_latency', d.min_upstream_latency, '<'],
-    ['max_upstream_latency', d.max_upstream_latency, '>'],
-    ['last_hit', d.last_hit, '>', latest],
-  ];
-  await Promise.all(bounds.filter(([f, v, b]) => beats(f, v, b)).map(([f, v, b, also]) => setIfBetter(key, f, v, b, also)));
+  const values: Record<string, unknown> = {
+    ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
+    ':rs': d.request_time_sum, ':entity': 'key_activity', ':kh': d.key_hash, ':api': d.api_id, ':path': d.path,
+    ':hour': d.hour, ':exp': counterExpiry(d.hour),
+  };
+  const sets = ['#entity = :entity', '#kh = :kh', '#api = :api', '#path = :path', '#hour = :hour', '#exp = :exp'];
+  const firsts: Record<string, number | string | undefined> = {
+    min_latency: d.min_latency, max_latency: d.max_latency, min_upstream_latency: d.min_upstream_latency,
+    max_upstream_latency: d.max_upstream_latency, last_hit: d.last_hit, api_name: d.api_name, alias: d.alias,
+  };
+  Object.entries(firsts).forEach(([field, value], i) => {
+    if (value === undefined) return;
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = if_not_exists(#f${i}, :f${i})`);
+  });
+  return {
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: activityKeys.counter(d),
+        UpdateExpression: `ADD #hits :hits, #success :success, #error :error, #ls :ls, #us :us, #rs :rs SET ${sets.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  };
+}
+
+const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max_upstream_latency', 'last_hit'] as const;
+
+/**
+ * Brings each counter's minima, maxima and last hit (with the names current at it) up to this
+ * call's. These only ever improve, so reading them first (eventually consistent is enough: a stale
+ * value is only a worse one) leaves out the writes that could not win, and running this again
+ * after a retry changes nothing twice.
+ */
+async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
+  const stored = new Map<string, Record<string, unknown>>();
+  const pages = chunksOf(deltas.map((d) => activityKeys.counter(d)), 100);
+  const read = await mapLimit(pages, CHUNK_WRITERS, (keys) => batchGet(keys, false, ['PK', 'SK', ...BOUND_FIELDS]));
+  for (const it of read.flat()) stored.set(`${it.PK}|${it.SK}`, it);
+  const writes: Array<() => Promise<void>> = [];
+  for (const d of deltas) {
+    const key = activityKeys.counter(d);
+    const old = stored.get(`${key.PK}|${key.SK}`) ?? {};
+    const latest: Record<string, string> = {};
+    if (d.api_name) latest.api_name = d.api_name;
+    if (d.alias) latest.alias = d.alias;
+    const bounds: Array<[string, number | string, '<' | '>', Record<string, string>?]> = [
+      ['min_latency', d.min_latency, '<'],
+      ['max_latency', d.max_latency, '>'],
+      ['min_upstream_latency', d.min_upstream_latency, '<'],
+      ['max_upstream_latency', d.max_upstream_latency, '>'],
+      ['last_hit', d.last_hit, '>', latest],
+    ];
+    for (const [field, value, better, also] of bounds) {
+      const was = old[field] as number | string | undefined;
+      if (was === undefined || (better === '<' ? value < was : value > was)) writes.push(() => setIfBetter(key, field, value, better, also));
+    }
+  }
+  await mapLimit(writes, BOUND_WRITERS, (w) => w());
+}
+
+/**
+ * Batch bookkeeping: the batch item holds what the first attempt decided (its records'
+ * fingerprint, which records it refused, and a run id), and each applied transaction leaves a
+ * marker under the run id. A new run id after the batch expires keeps lingering markers (TTL
+ * deletes lazily) from hiding a reused id's chunks.
+ */
+const batchKeys = {
+  batch: (batchId: string) => ({ PK: `ANBATCH#${batchId}`, SK: 'BATCH' }),
+  chunk: (batchId: string, run: string, n: number) => ({ PK: `ANBATCH#${batchId}`, SK: `CHUNK#${run}#${n}` }),
+};
+
+interface BatchClaim {
+  run: string;
+  refused: number[];
+  /** An earlier attempt claimed the batch, so some of its chunks may be applied already. */
+  retry: boolean;
+}
+
+/**
+ * Claims a batch id for these records, or finds the claim of an earlier attempt of the same
+ * batch (whose refusals then apply). The same id with other records is 422.
+ */
+async function claimBatch(batchId: string, fingerprint: string, refused: number[]): Promise<BatchClaim> {
+  const now = Math.floor(Date.now() / 1000);
+  const run = randomHex(8);
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...batchKeys.batch(batchId), entity: 'analytics_batch', fingerprint, run, refused, [TTL_ATTRIBUTE]: now + BATCH_TTL_SECONDS },
+        // An expired batch (TTL deletes lazily) counts as absent.
+        ConditionExpression: 'attribute_not_exists(PK) OR #exp < :now',
+        ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+    return { run, refused, retry: false };
+  } catch (e) {
+    if (!isConditionFailure(e)) throw e;
+    // Only a retry gets here: one more read to learn what its first attempt decided.
+    const old = await getItem(batchKeys.batch(batchId), true);
+    if (!old) return claimBatch(batchId, fingerprint, refused);
+    if (old.fingerprint !== fingerprint) {
+      throw new Unprocessable(`batch_id ${batchId} was already used with other records`, [
+        { path: 'body.batch_id', message: 'already used with other records' },
+      ]);
+    }
+    return { run: String(old.run), refused: (old.refused as number[] | undefined) ?? [], retry: true };
+  }
+}
+
+/**
+ * Writes one run of counter updates as one transaction. In a batch, the run's marker rides in
+ * the same transaction: either the counters and the marker are stored, or neither. A marker that
+ * exists already means an earlier attempt applied this run, which is then skipped.
+ */
+async function writeChunk(deltas: readonly CounterDelta[], marker: Key | undefined): Promise<void> {
+  const updates = deltas.map(counterUpdate);
+  if (!marker) return transactWrite(updates);
+  const expires = Math.floor(Date.now() / 1000) + BATCH_TTL_SECONDS;
+  try {
+    await transactWrite([
+      {
+        op: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...marker, entity: 'analytics_chunk', [TTL_ATTRIBUTE]: expires },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      },
+      ...updates,
+    ]);
+  } catch (e) {
+    if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return;
+    throw e;
+  }
+}
+
+/** Chunk numbers of a run that an earlier attempt applied (one Query over the batch's markers). */
+async function appliedChunks(batchId: string, run: string): Promise<Set<number>> {
+  const prefix = `CHUNK#${run}#`;
+  const done = new Set<number>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': batchKeys.batch(batchId).PK, ':prefix': prefix },
+        ProjectionExpression: 'SK',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of out.Items ?? []) done.add(Number(String(it.SK).slice(prefix.length)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return done;
 }
 
 export interface IngestResult {
@@ -109,12 +258,29 @@ export interface IngestResult {
   counters: number;
 }
 
-/** Adds a call's records to the hourly counters of their keys; unknown keys are counted only. */
-export async function ingestRecords(records: readonly AnalyticsRecord[]): Promise<IngestResult> {
+/**
+ * Adds a call's records to the hourly counters of their keys; unknown keys are counted only.
+ * With a `batchId` the call is idempotent: a retry of the same batch, whether the first attempt
+ * finished or died half-way, applies each counter's share exactly once and answers the same.
+ */
+export async function ingestRecords(records: readonly AnalyticsRecord[], batchId?: string): Promise<IngestResult> {
   const hashes = [...new Set(records.map((r) => r.key_hash))];
   const keyInfo: Map<string, KeyInfo> = await getKeySessions(hashes);
-  const plan = planIngest(records, (h) => keyInfo.get(h));
-  await mapLimit(plan.deltas, WRITERS, writeCounter);
+  const keyOf = (h: string) => keyInfo.get(h);
+  let plan = planIngest(records, keyOf);
+  let marker = (_n: number): Key | undefined => undefined;
+  let applied = new Set<number>();
+  if (batchId !== undefined) {
+    const claim = await claimBatch(batchId, batchFingerprint(records), plan.refused);
+    plan = planIngest(records, keyOf, claim.refused);
+    marker = (n) => batchKeys.chunk(batchId, claim.run, n);
+    if (claim.retry) applied = await appliedChunks(batchId, claim.run);
+  }
+  const chunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas, n }));
+  // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
+  await mapLimit(chunks.filter((c) => !applied.has(c.n)), CHUNK_WRITERS, (c) => writeChunk(c.deltas, marker(c.n)));
+  // Also after a retry: the attempt that applied the chunks may have died before this step.
+  await applyBounds(plan.deltas);
   return { stored: plan.stored, unknown_keys: plan.unknown, counters: plan.deltas.length };
 }
 

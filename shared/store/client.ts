@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { assertWriteFits } from './item-size';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -15,6 +16,16 @@ export function ddb(): DynamoDBDocumentClient {
       : {}),
     maxAttempts: 5,
   });
+  // Every write of the service passes here, so no write path can forget the item-size check. It
+  // runs at the initialize step, before the document client marshals (at serialize), so it sizes
+  // the native values it was given.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      assertWriteFits(args.input as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name: 'itemSizeGuard' },
+  );
   doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });

@@ -4,6 +4,7 @@ import { newDbId } from '../domain/hashing';
 import type { Policy } from '../schemas/policies';
 import { ddb, tableName } from './client';
 import { batchGet, getItem, isConditionFailure, stripItem } from './items';
+import { assertItemFits, MAX_TRANSACTION_BYTES } from './item-size';
 import { sessionKeys } from './keys';
 import { forgetSessions } from './session-cache';
 import { transactWrite } from './transact';
@@ -81,19 +82,30 @@ export async function deletePolicy(id: string, ifMatch: number | undefined): Pro
 
 /**
  * Writes validated policies under their own ids (an existing one is replaced, keeping its `_id`
- * and creation time). Each run of 100 is one transaction, so an import of up to 100 policies is
- * all-or-nothing even on a storage failure.
+ * and creation time). Every policy is sized first, so one too large for DynamoDB is a 413 before
+ * anything is written. Then each run of up to 100 policies and 4 MB is one transaction, so an
+ * import that fits one is all-or-nothing even on a storage failure.
  */
 export async function importPolicies(policies: readonly Policy[]): Promise<void> {
   const now = new Date().toISOString();
   const existing = new Map((await getPolicies(policies.map((p) => p.id))).map((p) => [p.id, p]));
-  for (let i = 0; i < policies.length; i += 100) {
-    await transactWrite(
-      policies.slice(i, i + 100).map((p) => {
-        const before = existing.get(p.id);
-        return { op: { Put: { TableName: tableName(), Item: { ...itemOf(p, now, before, true), version: (before?.version ?? 0) + 1 } } } };
-      }),
-    );
+  const items = policies.map((p) => {
+    const before = existing.get(p.id);
+    const item = { ...itemOf(p, now, before, true), version: (before?.version ?? 0) + 1 };
+    return { item, size: assertItemFits(item) };
+  });
+  let run: typeof items = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (run.length) await transactWrite(run.map(({ item }) => ({ op: { Put: { TableName: tableName(), Item: item } } })));
+    run = [];
+    bytes = 0;
+  };
+  for (const it of items) {
+    if (run.length === 100 || bytes + it.size > MAX_TRANSACTION_BYTES) await flush();
+    run.push(it);
+    bytes += it.size;
   }
+  await flush();
   forgetSessions();
 }

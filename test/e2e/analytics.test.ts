@@ -193,6 +193,39 @@ describe('analytics ingestion and key activity (spec 11)', () => {
     expect(read.body.data.reduce((t: number, x: any) => t + x.hits, 0)).toBe(1000);
   });
 
+  it('a retried batch (same batch_id and records) answers the same and leaves the counters unchanged', async () => {
+    const key = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
+    const recs = records().map((r, i) => ({ ...r, key_hash: key.hash, org_id: a.orgId, timestamp: `2024-10-01T0${i % 4}:00:00Z` }));
+    const body = { batch_id: `batch-${key.hash.slice(0, 8)}`, records: [...recs, { ...recs[0]!, key_hash: 'no-such-key' }] };
+    const first = await s.gw('POST', '/gw/analytics', body);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ status: 'ok', action: 'added', stored: 20, unknown_keys: 1, counters: 4 });
+    const counted = await activity(a.key, key.hash, '2024-10-01', '2024-10-01');
+    for (let i = 0; i < 3; i++) {
+      const again = await s.gw('POST', '/gw/analytics', body);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+    }
+    const after = await activity(a.key, key.hash, '2024-10-01', '2024-10-01');
+    expect(after.body).toEqual(counted.body);
+    for (const path of paths) expectRow(after.body.data.find((x: any) => x.id.path === path), recs.filter((x) => x.path === path));
+  });
+
+  it('a batch_id reused with other records is 422 and counts nothing; a bad batch_id is 400', async () => {
+    const key = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
+    const recs = records().map((r) => ({ ...r, key_hash: key.hash, org_id: a.orgId, timestamp: '2024-10-02T10:00:00Z' }));
+    const batch_id = `reused-${key.hash.slice(0, 8)}`;
+    expect((await s.gw('POST', '/gw/analytics', { batch_id, records: recs.slice(0, 10) })).status).toBe(200);
+    const counted = await activity(a.key, key.hash, '2024-10-02', '2024-10-02');
+    const other = await s.gw('POST', '/gw/analytics', { batch_id, records: recs.slice(10) });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ status: 'error', message: `batch_id ${batch_id} was already used with other records`, errors: [{ path: 'body.batch_id', message: 'already used with other records' }] });
+    expect((await activity(a.key, key.hash, '2024-10-02', '2024-10-02')).body).toEqual(counted.body);
+    const bad = await s.gw('POST', '/gw/analytics', { batch_id: 'no spaces', records: recs });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.batch_id']);
+  });
+
   it('20 concurrent ingestion calls on the same counters lose no hit and keep exact min and max', async () => {
     const key = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
     const calls = Array.from({ length: 20 }, (_, c) =>

@@ -36,6 +36,53 @@ describe('webhooks (spec 21, 22)', () => {
     expect(list.body).toMatchObject({ hooks: [], pages: 0 });
   });
 
+  it('refuses headers the delivery owns, control characters, case twins, too many headers and internal targets: 400 at the field, nothing stored', async () => {
+    const eightK = 'v'.repeat(8192);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ header_map: { 'X-A': 'a\u0000b' } }, 'body.header_map.X-A'],
+      [{ header_map: { 'X-A': 'bell\u0007' } }, 'body.header_map.X-A'],
+      [{ header_map: { 'X-A': 'line\nbreak' } }, 'body.header_map.X-A'],
+      [{ header_map: { 'Content-Length': '0' } }, 'body.header_map.Content-Length'],
+      [{ header_map: { 'transfer-encoding': 'chunked' } }, 'body.header_map.transfer-encoding'],
+      [{ header_map: { Host: 'internal.example' } }, 'body.header_map.Host'],
+      [{ header_map: { Connection: 'close' } }, 'body.header_map.Connection'],
+      [{ header_map: { 'Proxy-Authorization': 'Basic eA==' } }, 'body.header_map.Proxy-Authorization'],
+      [{ header_map: { 'X-Token': 'a', 'x-token': 'b' } }, 'body.header_map.x-token'],
+      [{ header_map: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`x-h${i}`, 'v'])) }, 'body.header_map'],
+      [{ header_map: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`x-h${i}`, eightK])) }, 'body.header_map'],
+      [{ target_path: 'http://169.254.169.254/latest/meta-data/' }, 'body.target_path'],
+      [{ target_path: 'http://127.0.0.1:8080/hook' }, 'body.target_path'],
+      [{ target_path: 'http://[::1]/hook' }, 'body.target_path'],
+      [{ target_path: 'http://localhost/hook' }, 'body.target_path'],
+      [{ target_path: 'http://10.0.0.5/hook' }, 'body.target_path'],
+    ];
+    const fresh = await s.tenant();
+    const kept = (await s.dash(fresh.key, 'POST', '/api/hooks', valid)).body.Meta as string;
+    for (const [change, path] of cases) {
+      const body = { ...valid, ...change };
+      for (const [method, url] of [['POST', '/api/hooks'], ['PUT', `/api/hooks/${kept}`]] as const) {
+        const r = await s.dash(fresh.key, method, url, body);
+        const what = `${method} ${JSON.stringify(change).slice(0, 80)}`;
+        expect(r.status, what).toBe(400);
+        expect(r.body, what).toMatchObject({ Status: 'Error', Meta: { errors: expect.any(Array) } });
+        expect(r.body.Meta.errors.map((e: { path: string }) => e.path), what).toContain(path);
+      }
+    }
+    const list = await s.dash(fresh.key, 'GET', '/api/hooks?p=-1');
+    expect(list.body.hooks).toHaveLength(1);
+    expect(list.body.hooks[0]).toMatchObject({ id: kept, version: 1, header_map: valid.header_map, target_path: valid.target_path });
+  });
+
+  it('stores a hook at the header limits: 50 headers, 16,384 characters in all', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`X-H${String(i).padStart(2, '0')}`, '']));
+    const names = Object.keys(headers).join('').length;
+    const each = Math.floor((16_384 - names) / 50);
+    for (const n of Object.keys(headers)) headers[n] = '\u00e9'.repeat(each);
+    const r = await s.dash(a.key, 'POST', '/api/hooks', { ...valid, header_map: headers });
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    expect((await s.dash(a.key, 'GET', `/api/hooks/${r.body.Meta}`)).body.header_map).toEqual(headers);
+  });
+
   it('create -> get -> replace (an omitted name is emptied) -> delete', async () => {
     const created = await s.dash(a.key, 'POST', '/api/hooks', valid);
     expect(created.status).toBe(200);

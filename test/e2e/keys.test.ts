@@ -61,6 +61,26 @@ describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyID})',
     expect(wrongEntry.status).toBe(400);
   });
 
+  it('hashed=true|1 reads the path as the hash, false|0 as the key; any other value is 400 and deletes nothing', async () => {
+    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId) });
+    for (const q of ['hashed=0', 'hashed=false']) {
+      expect((await s.gw('GET', `/gw/keys/${key}?${q}`)).status, q).toBe(200);
+      expect((await s.gw('GET', `/gw/keys/${hash}?${q}`)).status, q).toBe(404);
+    }
+    expect((await s.gw('GET', `/gw/keys/${hash}?hashed=1`)).status).toBe(200);
+    for (const v of ['yes', '2', '', 'TRUE']) {
+      for (const method of ['GET', 'DELETE']) {
+        const r = await s.gw(method, `/gw/keys/${hash}?hashed=${v}`);
+        expect(r.status, `${method} hashed=${v}`).toBe(400);
+        expect(r.body).toMatchObject({ status: 'error', errors: [{ path: 'query.hashed' }] });
+      }
+    }
+    expect((await s.gw('DELETE', `/gw/keys/${hash}?hashed=0`)).status).toBe(404);
+    expect((await s.gw('GET', `/gw/keys/${key}`)).status).toBe(200);
+    expect((await s.gw('DELETE', `/gw/keys/${hash}?hashed=1`)).status).toBe(200);
+    expect((await s.gw('GET', `/gw/keys/${key}`)).status).toBe(404);
+  });
+
   it('stores basic-auth passwords hashed and never returns them', async () => {
     const user = `user-${Date.now()}@example.com`;
     const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), basic_auth_data: { user, password: 's3cret-pass' } });
@@ -126,6 +146,19 @@ describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
     expect(byUser.status).toBe(200);
     expect(byUser.body.key_hash).toBe(hash);
     expect((await s.gw('GET', `/gw/keys/${key}`)).body.alias).toBe('by-user');
+  });
+
+  it('hashed=0 and hashed=false name the key itself, not its hash', async () => {
+    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId) });
+    const body = { access_rights: rightsFor(apiId), alias: 'not-hashed' };
+    for (const q of ['hashed=0', 'hashed=false', 'hashed=FALSE']) {
+      const r = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}?${q}`, body);
+      expect(r.status, q).toBe(200);
+      expect(r.body.key_hash).toBe(hash);
+      expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?${q}`, body)).status, q).toBe(404);
+    }
+    // Any other non-empty value still means the hash (decisions §6).
+    expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?hashed=yes`, body)).status).toBe(200);
   });
 
   it('answers 404 when the key does not grant the API, for another organisation, and for unknown ids; 412 on a stale If-Match', async () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   activityRange,
   aggregateActivity,
+  batchFingerprint,
+  chunksOf,
   hourOf,
   pageRows,
   planIngest,
@@ -76,6 +78,39 @@ describe('planIngest', () => {
     );
     expect(plan).toMatchObject({ stored: 3, unknown: 2 });
     expect(plan.deltas.find((d) => d.key_hash === 'k1')).toMatchObject({ hits: 2, api_name: 'Named' });
+  });
+});
+
+describe('batches', () => {
+  const keys: Record<string, { org_id: string }> = { k1: { org_id: 'o1' } };
+  const recs = [rec(), rec({ key_hash: 'nope' }), rec({ path: '/b' }), rec({ org_id: 'other' })];
+
+  it('a retry planned with its first attempt\'s refusals sums the same counters, even if a key appeared meanwhile', () => {
+    const first = planIngest(recs, (h) => keys[h]);
+    expect(first.refused).toEqual([1, 3]);
+    const later = planIngest(recs, (h) => ({ ...keys, nope: { org_id: 'o1' } })[h], first.refused);
+    expect(later).toEqual(first);
+    expect(planIngest(recs, (h) => ({ ...keys, nope: { org_id: 'o1' } })[h]).stored).toBe(3);
+  });
+
+  it('cuts counters into the same runs every time', () => {
+    expect(chunksOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunksOf([], 99)).toEqual([]);
+  });
+
+  it('fingerprints the validated records: member order and members the schema drops do not matter, any counted value does', () => {
+    const parse = (records: unknown[]) => analyticsIngestSchema.parse({ records }).records;
+    const a = parse([{ ...rec(), raw_request: 'dropped' }]);
+    const reordered = Object.fromEntries(Object.entries(rec()).reverse());
+    expect(batchFingerprint(parse([reordered]))).toBe(batchFingerprint(a));
+    expect(batchFingerprint(parse([rec({ request_time: 11 })]))).not.toBe(batchFingerprint(a));
+    expect(batchFingerprint(parse([rec(), rec()]))).not.toBe(batchFingerprint(a));
+  });
+
+  it('batch_id is optional and must be an id', () => {
+    expect(analyticsIngestSchema.safeParse({ records: [rec()], batch_id: '3f1c9a2e-7d41-4b8e-9f0a-2c6d5e8b1a47' }).success).toBe(true);
+    expect(analyticsIngestSchema.safeParse({ records: [rec()], batch_id: 'a#b' }).success).toBe(false);
+    expect(analyticsIngestSchema.safeParse({ records: [rec()], batch_id: '' }).success).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   keyAdminSchema,
   keyDashboardSchema,
   keyGatewaySchema,
+  keyGetQuerySchema,
   keySessionSchema,
   keyUpdateQuerySchema,
   sessionCheckSchema,
@@ -78,6 +79,11 @@ describe('key schemas', () => {
       auto_guess: true,
       username: false,
     });
+    for (const v of ['0', 'false', 'False']) expect(keyUpdateQuerySchema.parse({ hashed: v }).hashed, v).toBe(false);
+    for (const v of ['1', 'true', 'yes']) expect(keyUpdateQuerySchema.parse({ hashed: v }).hashed, v).toBe(true);
+    expect(keyGetQuerySchema.parse({ hashed: '0' }).hashed).toBe(false);
+    expect(keyGetQuerySchema.parse({ hashed: '1' }).hashed).toBe(true);
+    for (const v of ['', 'yes', 'TRUE']) expect(keyGetQuerySchema.safeParse({ hashed: v }).success, v).toBe(false);
     expect(sessionCheckSchema.safeParse({ key: 'k/../x', api_id: 'a' }).success).toBe(false);
   });
 });
