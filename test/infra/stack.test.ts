@@ -1,6 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { lambdaNode } from '../../infra/local/emulator/lambda-node';
+import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
 import { builtRoutes, routeList } from '../../shared/routes';
 
@@ -29,17 +33,27 @@ function actionsOf(fn: Resource): string[] {
 }
 
 describe('cloud stack', () => {
-  it('has one function per built route (plus the 404/405 fallback), arm64 nodejs22.x', () => {
+  it(`has one function per built route (plus the 404/405 fallback), arm64 ${LAMBDA_RUNTIME}`, () => {
     const fns = resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(builtRoutes.length + 1);
     for (const [, f] of fns) {
-      expect(f.Properties.Runtime).toBe('nodejs22.x');
+      expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
     }
     for (const r of builtRoutes) functionOf(r.name);
     for (const r of routeList.filter((x) => !x.built)) {
       expect(() => functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
     }
+  });
+
+  it("keeps the template's runtime, the bundles' esbuild target and the emulator's worker Node on one major", () => {
+    expect(Runtime.ALL.map((r) => r.name), 'a runtime Lambda offers').toContain(LAMBDA_RUNTIME);
+    expect(LAMBDA_RUNTIME).toBe(`nodejs${LAMBDA_NODE_MAJOR}.x`);
+    expect(ESBUILD_TARGET).toBe(`node${LAMBDA_NODE_MAJOR}`);
+    const pinned = JSON.parse(readFileSync(new URL('../../infra/local/lambda-node/package.json', import.meta.url), 'utf8')).optionalDependencies as Record<string, string>;
+    for (const [pkg, version] of Object.entries(pinned)) expect(version.split('.')[0], pkg).toBe(String(LAMBDA_NODE_MAJOR));
+    // The binary the emulator (and so CI) runs the bundles on.
+    expect(lambdaNode(LAMBDA_RUNTIME).version).toMatch(new RegExp(`^v${LAMBDA_NODE_MAJOR}\\.`));
   });
 
   it('routes every built route, and a $default route for the rest', () => {
