@@ -1,9 +1,13 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../infra/local/emulator/iam';
 import { lambdaNode } from '../../infra/local/emulator/lambda-node';
+import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
 import { builtRoutes, routeList } from '../../shared/routes';
@@ -104,5 +108,39 @@ describe('cloud stack', () => {
       DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
     });
+  });
+});
+
+describe("the stack's policies as the emulator reads them (intrinsics resolved to local names and ARNs)", () => {
+  const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/t';
+  let stage: CloudStage;
+  const fnOf = (route: string) => [...stage.functions.values()].find((f) => f.name === route)!;
+  const can = (f: EmulatedFunction, action: string, resource: string) => evaluate(f.statements, { action, resource }) === 'allowed';
+
+  beforeAll(() => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-iam-')), 'Test.template.json');
+    writeFileSync(file, JSON.stringify(template.toJSON()));
+    stage = readCloudStage(file, { region: 'us-east-1', account: '000000000000', tableName: 't' });
+  });
+
+  it('resolves table and secret references to the local names and ARNs the emulator serves', () => {
+    const gw = fnOf(builtRoutes.find((r) => r.group === 'gateway')!.name);
+    expect(gw.environment.TABLE_NAME).toBe('t');
+    expect(gw.environment.GW_SECRET_ARN).toBe(stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn);
+    expect(stage.tables.map((t) => t.arn)).toEqual([TABLE]);
+  });
+
+  it('lets no function Scan, read routes only read, and each group read only its own secret', () => {
+    const gwSecret = stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn;
+    const adminSecret = stage.secrets.find((s) => s.envName === 'ADMIN_SECRET')!.arn;
+    for (const r of builtRoutes) {
+      const f = fnOf(r.name);
+      expect(can(f, 'dynamodb:Scan', TABLE), r.name).toBe(false);
+      expect(can(f, 'dynamodb:GetItem', TABLE), r.name).toBe(true);
+      expect(can(f, 'dynamodb:Query', `${TABLE}/index/GSI1`), r.name).toBe(true);
+      expect(can(f, 'dynamodb:PutItem', TABLE), r.name).toBe(r.access === 'write');
+      expect(can(f, 'secretsmanager:GetSecretValue', gwSecret), r.name).toBe(r.group === 'gateway');
+      expect(can(f, 'secretsmanager:GetSecretValue', adminSecret), r.name).toBe(r.group === 'admin');
+    }
   });
 });
