@@ -2,8 +2,9 @@
  * The emulator's HTTP API front (infra/local/emulator/gateway.ts): API Gateway's route priority
  * and payload 2.0's response rules, including the 502 a failed function becomes.
  */
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { compileRoute, selectRoute, toHttpAnswer } from '../../infra/local/emulator/gateway';
+import { compileRoute, createGateway, selectRoute, toHttpAnswer } from '../../infra/local/emulator/gateway';
 
 const routes = ['GET /gw/apis/{apiID}', 'GET /gw/apis/oas', 'GET /gw/apis/oas/{apiID}', 'ANY /files/{proxy+}', 'GET /files/{name}', 'POST /gw/apis'].map((k) => {
   const [method, path] = k.split(' ') as [string, string];
@@ -45,5 +46,29 @@ describe('payload 2.0 responses', () => {
     expect(JSON.parse(failed.body.toString())).toEqual({ message: 'Internal Server Error' });
     expect(ok({ statusCode: 'two hundred' }).statusCode).toBe(502);
     expect(ok({ statusCode: 200, headers: { a: { nested: true } } }).statusCode).toBe(502);
+  });
+});
+
+describe('payload limits', () => {
+  it('answers 500 without invoking for an event over the 6 MB Lambda takes, as API Gateway does when Lambda refuses it', async () => {
+    let invoked = 0;
+    const server = createGateway({
+      routes: routes.map((r) => ({ routeKey: r.routeKey, method: r.method, path: r.path, functionId: r.functionId })),
+      invoke: async () => {
+        invoked++;
+        return { ok: true, result: { statusCode: 200, body: 'ok' }, durationMs: 1 };
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const small = await fetch(`${url}/gw/apis`, { method: 'POST', body: 'x'.repeat(1000) });
+      expect([small.status, await small.text()]).toEqual([200, 'ok']);
+      const big = await fetch(`${url}/gw/apis`, { method: 'POST', body: 'x'.repeat(6 * 1024 * 1024) });
+      expect([big.status, await big.json()]).toEqual([500, { message: 'Internal Server Error' }]);
+      expect(invoked).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
  * Gateway does (the most specific path, then the `$default` route), sends the payload 2.0 event,
  * and turns the function's answer into the HTTP response by payload 2.0's rules. A function that
  * fails (INIT error, exception, crash, timeout, oversized answer) is API Gateway's 502
- * `{"message":"Internal Server Error"}`, never a hang.
+ * `{"message":"Internal Server Error"}`, never a hang; an event Lambda refuses to take (over 6 MB)
+ * is API Gateway's 500.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,8 @@ import type { Outcome } from './runtime';
 
 /** HTTP API's request payload limit. */
 const REQUEST_LIMIT = 10 * 1024 * 1024;
+/** Lambda's payload limit for a synchronous invocation: a bigger event is refused before the function runs. */
+const INVOKE_LIMIT = 6 * 1024 * 1024;
 
 type Segment = { literal: string } | { param: string; greedy: boolean };
 export interface CompiledRoute extends EmulatedRoute {
@@ -110,6 +113,7 @@ export interface GatewayOptions {
   /** The `$default` route's function, if the template has one. */
   defaultFunction?: string;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
+  log?(line: string): void;
 }
 
 function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
@@ -139,6 +143,11 @@ export function createGateway(opts: GatewayOptions): Server {
       const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
       const event = toApiGatewayEvent(req, url, body, { routeKey: hit?.r.routeKey ?? '$default', pathParameters: hit?.params ?? {} });
       event.requestContext.requestId = requestId;
+      const eventBytes = Buffer.byteLength(JSON.stringify(event));
+      if (eventBytes > INVOKE_LIMIT) {
+        opts.log?.(`REFUSED ${functionId} RequestId: ${requestId} the event is ${eventBytes} bytes; Lambda takes at most ${INVOKE_LIMIT}`);
+        return write(res, { ...internalError(), statusCode: 500 }, requestId);
+      }
       try {
         write(res, toHttpAnswer(await opts.invoke(functionId, event)), requestId);
       } catch {

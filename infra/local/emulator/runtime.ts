@@ -12,7 +12,7 @@ import type { EmulatedFunction } from './template';
 import type { InvokeMessage, LambdaError, WorkerMessage } from './worker';
 
 export type Outcome =
-  | { ok: true; result: unknown; durationMs: number; initMs?: number }
+  | { ok: true; result: unknown; durationMs: number; initMs?: number; initCpuMs?: number }
   | { ok: false; phase: 'init' | 'invoke'; error: LambdaError; durationMs: number; initMs?: number; timedOut?: boolean };
 
 export interface RuntimeOptions {
@@ -108,8 +108,9 @@ export class FunctionRuntime {
   private readonly concurrency: number;
   private readonly idleMs: number;
   private readonly initTimeoutMs: number;
-  /** Process start to handler ready of every cold start, for the benchmarks. */
+  /** Process start to handler ready of every cold start, and the CPU time it took, for the benchmarks. */
   readonly inits: number[] = [];
+  readonly initCpu: number[] = [];
 
   constructor(
     readonly fn: EmulatedFunction,
@@ -153,6 +154,7 @@ export class FunctionRuntime {
     if (first !== 'timeout' && first.type === 'ready') {
       c.initMs = initMs;
       this.inits.push(initMs);
+      this.initCpu.push(first.cpuMs);
       return { c };
     }
     c.kill();
@@ -224,7 +226,7 @@ export class FunctionRuntime {
     if ('error' in got) return { ok: false, phase: 'init', error: got.error, durationMs: 0, initMs: got.initMs };
     const initMs = got.c.initMs;
     got.c.kill();
-    return { ok: true, result: null, durationMs: 0, initMs };
+    return { ok: true, result: null, durationMs: 0, initMs, initCpuMs: this.initCpu.at(-1) };
   }
 
   get warm(): number {

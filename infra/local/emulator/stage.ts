@@ -91,6 +91,31 @@ async function ensureTables(endpoint: string, tables: readonly EmulatedTable[]):
   }
 }
 
+/** Lambda's own variables for a function's container, plus where "AWS" is (the only addition). */
+export function lambdaVariables(f: EmulatedFunction, region: string, c: { key: string; secret: string; token: string }, awsEndpoint: string): Record<string, string> {
+  return {
+    AWS_REGION: region,
+    AWS_DEFAULT_REGION: region,
+    AWS_ACCESS_KEY_ID: c.key,
+    AWS_SECRET_ACCESS_KEY: c.secret,
+    AWS_SESSION_TOKEN: c.token,
+    AWS_LAMBDA_FUNCTION_NAME: f.logicalId,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(f.memoryMb),
+    AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${f.logicalId}`,
+    AWS_LAMBDA_LOG_STREAM_NAME: `local/[$LATEST]${randomUUID().replace(/-/g, '')}`,
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    AWS_EXECUTION_ENV: `AWS_Lambda_${f.runtime}`,
+    LAMBDA_TASK_ROOT: f.codeDir ?? '',
+    _HANDLER: f.handler,
+    TZ: ':UTC',
+    LANG: 'en_US.UTF-8',
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
+  };
+}
+
 export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const region = opts.region ?? 'us-east-1';
   const stage = readCloudStage(opts.templateFile, { region, account: LOCAL_ACCOUNT, tableName: opts.tableName });
@@ -126,31 +151,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   });
 
   const script = workerScript();
-  const lambdaEnvironment = (f: EmulatedFunction): Record<string, string> => {
-    const c = credentials.get(f.logicalId)!;
-    return {
-      AWS_REGION: region,
-      AWS_DEFAULT_REGION: region,
-      AWS_ACCESS_KEY_ID: c.key,
-      AWS_SECRET_ACCESS_KEY: c.secret,
-      AWS_SESSION_TOKEN: c.token,
-      AWS_LAMBDA_FUNCTION_NAME: f.logicalId,
-      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(f.memoryMb),
-      AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${f.logicalId}`,
-      AWS_LAMBDA_LOG_STREAM_NAME: `local/[$LATEST]${randomUUID().replace(/-/g, '')}`,
-      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-      AWS_EXECUTION_ENV: `AWS_Lambda_${f.runtime}`,
-      LAMBDA_TASK_ROOT: f.codeDir ?? '',
-      _HANDLER: f.handler,
-      TZ: ':UTC',
-      LANG: 'en_US.UTF-8',
-      PATH: '/usr/local/bin:/usr/bin:/bin',
-      // The only additions to Lambda's own variables: where "AWS" is.
-      AWS_ENDPOINT_URL_DYNAMODB: endpoint.url,
-      AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoint.url,
-    };
-  };
+  const lambdaEnvironment = (f: EmulatedFunction) => lambdaVariables(f, region, credentials.get(f.logicalId)!, endpoint.url);
   const runtimes = new Map(
     fns.map((f) => [f.logicalId, new FunctionRuntime(f, {
         node: nodes.get(f.runtime)!.path,

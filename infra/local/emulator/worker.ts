@@ -25,7 +25,7 @@ export interface LambdaError {
 }
 
 export type WorkerMessage =
-  | { type: 'ready'; node: string }
+  | { type: 'ready'; node: string; cpuMs: number }
   | ({ type: 'init-error' } & LambdaError)
   | { type: 'result'; requestId: string; result: unknown; rss: number }
   | ({ type: 'error'; requestId: string; rss: number } & LambdaError)
@@ -108,7 +108,8 @@ async function main() {
       send({ type: 'error', requestId: m.requestId, rss: process.memoryUsage.rss(), ...lambdaError(e, 'Error') });
     }
   });
-  send({ type: 'ready', node: process.version });
+  const cpu = process.cpuUsage();
+  send({ type: 'ready', node: process.version, cpuMs: (cpu.user + cpu.system) / 1000 });
 }
 
 // The emulator going away ends the container.
