@@ -13,7 +13,7 @@ import type { InvokeMessage, LambdaError, WorkerMessage } from './worker';
 
 export type Outcome =
   | { ok: true; result: unknown; durationMs: number; initMs?: number; initCpuMs?: number }
-  | { ok: false; phase: 'init' | 'invoke'; error: LambdaError; durationMs: number; initMs?: number; timedOut?: boolean };
+  | { ok: false; phase: 'init' | 'invoke'; error: LambdaError; durationMs: number; initMs?: number };
 
 export interface RuntimeOptions {
   node: string;
@@ -198,7 +198,7 @@ export class FunctionRuntime {
       this.opts.log(`${this.fn.name} RequestId: ${requestId} Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds`);
       c.kill();
       this.report(requestId, c, durationMs, ' Status: timeout');
-      return { ok: false, phase: 'invoke', error: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds` }, durationMs, initMs, timedOut: true };
+      return { ok: false, phase: 'invoke', error: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds` }, durationMs, initMs };
     }
     if (m.type === 'result' || m.type === 'error') c.maxRss = Math.max(c.maxRss, m.rss);
     if (m.type === 'result') {
@@ -227,10 +227,6 @@ export class FunctionRuntime {
     const initMs = got.c.initMs;
     got.c.kill();
     return { ok: true, result: null, durationMs: 0, initMs, initCpuMs: this.initCpu.at(-1) };
-  }
-
-  get warm(): number {
-    return this.containers.size;
   }
 
   stop(): void {

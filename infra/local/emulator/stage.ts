@@ -168,7 +168,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     nodes,
     secrets: stage.secrets.map((s) => ({ envName: s.envName, arn: s.arn, value: clearValue(s, values.get(s.arn)!) })),
     dynamoEndpoint,
-    storage: dynamo ? `DynamoDB Local (${join(opts.dataDir, 'dynamodb')})` : dynamoEndpoint,
+    storage: dynamo ? `DynamoDB Local at ${dynamoEndpoint} (${join(opts.dataDir, 'dynamodb')})` : dynamoEndpoint,
     denials,
     runtimes,
     invoke: (functionId, event) => runtimes.get(functionId)!.invoke(event),
