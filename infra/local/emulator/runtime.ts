@@ -63,6 +63,12 @@ class Container {
       this.waiting = undefined;
       w?.resolve(m);
     });
+    // A Node binary that cannot start is an INIT failure of this container, not of the emulator.
+    this.child.on('error', (e) => {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.resolve({ type: 'crash', errorType: 'Runtime.ExitError', errorMessage: `Runtime could not start: ${e.message}` });
+    });
     this.child.on('exit', (code, signal) => {
       const w = this.waiting;
       this.waiting = undefined;
