@@ -57,7 +57,16 @@ describe('one success and one refusal per route, as through npm start', () => {
     onSource = await walkRoutes(source.url);
     onEmulator = await walkRoutes(emulated.url);
   }, 600_000);
-  afterAll(() => source?.close());
+  afterAll(async () => {
+    if (onEmulator) {
+      const reports = linesOf(emulated, 'REPORT');
+      console.log(
+        `emulator walk: ${onEmulator.answers.length} requests over ${builtRoutes.length} routes (source stage: ${onSource.answers.length}); ` +
+          `${reports.length} invocations, ${reports.filter((l) => /Init Duration/.test(l)).length} cold; ${linesOf(emulated, 'DENIED').length} IAM denials`,
+      );
+    }
+    await source?.close();
+  });
 
   it('every route answers 2xx and refuses with a 4xx through the emulator', () => {
     expect(onEmulator.seedProblems).toEqual([]);
