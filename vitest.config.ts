@@ -1,4 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Files that need the synthesized stack run last: its `cdk synth`, started in the background by
+ * the global setup, then overlaps every other file instead of holding up the (single, on two
+ * cores) test worker.
+ */
+class SynthesizedStackLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const late = (f: TestSpecification) => /[/\\]test[/\\](emulator[/\\]|infra[/\\]synth\.test)/.test(f.moduleId);
+    return [...sorted.filter((f) => !late(f)), ...sorted.filter(late)];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,6 +22,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    sequence: { sequencer: SynthesizedStackLast },
     // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],

@@ -16,6 +16,7 @@ import { write } from './scenarios/write';
 import { list } from './scenarios/list';
 import { quota } from './scenarios/quota';
 import { coldStart } from './scenarios/cold-start';
+import { emulatorColdStart } from './scenarios/emulator-cold-start';
 import { importBig } from './scenarios/import';
 import { analytics } from './scenarios/analytics';
 import { OUT_DIR } from './lib/bundle';
@@ -46,6 +47,7 @@ async function main() {
       ['list', () => list(ctx)],
       ['quota', () => quota(ctx)],
       ['cold-start', () => coldStart()],
+      ['emulator-cold-start', () => emulatorColdStart()],
       ['import', () => importBig(ctx)],
       ['analytics', () => analytics(ctx)],
     ];

@@ -8,7 +8,7 @@ import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { needsServiceKey } from '../shared/route-def';
 import { builtRoutes } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+import { copyNodeModulesCommands } from './node-modules';
+import { ESBUILD_TARGET, LAMBDA_RUNTIME } from './runtime';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -56,7 +58,7 @@ export class ManagementStack extends Stack {
     const bundling: NodejsFunctionProps['bundling'] = {
       format: OutputFormat.ESM,
       minify: true,
-      target: 'node22',
+      target: ESBUILD_TARGET,
       mainFields: ['module', 'main'],
       // The SDK goes into the bundle: the tested version, minified and tree-shaken (faster cold
       // starts than the runtime's full copy).
@@ -64,17 +66,28 @@ export class ManagementStack extends Stack {
       // Some SDK dependencies still call require(); ESM bundles need it defined.
       banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
     };
+    // Packages that read their own files at run time stay outside the bundle, copied beside it from
+    // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
+    const withNodeModules = (nodeModules: string[]): NodejsFunctionProps['bundling'] => ({
+      ...bundling,
+      externalModules: nodeModules,
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir),
+      },
+    });
     const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[]) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         entry: join(ROOT, entry),
         handler: 'handler',
-        runtime: Runtime.NODEJS_22_X,
+        runtime: new Runtime(LAMBDA_RUNTIME, RuntimeFamily.NODEJS, { supportsInlineCode: true }),
         architecture: Architecture.ARM_64,
         memorySize: 1024,
         timeout: Duration.seconds(29),
         projectRoot: ROOT,
         depsLockFilePath: join(ROOT, 'package-lock.json'),
-        bundling: nodeModules ? { ...bundling, nodeModules } : bundling,
+        bundling: nodeModules?.length ? withNodeModules(nodeModules) : bundling,
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         logGroup: new LogGroup(this, `Logs${name}`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
       });
@@ -139,7 +152,6 @@ export class ManagementStack extends Stack {
     acknowledge('AwsSolutions-APIG4', 'Every route checks its credential group inside its function (Middy), where the envelope of each group is produced; an API Gateway authorizer would add a second round trip per request.');
     acknowledge('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', 'The AWS-managed basic execution policy grants only CloudWatch Logs writes.');
     acknowledge(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>/index/*]`, "Queries use the table's own indexes; the wildcard covers only this table's indexes.");
-    acknowledge('AwsSolutions-L1', 'nodejs22.x is the runtime the code and its dependencies are tested for; moving to a newer one is a deliberate change.');
     acknowledge('AwsSolutions-SMG4', 'The two deployment secrets are shared with gateway and admin operators, and the service key keys stored idempotency records and outstanding cursors; rotating one is a coordinated change (put a new value; functions read it on their next cold start).');
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });

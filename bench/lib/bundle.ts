@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 /** Minified ESM bundles like the CDK stack builds, written beside node_modules so externals resolve. */
 import { build } from 'esbuild';
+import { ESBUILD_TARGET } from '../../infra/runtime';
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -16,7 +17,7 @@ export async function bundle(name: string, entry: string, external: string[] = [
     minify: true,
     format: 'esm',
     platform: 'node',
-    target: 'node22',
+    target: ESBUILD_TARGET,
     mainFields: ['module', 'main'],
     external,
     banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },

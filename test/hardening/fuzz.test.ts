@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtRoutes } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
-import { concretePath, giantCases, invalidCases, pathCases, render, type BaseRequest, type FuzzCase } from './support/cases';
+import { giantCases, invalidCases, pathCases, type FuzzCase } from './support/cases';
 import { FuzzClient, routeKey } from './support/client';
 import { envelopeProblems, hygieneProblems } from './support/hygiene';
+import { baseOf as seededBaseOf, probeSuccesses } from './support/probe';
 import { seedTenant, type Seeded } from './support/seed';
 import { diffSnapshots, snapshotTable } from './support/snapshot';
-import { sampleOf } from './support/zod-walk';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2024);
 const MIN_CASES = Number(process.env.FUZZ_CASES ?? 200);
@@ -50,22 +50,7 @@ function seedOf(r: RouteDef): number {
   return h >>> 0;
 }
 
-function paramsOf(r: RouteDef): Record<string, string> {
-  const names = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  return Object.fromEntries(names.map((n) => [n, seeded.params[n] ?? 'abc123']));
-}
-
-/** The route's accepted seed request, or a schema sample when seeding had none. */
-function baseOf(r: RouteDef): BaseRequest {
-  const recorded = c.bases.get(routeKey(r));
-  if (recorded) return recorded;
-  const base: BaseRequest = { params: paramsOf(r), query: {} };
-  if (r.body || r.bodyKind === 'raw') {
-    const value = r.body ? sampleOf(r.body) : {};
-    base.body = { text: render(value), contentType: (r.contentTypes ?? ['application/json'])[0], value };
-  }
-  return base;
-}
+const baseOf = (r: RouteDef) => seededBaseOf(c, seeded, r);
 
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -135,28 +120,7 @@ describe('response hygiene on every route', () => {
   });
 
   it('probes each route for a success answer (reads, replace what was read, then deletes)', async () => {
-    const probe = async (r: RouteDef, body?: unknown, query = '') => {
-      const base = baseOf(r);
-      const q = query || (Object.keys(base.query).length ? `?${new URLSearchParams(base.query)}` : '');
-      const text = body === undefined ? undefined : JSON.stringify(body);
-      return c.send(r.method, concretePath(r.path, paramsOf(r)) + q, { body: text, headers: text ? { 'content-type': 'application/json' } : {} });
-    };
-    for (const r of builtRoutes.filter((x) => x.method === 'GET')) await probe(r);
-    // Replace with what a read of the same path answered.
-    for (const r of builtRoutes.filter((x) => x.method === 'PUT' && !(c.seen.get(routeKey(x))?.ok))) {
-      const read = builtRoutes.find((x) => x.method === 'GET' && x.path === r.path);
-      // The full form, without the base's query (mode=public would leave out the extension).
-      const body = read ? (await c.send('GET', concretePath(read.path, paramsOf(read)))).body : r.path.startsWith('/gw/oauth/') ? { redirect_uri: 'https://app.example/cb2' } : undefined;
-      if (body !== undefined) {
-        const a = await probe(r, body);
-        if (a.status >= 300) console.warn(`success probe ${routeKey(r)} answered ${a.status}: ${a.text.slice(0, 300)}`);
-      }
-    }
-    // Deletes last: objects named by more parameters first, the APIs they hang on at the very end.
-    const deletes = builtRoutes
-      .filter((x) => x.method === 'DELETE')
-      .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0) || Number(a.path === '/gw/apis/{apiID}') - Number(b.path === '/gw/apis/{apiID}'));
-    for (const r of deletes) await probe(r);
+    await probeSuccesses(c, seeded);
   });
 
   it('every built route answered 2xx at least once, and every answer of this file was hygienic', () => {

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI validator reads its JSON schemas from its package directory at run time, so the
  * import function only works in the cloud if that package is installed beside the bundle
- * (route `nodeModules`, passed to NodejsFunction bundling by infra/stack.ts). This bundles the
+ * (route `nodeModules`: infra/stack.ts keeps it external and copies it beside the bundle). This bundles the
  * validation code the way the stack does, next to a node_modules folder, and runs it.
  */
 import { build } from 'esbuild';

@@ -1,6 +1,14 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../infra/local/emulator/iam';
+import { lambdaNode } from '../../infra/local/emulator/lambda-node';
+import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
+import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
 import { needsServiceKey } from '../../shared/route-def';
 import { builtRoutes, routeList } from '../../shared/routes';
@@ -46,17 +54,27 @@ function secretsReadableBy(fn: Resource): string[] {
 }
 
 describe('cloud stack', () => {
-  it('has one function per built route (plus the 404/405 fallback), arm64 nodejs22.x', () => {
+  it(`has one function per built route (plus the 404/405 fallback), arm64 ${LAMBDA_RUNTIME}`, () => {
     const fns = resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(builtRoutes.length + 1);
     for (const [, f] of fns) {
-      expect(f.Properties.Runtime).toBe('nodejs22.x');
+      expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
     }
     for (const r of builtRoutes) functionOf(r.name);
     for (const r of routeList.filter((x) => !x.built)) {
       expect(() => functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
     }
+  });
+
+  it("keeps the template's runtime, the bundles' esbuild target and the emulator's worker Node on one major", () => {
+    expect(Runtime.ALL.map((r) => r.name), 'a runtime Lambda offers').toContain(LAMBDA_RUNTIME);
+    expect(LAMBDA_RUNTIME).toBe(`nodejs${LAMBDA_NODE_MAJOR}.x`);
+    expect(ESBUILD_TARGET).toBe(`node${LAMBDA_NODE_MAJOR}`);
+    const pinned = JSON.parse(readFileSync(new URL('../../infra/local/lambda-node/package.json', import.meta.url), 'utf8')).optionalDependencies as Record<string, string>;
+    for (const [pkg, version] of Object.entries(pinned)) expect(version.split('.')[0], pkg).toBe(String(LAMBDA_NODE_MAJOR));
+    // The binary the emulator (and so CI) runs the bundles on.
+    expect(lambdaNode(LAMBDA_RUNTIME).version).toMatch(new RegExp(`^v${LAMBDA_NODE_MAJOR}\\.`));
   });
 
   it('routes every built route, and a $default route for the rest', () => {
@@ -129,5 +147,39 @@ describe('cloud stack', () => {
     const used = Object.values(format).flatMap((v) => [...v.matchAll(/\$context\.([A-Za-z.]+)/g)].map((m) => m[1]));
     expect(used.filter((v) => !allowed.includes(v!))).toEqual([]);
     expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
+  });
+});
+
+describe("the stack's policies as the emulator reads them (intrinsics resolved to local names and ARNs)", () => {
+  const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/t';
+  let stage: CloudStage;
+  const fnOf = (route: string) => [...stage.functions.values()].find((f) => f.name === route)!;
+  const can = (f: EmulatedFunction, action: string, resource: string) => evaluate(f.statements, { action, resource }) === 'allowed';
+
+  beforeAll(() => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-iam-')), 'Test.template.json');
+    writeFileSync(file, JSON.stringify(template.toJSON()));
+    stage = readCloudStage(file, { region: 'us-east-1', account: '000000000000', tableName: 't' });
+  });
+
+  it('resolves table and secret references to the local names and ARNs the emulator serves', () => {
+    const gw = fnOf(builtRoutes.find((r) => r.group === 'gateway')!.name);
+    expect(gw.environment.TABLE_NAME).toBe('t');
+    expect(gw.environment.GW_SECRET_ARN).toBe(stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn);
+    expect(stage.tables.map((t) => t.arn)).toEqual([TABLE]);
+  });
+
+  it('lets no function Scan, read routes only read, and each group read only its own secret', () => {
+    const gwSecret = stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn;
+    const adminSecret = stage.secrets.find((s) => s.envName === 'ADMIN_SECRET')!.arn;
+    for (const r of builtRoutes) {
+      const f = fnOf(r.name);
+      expect(can(f, 'dynamodb:Scan', TABLE), r.name).toBe(false);
+      expect(can(f, 'dynamodb:GetItem', TABLE), r.name).toBe(true);
+      expect(can(f, 'dynamodb:Query', `${TABLE}/index/GSI1`), r.name).toBe(true);
+      expect(can(f, 'dynamodb:PutItem', TABLE), r.name).toBe(r.access === 'write');
+      expect(can(f, 'secretsmanager:GetSecretValue', gwSecret), r.name).toBe(r.group === 'gateway');
+      expect(can(f, 'secretsmanager:GetSecretValue', adminSecret), r.name).toBe(r.group === 'admin');
+    }
   });
 });

@@ -29,7 +29,11 @@ export async function startStage(): Promise<Stage> {
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return stageAt(url, table, () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+}
 
+/** A client for any stage serving the test credentials at `url` (the source stage, the emulator). */
+export function stageAt(url: string, table: string, close: () => Promise<void>): Stage {
   const call: Stage['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     let body: string | undefined;
@@ -62,7 +66,7 @@ export async function startStage(): Promise<Stage> {
       if (user.status !== 200) throw new Error(`user create failed: ${JSON.stringify(user.body)}`);
       return { orgId, key: user.body.Meta.access_key as string, userId: user.body.Meta.id as string };
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close,
   };
   return stage;
 }

@@ -21,6 +21,8 @@ export interface Seen {
 export class FuzzClient {
   readonly seen = new Map<string, Seen>();
   readonly bases = new Map<string, BaseRequest>();
+  /** Every answer in order: its route key (or method and path when no route matched) and status. */
+  readonly answers: Array<{ route: string; status: number }> = [];
   dashKey = '';
 
   constructor(readonly baseUrl: string) {}
@@ -46,6 +48,7 @@ export class FuzzClient {
       /* not JSON */
     }
     const answer: Answer = { status: res.status, headers: res.headers, text, body };
+    this.answers.push({ route: route ? routeKey(route) : `${method} ${pathname}`, status: res.status });
     if (route) {
       const k = routeKey(route);
       const s = this.seen.get(k) ?? { ok: 0, errors: 0, hygiene: [] };

@@ -1,0 +1,137 @@
+/**
+ * The AWS the emulated functions reach (AWS_ENDPOINT_URL_DYNAMODB and
+ * AWS_ENDPOINT_URL_SECRETS_MANAGER point here, so their cloud code path runs unchanged):
+ * - DynamoDB calls are checked against the calling function's policy statements and forwarded to
+ *   DynamoDB Local, or answered AccessDeniedException as AWS would;
+ * - Secrets Manager's GetSecretValue and DescribeSecret serve the template's secrets by ARN,
+ *   checked the same way.
+ * The caller is known by the access key id of its SigV4 `Credential=` scope: each function gets
+ * its own fake credentials. Signatures are not verified (nothing here is a security boundary).
+ */
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { dynamodbAuthorizations, evaluate, secretsAuthorizations, type Authorization, type Statement } from './iam';
+
+export interface Identity {
+  /** The function's display name (route name). */
+  name: string;
+  logicalId: string;
+  roleId?: string;
+  statements: Statement[];
+}
+
+export interface Denial {
+  function: string;
+  action: string;
+  resource: string;
+  reason: string;
+}
+
+export interface AwsEndpointOptions {
+  dynamodbEndpoint: string;
+  identities: Map<string, Identity>;
+  /** Secret ARN -> name and value. */
+  secrets: Map<string, { name: string; value: string }>;
+  region: string;
+  account: string;
+  onDenied(d: Denial): void;
+}
+
+export interface AwsEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+function answer(res: ServerResponse, status: number, protocol: '1.0' | '1.1', body: unknown): void {
+  res.writeHead(status, { 'content-type': `application/x-amz-json-${protocol}`, 'x-amzn-requestid': randomUUID() });
+  res.end(JSON.stringify(body));
+}
+
+const accessKeyOf = (headers: IncomingHttpHeaders) => /Credential=([^/,\s]+)\//.exec(headers.authorization ?? '')?.[1];
+
+export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEndpoint> {
+  const upstream = new URL(opts.dynamodbEndpoint);
+
+  /** The first authorization the caller's policy refuses, reported and answered as AWS does. */
+  function refuse(res: ServerResponse, who: Identity, needed: Authorization[], protocol: '1.0' | '1.1', errorType: string): boolean {
+    for (const a of needed) {
+      const verdict = evaluate(who.statements, a);
+      if (verdict === 'allowed') continue;
+      opts.onDenied({ function: who.name, action: a.action, resource: a.resource, reason: verdict });
+      const because = verdict === 'explicit deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${a.action} action`;
+      answer(res, 400, protocol, {
+        __type: errorType,
+        Message: `User: arn:aws:sts::${opts.account}:assumed-role/${who.roleId ?? 'role'}/${who.logicalId} is not authorized to perform: ${a.action} on resource: ${a.resource} ${because}`,
+      });
+      return true;
+    }
+    return false;
+  }
+
+  function dynamodb(req: IncomingMessage, res: ServerResponse, body: Buffer, who: Identity, operation: string): void {
+    let input: Record<string, any>;
+    try {
+      input = JSON.parse(body.toString('utf8') || '{}');
+    } catch {
+      return answer(res, 400, '1.0', { __type: 'com.amazon.coral.service#SerializationException', Message: 'body is not JSON' });
+    }
+    const tableArn = (t: string) => (t.startsWith('arn:') ? t : `arn:aws:dynamodb:${opts.region}:${opts.account}:table/${t}`);
+    if (refuse(res, who, dynamodbAuthorizations(operation, input, tableArn), '1.0', 'com.amazon.coral.service#AccessDeniedException')) return;
+    // One database whatever the caller: DynamoDB Local keys its files by access key unless -sharedDb.
+    const headers = { ...req.headers, host: upstream.host, authorization: (req.headers.authorization ?? '').replace(/Credential=[^/]+\//, 'Credential=local/') };
+    const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 500, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', (e) => answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` }));
+    out.end(body);
+  }
+
+  function secretsManager(res: ServerResponse, body: Buffer, who: Identity, operation: string): void {
+    let input: { SecretId?: string };
+    try {
+      input = JSON.parse(body.toString('utf8') || '{}');
+    } catch {
+      return answer(res, 400, '1.1', { __type: 'InvalidRequestException', Message: 'body is not JSON' });
+    }
+    const id = String(input.SecretId ?? '');
+    // By full ARN, by ARN without its random suffix, or by name, as Secrets Manager finds them.
+    const found = [...opts.secrets.entries()].find(([arn, s]) => arn === id || arn.replace(/-[A-Za-z0-9]{6}$/, '') === id || s.name === id);
+    const arn = found?.[0] ?? (id.startsWith('arn:') ? id : `arn:aws:secretsmanager:${opts.region}:${opts.account}:secret:${id}`);
+    if (refuse(res, who, secretsAuthorizations(operation, arn), '1.1', 'AccessDeniedException')) return;
+    if (!found) return answer(res, 400, '1.1', { __type: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret." });
+    const [, s] = found;
+    if (operation === 'GetSecretValue') {
+      return answer(res, 200, '1.1', { ARN: arn, Name: s.name, VersionId: 'local', SecretString: s.value, VersionStages: ['AWSCURRENT'], CreatedDate: 0 });
+    }
+    if (operation === 'DescribeSecret') return answer(res, 200, '1.1', { ARN: arn, Name: s.name, VersionIdsToStages: { local: ['AWSCURRENT'] } });
+    answer(res, 400, '1.1', { __type: 'InvalidRequestException', Message: `${operation} is not served by the local Secrets Manager` });
+  }
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const [service, operation = ''] = target.split('.');
+      const isDynamo = service === 'DynamoDB_20120810';
+      const protocol = isDynamo ? '1.0' : '1.1';
+      const who = opts.identities.get(accessKeyOf(req.headers) ?? '');
+      if (!who) return answer(res, 400, protocol, { __type: 'UnrecognizedClientException', Message: 'The security token included in the request is invalid.' });
+      if (isDynamo) return dynamodb(req, res, body, who, operation);
+      if (service === 'secretsmanager') return secretsManager(res, body, who, operation);
+      answer(res, 400, protocol, { __type: 'UnknownOperationException', Message: `${target || 'this request'} is not served locally` });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

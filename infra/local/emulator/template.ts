@@ -1,0 +1,271 @@
+/**
+ * Reads a synthesized template the way the cloud wires it: HTTP API routes -> integrations ->
+ * functions -> their asset folders, handlers, environments, memory, timeouts and role policies;
+ * tables and secrets. Nothing here knows our route table: whatever the template holds is served.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { Intrinsics, isTable, type CfnResource, type CfnTemplate, type LocalAccount } from './intrinsics';
+import { toStatement, type Statement } from './iam';
+
+export interface EmulatedFunction {
+  logicalId: string;
+  /** The route name (ROUTE_NAME) when the function has one, else its logical id. */
+  name: string;
+  handler: string;
+  runtime: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** The asset folder (aws:asset:path), or why there is none. */
+  codeDir?: string;
+  codeProblem?: string;
+  /** The function's own environment, intrinsics resolved to local values. */
+  environment: Record<string, string>;
+  /** Its execution role's logical id. */
+  roleId?: string;
+  statements: Statement[];
+}
+
+export interface EmulatedRoute {
+  routeKey: string;
+  method: string;
+  path: string;
+  functionId: string;
+}
+
+export interface EmulatedTable {
+  logicalId: string;
+  name: string;
+  arn: string;
+  create: CreateTableCommandInput;
+  ttlAttribute?: string;
+}
+
+export interface EmulatedSecret {
+  logicalId: string;
+  arn: string;
+  /** The environment variable that holds its clear value locally (GW_SECRET_ARN -> GW_SECRET). */
+  envName: string;
+  /** Secrets Manager's generated JSON form, when the template asks for one. */
+  jsonTemplate?: { template: string; key: string };
+  literal?: string;
+}
+
+export interface CloudStage {
+  templateFile: string;
+  functions: Map<string, EmulatedFunction>;
+  routes: EmulatedRoute[];
+  /** The `$default` route's function, which answers every other request. */
+  defaultFunction?: string;
+  tables: EmulatedTable[];
+  secrets: EmulatedSecret[];
+  intrinsics: Intrinsics;
+  /** What the emulator could not model exactly, said once at start. */
+  warnings: string[];
+}
+
+export interface ReadOptions {
+  region: string;
+  account: string;
+  /** Local name of the table when the template has exactly one (TABLE_NAME). */
+  tableName: string;
+}
+
+const byType = (t: CfnTemplate, type: string) => Object.entries(t.Resources).filter(([, r]) => r.Type === type);
+
+function tableNames(t: CfnTemplate, tableName: string): Map<string, string> {
+  const tables = Object.entries(t.Resources).filter(([, r]) => isTable(r));
+  return new Map(
+    tables.map(([id, r]) => [id, tables.length === 1 ? tableName : typeof r.Properties?.TableName === 'string' ? r.Properties.TableName : id]),
+  );
+}
+
+function readTable(id: string, r: CfnResource, x: Intrinsics): EmulatedTable {
+  const p = x.resolve(r.Properties ?? {});
+  const index = (i: any) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema, Projection: i.Projection ?? { ProjectionType: 'ALL' } });
+  const name = x.tableName(id);
+  return {
+    logicalId: id,
+    name,
+    arn: x.tableArn(id),
+    create: {
+      TableName: name,
+      KeySchema: p.KeySchema,
+      AttributeDefinitions: p.AttributeDefinitions,
+      BillingMode: 'PAY_PER_REQUEST',
+      ...(p.GlobalSecondaryIndexes?.length ? { GlobalSecondaryIndexes: p.GlobalSecondaryIndexes.map(index) } : {}),
+      ...(p.LocalSecondaryIndexes?.length ? { LocalSecondaryIndexes: p.LocalSecondaryIndexes.map(index) } : {}),
+    },
+    ttlAttribute: p.TimeToLiveSpecification?.Enabled ? p.TimeToLiveSpecification.AttributeName : undefined,
+  };
+}
+
+/** The role's statements: its inline policies and every AWS::IAM::Policy attached to it. */
+function roleStatements(
+  t: CfnTemplate,
+  roleId: string | undefined,
+  x: Intrinsics,
+  notes: { warnings: string[]; managed: Map<string, number> },
+  fnName: string,
+): Statement[] {
+  const { warnings, managed } = notes;
+  if (!roleId) return [];
+  const docs: unknown[] = [];
+  for (const p of t.Resources[roleId]?.Properties?.Policies ?? []) docs.push(p.PolicyDocument);
+  for (const [, p] of byType(t, 'AWS::IAM::Policy')) {
+    if ((p.Properties?.Roles ?? []).some((r: any) => r?.Ref === roleId)) docs.push(p.Properties!.PolicyDocument);
+  }
+  for (const arn of t.Resources[roleId]?.Properties?.ManagedPolicyArns ?? []) {
+    let name: string;
+    try {
+      name = String(x.resolve(arn)).replace(/^.*:policy\//, '');
+    } catch {
+      name = JSON.stringify(arn);
+    }
+    managed.set(name, (managed.get(name) ?? 0) + 1);
+  }
+  const out: Statement[] = [];
+  for (const doc of docs) {
+    for (const raw of [(doc as any)?.Statement ?? []].flat()) {
+      let resolved: Record<string, unknown>;
+      try {
+        resolved = x.resolve(raw);
+      } catch (e) {
+        warnings.push(`${fnName}: a policy statement was left out (${(e as Error).message})`);
+        continue;
+      }
+      const { statement, note } = toStatement(resolved);
+      if (note) warnings.push(`${fnName}: ${note}`);
+      if (statement) out.push(statement);
+    }
+  }
+  return out;
+}
+
+function readFunction(
+  t: CfnTemplate,
+  id: string,
+  r: CfnResource,
+  x: Intrinsics,
+  templateDir: string,
+  notes: { warnings: string[]; managed: Map<string, number> },
+): EmulatedFunction {
+  const { warnings } = notes;
+  const p = r.Properties ?? {};
+  const rawEnv: Record<string, unknown> = p.Environment?.Variables ?? {};
+  const name = typeof rawEnv.ROUTE_NAME === 'string' ? rawEnv.ROUTE_NAME : id;
+  const environment: Record<string, string> = {};
+  for (const [k, v] of Object.entries(rawEnv)) {
+    try {
+      environment[k] = String(x.resolve(v));
+    } catch (e) {
+      warnings.push(`${name}: environment ${k} cannot be resolved locally (${(e as Error).message}); left out`);
+    }
+  }
+  const asset = r.Metadata?.['aws:asset:path'];
+  const roleId = p.Role?.['Fn::GetAtt']?.[0] as string | undefined;
+  return {
+    logicalId: id,
+    name,
+    handler: String(p.Handler ?? 'index.handler'),
+    runtime: String(p.Runtime ?? ''),
+    memoryMb: Number(p.MemorySize ?? 128),
+    timeoutSeconds: Number(p.Timeout ?? 3),
+    codeDir: typeof asset === 'string' ? resolve(templateDir, asset) : undefined,
+    codeProblem: typeof asset === 'string' ? undefined : 'the template has no aws:asset:path for this function (synthesize with asset metadata)',
+    environment,
+    roleId,
+    statements: roleStatements(t, roleId, x, notes, name),
+  };
+}
+
+/** The function an HTTP API integration invokes: `...:function:<logical id>` in its resolved URI. */
+function integrationFunction(integration: CfnResource | undefined, x: Intrinsics): string | undefined {
+  if (!integration || integration.Type !== 'AWS::ApiGatewayV2::Integration') return undefined;
+  try {
+    return /:function:([^:/]+)/.exec(String(x.resolve(integration.Properties?.IntegrationUri)))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each secret's local variable: the function environment variable naming it, minus `_ARN`. */
+function secretEnvName(t: CfnTemplate, secretId: string): string {
+  for (const [, f] of byType(t, 'AWS::Lambda::Function')) {
+    for (const [k, v] of Object.entries(f.Properties?.Environment?.Variables ?? {})) {
+      if ((v as any)?.Ref === secretId) return k.replace(/_ARN$/, '');
+    }
+  }
+  return secretId;
+}
+
+export function readCloudStage(templateFile: string, opts: ReadOptions): CloudStage {
+  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CfnTemplate;
+  const local: LocalAccount = {
+    region: opts.region,
+    account: opts.account,
+    stackName: templateFile.replace(/^.*\//, '').replace(/\.template\.json$/, ''),
+    tableNames: tableNames(template, opts.tableName),
+  };
+  const x = new Intrinsics(template, local);
+  const warnings: string[] = [];
+  const templateDir = dirname(resolve(templateFile));
+
+  const functions = new Map<string, EmulatedFunction>();
+  const managed = new Map<string, number>();
+  for (const [id, r] of byType(template, 'AWS::Lambda::Function')) functions.set(id, readFunction(template, id, r, x, templateDir, { warnings, managed }));
+  for (const [name, count] of managed) warnings.push(`managed policy ${name} (${count} functions) is not evaluated`);
+
+  const apis = byType(template, 'AWS::ApiGatewayV2::Api').filter(([, a]) => (a.Properties?.ProtocolType ?? 'HTTP') === 'HTTP');
+  if (apis.length > 1) warnings.push(`${apis.length} HTTP APIs in the template; serving ${apis[0]![0]} only`);
+  const apiId = apis[0]?.[0];
+  const routes: EmulatedRoute[] = [];
+  let defaultFunction: string | undefined;
+  for (const [id, r] of byType(template, 'AWS::ApiGatewayV2::Route')) {
+    if (r.Properties?.ApiId?.Ref !== apiId) continue;
+    let target: string;
+    try {
+      target = String(x.resolve(r.Properties?.Target ?? ''));
+    } catch (e) {
+      warnings.push(`route ${id}: target cannot be resolved (${(e as Error).message})`);
+      continue;
+    }
+    const integration = template.Resources[target.replace(/^integrations\//, '')];
+    const fn = integrationFunction(integration, x);
+    if (!fn || !functions.has(fn)) {
+      warnings.push(`route ${r.Properties?.RouteKey}: not a Lambda integration of this template; not served`);
+      continue;
+    }
+    if (integration?.Properties?.PayloadFormatVersion !== '2.0') warnings.push(`route ${r.Properties?.RouteKey}: payload format ${integration?.Properties?.PayloadFormatVersion} is sent as 2.0`);
+    const routeKey = String(r.Properties?.RouteKey);
+    if (routeKey === '$default') {
+      defaultFunction = fn;
+      continue;
+    }
+    const [method, path] = routeKey.split(' ') as [string, string];
+    routes.push({ routeKey, method: method.toUpperCase(), path, functionId: fn });
+  }
+
+  const tables = Object.entries(template.Resources).filter(([, r]) => isTable(r)).map(([id, r]) => readTable(id, r, x));
+  const secrets: EmulatedSecret[] = byType(template, 'AWS::SecretsManager::Secret').map(([id, r]) => {
+    const g = r.Properties?.GenerateSecretString;
+    return {
+      logicalId: id,
+      arn: x.secretArn(id),
+      envName: secretEnvName(template, id),
+      jsonTemplate: g?.SecretStringTemplate && g?.GenerateStringKey ? { template: g.SecretStringTemplate, key: g.GenerateStringKey } : undefined,
+      literal: typeof r.Properties?.SecretString === 'string' ? r.Properties.SecretString : undefined,
+    };
+  });
+  return { templateFile: resolve(templateFile), functions, routes, defaultFunction, tables, secrets, intrinsics: x, warnings };
+}
+
+/** The function a name on the command line means: its route name, logical id or route key. */
+export function findFunction(stage: CloudStage, name: string): EmulatedFunction | undefined {
+  const fns = [...stage.functions.values()];
+  return (
+    fns.find((f) => f.name === name || f.logicalId === name) ??
+    stage.functions.get(stage.routes.find((r) => r.routeKey === name)?.functionId ?? '')
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * One success and one refusal for every route of the table, through any stage URL: the fuzz
+ * suite's seed (one object of every kind) and success probes give each route an accepted request;
+ * the first invalid input the fuzz generator makes for the route (body, query or path parameter)
+ * gives its refusal, and a route that takes no input is refused without its credential. The two
+ * public routes take neither input nor credential: another method on their path is refused (405,
+ * by the `$default` route). Every answer is recorded in order, so two stages can be compared.
+ */
+import { builtRoutes } from '../../../shared/routes';
+import { concretePath, invalidCases, pathCases } from './cases';
+import { FuzzClient, routeKey } from './client';
+import { baseOf, paramsOf, probeSuccesses } from './probe';
+import { seedTenant } from './seed';
+
+export interface Walk {
+  answers: FuzzClient['answers'];
+  /** Route keys that never answered 2xx, and those never refused with a 4xx. */
+  noSuccess: string[];
+  noRefusal: string[];
+  seedProblems: string[];
+}
+
+export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
+  const c = new FuzzClient(url);
+  const seeded = await seedTenant(c);
+  await probeSuccesses(c, seeded);
+  const refused = new Set<string>();
+  for (const r of builtRoutes) {
+    const base = baseOf(c, seeded, r);
+    const bad = invalidCases(r, base, seed, 1)[0] ?? pathCases(r, base, seed, 1)[0];
+    let status: number;
+    if (bad) status = (await c.send(r.method, bad.url, { headers: bad.headers, body: bad.body })).status;
+    else if (r.group !== 'public') status = (await c.send(r.method, concretePath(r.path, paramsOf(seeded, r)), { headers: { authorization: '', 'x-gw-authorization': '', 'admin-auth': '' } })).status;
+    else status = (await c.send(r.method === 'POST' ? 'PUT' : 'POST', r.path)).status;
+    if (status >= 400 && status < 500) refused.add(routeKey(r));
+  }
+  return {
+    answers: c.answers,
+    noSuccess: builtRoutes.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
+    noRefusal: builtRoutes.map(routeKey).filter((k) => !refused.has(k)),
+    seedProblems: seeded.problems,
+  };
+}
