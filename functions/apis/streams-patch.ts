@@ -4,15 +4,18 @@ import { NotFound } from '../../shared/http/errors';
 import { patchedStreamsRecord } from '../../shared/domain/imported-api';
 import { importOptionsOf } from '../../shared/schemas/import';
 import { importsRoutes as routes } from '../../shared/route-groups/imports';
-import { getApiByAnyId, replaceApi } from '../../shared/store/apis';
+import { getApi, getApiSummaryByAnyId, replaceApi } from '../../shared/store/apis';
 
 /**
  * PATCH /api/apis/streams/{apiId} (spec 7): the route's media type (415 otherwise) and body
  * schema (x-gw-api-gateway and x-gw-streaming.streams, 400 otherwise) are checked by the
- * middleware; unknown API 404.
+ * middleware; unknown API, or another organisation's, 404 from its summary before any part of
+ * its definition is read.
  */
 export const handler = createHandler(routes.streamsPatch, async ({ org, params, query, body, ifMatch }) => {
-  const existing = await getApiByAnyId(params.apiId);
+  const summary = await getApiSummaryByAnyId(params.apiId);
+  if (!summary || summary.org_id !== org) throw new NotFound(`API ${params.apiId} not found`);
+  const existing = await getApi(summary.api_id);
   if (!existing || existing.org_id !== org) throw new NotFound(`API ${params.apiId} not found`);
   await replaceApi(patchedStreamsRecord(body as Record<string, unknown>, importOptionsOf(query), existing, new Date().toISOString()), ifMatch);
   return statusOk('API updated', null);
