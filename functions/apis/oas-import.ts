@@ -1,3 +1,4 @@
+import { config } from '../../shared/config';
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
 import { Unprocessable } from '../../shared/http/errors';
@@ -22,6 +23,6 @@ export const handler = createHandler(routes.oasImport, async ({ org, query, rawB
     doc = mergeTemplate(template.asset.data, doc);
   }
   await validateOpenApi(doc);
-  const api = await createApiWithVersion(importedRecord(doc, importOptionsOf(query), org, new Date().toISOString()), query);
+  const api = await createApiWithVersion(importedRecord(doc, importOptionsOf(query), org, new Date().toISOString(), config().upstreamAllowedHosts), query);
   return statusOk('API created', api.id, api.api_id);
 });

@@ -1,3 +1,4 @@
+import { config } from '../../shared/config';
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
 import { NotFound } from '../../shared/http/errors';
@@ -17,6 +18,6 @@ export const handler = createHandler(routes.streamsPatch, async ({ org, params, 
   if (!summary || summary.org_id !== org) throw new NotFound(`API ${params.apiId} not found`);
   const existing = await getApi(summary.api_id);
   if (!existing || existing.org_id !== org) throw new NotFound(`API ${params.apiId} not found`);
-  await replaceApi(patchedStreamsRecord(body as Record<string, unknown>, importOptionsOf(query), existing, new Date().toISOString()), ifMatch);
+  await replaceApi(patchedStreamsRecord(body as Record<string, unknown>, importOptionsOf(query), existing, new Date().toISOString(), config().upstreamAllowedHosts), ifMatch);
   return statusOk('API updated', null);
 });
