@@ -20,7 +20,8 @@ export interface Config {
   cacheMs: number;
   /**
    * UPSTREAM_ALLOWED_HOSTS: the hosts a dashboard import or streams patch may name as upstream;
-   * undefined = any (the default). An invalid entry throws, so a typo stops the service.
+   * undefined = any (the default). An invalid entry throws (npm start checks it first, the
+   * cloud synth too), so a typo never silently widens or narrows the list.
    */
   upstreamAllowedHosts?: HostAllowList;
 }

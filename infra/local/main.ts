@@ -4,7 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { config, resetConfig } from '../../shared/config';
+import { resetConfig } from '../../shared/config';
+import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 import { localSecrets } from './secrets';
@@ -37,7 +38,7 @@ async function main() {
   const secrets = localSecrets(dataDir, env);
   Object.assign(env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, GW_SECRET: secrets.gwSecret, ADMIN_SECRET: secrets.adminSecret });
   resetConfig();
-  config(); // an invalid setting (such as UPSTREAM_ALLOWED_HOSTS) stops the start here, with its message
+  parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS); // an invalid list stops the start here, naming the entry
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();
