@@ -13,6 +13,8 @@ import { createLocalServer } from './server';
 
 async function main() {
   const env = process.env;
+  // An invalid list stops the start here, naming the entry, before DynamoDB Local is started.
+  parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');
@@ -38,7 +40,6 @@ async function main() {
   const secrets = localSecrets(dataDir, env);
   Object.assign(env, { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, GW_SECRET: secrets.gwSecret, ADMIN_SECRET: secrets.adminSecret });
   resetConfig();
-  parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS); // an invalid list stops the start here, naming the entry
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();
