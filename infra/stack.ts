@@ -16,6 +16,7 @@ import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { needsServiceKey } from '../shared/route-def';
+import { parseHostAllowList } from '../shared/domain/upstream-hosts';
 import { builtRoutes } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
 import { copyNodeModulesCommands } from './node-modules';
@@ -124,8 +125,14 @@ export class ManagementStack extends Stack {
       },
     });
 
+    // README "Configuration": `cdk deploy -c upstreamAllowedHosts=...`; checked here, so a typo
+    // fails the synth instead of every dashboard request.
+    const upstreamAllowedHosts = this.node.tryGetContext('upstreamAllowedHosts') as string | undefined;
+    parseHostAllowList(upstreamAllowedHosts);
+
     for (const r of builtRoutes) {
       const environment: Record<string, string> = {};
+      if (r.group === 'dashboard' && upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = upstreamAllowedHosts;
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
       if (needsServiceKey(r)) environment.SERVER_SECRET_ARN = serverSecret.secretArn;

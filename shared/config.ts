@@ -1,3 +1,5 @@
+import { parseHostAllowList, type HostAllowList } from './domain/upstream-hosts';
+
 /** Environment, parsed once per process (Lambda cold start or local stage). */
 export interface Config {
   tableName: string;
@@ -19,6 +21,12 @@ export interface Config {
    * (milliseconds; 0 turns the caches off). Writes in the same process clear them at once.
    */
   cacheMs: number;
+  /**
+   * UPSTREAM_ALLOWED_HOSTS: the hosts a dashboard import or streams patch may name as upstream;
+   * undefined = any (the default). An invalid entry throws (npm start checks it first, the
+   * cloud synth too), so a typo never silently widens or narrows the list.
+   */
+  upstreamAllowedHosts?: HostAllowList;
 }
 
 let cached: Config | undefined;
@@ -39,6 +47,7 @@ export function config(): Config {
     serverSecretArn: env.SERVER_SECRET_ARN || undefined,
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
     cacheMs: cacheMs(env.CACHE_SECONDS),
+    upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
   };
   return cached;
 }

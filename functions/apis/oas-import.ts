@@ -1,3 +1,4 @@
+import { config } from '../../shared/config';
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
 import { Unprocessable } from '../../shared/http/errors';
@@ -24,7 +25,7 @@ export const handler = createHandler(routes.oasImport, async ({ org, query, rawB
     doc = mergeTemplate(template.asset.data, doc);
   }
   await validateOpenApi(doc);
-  const record = importedRecord(doc, importOptionsOf(query), org, new Date().toISOString());
+  const record = importedRecord(doc, importOptionsOf(query), org, new Date().toISOString(), config().upstreamAllowedHosts);
   await requireOwnReferences(org, record, { versions: true });
   const api = await createApiWithVersion(record, query);
   return statusOk('API created', api.id, api.api_id);

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
+import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
@@ -12,6 +13,8 @@ import { createLocalServer } from './server';
 
 async function main() {
   const env = process.env;
+  // An invalid list stops the start here, naming the entry, before DynamoDB Local is started.
+  parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');

@@ -8,6 +8,7 @@ import { applyImportFlags, buildImportedDocument, type ImportOptions } from './o
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { isPlainObject } from './template-merge';
+import { checkUpstreamAllowed, type HostAllowList } from './upstream-hosts';
 import { keepLinkedVersions } from './versioning';
 
 type Obj = Record<string, unknown>;
@@ -18,12 +19,19 @@ function gatewayInfo(doc: OasDoc): Obj {
   return gw.info as Obj;
 }
 
+function upstreamUrl(doc: OasDoc): unknown {
+  const upstream = (doc[GW_EXTENSION] as Obj).upstream;
+  return isPlainObject(upstream) ? upstream.url : undefined;
+}
+
 /**
  * A checked import document (template already merged under it) as a new API of `orgId`. Ids are
- * always generated: a template's `info.id` would otherwise make every import of it collide.
+ * always generated: a template's `info.id` would otherwise make every import of it collide. With
+ * an upstream allow-list, the resulting upstream must be on it (400).
  */
-export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: string, now: string): ApiRecord {
+export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: string, now: string, allowed?: HostAllowList): ApiRecord {
   const built = buildImportedDocument(doc, options);
+  checkUpstreamAllowed(upstreamUrl(built), allowed, options.upstreamURL !== undefined ? 'query.upstreamURL' : `${GW_EXTENSION}.upstream.url`);
   const info = gatewayInfo(built);
   delete info.id;
   delete info.dbId;
@@ -33,10 +41,12 @@ export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: strin
 
 /**
  * A streams patch body applied to the stored API: the query flags as on import, the API's own
- * ids and organisation kept (a body naming another API is 400).
+ * ids and organisation kept (a body naming another API is 400), the upstream on the allow-list
+ * when there is one (400).
  */
-export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, existing: ApiRecord, now: string): ApiRecord {
+export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, existing: ApiRecord, now: string, allowed?: HostAllowList): ApiRecord {
   const doc = applyImportFlags(body, options);
+  checkUpstreamAllowed(upstreamUrl(doc), allowed, `body.${GW_EXTENSION}.upstream.url`);
   const info = gatewayInfo(doc);
   assertSameId(existing.api_id, info.id, `body.${GW_EXTENSION}.info.id`);
   info.id = existing.api_id;

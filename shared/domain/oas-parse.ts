@@ -1,9 +1,11 @@
 import type { Validator } from '@seriousme/openapi-schema-validator';
-import { isScalar, parseDocument, visit } from 'yaml';
+import { isScalar, LineCounter, parseDocument, visit, type YAMLError } from 'yaml';
 import { mediaType, parseJson } from '../http/body';
-import { BadRequest, UnsupportedMediaType, type ErrorDetail } from '../http/errors';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType, type ErrorDetail } from '../http/errors';
 import { LIMITS } from '../schemas/common';
+import { jsonBytesWithin } from './json-size';
 import { GW_EXTENSION } from './oas-document';
+import { refuseLongUrlMembers } from './oas-urls';
 
 /** A parsed OpenAPI document: a plain JSON object. */
 export type OasDoc = Record<string, unknown>;
@@ -12,9 +14,6 @@ export const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
 export const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
 /** What the import route declares it takes (a missing header counts as JSON). */
 export const IMPORT_MEDIA_TYPES = ['application/json', ...YAML_MEDIA_TYPES];
-
-// Aliases are the YAML "billion laughs" vector; real OpenAPI documents use few, if any.
-const MAX_YAML_ALIASES = 100;
 
 /**
  * The request body of an import as a plain object, by Content-Type (parameters such as
@@ -43,35 +42,60 @@ export function parseFetchedDocument(body: string, contentType: string | undefin
 /**
  * YAML 1.2 core schema only: no custom tags (an unknown tag is refused rather than read as text),
  * no merge keys, unique keys, one document, bounded aliases.
+ *
+ * Aliases are the "billion laughs" vector, and real OpenAPI documents use few, if any. Two limits,
+ * both checked before anything is validated or stored: at most LIMITS.yamlAliases aliases in the
+ * whole document (400; the library's own `maxAliasCount` counts per anchor, so five anchors could
+ * each be repeated 99 times), and the expanded document at most as large as a JSON body may be
+ * (413): a hundred aliases of one 5 MB string would otherwise store 500 MB.
  */
 export function parseYaml(raw: string): unknown {
   if (raw.trim() === '') return undefined;
+  const lineCounter = new LineCounter();
   const doc = parseDocument(raw, {
     schema: 'core',
     customTags: [],
     merge: false,
     // The library's own check compares every key with every other (slow on large `paths`);
-    // refuseDuplicateKeys does the same job in one pass.
+    // refuseDuplicateKeysAndManyAliases does the same job in one pass.
     uniqueKeys: false,
-    prettyErrors: true,
+    // Its pretty errors trim the line with /[\n\r]+$/, quadratic on a line of carriage returns
+    // (39 s for 100,000); the position comes from the line counter instead.
+    prettyErrors: false,
+    lineCounter,
   });
   const problem = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  if (problem) throw new BadRequest(`Malformed YAML body: ${firstLine(problem.message)}`);
+  if (problem) throw new BadRequest(`Malformed YAML body: ${firstLine(problem.message)}${position(problem, lineCounter)}`);
   let value: unknown;
   try {
-    refuseDuplicateKeys(doc);
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    refuseDuplicateKeysAndManyAliases(doc);
+    // Aliases resolve to the anchor's own value (shared, not copied), so this allocates no more
+    // than the text held. The library's per-anchor check stays on as a quick refusal of nested
+    // "billion laughs" (it counts the anchor itself, hence + 1).
+    value = doc.toJS({ maxAliasCount: LIMITS.yamlAliases + 1 });
   } catch (e) {
     if (e instanceof BadRequest) throw e;
-    // Excessive aliases throw here; deep nesting may overflow the stack. Either is the client's input.
+    // Nested aliases the library finds excessive throw here; deep nesting may overflow the
+    // stack. Either is the client's input.
     throw new BadRequest(`Malformed YAML body: ${firstLine(e instanceof Error ? e.message : String(e))}`);
+  }
+  if (jsonBytesWithin(value, LIMITS.bodyBytes) === undefined) {
+    throw new PayloadTooLarge(
+      `The YAML document expands to more than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON (each alias counts as a copy of its anchor), the limit of a JSON body`,
+    );
   }
   refuseDeepOrProtoKeys(value);
   return value;
 }
 
-function refuseDuplicateKeys(doc: ReturnType<typeof parseDocument>): void {
+function refuseDuplicateKeysAndManyAliases(doc: ReturnType<typeof parseDocument>): void {
+  let aliases = 0;
   visit(doc, {
+    Alias() {
+      if (++aliases > LIMITS.yamlAliases) {
+        throw new BadRequest(`Malformed YAML body: more than ${LIMITS.yamlAliases} aliases in the document`);
+      }
+    },
     Map(_key, map) {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
@@ -104,6 +128,12 @@ function refuseDeepOrProtoKeys(value: unknown): void {
       if ((child !== null && typeof child === 'object') || typeof child === 'number') stack.push([child, depth + 1]);
     }
   }
+}
+
+function position(error: YAMLError, lines: LineCounter): string {
+  if (error.pos[0] < 0) return '';
+  const { line, col } = lines.linePos(error.pos[0]);
+  return ` at line ${line}, column ${col}`;
 }
 
 function firstLine(text: string): string {
@@ -155,6 +185,8 @@ export async function validateOpenApi(doc: OasDoc): Promise<void> {
       { path: 'body.openapi', message: 'must be an OpenAPI 3.x version such as 3.0.3' },
     ]);
   }
+  // The validator runs format regexes on these; bound them first (README "Limits").
+  refuseLongUrlMembers(doc);
   // Loaded on first use, so a cold start does not pay for the validator and its schemas.
   validator ??= new (await import('@seriousme/openapi-schema-validator')).Validator();
   const result = await validator.validate(doc);

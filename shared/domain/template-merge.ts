@@ -1,3 +1,6 @@
+import { PayloadTooLarge } from '../http/errors';
+import { LIMITS } from '../schemas/common';
+import { jsonBytesWithin } from './json-size';
 import type { OasDoc } from './oas-parse';
 
 type Obj = Record<string, unknown>;
@@ -39,5 +42,10 @@ export function deepMerge(under: unknown, over: unknown): unknown {
  * sent on this very request always has the last word.
  */
 export function mergeTemplate(templateData: OasDoc, doc: OasDoc): OasDoc {
-  return deepMerge(templateData, doc) as OasDoc;
+  const merged = deepMerge(templateData, doc) as OasDoc;
+  // Each is within the limit of a document; together they may not be (413, as for a body).
+  if (jsonBytesWithin(merged, LIMITS.bodyBytes) === undefined) {
+    throw new PayloadTooLarge(`The document merged with its template is larger than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON`);
+  }
+  return merged;
 }

@@ -7,9 +7,10 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { bodyText, checkContentType, parseJson } from './body';
 import { authenticate, type Principal } from './credentials';
 import { errorBody, type Reply } from './envelopes';
-import { AppError, BadRequest, Conflict, Unprocessable } from './errors';
+import { AppError, BadRequest, Conflict, ResponseTooLarge, Unprocessable } from './errors';
 import { log } from './logger';
 import { validateParts } from './validate';
+import { LIMITS } from '../schemas/common';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Headers = Record<string, string | undefined>;
@@ -40,8 +41,6 @@ interface State {
   idempotency?: { scope: string; key: string };
 }
 
-/** Responses must fit Lambda's 6 MB limit; a caller with a list that big is told to page. */
-const MAX_RESPONSE_BYTES = 6_000_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function parseIfMatch(header: string | undefined): number | undefined {
@@ -175,12 +174,9 @@ export function createHandler<R extends RouteDef>(
     } catch (err) {
       result = errorResult(route, err, requestId);
     }
-    if (result.body.length > MAX_RESPONSE_BYTES) {
-      result = toResult({
-        status: 400,
-        body: errorBody(route.group, 'The result is larger than the 6 MB response limit; ask for it in pages (p, page_size or cursor)'),
-      });
-    }
+    // Responses must fit Lambda's limit. Lists refuse before they build a big answer (see
+    // shared/store/apis.ts); this catches whatever else grew too large.
+    if (result.body.length > LIMITS.responseBytes) result = errorResult(route, new ResponseTooLarge(), requestId);
     result.headers = {
       ...result.headers,
       'X-Request-Id': requestId,

@@ -23,6 +23,12 @@ export class BadRequest extends AppError {
     super(400, message, details);
   }
 }
+/** An answer over Lambda's response limit (README "Limits"); the caller is told to page. */
+export class ResponseTooLarge extends BadRequest {
+  constructor() {
+    super('The result is larger than the 6 MB response limit; ask for it in pages (p, page_size or cursor)');
+  }
+}
 export class Unauthorized extends AppError {
   constructor(message = 'Authorisation failed') {
     super(401, message);

@@ -5,6 +5,7 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { BadRequest } from '../http/errors';
 import { LIMITS } from '../schemas/common';
+import { canonicalIp } from '../domain/urls';
 
 /**
  * Fetches an OpenAPI document for `{"url": ...}` imports (decisions §8) without becoming a
@@ -13,7 +14,8 @@ import { LIMITS } from '../schemas/common';
  * - every address the name resolves to must be public unicast (ipaddr.js `range()`: loopback,
  *   private, link-local, unique-local, carrier-grade NAT, multicast, broadcast, reserved, NAT64,
  *   6to4, Teredo and the cloud metadata addresses 169.254.169.254 / fd00:ec2::254 all fall
- *   outside it; IPv4-mapped IPv6 is judged as the IPv4 address it carries);
+ *   outside it; IPv4-mapped IPv6 is judged as the IPv4 address it carries, and any other IPv6
+ *   address must lie in global unicast 2000::/3, which refuses IPv4-compatible ::127.0.0.1);
  * - the connection goes to the address that was checked (a custom `lookup` returns it), so a
  *   second DNS answer cannot swap in another host (DNS rebinding);
  * - no redirects, 5 s for the whole exchange (DNS included), 5 MB at most.
@@ -43,15 +45,22 @@ export function isTestRuntime(): boolean {
   return process.env.NODE_ENV === 'test' || Boolean(process.env.VITEST);
 }
 
+/** IPv6 global unicast; ipaddr.js names only some special IPv6 ranges, so this bounds the rest. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 /** Why an address may not be contacted (its range name), or undefined when it may. */
 export function addressRefusal(address: string, allowLoopback = false): string | undefined {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
-  let ip: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const canonical = canonicalIp(address);
+  if (canonical === undefined) return 'not an IP address';
+  // IPv4-mapped IPv6 (::ffff:127.0.0.1, ::ffff:7f00:1) is judged as the IPv4 address it carries.
+  const ip = ipaddr.process(canonical);
   const range = ip.range();
-  if (range === 'unicast') return undefined;
   if (range === 'loopback' && allowLoopback) return undefined;
-  return range;
+  if (range !== 'unicast') return range;
+  // What ipaddr.js calls unicast in IPv6 includes everything it has no name for, such as the
+  // deprecated IPv4-compatible ::127.0.0.1, which some stacks still route to the IPv4 address.
+  if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'non-global IPv6';
+  return undefined;
 }
 
 export async function fetchDocument(rawUrl: string, options: FetchOptions = {}): Promise<FetchedDocument> {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idSchema } from './common';
-import { arr, bool, fields, int, num, o, obj, str, strs } from './loose';
+import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
 
 const skew = z.number().int().min(0);
 const hook = o({ disabled: bool, name: str, path: str, raw_body_only: bool, require_session: bool });
@@ -165,8 +165,8 @@ export const classicApiSchema = o({
   proxy: o({
     ...fields('check_host_against_uptime_tests disable_strip_slash enable_load_balancing preserve_host_header strip_listen_path', bool),
     listen_path: str,
-    target_list: strs,
-    target_url: str,
+    target_list: arr(urlText),
+    target_url: urlText,
     service_discovery: serviceDiscovery,
     transport: o({
       proxy_url: str,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idSchema, LIMITS } from './common';
-import { arr, bool, fields, int, num, o, obj, str, strs } from './loose';
+import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
 import { smoothingSchema } from './smoothing';
 
 const plugin = o({ enabled: bool, functionName: str, path: str, rawBodyOnly: bool, requireSession: bool });
@@ -103,7 +103,7 @@ export const gwApiGatewaySchema = o({
     rateLimit: o({ enabled: bool, rate: int.min(0), per: z.union([num.min(0), str]), smoothing: smoothingSchema }),
     serviceDiscovery,
     test: o({ serviceDiscovery }),
-    url: str,
+    url: urlText,
   }),
 });
 export type GwApiGateway = z.infer<typeof gwApiGatewaySchema>;
@@ -118,16 +118,16 @@ export const oasDocumentSchema = z.looseObject({
     title: str,
     version: str,
     description: str.optional(),
-    termsOfService: str.optional(),
-    contact: o({ email: str, name: str, url: str }).optional(),
-    license: o({ name: str, url: str }).optional(),
+    termsOfService: urlText.optional(),
+    contact: o({ email: str, name: str, url: urlText }).optional(),
+    license: o({ name: str, url: urlText }).optional(),
   }),
   paths: obj.optional(),
   components: obj.optional(),
-  externalDocs: o({ description: str, url: str }).optional(),
+  externalDocs: o({ description: str, url: urlText }).optional(),
   security: z.array(obj).max(LIMITS.arrayItems).optional(),
   servers: z
-    .array(z.looseObject({ url: str, description: str.optional(), variables: z.record(z.string(), serverVariable).optional() }))
+    .array(z.looseObject({ url: urlText, description: str.optional(), variables: z.record(z.string(), serverVariable).optional() }))
     .max(LIMITS.arrayItems)
     .optional(),
   tags: z.array(z.looseObject({ name: str, description: str.optional(), externalDocs: obj.optional() })).max(LIMITS.arrayItems).optional(),

@@ -7,6 +7,8 @@ import { LIMITS } from './common';
  */
 export const o = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).partial();
 export const str = z.string().max(LIMITS.longString);
+/** A URL member (README "Limits": URLs 2,048). */
+export const urlText = z.string().max(LIMITS.url);
 export const bool = z.boolean();
 export const int = z.number().int();
 export const num = z.number();

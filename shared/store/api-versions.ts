@@ -7,7 +7,7 @@ import { recordFromOas } from '../domain/api-records';
 import { GW_EXTENSION } from '../domain/oas-document';
 import { linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
 import type { VersionQuery } from '../schemas/import';
-import { createApi, deleteApiItems, getApi, getApiSummaries, getApiByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
+import { createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyId, replaceApi, replaceApiItems, type ApiRecord } from './apis';
 import { clientDeleteItems } from './oauth-clients';
 import { transactWrite, type TxItem } from './transact';
 
@@ -26,9 +26,14 @@ const MAX_ATTEMPTS = 5;
 const unknownBase = (id: string) =>
   new Unprocessable(`base API ${id} does not exist`, [{ path: 'query.base_api_id', message: 'unknown API' }]);
 
-/** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
+/**
+ * The base named by the query, in the child's organisation and in OAS form; 422 otherwise. The
+ * owner is checked on the summary, so another organisation's definition is never read.
+ */
 async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<Stored> {
-  const base = await getApiByAnyId(baseId);
+  const summary = await getApiSummaryByAnyId(baseId);
+  if (!summary || summary.org_id !== orgId) throw unknownBase(baseId);
+  const base = await getApi(summary.api_id);
   if (!base || base.org_id !== orgId) throw unknownBase(baseId);
   if (base.api_id === childApiId) {
     throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);

@@ -1,8 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed } from '../http/errors';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../http/errors';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
+import { LIMITS } from '../schemas/common';
 import { ddb, tableName } from './client';
 import { batchGet, getItem, readCounter } from './items';
 import { apiKeys, keys, timeSortKey } from './keys';
@@ -143,15 +144,20 @@ export async function createApi(api: ApiRecord, extra: TxItem[] = []): Promise<A
   return api;
 }
 
-function fromItems(items: Json[]): Stored | undefined {
+/** The record and the size of its stored JSON (decompression capped at LIMITS.storedJsonBytes). */
+function decodeItems(items: Json[]): { api: Stored; bytes: number } | undefined {
   const main = items.find((i) => i.SK === 'API');
   if (!main) return undefined;
   const parts = items
     .filter((i) => String(i.SK).startsWith('PART#'))
     .sort((a, b) => String(a.SK).localeCompare(String(b.SK)))
     .map((i) => i.body as Uint8Array);
-  const doc = decodeChunks([main.body as Uint8Array, ...parts].map((b) => Buffer.from(b))) as { classic: Json; oas?: Json };
-  return {
+  const decoded = decodeChunks(
+    [main.body as Uint8Array, ...parts].map((b) => Buffer.from(b)),
+    `The stored definition of API ${String(main.api_id)}`,
+  );
+  const doc = decoded.value as { classic: Json; oas?: Json };
+  const api: Stored = {
     id: String(main.id),
     api_id: String(main.api_id),
     org_id: String(main.org_id),
@@ -166,10 +172,19 @@ function fromItems(items: Json[]): Stored | undefined {
     version: Number(main.version),
     parts: Number(main.parts ?? 1),
   };
+  return { api, bytes: decoded.bytes };
+}
+
+function fromItems(items: Json[]): Stored | undefined {
+  return decodeItems(items)?.api;
 }
 
 /** One Query reads the main item and every part of an API, consistently. */
 export async function getApi(apiId: string): Promise<Stored | undefined> {
+  return decodeItems(await getApiItems(apiId))?.api;
+}
+
+async function getApiItems(apiId: string): Promise<Json[]> {
   const items: Json[] = [];
   let start: Json | undefined;
   do {
@@ -185,7 +200,7 @@ export async function getApi(apiId: string): Promise<Stored | undefined> {
     items.push(...((out.Items ?? []) as Json[]));
     start = out.LastEvaluatedKey;
   } while (start);
-  return fromItems(items);
+  return items;
 }
 
 /** What owner and link checks need, without the definition: one GetItem of the main item. */
@@ -239,14 +254,6 @@ export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | und
   if (direct) return direct;
   const marker = await getItem(apiKeys.byDbId(id));
   return marker ? getApiSummary(String(marker.api_id)) : undefined;
-}
-
-/** By api_id, or by the 24-hex database id (dashboard routes take either). */
-export async function getApiByAnyId(id: string) {
-  const direct = await getApi(id);
-  if (direct) return direct;
-  const marker = await getItem(apiKeys.byDbId(id));
-  return marker ? getApi(String(marker.api_id)) : undefined;
 }
 
 /**
@@ -306,15 +313,38 @@ export type ApiSort = 'name' | '-name' | 'created_at' | '-created_at' | 'updated
 const SORT_INDEX = { name: 'GSI2', created_at: 'GSI1', updated_at: 'GSI3' } as const;
 
 /**
+ * What an item adds to a list's answer, from its compressed size: every part but the last holds
+ * PART_BYTES of gzip, and gzip output is never larger than its text but for a few bytes of framing
+ * per 16 KB block (on incompressible text), so this does not overstate the JSON it decompresses to.
+ */
+function packedLowerBound(item: Json): number {
+  const first = (item.body as Uint8Array | undefined)?.length ?? 0;
+  return first + Math.max(0, Number(item.parts ?? 1) - 2) * PART_BYTES;
+}
+
+/**
  * A page of an organisation's APIs in one of six orders: a Query on the index of that order.
- * Documents that did not fit in the main item cost one more Query each.
+ * Documents that did not fit in the main item cost one more Query each. An answer that would
+ * pass the response limit is refused (400, "ask in pages") while it is read, from the compressed
+ * sizes first and the decompressed ones next, so `p=-1` never holds more than that in memory.
  */
 export async function listApis(orgId: string, sort: ApiSort, req: PageRequest) {
   const field = sort.replace(/^-/, '') as keyof typeof SORT_INDEX;
-  const q = { index: SORT_INDEX[field], partition: apiKeys.ofOrg(orgId), forward: !sort.startsWith('-') };
+  const q = {
+    index: SORT_INDEX[field],
+    partition: apiKeys.ofOrg(orgId),
+    forward: !sort.startsWith('-'),
+    budget: { bytes: LIMITS.responseBytes, sizeOf: packedLowerBound, exceeded: () => new ResponseTooLarge() },
+  };
   const [page, total] = await Promise.all([listPage(q, req), readCounter(keys.counter(orgId, 'API'))]);
-  const apis = await Promise.all(
-    page.items.map(async (item) => (Number(item.parts ?? 1) > 1 ? getApi(String(item.api_id)) : fromItems([{ ...item, SK: 'API' }]))),
-  );
-  return { apis: apis.filter((a): a is NonNullable<typeof a> => a !== undefined), pages: pageCount(total, req), next_cursor: page.nextCursor };
+  const apis: Stored[] = [];
+  let bytes = 0;
+  for (const item of page.items) {
+    const decoded = decodeItems(Number(item.parts ?? 1) > 1 ? await getApiItems(String(item.api_id)) : [{ ...item, SK: 'API' }]);
+    if (!decoded) continue;
+    bytes += decoded.bytes;
+    if (bytes > LIMITS.responseBytes) throw new ResponseTooLarge();
+    apis.push(decoded.api);
+  }
+  return { apis, pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

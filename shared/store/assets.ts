@@ -52,7 +52,7 @@ function toAsset(item: Item): Asset {
     name: String(item.name ?? ''),
     description: String(item.description ?? ''),
     kind: ASSET_KIND,
-    data: decodeChunks([Buffer.from(item.body as Uint8Array)]) as Record<string, unknown>,
+    data: decodeChunks([Buffer.from(item.body as Uint8Array)], `Template ${String(item._id)}`).value as Record<string, unknown>,
     org_id: String(item.org_id),
     last_updated: String(item.last_updated),
   };

@@ -19,6 +19,15 @@ export interface ListQuery {
   forward: boolean;
   /** Optional filter (search); pages then count matching items only. */
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  /** Stops reading once the items collected weigh more than this (a list too big to answer). */
+  budget?: ListBudget;
+}
+
+export interface ListBudget {
+  bytes: number;
+  /** A lower bound of what the item adds to the answer. */
+  sizeOf: (item: Item) => number;
+  exceeded: () => Error;
 }
 
 export interface ListPage<T> {
@@ -119,13 +128,21 @@ async function skip(q: ListQuery, offset: number): Promise<Key | 'end' | undefin
 async function collect(q: ListQuery, start: Key | undefined, limit?: number): Promise<{ items: Item[]; more: boolean }> {
   const input = baseInput(q);
   const items: Item[] = [];
+  let weight = 0;
   let next = start;
   for (;;) {
     const want = limit === undefined ? undefined : limit + 1 - items.length;
     const out = await ddb().send(
       new QueryCommand({ ...input, ExclusiveStartKey: next, Limit: q.filter ? undefined : want }),
     );
-    items.push(...((out.Items ?? []) as Item[]));
+    const got = (out.Items ?? []) as Item[];
+    if (q.budget) {
+      // The extra item read to learn whether there is a next page is not part of the answer.
+      const counted = limit === undefined ? got : got.slice(0, Math.max(0, limit - items.length));
+      for (const item of counted) weight += q.budget.sizeOf(item);
+      if (weight > q.budget.bytes) throw q.budget.exceeded();
+    }
+    items.push(...got);
     if (limit !== undefined && items.length > limit) return { items: items.slice(0, limit), more: true };
     if (!out.LastEvaluatedKey) return { items, more: false };
     next = out.LastEvaluatedKey as Key;

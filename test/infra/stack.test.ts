@@ -148,6 +148,19 @@ describe('cloud stack', () => {
     expect(used.filter((v) => !allowed.includes(v!))).toEqual([]);
     expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
   });
+
+  it('passes upstreamAllowedHosts from the context to the dashboard functions only, and refuses an invalid one at synth', () => {
+    expect(functionOf('oasImport')[1].Properties.Environment.Variables.UPSTREAM_ALLOWED_HOSTS).toBeUndefined();
+    const context = { 'aws:cdk:bundling-stacks': [], upstreamAllowedHosts: 'api.example.com,10.0.0.0/8' };
+    const allowed = Template.fromStack(new ManagementStack(new App({ context }), 'Allowed'));
+    const fns = Object.values(allowed.findResources('AWS::Lambda::Function') as Record<string, Resource>);
+    const envOf = (name: string) => fns.find((f) => f.Properties.Environment?.Variables?.ROUTE_NAME === name)!.Properties.Environment.Variables;
+    expect(envOf('oasImport').UPSTREAM_ALLOWED_HOSTS).toBe('api.example.com,10.0.0.0/8');
+    expect(envOf('streamsPatch').UPSTREAM_ALLOWED_HOSTS).toBe('api.example.com,10.0.0.0/8');
+    expect(envOf('oasCreate').UPSTREAM_ALLOWED_HOSTS).toBeUndefined();
+    const bad = { 'aws:cdk:bundling-stacks': [], upstreamAllowedHosts: 'http://x' };
+    expect(() => new ManagementStack(new App({ context: bad }), 'Bad')).toThrow(/UPSTREAM_ALLOWED_HOSTS: "http:\/\/x"/);
+  }, 120_000);
 });
 
 describe("the stack's policies as the emulator reads them (intrinsics resolved to local names and ARNs)", () => {
@@ -183,3 +196,4 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
     }
   });
 });
+

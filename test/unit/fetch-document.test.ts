@@ -166,4 +166,27 @@ describe('addressRefusal', () => {
     expect(addressRefusal('127.0.0.1', true)).toBeUndefined();
     expect(addressRefusal('10.0.0.1', true)).toBe('private');
   });
+
+  it('refuses IPv4 carried in IPv6 the way it refuses the IPv4 address, and IPv6 outside global unicast', () => {
+    for (const a of ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe']) {
+      expect(addressRefusal(a), a).toBeDefined();
+    }
+    // IPv4-compatible (deprecated ::/96), IPv4-translated, NAT64 local use, discard, site-local.
+    for (const a of ['::127.0.0.1', '::7f00:1', '::169.254.169.254', '::8.8.8.8', '::808:808', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '100::1', 'fec0::1', '2001:db8::1']) {
+      expect(addressRefusal(a), a).toBeDefined();
+    }
+    expect(addressRefusal('::127.0.0.1')).toBe('non-global IPv6');
+    expect(addressRefusal('::8.8.8.8')).toBe('non-global IPv6');
+    expect(addressRefusal('fe80::1%eth0')).toBeDefined();
+    expect(addressRefusal('::127.0.0.1', true)).toBe('non-global IPv6');
+    expect(addressRefusal('2a00:1450:4001:80b::200e')).toBeUndefined();
+  });
+
+  it('refuses a document URL naming [::127.0.0.1] before any connection', async () => {
+    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+      const e = await errorOf(() => fetchDocument(`http://${host}:9/doc.json`));
+      expect(e.status, host).toBe(400);
+      expect(e.message, host).toMatch(/only public addresses may be fetched/);
+    }
+  });
 });

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyImportFlags,
   buildImportedDocument,
   buildImportedGateway,
   operationKey,
+  substituteVariables,
   upstreamFromServers,
 } from '../../shared/domain/oas-import';
 import { parseOasBody } from '../../shared/domain/oas-parse';
@@ -64,6 +66,48 @@ describe('generated defaults', () => {
 });
 
 describe('upstream from servers', () => {
+  it('substitutes exactly as the regex /\\{([^}]+)\\}/g it replaces did, on any mix of braces', () => {
+    const byRegex = (url: string, vars: Record<string, { default: string }>) => {
+      let missing = false;
+      const out = url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+        if (!Object.hasOwn(vars, name)) {
+          missing = true;
+          return '';
+        }
+        return vars[name]!.default;
+      });
+      return missing ? undefined : out;
+    };
+    const vars = { a: { default: 'A' }, 'a{b': { default: 'AB' }, '': { default: 'E' }, x: { default: '' } };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('{', '}', 'a', 'b', 'x', '/', 'q'), { maxLength: 40 }), (chars) => {
+        const url = chars.join('');
+        expect(substituteVariables(url, vars)).toBe(byRegex(url, vars));
+      }),
+      { seed: 20, numRuns: 2000 },
+    );
+  });
+
+  it('is linear at its worst case: 2,048 unclosed braces, the longest URL taken', () => {
+    // The regex took 37 s on 200,000 braces (quadratic); one scan takes microseconds. The bound
+    // on the length is what the test can assert without a clock.
+    const worst = 'http://h/' + '{'.repeat(2048 - 'http://h/'.length);
+    expect(substituteVariables(worst, {})).toBe(worst);
+    const closed = 'http://h/' + '{a}'.repeat(600);
+    expect(substituteVariables(closed, { a: { default: 'x' } })).toBe('http://h/' + 'x'.repeat(600));
+  });
+
+  it('refuses a server URL over 2,048 characters, before or after its variables are filled in (400 with the path)', async () => {
+    const e = await errorOf(() => upstreamFromServers({ servers: [{ url: 'http://h/' + '{'.repeat(200_000) }] }));
+    expect(e.status).toBe(400);
+    expect(e.details).toEqual([{ path: 'body.servers.0.url', message: 'longer than 2048 characters' }]);
+    const grown = await errorOf(() =>
+      upstreamFromServers({ servers: [{ url: 'http://{h}/' + '{p}'.repeat(100), variables: { h: { default: 'h' }, p: { default: 'p'.repeat(1000) } } }] }),
+    );
+    expect(grown.status).toBe(400);
+    expect(grown.message).toMatch(/once its variables are filled in/);
+  });
+
   it('substitutes variable defaults', () => {
     expect(upstreamFromServers({ servers: [{ url: 'http://{h}:{p}/b', variables: { h: { default: 'up.example' }, p: { default: '8080' } } }] })).toBe(
       'http://up.example:8080/b',
@@ -184,6 +228,31 @@ describe('applyImportFlags on an existing definition (streams PATCH)', () => {
     expect(gw.server.authentication).toEqual({ enabled: false, securitySchemes: { api_key: { enabled: true } } });
     expect(gw.upstream.url).toBe('http://kept.example');
     expect(gw.info.name).toBe('Petstore');
+  });
+
+  it('a $ref with a malformed percent-escape is 400 naming where it is, for every flag that follows references', async () => {
+    const cases: Array<[Any, Parameters<typeof applyImportFlags>[1], string]> = [
+      [{ '/bad': { $ref: '#/components/pathItems/%E0%A4%A' } }, { allowList: true }, 'body.paths./bad.$ref'],
+      [{ '/pets': { post: { requestBody: { $ref: '#/components/requestBodies/%ZZ' } } } }, { validateRequest: true }, 'body.paths./pets.post.requestBody.$ref'],
+      [{ '/pets': { get: { responses: { '200': { $ref: '#/components/responses/%' } } } } }, { mockResponse: true }, 'body.paths./pets.get.responses.200.$ref'],
+    ];
+    for (const [paths, flags, path] of cases) {
+      const d = existing();
+      d.paths = paths;
+      const e = await errorOf(() => applyImportFlags(d, flags));
+      expect(e.status, path).toBe(400);
+      expect(e.details, path).toEqual([{ path, message: expect.stringMatching(/malformed percent-escape/) }]);
+    }
+    const d = existing();
+    d.components.securitySchemes = { k: { $ref: '#/components/securitySchemes/%C0' } };
+    d.security = [{ k: [] }];
+    const e = await errorOf(() => applyImportFlags(d, { authentication: true }));
+    expect(e.details).toEqual([{ path: 'body.components.securitySchemes.k.$ref', message: expect.stringMatching(/malformed/) }]);
+    // A well-formed escape still resolves.
+    const ok = existing();
+    ok.components.pathItems = { 'a b': { get: { operationId: 'spaced', responses: {} } } };
+    ok.paths = { '/spaced': { $ref: '#/components/pathItems/a%20b' } };
+    expect((applyImportFlags(ok, { allowList: true }) as Any)['x-gw-api-gateway'].middleware.operations.spaced.allow).toEqual({ enabled: true });
   });
 });
 

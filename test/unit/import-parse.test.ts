@@ -68,6 +68,56 @@ describe('parseYaml safety', () => {
     expect(parseYaml('a: &x {k: 1}\nb: *x\n')).toEqual({ a: { k: 1 }, b: { k: 1 } });
   });
 
+  it('counts aliases per document, not per anchor: 100 in all are read, 101 are 400', async () => {
+    // Five anchors, 20 aliases each: the library's own count (per anchor) would take 5 x 99.
+    const spread = (n: number) =>
+      [...[1, 2, 3, 4, 5].map((i) => `a${i}: &a${i} v${i}`), `l: [${Array.from({ length: n }, (_, i) => `*a${(i % 5) + 1}`).join(', ')}]`].join('\n');
+    expect((parseYaml(spread(100)) as { l: string[] }).l).toHaveLength(100);
+    const e = await errorOf(() => parseYaml(spread(101)));
+    expect(e.status).toBe(400);
+    expect(e.message).toMatch(/more than 100 aliases in the document/);
+  });
+
+  it('refuses the amplified document of the report (5 anchors x 99 aliases of a large string) with 400', async () => {
+    const big = 'x'.repeat(1_000_000);
+    const text = [
+      ...[1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${big}"`),
+      ...[1, 2, 3, 4, 5].map((i) => `l${i}: [${Array(99).fill(`*a${i}`).join(',')}]`),
+    ].join('\n');
+    const e = await errorOf(() => parseYaml(text));
+    expect(e.status).toBe(400);
+    expect(e.message).toMatch(/aliases/);
+  });
+
+  it('measures the expanded document as JSON: over 5 MB is 413, whatever the alias count', async () => {
+    // 100 aliases of 60 KB: 6 MB once expanded, from 60 KB of YAML.
+    const anchors = [1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${String(i).repeat(60_000)}"`);
+    const text = [...anchors, `l: [${Array.from({ length: 100 }, (_, i) => `*a${(i % 5) + 1}`).join(',')}]`].join('\n');
+    expect(text.length).toBeLessThan(400_000);
+    const e = await errorOf(() => parseYaml(text));
+    expect(e.status).toBe(413);
+    expect(e.message).toMatch(/expands to more than 5 MB of JSON/);
+    // The same aliases of a shorter anchor stay within the limit and are read.
+    const small = [...[1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${String(i).repeat(40_000)}"`), text.slice(text.indexOf('\nl: ') + 1)].join('\n');
+    expect((parseYaml(small) as { l: string[] }).l[99]).toHaveLength(40_000);
+  });
+
+  it('refuses an alias inside its own anchor (a cycle) instead of walking it forever', async () => {
+    expect([400, 413]).toContain(await statusOf(() => parseYaml('a: &a [*a]\n')));
+    expect([400, 413]).toContain(await statusOf(() => parseYaml('a: &a {b: *a}\n')));
+  });
+
+  it('reports a syntax error with its line and column without the library pretty errors', async () => {
+    const e = await errorOf(() => parseYaml('openapi: 3.0.3\ninfo: [\n'));
+    expect(e.status).toBe(400);
+    expect(e.message).toMatch(/^Malformed YAML body: .+ at line \d+, column \d+$/);
+    // The library's pretty errors trim the line with /[\n\r]+$/: 39 s for 100,000 CRs. The
+    // proof that nothing here runs it is test/unit/regex-safety.test.ts (prettyErrors off); this
+    // only has to finish within the test's timeout, far below that.
+    const cr = await errorOf(() => parseYaml(`a: [\n${'\r'.repeat(200_000)}x: : :\n`));
+    expect(cr.status).toBe(400);
+  });
+
   it('refuses prototype keys, merge keys do not merge, nesting is bounded', async () => {
     expect(await statusOf(() => parseYaml('__proto__: {polluted: true}\n'))).toBe(400);
     expect(await statusOf(() => parseYaml('constructor: {prototype: {polluted: true}}\n'))).toBe(400);
@@ -82,6 +132,27 @@ describe('parseYaml safety', () => {
 });
 
 describe('validateOpenApi and the import checks', () => {
+  it('bounds the members the validator checks with format regexes before it runs (URLs 2,048)', async () => {
+    const long = `https://up.example.com/${'a'.repeat(2048)}`;
+    const cases: Array<[Record<string, any>, string]> = [
+      [{ servers: [{ url: long }] }, 'body.servers.0.url'],
+      [{ paths: { '/p': { $ref: `#/${'%'.repeat(3000)}` } } }, 'body.paths./p.$ref'],
+      [{ externalDocs: { url: long } }, 'body.externalDocs.url'],
+      [{ info: { title: 't', version: '1', contact: { email: `${'a'.repeat(300)}@x.example` } } }, 'body.info.contact.email'],
+    ];
+    for (const [extra, path] of cases) {
+      const doc = { ...structuredClone(petstore), ...extra };
+      const e = await errorOf(() => validateOpenApi(doc));
+      expect(e.status, path).toBe(400);
+      expect(e.details, path).toEqual([{ path, message: expect.stringMatching(/longer than \d+ characters/) }]);
+    }
+    // Examples, defaults and extensions are free values: a long "url" there is not a URL member.
+    const free = structuredClone(petstore) as Record<string, any>;
+    free['x-links'] = { url: long };
+    free.components.schemas.Pet.example = { url: long };
+    await expect(validateOpenApi(free)).resolves.toBeUndefined();
+  });
+
   it('accepts the petstore (3.0) and a minimal 3.1 document', async () => {
     await expect(validateOpenApi(structuredClone(petstore))).resolves.toBeUndefined();
     await expect(validateOpenApi({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} })).resolves.toBeUndefined();

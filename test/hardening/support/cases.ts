@@ -270,6 +270,13 @@ const YAML_GARBAGE = [
   'openapi: 3.0.3\ninfo:\n  title: x\n  version: 1\npaths: 5',
   // Alias expansion ("billion laughs"): the parser must refuse, not expand.
   ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n'),
+  // Aliases count per document (issue 20): five anchors, 101 aliases in all.
+  [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} v${i}`), `x-l: [${Array.from({ length: 101 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
+  // 100 aliases expanding past 5 MB of JSON: 413.
+  [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} "${String(i).repeat(60_000)}"`), `x-l: [${Array.from({ length: 100 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
+  // A server URL of 200,000 braces (the substitution was quadratic) and a line of CRs in an error (the library's pretty errors were).
+  `openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\nservers: [{url: "http://h/${'{'.repeat(200_000)}"}]`,
+  `a: [\n${'\r'.repeat(100_000)}x: : :\n`,
   '__proto__:\n  polluted: 1\nopenapi: 3.0.3',
   // YAML has non-finite numbers JSON lacks; storage cannot hold them.
   'openapi: 3.0.3\ninfo:\n  title: t\n  version: "1"\n  x-n: .inf\nservers:\n  - url: https://up.example.com\npaths: {}',
