@@ -8,21 +8,24 @@ import { userCreateSchema, userListSchema, userSearchQuerySchema } from '../sche
 export const usersRoutes = {
   organisationsCreate: built({
     method: 'POST', path: '/admin/organisations', group: 'admin', entry: 'functions/organisations/create.ts',
-    access: 'write', idempotent: true, summary: 'Create an organisation (spec 19); Meta is the new id; 409 when the id is taken',
+    access: 'write', tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], idempotent: true, summary: 'Create an organisation (spec 19); Meta is the new id; 409 when the id is taken',
     body: organisationInputSchema, result: statusEnvelopeSchema,
   }),
   usersCreate: built({
     method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true,
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
     body: userCreateSchema, result: statusEnvelopeSchema,
   }),
   usersList: built({
     method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',
+    tableActions: ['GetItem', 'Query'],
     summary: "List the caller's organisation's users (spec 5)", query: pageQuerySchema, result: userListSchema,
   }),
   usersSearch: built({
     method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read',
+    tableActions: ['GetItem', 'Query'],
     summary: 'Search users by a case-insensitive substring of the e-mail (spec 15, deprecated)',
     query: userSearchQuerySchema, result: userListSchema,
   }),
