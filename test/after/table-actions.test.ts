@@ -8,11 +8,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { WATCHED_TABLE_OPERATIONS } from '../../infra/constructs/monitoring';
 import { builtRoutes } from '../../shared/routes';
 
 interface Report {
   file: string;
+  /** Route name -> IAM actions it sent. */
   routes: Record<string, string[]>;
+  /** Route name -> DynamoDB operations it sent (a transaction is one operation here). */
+  operations: Record<string, string[]>;
 }
 
 const dir = inject('tableActionsDir');
@@ -25,6 +29,8 @@ for (const r of reports) {
     used.set(route, set);
   }
 }
+
+const operations = new Set(reports.flatMap((r) => Object.values(r.operations).flat()));
 
 const testFiles = (folder: string) =>
   readdirSync(join(process.cwd(), 'test', folder))
@@ -40,6 +46,10 @@ describe('table actions: declared = sent by the route tests', () => {
 
   it('every built route declares its table actions', () => {
     expect(builtRoutes.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
+  });
+
+  it('the table alarms watch exactly the operations the routes send', () => {
+    expect([...WATCHED_TABLE_OPERATIONS].sort()).toEqual([...operations].sort());
   });
 
   for (const r of builtRoutes) {

@@ -1,94 +1,126 @@
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+/**
+ * The cloud stack of each stage as synthesized: names per stage, what dev may lose and prod
+ * keeps, tracing, capacity (route throttles, the check's reserved concurrency), and which
+ * function may read which secret. Alarms and the dashboard: monitoring.test.ts; table actions:
+ * table-actions.test.ts.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
+import { defaultOf, STAGES, stageNames, type StageName } from '../../infra/config';
 import { builtRoutes, routeList } from '../../shared/routes';
+import { stageStack, templateOf } from '../support/cdk';
 
-let template: Template;
+const synthesized = new Map<StageName, ReturnType<typeof templateOf>>();
 beforeAll(() => {
-  // Bundling is skipped here (cdk synth does it); the template is otherwise the deployed one.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new ManagementStack(app, 'Test'));
-}, 120_000);
+  for (const stage of STAGES) synthesized.set(stage, templateOf(stageStack({ stage }).stack));
+}, 180_000);
 
-type Resource = { Type: string; Properties: Record<string, any> };
-const resources = (type: string): Array<[string, Resource]> =>
-  Object.entries(template.findResources(type) as Record<string, Resource>);
+describe.each(STAGES)('stage %s', (stage) => {
+  const t = () => synthesized.get(stage)!;
+  const names = stageNames(stage);
+  const prod = stage === 'prod';
 
-function functionOf(routeName: string): [string, Resource] {
-  const hit = resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === routeName);
-  if (!hit) throw new Error(`no function for ${routeName}`);
-  return hit;
-}
-
-function actionsOf(fn: Resource): string[] {
-  const role = fn.Properties.Role['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
-}
-
-describe('cloud stack', () => {
-  it('has one function per built route (plus the 404/405 fallback), arm64 nodejs22.x', () => {
-    const fns = resources('AWS::Lambda::Function');
+  it('has one function per built route (plus the 404/405 fallback), arm64 nodejs22.x, traced', () => {
+    const fns = t().resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(builtRoutes.length + 1);
     for (const [, f] of fns) {
       expect(f.Properties.Runtime).toBe('nodejs22.x');
       expect(f.Properties.Architectures).toEqual(['arm64']);
+      expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
-    for (const r of builtRoutes) functionOf(r.name);
+    for (const r of builtRoutes) t().functionOf(r.name);
     for (const r of routeList.filter((x) => !x.built)) {
-      expect(() => functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
+      expect(() => t().functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
     }
   });
 
   it('routes every built route, and a $default route for the rest', () => {
-    const keys = resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    const keys = t().resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     for (const r of builtRoutes) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
   });
 
-  it('keeps the table: on-demand, PITR, TTL, retained, with the shared key schema', () => {
-    template.hasResource('AWS::DynamoDB::GlobalTable', {
-      DeletionPolicy: 'Retain',
+  it(`names the table, secrets, log groups, API, topic and dashboard for ${stage}`, () => {
+    const tp = t().template;
+    tp.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TableName: `gw-management-${stage}` });
+    const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
+    expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`]);
+    const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
+    expect(logGroups).toHaveLength(builtRoutes.length + 2);
+    for (const r of builtRoutes) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);
+    expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
+    expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);
+    tp.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `GwManagement-${stage}` });
+    tp.hasResourceProperties('AWS::SNS::Topic', { TopicName: `gw-management-${stage}-alarms` });
+    tp.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `gw-management-${stage}` });
+    for (const [, a] of t().resources('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmName).toMatch(new RegExp(`^gw-management-${stage} `));
+    expect(names.stack).toBe(`GwManagement-${stage}`);
+  });
+
+  it(prod ? 'keeps the table: deletion protection, PITR, retained; secrets and logs retained' : 'can be destroyed: no deletion protection or PITR, nothing retained', () => {
+    t().template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: prod ? 'Retain' : 'Delete',
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+        Replicas: [Match.objectLike({ DeletionProtectionEnabled: prod, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: prod } })],
         KeySchema: [
           { AttributeName: 'PK', KeyType: 'HASH' },
           { AttributeName: 'SK', KeyType: 'RANGE' },
         ],
       }),
     });
-  });
-
-  it('gives read-only routes no write action, and no function Scan', () => {
-    for (const r of builtRoutes) {
-      const actions = actionsOf(functionOf(r.name)[1]);
-      expect(actions, r.name).not.toContain('dynamodb:Scan');
-      const writes = actions.filter((a) => WRITE_ACTIONS.includes(a) || a === 'dynamodb:*');
-      if (r.access === 'read') expect(writes, r.name).toEqual([]);
-      else expect(writes.length, r.name).toBeGreaterThan(0);
+    for (const type of ['AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
+      for (const [id, r] of t().resources(type)) expect(r.DeletionPolicy, id).toBe(prod ? 'Retain' : 'Delete');
     }
   });
 
   it('gives each deployment secret only to its own group', () => {
     for (const r of builtRoutes) {
-      const vars = functionOf(r.name)[1].Properties.Environment.Variables;
+      const vars = t().functionOf(r.name)[1].Properties.Environment.Variables;
       expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
       expect(Boolean(vars.ADMIN_SECRET_ARN), r.name).toBe(r.group === 'admin');
-      const canRead = actionsOf(functionOf(r.name)[1]).includes('secretsmanager:GetSecretValue');
+      const canRead = t().actionsOf(t().functionOf(r.name)[1]).includes('secretsmanager:GetSecretValue');
       expect(canRead, r.name).toBe(r.group === 'gateway' || r.group === 'admin');
     }
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    t().template.resourceCountIs('AWS::SecretsManager::Secret', 2);
   });
 
-  it('throttles the stage and writes access logs', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      StageName: '$default',
-      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
-      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
-    });
+  it(`reserves ${defaultOf('checkReservedConcurrency', stage)} executions for the check's function, and none for any other`, () => {
+    for (const [, f] of t().resources('AWS::Lambda::Function')) {
+      const route = f.Properties.Environment.Variables.ROUTE_NAME;
+      expect(f.Properties.ReservedConcurrentExecutions, route).toBe(route === 'sessionsCheck' ? defaultOf('checkReservedConcurrency', stage) : undefined);
+    }
   });
+
+  it('throttles the check high, admin and dashboard writes low, the rest at the stage default; access logs on', () => {
+    const [, s] = t().resources('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(s.Properties.StageName).toBe('$default');
+    expect(s.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    expect(s.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+    const expected: Record<string, unknown> = {
+      'POST /gw/sessions/check': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000, DetailedMetricsEnabled: true },
+    };
+    for (const r of builtRoutes.filter((x) => x.access === 'write' && (x.group === 'admin' || x.group === 'dashboard'))) {
+      expected[`${r.method} ${r.path}`] = { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 };
+    }
+    expect(Object.keys(expected).length).toBeGreaterThan(10);
+    expect(s.Properties.RouteSettings).toEqual(expected);
+    // Route settings name routes by key, so the stage is created after every route.
+    const routeIds = t().resources('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey !== '$default').map(([id]) => id);
+    for (const id of routeIds) expect(s.DependsOn, id).toContain(id);
+  });
+});
+
+describe('capacity settings from context', () => {
+  it('take the throttles and the reservation from -c values', () => {
+    const t = templateOf(
+      stageStack({ stage: 'prod', checkRateLimit: '3000', checkBurstLimit: '5000', writeRateLimit: 5, writeBurstLimit: '7', stageRateLimit: '100', stageBurstLimit: '200', checkReservedConcurrency: '250' }).stack,
+    );
+    const [, s] = t.resources('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(s.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000, DetailedMetricsEnabled: true });
+    expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
+    expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
+  }, 120_000);
 });

@@ -11,7 +11,14 @@ import { afterAll, inject } from 'vitest';
 import { routeScope } from '../../infra/local/route-scope';
 import { iamActionsOf } from './iam-actions';
 
+/** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
 const seen = new Map<string, Set<string>>();
+const operations = new Map<string, Set<string>>();
+const note = (map: Map<string, Set<string>>, route: string, values: string[]) => {
+  let set = map.get(route);
+  if (!set) map.set(route, (set = new Set()));
+  for (const v of values) set.add(v);
+};
 const PATCHED = Symbol.for('gw.tableActionsRecorder');
 
 type From = typeof DynamoDBDocumentClient.from;
@@ -23,9 +30,9 @@ if (!docClient[PATCHED]) {
       (next, context) => async (args) => {
         const route = routeScope.getStore();
         if (route) {
-          let actions = seen.get(route);
-          if (!actions) seen.set(route, (actions = new Set()));
-          for (const a of iamActionsOf(context.commandName ?? '?', args.input)) actions.add(a);
+          const command = context.commandName ?? '?';
+          note(seen, route, iamActionsOf(command, args.input));
+          note(operations, route, [command.replace(/Command$/, '')]);
         }
         return next(args);
       },
@@ -38,7 +45,7 @@ if (!docClient[PATCHED]) {
 
 afterAll(({}, file) => {
   const path = (file as { filepath?: string }).filepath ?? 'unknown';
-  const routes = Object.fromEntries([...seen].map(([route, actions]) => [route, [...actions].sort()]));
+  const plain = (map: Map<string, Set<string>>) => Object.fromEntries([...map].map(([route, values]) => [route, [...values].sort()]));
   const name = relative(process.cwd(), path).replace(/[^A-Za-z0-9.-]+/g, '_');
-  writeFileSync(join(inject('tableActionsDir'), `${name}-${process.pid}.json`), JSON.stringify({ file: relative(process.cwd(), path), routes }));
+  writeFileSync(join(inject('tableActionsDir'), `${name}-${process.pid}.json`), JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations) }));
 });
