@@ -17,6 +17,7 @@ import { list } from './scenarios/list';
 import { quota } from './scenarios/quota';
 import { coldStart } from './scenarios/cold-start';
 import { importBig } from './scenarios/import';
+import { sourceMaps } from './scenarios/source-maps';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -46,6 +47,7 @@ async function main() {
       ['quota', () => quota(ctx)],
       ['cold-start', () => coldStart()],
       ['import', () => importBig(ctx)],
+      ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {
       if (!want(name)) continue;

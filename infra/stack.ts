@@ -9,7 +9,7 @@ import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute 
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { TableAction } from '../shared/route-def';
 import { builtRoutes } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+import { FUNCTION_BUNDLING } from './bundling';
 import { stageNames, type StageConfig } from './config';
 import { Capacity } from './constructs/capacity';
 import { Monitoring } from './constructs/monitoring';
@@ -58,17 +59,7 @@ export class ManagementStack extends Stack {
     const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, secretName: names.secret('gateway'), description: 'X-Gw-Authorization value' });
     const adminSecret = new Secret(this, 'AdminSecret', { ...secretOptions, secretName: names.secret('admin'), description: 'Admin-Auth value' });
 
-    const bundling: NodejsFunctionProps['bundling'] = {
-      format: OutputFormat.ESM,
-      minify: true,
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      // The SDK goes into the bundle: the tested version, minified and tree-shaken (faster cold
-      // starts than the runtime's full copy).
-      bundleAwsSDK: true,
-      // Some SDK dependencies still call require(); ESM bundles need it defined.
-      banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
-    };
+    const bundling: NodejsFunctionProps['bundling'] = FUNCTION_BUNDLING;
     const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[]) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         entry: join(ROOT, entry),
