@@ -4,8 +4,9 @@
  */
 import { App } from 'aws-cdk-lib';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readDeployRoleConfig, readStageConfig } from '../../infra/config';
+import { ConfigError, defaultOf, NUMBER_KEYS, readDeployRoleConfig, readStageConfig } from '../../infra/config';
 
 const read = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
 
@@ -83,4 +84,22 @@ describe('the app entries', () => {
     expect(role.status).not.toBe(0);
     expect(role.stderr).toContain('context "githubRepo"');
   }, 120_000);
+});
+
+describe('the README settings table', () => {
+  it('lists every setting with its default', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)![1]!;
+    const rows = table.split('\n').filter((l) => l.startsWith('| `'));
+    const rowOf = (key: string) => rows.find((r) => r.split('|')[1]!.includes(`\`${key}\``));
+    for (const key of ['stage', 'alarmEmail', ...NUMBER_KEYS]) expect(rowOf(key), key).toBeDefined();
+    for (const key of NUMBER_KEYS) {
+      const [, keysCell, defaultsCell] = rowOf(key)!.split('|');
+      const keys = [...keysCell!.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+      const [dev, prod] = [defaultOf(key, 'dev'), defaultOf(key, 'prod')];
+      if (dev !== prod) expect(defaultsCell!.trim(), key).toBe(`dev ${dev}, prod ${prod}`);
+      // A row naming two keys lists their defaults in the same order.
+      else expect(defaultsCell!.split(',').map((c) => c.trim())[keys.indexOf(key)], key).toBe(String(dev));
+    }
+  });
 });
