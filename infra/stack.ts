@@ -32,6 +32,9 @@ export interface ManagementStackProps extends StackProps {
 }
 
 export class ManagementStack extends Stack {
+  /** Alarms, topic and dashboard (a nested stack). */
+  readonly monitoring: Monitoring;
+
   constructor(scope: Construct, id: string, props: ManagementStackProps) {
     super(scope, id, props);
     const { config } = props;
@@ -128,7 +131,7 @@ export class ManagementStack extends Stack {
     }
 
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
-    new Monitoring(this, 'Monitoring', { config, api, stage, table, functions: new Map([...functions, ['fallback', fallback]]) });
+    this.monitoring = new Monitoring(this, 'Monitoring', { config, api, stage, table, functions: new Map([...functions, ['fallback', fallback]]) });
     acknowledgeFindings({
       table,
       secrets: [gwSecret, adminSecret],

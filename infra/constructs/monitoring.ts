@@ -3,8 +3,10 @@
  * throttles, the API's 5xx rate, the p99 latency of POST /gw/sessions/check, and the table's
  * throttled requests and system errors. Alarms notify an SNS topic (e-mail from context), both
  * when they fire and when they clear. Thresholds come from the stage settings.
+ * A nested stack: two alarms per function would otherwise bring the stage stack close to
+ * CloudFormation's 500 resources per stack.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -23,7 +25,7 @@ import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { routes } from '../../shared/routes';
 import { stageNames, type StageConfig } from '../config';
 
@@ -52,12 +54,12 @@ export interface MonitoringProps {
   functions: ReadonlyMap<string, NodejsFunction>;
 }
 
-export class Monitoring extends Construct {
+export class Monitoring extends NestedStack {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
-    super(scope, id);
+    super(scope, id, { description: `Alarms and dashboard of ${stageNames(props.config.stage).stack}` });
     const { config, api, stage, table, functions } = props;
     const names = stageNames(config.stage);
     const t = config.alarms;

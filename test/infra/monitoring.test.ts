@@ -9,9 +9,27 @@ import { builtRoutes } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
 type T = ReturnType<typeof templateOf>;
-const synthesized = new Map<StageName, T>();
+
+/** The monitoring nested stack's template, and the stage template that passes it the functions. */
+function monitoringOf(context: Record<string, unknown>): T & { functionIdOf(route: string): string } {
+  const { stack } = stageStack(context);
+  const parent = templateOf(stack);
+  const t = templateOf(stack.monitoring);
+  const [, nested] = parent.resources('AWS::CloudFormation::Stack')[0]!;
+  return {
+    ...t,
+    // Alarms name functions through the nested stack's parameters: back to the stage's function.
+    functionIdOf(route: string) {
+      const fnId = parent.resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment.Variables.ROUTE_NAME === route)![0];
+      const param = Object.entries(nested.Properties.Parameters as Record<string, { Ref: string }>).find(([, v]) => v.Ref === fnId)![0];
+      return param;
+    },
+  };
+}
+
+const synthesized = new Map<StageName, ReturnType<typeof monitoringOf>>();
 beforeAll(() => {
-  for (const stage of STAGES) synthesized.set(stage, templateOf(stageStack({ stage }).stack));
+  for (const stage of STAGES) synthesized.set(stage, monitoringOf({ stage }));
 }, 180_000);
 
 const alarmNamed = (t: T, name: string) => {
@@ -29,7 +47,7 @@ describe.each(STAGES)('stage %s', (stage) => {
   it('alarms on every function: errors >= 1 and throttles >= 1 in 5 minutes, to the topic', () => {
     const fns = [...builtRoutes.map((r) => r.name), 'fallback'];
     for (const route of fns) {
-      const fnId = route === 'fallback' ? t().resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment.Variables.ROUTE_NAME === 'fallback')![0] : t().functionOf(route)[0];
+      const fnId = t().functionIdOf(route);
       for (const [what, metric] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {
         const a = alarmNamed(t(), name(`${route} ${what}`));
         expect(a).toMatchObject({
@@ -99,8 +117,7 @@ describe.each(STAGES)('stage %s', (stage) => {
 
 describe('monitoring settings from context', () => {
   it('subscribe the alarm e-mail and take every threshold from -c values', () => {
-    const t = templateOf(
-      stageStack({
+    const t = monitoringOf({
         stage: 'dev',
         alarmEmail: 'ops@example.com',
         alarmFunctionErrors: '3',
@@ -109,8 +126,7 @@ describe('monitoring settings from context', () => {
         alarmCheckP99Ms: '800',
         alarmTableThrottles: '6',
         alarmTableSystemErrors: '7',
-      }).stack,
-    );
+    });
     t.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     expect(alarmNamed(t, 'gw-management-dev sessionsCheck errors').Threshold).toBe(3);
     expect(alarmNamed(t, 'gw-management-dev sessionsCheck throttles').Threshold).toBe(4);

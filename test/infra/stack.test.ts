@@ -10,9 +10,12 @@ import { defaultOf, STAGES, stageNames, type StageName } from '../../infra/confi
 import { builtRoutes, routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
-const synthesized = new Map<StageName, ReturnType<typeof templateOf>>();
+const synthesized = new Map<StageName, ReturnType<typeof templateOf> & { monitoring: ReturnType<typeof templateOf> }>();
 beforeAll(() => {
-  for (const stage of STAGES) synthesized.set(stage, templateOf(stageStack({ stage }).stack));
+  for (const stage of STAGES) {
+    const { stack } = stageStack({ stage });
+    synthesized.set(stage, { ...templateOf(stack), monitoring: templateOf(stack.monitoring) });
+  }
 }, 180_000);
 
 describe.each(STAGES)('stage %s', (stage) => {
@@ -51,9 +54,11 @@ describe.each(STAGES)('stage %s', (stage) => {
     expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
     expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);
     tp.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `GwManagement-${stage}` });
-    tp.hasResourceProperties('AWS::SNS::Topic', { TopicName: `gw-management-${stage}-alarms` });
-    tp.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `gw-management-${stage}` });
-    for (const [, a] of t().resources('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmName).toMatch(new RegExp(`^gw-management-${stage} `));
+    const m = t().monitoring;
+    m.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: `gw-management-${stage}-alarms` });
+    m.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `gw-management-${stage}` });
+    expect(m.resources('AWS::CloudWatch::Alarm').length).toBeGreaterThan(builtRoutes.length);
+    for (const [, a] of m.resources('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmName).toMatch(new RegExp(`^gw-management-${stage} `));
     expect(names.stack).toBe(`GwManagement-${stage}`);
   });
 
@@ -109,6 +114,19 @@ describe.each(STAGES)('stage %s', (stage) => {
     // Route settings name routes by key, so the stage is created after every route.
     const routeIds = t().resources('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey !== '$default').map(([id]) => id);
     for (const id of routeIds) expect(s.DependsOn, id).toContain(id);
+  });
+});
+
+describe('stack size', () => {
+  it("stays well inside CloudFormation's 500 resources per stack (alarms live in a nested stack)", () => {
+    const { resources } = synthesized.get('prod')!;
+    const count = ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::Logs::LogGroup', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission', 'AWS::ApiGatewayV2::Route']
+      .map((type) => resources(type).length)
+      .reduce((a, b) => a + b, 0);
+    const total = Object.keys(synthesized.get('prod')!.template.toJSON().Resources).length;
+    expect(total - count).toBeLessThan(20);
+    // About 7 resources per route: split the functions into nested stacks before this fails.
+    expect(total, `${total} resources`).toBeLessThanOrEqual(450);
   });
 });
 
