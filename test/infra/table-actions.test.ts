@@ -5,28 +5,34 @@
  * fallback and /openapi.json get no table access; read routes only read; nothing may Scan.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STAGES, type StageName } from '../../infra/config';
 import { READ_TABLE_ACTIONS } from '../../shared/route-def';
 import { builtRoutes } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
-let t: ReturnType<typeof templateOf>;
+const synthesized = new Map<StageName, ReturnType<typeof templateOf>>();
 beforeAll(() => {
-  t = templateOf(stageStack({ stage: 'prod' }).stack);
+  for (const stage of STAGES) synthesized.set(stage, templateOf(stageStack({ stage }).stack));
 }, 180_000);
 
-const tableActionsOf = (route: string) =>
-  t
-    .actionsOf(t.functionOf(route)[1])
-    .filter((a) => a.startsWith('dynamodb:'))
-    .map((a) => a.slice('dynamodb:'.length));
-
-describe('table actions in the template', () => {
+describe('the route table', () => {
   it('every built route declares its table actions, and read routes only read', () => {
     expect(builtRoutes.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
     for (const r of builtRoutes.filter((x) => x.access === 'read')) {
       expect(r.tableActions!.filter((a) => !(READ_TABLE_ACTIONS as readonly string[]).includes(a)), r.name).toEqual([]);
     }
   });
+
+});
+
+describe.each(STAGES)('table actions in the %s template', (stage) => {
+  const tableActionsOf = (route: string) => {
+    const t = synthesized.get(stage)!;
+    return t
+      .actionsOf(t.functionOf(route)[1])
+      .filter((a) => a.startsWith('dynamodb:'))
+      .map((a) => a.slice('dynamodb:'.length));
+  };
 
   it('grants each function exactly its route declared actions', () => {
     const granted = Object.fromEntries(builtRoutes.map((r) => [r.name, [...new Set(tableActionsOf(r.name))].sort()]));
@@ -40,6 +46,7 @@ describe('table actions in the template', () => {
   });
 
   it('lets only Query reach the indexes, and only for routes that query; no Scan, no wildcard action', () => {
+    const t = synthesized.get(stage)!;
     for (const r of [...builtRoutes.map((x) => x.name), 'fallback']) {
       for (const s of t.statementsOf(t.functionOf(r)[1])) {
         const actions = [s.Action].flat();
