@@ -1,45 +1,58 @@
 /**
  * The cloud stage: one table, one HTTP API, one Lambda function per built route of the table.
  * Everything here loops over shared/routes.ts; handler files are named by string, never loaded.
+ * One stack per stage (infra/config.ts): names, protection and capacity come from its settings.
  */
-import { CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { needsServiceKey } from '../shared/route-def';
-import { parseHostAllowList } from '../shared/domain/upstream-hosts';
+import { needsServiceKey, type TableAction } from '../shared/route-def';
 import { builtRoutes } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+import { FUNCTION_BUNDLING } from './bundling';
 import { copyNodeModulesCommands } from './node-modules';
-import { ESBUILD_TARGET, LAMBDA_RUNTIME } from './runtime';
+import { LAMBDA_RUNTIME } from './runtime';
+import { stageNames, type StageConfig } from './config';
+import { Capacity } from './constructs/capacity';
+import { Monitoring } from './constructs/monitoring';
+import { acknowledgeFindings } from './constructs/nag-acknowledgements';
+import { grantTableActions } from './constructs/table-grants';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Table actions a read route may use: no Scan anywhere, no writes. */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+export interface ManagementStackProps extends StackProps {
+  config: StageConfig;
+}
 
 export class ManagementStack extends Stack {
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  /** Alarms, topic and dashboard (a nested stack). */
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: ManagementStackProps) {
     super(scope, id, props);
+    const { config } = props;
+    const names = stageNames(config.stage);
+    // prod keeps its data when the stack or a resource is deleted; dev can be destroyed whole.
+    const keep = config.protected ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const table = new TableV2(this, 'Table', {
+      tableName: names.table,
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.protected },
       timeToLiveAttribute: TTL_ATTRIBUTE,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: config.protected,
+      removalPolicy: keep,
       globalSecondaryIndexes: INDEXES.map((i) => ({
         indexName: i.name,
         partitionKey: { name: i.partitionKey, type: AttributeType.STRING },
@@ -47,26 +60,18 @@ export class ManagementStack extends Stack {
       })),
     });
 
-    const secretOptions = { generateSecretString: { passwordLength: 48, excludePunctuation: true } };
-    const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, description: 'X-Gw-Authorization value' });
-    const adminSecret = new Secret(this, 'AdminSecret', { ...secretOptions, description: 'Admin-Auth value' });
+    const secretOptions = { generateSecretString: { passwordLength: 48, excludePunctuation: true }, removalPolicy: keep };
+    const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, secretName: names.secret('gateway'), description: 'X-Gw-Authorization value' });
+    const adminSecret = new Secret(this, 'AdminSecret', { ...secretOptions, secretName: names.secret('admin'), description: 'Admin-Auth value' });
     // The service key: keys idempotency records and fingerprints, seals stored replies and cursors.
     const serverSecret = new Secret(this, 'ServerSecret', {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: keep,
+      secretName: names.secret('service-key'),
       description: 'Service key (HMAC and sealing of stored idempotency records and of cursors)',
     });
 
-    const bundling: NodejsFunctionProps['bundling'] = {
-      format: OutputFormat.ESM,
-      minify: true,
-      target: ESBUILD_TARGET,
-      mainFields: ['module', 'main'],
-      // The SDK goes into the bundle: the tested version, minified and tree-shaken (faster cold
-      // starts than the runtime's full copy).
-      bundleAwsSDK: true,
-      // Some SDK dependencies still call require(); ESM bundles need it defined.
-      banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
-    };
+    const bundling: NodejsFunctionProps['bundling'] = FUNCTION_BUNDLING;
     // Packages that read their own files at run time stay outside the bundle, copied beside it from
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
     const withNodeModules = (nodeModules: string[]): NodejsFunctionProps['bundling'] => ({
@@ -90,23 +95,25 @@ export class ManagementStack extends Stack {
         depsLockFilePath: join(ROOT, 'package-lock.json'),
         bundling: nodeModules?.length ? withNodeModules(nodeModules) : bundling,
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
-        logGroup: new LogGroup(this, `Logs${name}`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+        // X-Ray segments per invocation (cold start, duration, errors); HTTP APIs have no X-Ray.
+        tracing: Tracing.ACTIVE,
+        logGroup: new LogGroup(this, `Logs${name}`, { logGroupName: names.functionLogs(name), retention: RetentionDays.ONE_MONTH, removalPolicy: keep }),
       });
 
-    const tableArns = [table.tableArn, `${table.tableArn}/index/*`];
     const fallback = fn('fallback', 'functions/system/fallback.ts', {});
     const api = new HttpApi(this, 'Api', {
-      description: 'Gateway management service',
+      apiName: names.stack,
+      description: `Gateway management service (${config.stage})`,
       createDefaultStage: false,
       // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
     });
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { logGroupName: names.accessLogs, retention: RetentionDays.THREE_MONTHS, removalPolicy: keep });
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: 500, burstLimit: 1000 },
+      throttle: { rateLimit: config.throttle.other.rate, burstLimit: config.throttle.other.burst },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         // The route template, never the raw path: paths hold clear gateway keys
@@ -125,41 +132,37 @@ export class ManagementStack extends Stack {
       },
     });
 
-    // README "Configuration": `cdk deploy -c upstreamAllowedHosts=...`; checked here, so a typo
-    // fails the synth instead of every dashboard request.
-    const upstreamAllowedHosts = this.node.tryGetContext('upstreamAllowedHosts') as string | undefined;
-    parseHostAllowList(upstreamAllowedHosts);
-
+    const functions = new Map<string, NodejsFunction>();
+    const routes = new Map<string, HttpRoute>();
     for (const r of builtRoutes) {
       const environment: Record<string, string> = {};
-      if (r.group === 'dashboard' && upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = upstreamAllowedHosts;
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
       if (needsServiceKey(r)) environment.SERVER_SECRET_ARN = serverSecret.secretArn;
+      if (r.group === 'dashboard' && config.upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = config.upstreamAllowedHosts;
       const f = fn(r.name, r.entry, environment, r.nodeModules);
-      f.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: r.access === 'read' ? READ_ACTIONS : [...READ_ACTIONS, ...WRITE_ACTIONS],
-          resources: tableArns,
-        }),
-      );
+      grantTableActions(f, table, r.tableActions ?? []);
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);
-      api.addRoutes({
+      const [route] = api.addRoutes({
         path: r.path,
         methods: [r.method as HttpMethod],
         integration: new HttpLambdaIntegration(`Int${r.name}`, f),
       });
+      functions.set(r.name, f);
+      routes.set(r.name, route!);
     }
 
-    // cdk-nag (AwsSolutions) findings that are deliberate; test/infra/nag.test.ts fails on any other.
-    const acknowledge = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    acknowledge('AwsSolutions-APIG4', 'Every route checks its credential group inside its function (Middy), where the envelope of each group is produced; an API Gateway authorizer would add a second round trip per request.');
-    acknowledge('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', 'The AWS-managed basic execution policy grants only CloudWatch Logs writes.');
-    acknowledge(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>/index/*]`, "Queries use the table's own indexes; the wildcard covers only this table's indexes.");
-    acknowledge('AwsSolutions-SMG4', 'The two deployment secrets are shared with gateway and admin operators, and the service key keys stored idempotency records and outstanding cursors; rotating one is a coordinated change (put a new value; functions read it on their next cold start).');
+    new Capacity(this, 'Capacity', { config, stage, routes, functions });
+    this.monitoring = new Monitoring(this, 'Monitoring', { config, api, stage, table, functions: new Map([...functions, ['fallback', fallback]]) });
+    acknowledgeFindings({
+      table,
+      secrets: { shared: [gwSecret, adminSecret], serviceKey: serverSecret },
+      functions: [...builtRoutes.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]), [fallback, []]],
+      api,
+      routes: [...routes.values()],
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url });
     new CfnOutput(this, 'TableName', { value: table.tableName });

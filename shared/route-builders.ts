@@ -1,6 +1,6 @@
 /** The builders every route group uses: path parameters typed from the template, built and planned routes. */
 import * as z from 'zod';
-import { route, type RouteDef } from './route-def';
+import { route, type RouteDef, type TableAction } from './route-def';
 import { idSchema } from './schemas/common';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
@@ -16,7 +16,10 @@ export function pathParams<P extends string>(path: P): PathParamsSchema<P> | und
 export const planned = (def: Omit<RouteDef, 'built' | 'result'> & { result?: z.ZodType }) =>
   route({ params: pathParams(def.path), result: z.unknown(), ...def, built: false });
 
-/** A served route; its path parameters are typed from the template unless it gives its own. */
-export function built<const D extends Omit<RouteDef, 'built'>>(def: D) {
+/**
+ * A served route; its path parameters are typed from the template unless it gives its own. It
+ * must declare the table actions its code sends (the cloud grants exactly those).
+ */
+export function built<const D extends Omit<RouteDef, 'built'> & { tableActions: readonly TableAction[] }>(def: D) {
   return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def, built: true as const };
 }

@@ -3,6 +3,16 @@ import type { z } from 'zod';
 export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Table actions that only read. */
+export const READ_TABLE_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
+/** Table actions that write. */
+export const WRITE_TABLE_ACTIONS = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
+/**
+ * A DynamoDB action, by its IAM name, that a route's code may send to the table. Scan is not
+ * one: lists are Queries.
+ */
+export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TABLE_ACTIONS)[number];
+
 /**
  * One row of the route table. Pure data: `entry` names the handler file as a string so that
  * `cdk synth` and the OpenAPI generator never load handler code.
@@ -20,8 +30,16 @@ export interface RouteDef<
   /** false: planned in a later issue; the route is documented but neither served nor deployed. */
   built: boolean;
   summary: string;
-  /** Read routes get read-only table permissions in the cloud. */
+  /** Read routes change nothing; their tableActions are all read actions. */
   access: 'read' | 'write';
+  /**
+   * Every table action this route's code path sends (middleware included: the dashboard
+   * credential read, Idempotency-Key claim, completion and release), by IAM name, with each item
+   * of a transaction counted as its own action as IAM does. The cloud function is granted exactly
+   * these; test/after/table-actions.test.ts checks them against what the route's tests send
+   * through the local stage. Required on every built route.
+   */
+  tableActions?: readonly TableAction[];
   params?: P;
   query?: Q;
   body?: B;

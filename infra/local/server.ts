@@ -12,6 +12,7 @@ import { errorBody } from '../../shared/http/envelopes';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/schemas/common';
 import { toApiGatewayEvent } from './event';
+import { routeScope } from './route-scope';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string }>;
 
@@ -79,7 +80,7 @@ export function createLocalServer(): Server {
           pathParameters: matchPath(route.path, url.pathname) ?? {},
         });
         const handler = await loadHandler(route.entry);
-        send(res, await handler(event, lambdaContext(event.requestContext.requestId)));
+        send(res, await routeScope.run(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
       } catch (e) {
         console.error(e);
         send(res, {

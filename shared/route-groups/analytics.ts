@@ -6,6 +6,7 @@ import { analyticsIngestResultSchema, analyticsIngestSchema, keyActivityParamsSc
 export const analyticsRoutes = {
   analyticsIngest: built({
     method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write',
+    tableActions: ['BatchGetItem', 'UpdateItem'],
     summary:
       'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
       'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored. ' +
@@ -14,7 +15,7 @@ export const analyticsRoutes = {
   }),
   keyActivity: built({
     method: 'GET', path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard',
-    entry: 'functions/analytics/key-activity.ts', access: 'read',
+    entry: 'functions/analytics/key-activity.ts', access: 'read', tableActions: ['GetItem', 'Query'],
     summary:
       'Key analytics (spec 11): one row per (API, path) over whole days start..end (at most 366), busiest first, paged; ' +
       '400 for a bad or reversed date, 404 for a key of another organisation',

@@ -7,6 +7,7 @@ import { oauthClientListSchema, oauthClientSchema, oauthCreatedSchema, oauthCrea
 export const oauthRoutes = {
   oauthCreate: built({
     method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true,
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary:
       'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed); ' +
       '422 unknown API or policy, 400 a policy that does not grant the API, 409 a taken client_id',
@@ -14,6 +15,7 @@ export const oauthRoutes = {
   }),
   oauthUpdate: built({
     method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
+    tableActions: ['GetItem', 'PutItem'],
     summary:
       'Update an OAuth client (spec 2; keyName is the client id): replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
       'keeps id and secret; 404 unknown API or client, 422 unknown policy, 400 a policy that does not grant the API',
@@ -21,10 +23,12 @@ export const oauthRoutes = {
   }),
   oauthList: built({
     method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read',
+    tableActions: ['GetItem', 'Query'],
     summary: "List an API's OAuth clients, without secrets; 404 unknown API", result: oauthClientListSchema,
   }),
   oauthDelete: built({
     method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
+    tableActions: ['GetItem', 'DeleteItem'],
     summary: 'Delete an OAuth client; 404 unknown API or client', result: gatewayWriteSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -9,10 +9,12 @@ const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z
 export const systemRoutes = {
   hello: built({
     method: 'GET', path: '/hello', group: 'public', entry: 'functions/system/hello.ts', access: 'read',
+    tableActions: ['GetItem'],
     summary: 'Health check: 200 pass when storage answers, 503 fail when not', result: healthSchema,
   }),
   openapi: built({
     method: 'GET', path: '/openapi.json', group: 'public', entry: 'functions/system/openapi.ts', access: 'read',
+    tableActions: [],
     summary: 'This OpenAPI 3.1 document, generated from the route table', result: looseObject,
   }),
 

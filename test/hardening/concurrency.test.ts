@@ -3,7 +3,8 @@
  * - every route with `etag: true`: a stale If-Match is 412 and changes nothing; 10 concurrent
  *   writers holding the same version -> exactly one 2xx (updates: the other nine 412);
  * - every route with `idempotent: true`: a replay answers the same, another body under the same
- *   key is 422, 10 concurrent duplicates create exactly one object;
+ *   key is 422, 10 concurrent duplicates create exactly one object; a storage failure after the
+ *   key is claimed releases it, so the client's retry with the same key runs;
  * - concurrent creates of one unique value -> exactly one 200, the rest 409, the winner stored.
  * A route added to the table with either flag and no fixture fails the suite.
  */
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtRoutes } from '../../shared/routes';
 import type { Answer, Stage } from '../support/stage';
 import { startStage } from '../support/stage';
+import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
 import { assetData, buildWorld, importDoc, oasDoc, rights, uid, type World } from './resources/world';
 
@@ -99,6 +101,20 @@ describe('Idempotency-Key', () => {
       expect(after.status).toBe(200);
       expect(after.body).toEqual(oks[0]!.body);
       if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 2);
+    });
+
+    it(`POST ${r.path}: a storage failure after the key is claimed releases it, so the retry runs`, async () => {
+      const c = creating(s, W, uid('rel'))[r.name]!;
+      const count0 = await c.count?.();
+      const key = uid('k');
+      const { result: failed, throttled } = await withThrottledWrite(() => c.send(0, key));
+      expect(throttled).toBe(1);
+      expect(failed.status, JSON.stringify(failed.body)).toBe(503);
+      // Without the release the record would still say "in progress": 409 for a day.
+      const retry = await c.send(0, key);
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 1);
     });
   }
 });

@@ -1,69 +1,61 @@
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+/**
+ * The cloud stack of each stage as synthesized: names per stage, what dev may lose and prod
+ * keeps, tracing, capacity (route throttles, the check's reserved concurrency), which function
+ * may read which secret, and the policies as the emulator evaluates them. Alarms and the
+ * dashboard: monitoring.test.ts; table actions: table-actions.test.ts.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultOf, STAGES, stageNames, type StageName } from '../../infra/config';
 import { evaluate } from '../../infra/local/emulator/iam';
 import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
-import { ManagementStack, WRITE_ACTIONS } from '../../infra/stack';
 import { needsServiceKey } from '../../shared/route-def';
 import { builtRoutes, routeList } from '../../shared/routes';
+import { stageStack, templateOf } from '../support/cdk';
 
-let template: Template;
+const synthesized = new Map<StageName, ReturnType<typeof templateOf> & { monitoring: ReturnType<typeof templateOf> }>();
 beforeAll(() => {
-  // Bundling is skipped here (cdk synth does it); the template is otherwise the deployed one.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new ManagementStack(app, 'Test'));
-}, 120_000);
+  for (const stage of STAGES) {
+    const { stack } = stageStack({ stage });
+    synthesized.set(stage, { ...templateOf(stack), monitoring: templateOf(stack.monitoring) });
+  }
+}, 180_000);
 
-type Resource = { Type: string; Properties: Record<string, any> };
-const resources = (type: string): Array<[string, Resource]> =>
-  Object.entries(template.findResources(type) as Record<string, Resource>);
+describe.each(STAGES)('stage %s', (stage) => {
+  const t = () => synthesized.get(stage)!;
+  const names = stageNames(stage);
+  const prod = stage === 'prod';
 
-function functionOf(routeName: string): [string, Resource] {
-  const hit = resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === routeName);
-  if (!hit) throw new Error(`no function for ${routeName}`);
-  return hit;
-}
+  /** Logical id of the stage's secret whose id starts with `prefix`. */
+  const secretId = (prefix: string): string => {
+    const hit = t().resources('AWS::SecretsManager::Secret').find(([id]) => id.startsWith(prefix));
+    if (!hit) throw new Error(`no secret ${prefix}`);
+    return hit[0];
+  };
+  /** Logical ids of the secrets a function's role may read (GetSecretValue). */
+  const secretsReadableBy = (fn: Parameters<ReturnType<typeof templateOf>['statementsOf']>[0]): string[] =>
+    t()
+      .statementsOf(fn)
+      .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
+      .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 
-function actionsOf(fn: Resource): string[] {
-  const role = fn.Properties.Role['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
-}
-
-function secretId(prefix: string): string {
-  const hit = resources('AWS::SecretsManager::Secret').find(([id]) => id.startsWith(prefix));
-  if (!hit) throw new Error(`no secret ${prefix}`);
-  return hit[0];
-}
-
-/** Logical ids of the secrets a function's role may read (GetSecretValue). */
-function secretsReadableBy(fn: Resource): string[] {
-  const role = fn.Properties.Role['Fn::GetAtt'][0];
-  return resources('AWS::IAM::Policy')
-    .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>)
-    .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
-    .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
-}
-
-describe('cloud stack', () => {
-  it(`has one function per built route (plus the 404/405 fallback), arm64 ${LAMBDA_RUNTIME}`, () => {
-    const fns = resources('AWS::Lambda::Function');
+  it(`has one function per built route (plus the 404/405 fallback), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
+    const fns = t().resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(builtRoutes.length + 1);
     for (const [, f] of fns) {
       expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
+      expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
-    for (const r of builtRoutes) functionOf(r.name);
+    for (const r of builtRoutes) t().functionOf(r.name);
     for (const r of routeList.filter((x) => !x.built)) {
-      expect(() => functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
+      expect(() => t().functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
     }
   });
 
@@ -78,33 +70,45 @@ describe('cloud stack', () => {
   });
 
   it('routes every built route, and a $default route for the rest', () => {
-    const keys = resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    const keys = t().resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     for (const r of builtRoutes) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
   });
 
-  it('keeps the table: on-demand, PITR, TTL, retained, with the shared key schema', () => {
-    template.hasResource('AWS::DynamoDB::GlobalTable', {
-      DeletionPolicy: 'Retain',
+  it(`names the table, secrets, log groups, API, topic and dashboard for ${stage}`, () => {
+    const tp = t().template;
+    tp.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TableName: `gw-management-${stage}` });
+    const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
+    expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`]);
+    const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
+    expect(logGroups).toHaveLength(builtRoutes.length + 2);
+    for (const r of builtRoutes) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);
+    expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
+    expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);
+    tp.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `GwManagement-${stage}` });
+    const m = t().monitoring;
+    m.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: `gw-management-${stage}-alarms` });
+    m.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `gw-management-${stage}` });
+    expect(m.resources('AWS::CloudWatch::Alarm').length).toBeGreaterThan(builtRoutes.length);
+    for (const [, a] of m.resources('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmName).toMatch(new RegExp(`^gw-management-${stage} `));
+    expect(names.stack).toBe(`GwManagement-${stage}`);
+  });
+
+  it(prod ? 'keeps the table: deletion protection, PITR, retained; secrets and logs retained' : 'can be destroyed: no deletion protection or PITR, nothing retained', () => {
+    t().template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: prod ? 'Retain' : 'Delete',
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+        Replicas: [Match.objectLike({ DeletionProtectionEnabled: prod, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: prod } })],
         KeySchema: [
           { AttributeName: 'PK', KeyType: 'HASH' },
           { AttributeName: 'SK', KeyType: 'RANGE' },
         ],
       }),
     });
-  });
-
-  it('gives read-only routes no write action, and no function Scan', () => {
-    for (const r of builtRoutes) {
-      const actions = actionsOf(functionOf(r.name)[1]);
-      expect(actions, r.name).not.toContain('dynamodb:Scan');
-      const writes = actions.filter((a) => WRITE_ACTIONS.includes(a) || a === 'dynamodb:*');
-      if (r.access === 'read') expect(writes, r.name).toEqual([]);
-      else expect(writes.length, r.name).toBeGreaterThan(0);
+    for (const type of ['AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
+      for (const [id, r] of t().resources(type)) expect(r.DeletionPolicy, id).toBe(prod ? 'Retain' : 'Delete');
     }
   });
 
@@ -112,7 +116,7 @@ describe('cloud stack', () => {
     const [gw, admin, server] = ['GatewaySecret', 'AdminSecret', 'ServerSecret'].map(secretId);
     const withServiceKey: string[] = [];
     for (const r of builtRoutes) {
-      const [, fn] = functionOf(r.name);
+      const [, fn] = t().functionOf(r.name);
       const vars = fn.Properties.Environment.Variables;
       expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
       expect(Boolean(vars.ADMIN_SECRET_ARN), r.name).toBe(r.group === 'admin');
@@ -127,39 +131,53 @@ describe('cloud stack', () => {
     // Idempotent creates and paged lists, and nothing else (the check, reads by id, updates).
     expect(withServiceKey).toEqual(expect.arrayContaining(['usersCreate', 'keysCreate', 'oauthCreate', 'usersList', 'apisList', 'keyActivity']));
     for (const name of ['sessionsCheck', 'keysGet', 'keysDelete', 'assetsGet', 'hooksUpdate', 'hello']) expect(withServiceKey, name).not.toContain(name);
-    template.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    t().template.resourceCountIs('AWS::SecretsManager::Secret', 3);
   });
 
-  it('throttles the stage and writes access logs', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      StageName: '$default',
-      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 }),
-      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
-    });
+  it(`reserves ${defaultOf('checkReservedConcurrency', stage)} executions for the check's function, and none for any other`, () => {
+    for (const [, f] of t().resources('AWS::Lambda::Function')) {
+      const route = f.Properties.Environment.Variables.ROUTE_NAME;
+      expect(f.Properties.ReservedConcurrentExecutions, route).toBe(route === 'sessionsCheck' ? defaultOf('checkReservedConcurrency', stage) : undefined);
+    }
+  });
+
+  it('throttles the check high, admin and dashboard writes low, the rest at the stage default; access logs on', () => {
+    const [, s] = t().resources('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(s.Properties.StageName).toBe('$default');
+    expect(s.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 });
+    expect(s.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+    const expected: Record<string, unknown> = {
+      'POST /gw/sessions/check': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000, DetailedMetricsEnabled: true },
+    };
+    for (const r of builtRoutes.filter((x) => x.access === 'write' && (x.group === 'admin' || x.group === 'dashboard'))) {
+      expected[`${r.method} ${r.path}`] = { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 };
+    }
+    expect(Object.keys(expected).length).toBeGreaterThan(10);
+    expect(s.Properties.RouteSettings).toEqual(expected);
+    // Route settings name routes by key, so the stage is created after every route.
+    const routeIds = t().resources('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey !== '$default').map(([id]) => id);
+    for (const id of routeIds) expect(s.DependsOn, id).toContain(id);
   });
 
   it('logs the route template, never the raw path (paths hold clear keys; the logs outlive the stack)', () => {
-    const [[, stage]] = resources('AWS::ApiGatewayV2::Stage') as [[string, Resource]];
-    const format = JSON.parse(stage.Properties.AccessLogSettings.Format) as Record<string, string>;
+    const [, apiStage] = t().resources('AWS::ApiGatewayV2::Stage')[0]!;
+    const format = JSON.parse(apiStage.Properties.AccessLogSettings.Format) as Record<string, string>;
     expect(format.routeKey).toBe('$context.routeKey');
     // Only variables that cannot hold a path segment or a query value may be logged.
     const allowed = ['requestId', 'identity.sourceIp', 'httpMethod', 'routeKey', 'status', 'responseLatency', 'integrationErrorMessage'];
     const used = Object.values(format).flatMap((v) => [...v.matchAll(/\$context\.([A-Za-z.]+)/g)].map((m) => m[1]));
     expect(used.filter((v) => !allowed.includes(v!))).toEqual([]);
-    expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
+    expect(apiStage.Properties.AccessLogSettings.Format).not.toMatch(/\$context\.path|\$request\./);
   });
 
   it('passes upstreamAllowedHosts from the context to the dashboard functions only, and refuses an invalid one at synth', () => {
-    expect(functionOf('oasImport')[1].Properties.Environment.Variables.UPSTREAM_ALLOWED_HOSTS).toBeUndefined();
-    const context = { 'aws:cdk:bundling-stacks': [], upstreamAllowedHosts: 'api.example.com,10.0.0.0/8' };
-    const allowed = Template.fromStack(new ManagementStack(new App({ context }), 'Allowed'));
-    const fns = Object.values(allowed.findResources('AWS::Lambda::Function') as Record<string, Resource>);
-    const envOf = (name: string) => fns.find((f) => f.Properties.Environment?.Variables?.ROUTE_NAME === name)!.Properties.Environment.Variables;
+    expect(t().functionOf('oasImport')[1].Properties.Environment.Variables.UPSTREAM_ALLOWED_HOSTS).toBeUndefined();
+    const allowed = templateOf(stageStack({ stage, upstreamAllowedHosts: 'api.example.com,10.0.0.0/8' }).stack);
+    const envOf = (name: string) => allowed.functionOf(name)[1].Properties.Environment.Variables;
     expect(envOf('oasImport').UPSTREAM_ALLOWED_HOSTS).toBe('api.example.com,10.0.0.0/8');
     expect(envOf('streamsPatch').UPSTREAM_ALLOWED_HOSTS).toBe('api.example.com,10.0.0.0/8');
     expect(envOf('oasCreate').UPSTREAM_ALLOWED_HOSTS).toBeUndefined();
-    const bad = { 'aws:cdk:bundling-stacks': [], upstreamAllowedHosts: 'http://x' };
-    expect(() => new ManagementStack(new App({ context: bad }), 'Bad')).toThrow(/UPSTREAM_ALLOWED_HOSTS: "http:\/\/x"/);
+    expect(() => stageStack({ stage, upstreamAllowedHosts: 'http://x' })).toThrow(/context "upstreamAllowedHosts": UPSTREAM_ALLOWED_HOSTS: "http:\/\/x"/);
   }, 120_000);
 });
 
@@ -171,7 +189,7 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
 
   beforeAll(() => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-iam-')), 'Test.template.json');
-    writeFileSync(file, JSON.stringify(template.toJSON()));
+    writeFileSync(file, JSON.stringify(synthesized.get('dev')!.template.toJSON()));
     stage = readCloudStage(file, { region: 'us-east-1', account: '000000000000', tableName: 't' });
   });
 
@@ -182,18 +200,45 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
     expect(stage.tables.map((t) => t.arn)).toEqual([TABLE]);
   });
 
-  it('lets no function Scan, read routes only read, and each group read only its own secret', () => {
+  it("lets each function send exactly its declared table actions (no Scan; Query alone reaches the indexes), and read only its own group's secret", () => {
     const gwSecret = stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn;
     const adminSecret = stage.secrets.find((s) => s.envName === 'ADMIN_SECRET')!.arn;
     for (const r of builtRoutes) {
       const f = fnOf(r.name);
+      const declared = r.tableActions ?? [];
       expect(can(f, 'dynamodb:Scan', TABLE), r.name).toBe(false);
-      expect(can(f, 'dynamodb:GetItem', TABLE), r.name).toBe(true);
-      expect(can(f, 'dynamodb:Query', `${TABLE}/index/GSI1`), r.name).toBe(true);
-      expect(can(f, 'dynamodb:PutItem', TABLE), r.name).toBe(r.access === 'write');
+      for (const a of ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const) {
+        expect(can(f, `dynamodb:${a}`, TABLE), `${r.name} ${a}`).toBe((declared as readonly string[]).includes(a));
+        expect(can(f, `dynamodb:${a}`, `${TABLE}/index/GSI1`), `${r.name} ${a} on an index`).toBe(a === 'Query' && declared.includes('Query'));
+      }
       expect(can(f, 'secretsmanager:GetSecretValue', gwSecret), r.name).toBe(r.group === 'gateway');
       expect(can(f, 'secretsmanager:GetSecretValue', adminSecret), r.name).toBe(r.group === 'admin');
     }
   });
 });
 
+describe('stack size', () => {
+  it("stays well inside CloudFormation's 500 resources per stack (alarms live in a nested stack)", () => {
+    const { resources } = synthesized.get('prod')!;
+    const count = ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::Logs::LogGroup', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission', 'AWS::ApiGatewayV2::Route']
+      .map((type) => resources(type).length)
+      .reduce((a, b) => a + b, 0);
+    const total = Object.keys(synthesized.get('prod')!.template.toJSON().Resources).length;
+    expect(total - count).toBeLessThan(20);
+    // About 7 resources per route: split the functions into nested stacks before this fails.
+    expect(total, `${total} resources`).toBeLessThanOrEqual(450);
+  });
+});
+
+describe('capacity settings from context', () => {
+  it('take the throttles and the reservation from -c values', () => {
+    const t = templateOf(
+      stageStack({ stage: 'prod', checkRateLimit: '3000', checkBurstLimit: '5000', writeRateLimit: 5, writeBurstLimit: '7', stageRateLimit: '100', stageBurstLimit: '200', checkReservedConcurrency: '250' }).stack,
+    );
+    const [, s] = t.resources('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(s.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000, DetailedMetricsEnabled: true });
+    expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
+    expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
+  }, 120_000);
+});

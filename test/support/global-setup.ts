@@ -1,11 +1,16 @@
 import type { TestProject } from 'vitest/node';
 import 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDynamoLocal } from '../../infra/local/dynamodb-local';
 import { cloudAssembly } from './assembly';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    /** Where each test file writes the table actions its routes used (test/support/record-table-actions.ts). */
+    tableActionsDir: string;
   }
 }
 
@@ -17,12 +22,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const ddb = await startDynamoLocal(null);
+  const actionsDir = mkdtempSync(join(tmpdir(), 'table-actions-'));
   project.provide('dynamoEndpoint', ddb.endpoint);
+  project.provide('tableActionsDir', actionsDir);
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
   const building = filters.length === 0 || filters.some((f) => /emulator|infra/.test(f)) ? cloudAssembly().catch(() => undefined) : undefined;
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;
+    rmSync(actionsDir, { recursive: true, force: true });
     await ddb.stop();
   };
 }

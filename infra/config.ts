@@ -1,0 +1,192 @@
+/**
+ * Every setting of the cloud stages, read from CDK context (`-c key=value` or cdk.json) in this
+ * one place and checked before anything is built: a bad value stops synth with a message that
+ * names the key. The README's "Stages and settings" table lists them.
+ */
+import type { Node } from 'constructs';
+import { parseHostAllowList } from '../shared/domain/upstream-hosts';
+
+export const STAGES = ['dev', 'prod'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export interface StageConfig {
+  stage: StageName;
+  /** prod: deletion protection, retained table and secrets, point-in-time recovery. */
+  protected: boolean;
+  /** Subscribed to the alarm topic (a confirmation e-mail is sent on deploy). */
+  alarmEmail?: string;
+  throttle: {
+    /** POST /gw/sessions/check, the data plane. */
+    check: { rate: number; burst: number };
+    /** Every admin and dashboard route that writes. */
+    writes: { rate: number; burst: number };
+    /** Every other route (the stage default). */
+    other: { rate: number; burst: number };
+  };
+  /**
+   * UPSTREAM_ALLOWED_HOSTS of the dashboard functions (README "Configuration"): the upstreams an
+   * import or streams patch may name; unset, any host.
+   */
+  upstreamAllowedHosts?: string;
+  /** Concurrent executions kept for the check alone, so no other function can use them up. */
+  checkReservedConcurrency: number;
+  alarms: {
+    /** Unhandled errors (crash, timeout) of one function in 5 minutes. */
+    functionErrors: number;
+    /** Throttled invocations of one function in 5 minutes. */
+    functionThrottles: number;
+    /** Share of API answers that are 5xx over 5 minutes, in percent. */
+    api5xxPercent: number;
+    /** p99 latency of POST /gw/sessions/check, ms, for three 5-minute periods in a row. */
+    checkP99Ms: number;
+    /** Throttled table requests in 5 minutes. */
+    tableThrottles: number;
+    /** Table system errors (HTTP 500 from DynamoDB) in 5 minutes. */
+    tableSystemErrors: number;
+  };
+}
+
+/** Each setting: its context key, default (per stage where they differ) and check. */
+const NUMBERS = {
+  checkRateLimit: { default: 2000, min: 1, max: 10_000 },
+  checkBurstLimit: { default: 4000, min: 1, max: 5000 },
+  writeRateLimit: { default: 20, min: 1, max: 10_000 },
+  writeBurstLimit: { default: 40, min: 1, max: 5000 },
+  stageRateLimit: { default: 500, min: 1, max: 10_000 },
+  stageBurstLimit: { default: 1000, min: 1, max: 5000 },
+  checkReservedConcurrency: { default: { dev: 10, prod: 100 }, min: 1, max: 10_000 },
+  alarmFunctionErrors: { default: 1, min: 1, max: 1_000_000 },
+  alarmFunctionThrottles: { default: 1, min: 1, max: 1_000_000 },
+  alarm5xxPercent: { default: 1, min: 0.01, max: 100, decimal: true },
+  alarmCheckP99Ms: { default: 500, min: 10, max: 30_000 },
+  alarmTableThrottles: { default: 1, min: 1, max: 1_000_000 },
+  alarmTableSystemErrors: { default: 1, min: 1, max: 1_000_000 },
+} as const satisfies Record<string, { default: number | Record<StageName, number>; min: number; max: number; decimal?: boolean }>;
+
+export type NumberKey = keyof typeof NUMBERS;
+export const NUMBER_KEYS = Object.keys(NUMBERS) as NumberKey[];
+
+/** The default of a numeric setting in a stage (the README table shows these). */
+export function defaultOf(key: NumberKey, stage: StageName): number {
+  const d = NUMBERS[key].default;
+  return typeof d === 'number' ? d : d[stage];
+}
+
+export class ConfigError extends Error {
+  constructor(key: string, message: string) {
+    super(`context "${key}": ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A value from the command line is a string; one from cdk.json may be a number. */
+function readNumber(node: Node, key: NumberKey, stage: StageName): number {
+  const spec: { min: number; max: number; decimal?: boolean } = NUMBERS[key];
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return defaultOf(key, stage);
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isFinite(n)) throw new ConfigError(key, `expected a number, got ${JSON.stringify(raw)}`);
+  if (!spec.decimal && !Number.isInteger(n)) throw new ConfigError(key, `expected a whole number, got ${n}`);
+  if (n < spec.min || n > spec.max) throw new ConfigError(key, `expected ${spec.min}..${spec.max}, got ${n}`);
+  return n;
+}
+
+export function readStageConfig(node: Node): StageConfig {
+  const stageRaw: unknown = node.tryGetContext('stage') ?? 'dev';
+  if (!STAGES.includes(stageRaw as StageName)) {
+    throw new ConfigError('stage', `expected one of ${STAGES.join(', ')}, got ${JSON.stringify(stageRaw)}`);
+  }
+  const stage = stageRaw as StageName;
+  const email: unknown = node.tryGetContext('alarmEmail');
+  if (email !== undefined && email !== '' && (typeof email !== 'string' || !EMAIL.test(email))) {
+    throw new ConfigError('alarmEmail', `expected an e-mail address, got ${JSON.stringify(email)}`);
+  }
+  const hosts: unknown = node.tryGetContext('upstreamAllowedHosts');
+  if (hosts !== undefined && hosts !== '') {
+    if (typeof hosts !== 'string') throw new ConfigError('upstreamAllowedHosts', `expected a comma-separated list, got ${JSON.stringify(hosts)}`);
+    try {
+      parseHostAllowList(hosts);
+    } catch (e) {
+      throw new ConfigError('upstreamAllowedHosts', (e as Error).message);
+    }
+  }
+  const num = (key: NumberKey) => readNumber(node, key, stage);
+  const pair = (rate: NumberKey, burst: NumberKey) => ({ rate: num(rate), burst: num(burst) });
+  return {
+    stage,
+    protected: stage === 'prod',
+    alarmEmail: typeof email === 'string' && email !== '' ? email : undefined,
+    upstreamAllowedHosts: typeof hosts === 'string' && hosts !== '' ? hosts : undefined,
+    throttle: {
+      check: pair('checkRateLimit', 'checkBurstLimit'),
+      writes: pair('writeRateLimit', 'writeBurstLimit'),
+      other: pair('stageRateLimit', 'stageBurstLimit'),
+    },
+    checkReservedConcurrency: num('checkReservedConcurrency'),
+    alarms: {
+      functionErrors: num('alarmFunctionErrors'),
+      functionThrottles: num('alarmFunctionThrottles'),
+      api5xxPercent: num('alarm5xxPercent'),
+      checkP99Ms: num('alarmCheckP99Ms'),
+      tableThrottles: num('alarmTableThrottles'),
+      tableSystemErrors: num('alarmTableSystemErrors'),
+    },
+  };
+}
+
+/** Names of everything a stage creates: two stages live side by side in one account. */
+export function stageNames(stage: StageName) {
+  const base = `gw-management-${stage}`;
+  return {
+    stack: `GwManagement-${stage}`,
+    table: base,
+    secret: (group: string) => `${base}/${group}`,
+    functionLogs: (route: string) => `/${base}/functions/${route}`,
+    accessLogs: `/${base}/api-access`,
+    alarmTopic: `${base}-alarms`,
+    dashboard: base,
+    alarm: (what: string) => `${base} ${what}`,
+  };
+}
+
+/** The GitHub OIDC deploy roles (infra/deploy-role-app.ts). */
+export interface DeployRoleConfig {
+  /**
+   * The one repository whose workflows may assume the roles, as its OIDC `sub` claim names it:
+   * `owner/name`, or `owner@<org id>/name@<repo id>` for repositories that emit immutable claims.
+   */
+  repo: string;
+  /** GitHub environments whose jobs may deploy (the `environment:` of the deploy jobs). */
+  environments: string[];
+  /** An existing GitHub OIDC provider of the account (there can be only one per URL). */
+  existingProviderArn?: string;
+  /** The CDK bootstrap qualifier (`cdk bootstrap --qualifier`). */
+  cdkQualifier: string;
+}
+
+const REPO = /^[A-Za-z0-9_.-]+(@\d+)?\/[A-Za-z0-9_.-]+(@\d+)?$/;
+const ENVIRONMENT = /^[A-Za-z0-9_.-]{1,255}$/;
+const OIDC_ARN = /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/token\.actions\.githubusercontent\.com$/;
+
+export function readDeployRoleConfig(node: Node): DeployRoleConfig {
+  const repo: unknown = node.tryGetContext('githubRepo');
+  if (typeof repo !== 'string' || !REPO.test(repo)) {
+    throw new ConfigError('githubRepo', `expected the GitHub repository as its OIDC subject names it (owner/name or owner@<org id>/name@<repo id>), got ${JSON.stringify(repo)}`);
+  }
+  const envRaw: unknown = node.tryGetContext('githubEnvironments') ?? STAGES.join(',');
+  const environments = typeof envRaw === 'string' ? envRaw.split(',').map((e) => e.trim()).filter(Boolean) : [];
+  if (environments.length === 0 || !environments.every((e) => ENVIRONMENT.test(e))) {
+    throw new ConfigError('githubEnvironments', `expected comma-separated GitHub environment names, got ${JSON.stringify(envRaw)}`);
+  }
+  const provider: unknown = node.tryGetContext('githubOidcProviderArn');
+  if (provider !== undefined && provider !== '' && (typeof provider !== 'string' || !OIDC_ARN.test(provider))) {
+    throw new ConfigError('githubOidcProviderArn', `expected the ARN of the account's token.actions.githubusercontent.com provider, got ${JSON.stringify(provider)}`);
+  }
+  const qualifier: unknown = node.tryGetContext('cdkQualifier') ?? 'hnb659fds';
+  if (typeof qualifier !== 'string' || !/^[a-z0-9]{1,10}$/.test(qualifier)) {
+    throw new ConfigError('cdkQualifier', `expected the bootstrap qualifier (1-10 lowercase letters and digits), got ${JSON.stringify(qualifier)}`);
+  }
+  return { repo, environments, existingProviderArn: typeof provider === 'string' && provider ? provider : undefined, cdkQualifier: qualifier };
+}

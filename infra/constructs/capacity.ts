@@ -1,0 +1,46 @@
+/**
+ * Capacity for the data plane (README "Stages and settings"): per-route throttles on the HTTP API
+ * stage, so admin and dashboard writes stay low while POST /gw/sessions/check may run high, and
+ * concurrency reserved for the check's function, so no other function can take its executions.
+ */
+import { CfnStage, type HttpRoute, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { builtRoutes, type RouteName } from '../../shared/routes';
+import type { StageConfig } from '../config';
+
+/** The data-plane check: the route whose capacity the rest must never eat. */
+export const CHECK_ROUTE: RouteName = 'sessionsCheck';
+
+export interface CapacityProps {
+  config: StageConfig;
+  stage: HttpStage;
+  routes: ReadonlyMap<string, HttpRoute>;
+  functions: ReadonlyMap<string, NodejsFunction>;
+}
+
+export class Capacity extends Construct {
+  constructor(scope: Construct, id: string, props: CapacityProps) {
+    super(scope, id);
+    const { config, stage, routes, functions } = props;
+    // Raw CloudFormation (the L1 property is untyped JSON): PascalCase keys, by route key.
+    const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number; DetailedMetricsEnabled?: boolean }> = {};
+    for (const r of builtRoutes) {
+      const key = `${r.method} ${r.path}`;
+      if (r.name === CHECK_ROUTE) {
+        // Detailed metrics give the check its own latency figures (alarm and dashboard).
+        settings[key] = { ThrottlingRateLimit: config.throttle.check.rate, ThrottlingBurstLimit: config.throttle.check.burst, DetailedMetricsEnabled: true };
+      } else if (r.access === 'write' && (r.group === 'admin' || r.group === 'dashboard')) {
+        settings[key] = { ThrottlingRateLimit: config.throttle.writes.rate, ThrottlingBurstLimit: config.throttle.writes.burst };
+      }
+    }
+    (stage.node.defaultChild as CfnStage).routeSettings = settings;
+    // Route settings name routes by key: the stage must be created after them.
+    for (const r of routes.values()) stage.node.addDependency(r);
+
+    const check = functions.get(CHECK_ROUTE);
+    if (!check) throw new Error(`no function for ${CHECK_ROUTE}`);
+    (check.node.defaultChild as CfnFunction).reservedConcurrentExecutions = config.checkReservedConcurrency;
+  }
+}

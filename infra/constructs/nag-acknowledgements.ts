@@ -1,0 +1,57 @@
+/**
+ * cdk-nag (AwsSolutions) findings that are deliberate, each acknowledged on the one resource it
+ * concerns with the reason it holds there; never on the stack. synth and the infra tests fail on
+ * any other finding, so a new resource with a finding stops the build until it is fixed or
+ * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
+ * test/infra/nag.test.ts, so none outlives its reason.
+ */
+import { CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { TableAction } from '../../shared/route-def';
+
+export interface AcknowledgedResources {
+  table: TableV2;
+  /** The deployment credentials (shared with operators) and the service key (only the service reads it). */
+  secrets: { shared: Secret[]; serviceKey: Secret };
+  /** Each function with the table actions it is granted (infra/constructs/table-grants.ts). */
+  functions: Array<[NodejsFunction, readonly TableAction[]]>;
+  api: HttpApi;
+  routes: HttpRoute[];
+}
+
+export function acknowledgeFindings({ table, secrets, functions, api, routes }: AcknowledgedResources): void {
+  const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
+
+  // The $default route (unknown paths and methods) answers 404/405 without any credential.
+  for (const route of [...routes, api.node.findChild('DefaultRoute')]) {
+    Validations.of(route).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        "Every route checks its group's credential inside its function (Middy), which answers a refusal in the group's envelope; an API Gateway authorizer would add a round trip to every request and could not produce those envelopes.",
+    });
+  }
+
+  for (const [f, actions] of functions) {
+    Validations.of(f).acknowledge(
+      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.' },
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Active tracing sends X-Ray segments (xray:PutTraceSegments, xray:PutTelemetryRecords), which have no resource-level permissions.' },
+    );
+    if (actions.includes('Query')) {
+      Validations.of(f).acknowledge({ id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query." });
+    }
+  }
+
+  for (const s of secrets.shared) {
+    Validations.of(s).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'A deployment secret is shared with the gateway or admin operators, so changing it is a coordinated step (put a new value, then tell its users), not a schedule nobody watches.',
+    });
+  }
+  Validations.of(secrets.serviceKey).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason: 'The service key keys stored idempotency records and seals outstanding cursors: a new value voids open cursors and lets a recent Idempotency-Key run again, so it is changed deliberately (README, Deploy), not on a timer.',
+  });
+}

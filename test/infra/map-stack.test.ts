@@ -1,0 +1,59 @@
+/**
+ * Reading stack traces without shipping source maps: the bundle scripts/map-stack.ts rebuilds is
+ * the one NodejsFunction deploys, so a trace from the deployed function maps to the sources.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { build } from 'esbuild';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { esbuildOptions, FUNCTION_BUNDLING } from '../../infra/bundling';
+import { mapStack } from '../../scripts/map-stack';
+
+const ROOT = process.cwd();
+
+describe('map-stack', () => {
+  it('maps a trace from a minified bundle back to the source lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'throws-'));
+    const outfile = join(dir, 'index.mjs');
+    await build({ ...esbuildOptions(), entryPoints: [join(ROOT, 'test/infra/fixtures/throws.ts')], outfile, logLevel: 'silent' });
+    const { handler } = (await import(pathToFileURL(outfile).href)) as { handler: () => never };
+    let trace = '';
+    try {
+      handler();
+    } catch (e) {
+      trace = (e as Error).stack!;
+    }
+    expect(trace).toMatch(/index\.mjs:\d+:\d+/);
+    const mapped = await mapStack('test/infra/fixtures/throws.ts', trace);
+    expect(mapped).toContain('deliberate failure');
+    expect(mapped).toMatch(/test\/infra\/fixtures\/throws\.ts:4:\d+/);
+    expect(mapped).not.toMatch(/index\.mjs:\d+:\d+/);
+  });
+
+  it('rebuilds exactly the code NodejsFunction deploys', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-bundle-'));
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'Bundle');
+    const entry = 'functions/sessions/check.ts';
+    new NodejsFunction(stack, 'Fn', {
+      entry: join(ROOT, entry),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      projectRoot: ROOT,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      bundling: FUNCTION_BUNDLING,
+    });
+    app.synth();
+    const asset = readdirSync(outdir).find((d) => d.startsWith('asset.'))!;
+    const deployed = readFileSync(join(outdir, asset, 'index.mjs'), 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'rebuilt-'));
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await build({ ...esbuildOptions(), entryPoints: [join(ROOT, entry)], outfile: join(dir, 'index.mjs'), logLevel: 'silent' });
+    expect(readFileSync(join(dir, 'index.mjs'), 'utf8') === deployed).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,137 @@
+/**
+ * The GitHub Actions workflows (.github/workflows): they parse, validate against SchemaStore's
+ * published github-workflow JSON schema (bundled in @action-validator/core, offline), pin every
+ * action by commit, reach AWS only through OIDC, and run the README's commands: tests, synth
+ * and diff on pull requests; dev then prod (behind its environment) on main.
+ */
+import { validateWorkflow } from '@action-validator/core';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const DIR = join(process.cwd(), '.github', 'workflows');
+const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
+const text = (f: string) => readFileSync(join(DIR, f), 'utf8');
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string | string[];
+  environment?: string;
+  permissions?: Record<string, string>;
+  steps: Step[];
+  if?: string;
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+function load(f: string): Workflow {
+  const doc = parseDocument(text(f), { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length) throw new Error(`${f}: ${doc.errors.map((e) => e.message).join('; ')}`);
+  return doc.toJS() as Workflow;
+}
+
+const steps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps);
+/** Shell commands, one per line, with a stage named by a literal, variable or expression made `<stage>`. */
+const normalize = (cmd: string) => cmd.replace(/stage=("\$STAGE"|\$STAGE|\$\{\{[^}]*\}\}|dev|prod)/g, 'stage=<stage>').replace(/\s+/g, ' ').trim();
+const runLines = (w: Workflow) =>
+  steps(w)
+    .flatMap((s) => (s.run ?? '').split('\n'))
+    .map((l) => normalize(l))
+    .filter((l) => /^(npm|npx) /.test(l));
+
+/** The commands the README says CI runs (between the ci-commands markers of its Deploy section). */
+function readmeCommands(): string[] {
+  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+  const block = /<!-- ci-commands:start -->\s*```sh\n([\s\S]*?)```\s*<!-- ci-commands:end -->/.exec(readme);
+  if (!block) throw new Error('README has no ci-commands block');
+  return block[1]!
+    .split('\n')
+    .map((l) => normalize(l.replace(/#.*$/, '')))
+    .filter(Boolean);
+}
+
+describe('GitHub workflows', () => {
+  it('exist: CI for pull requests and Deploy for main', () => {
+    expect(files.sort()).toEqual(['ci.yml', 'deploy.yml']);
+  });
+
+  describe.each(files)('%s', (f) => {
+    it('parses as YAML with unique keys', () => {
+      expect(() => load(f)).not.toThrow();
+    });
+
+    it("validates against SchemaStore's github-workflow schema", () => {
+      expect(validateWorkflow(text(f)).errors).toEqual([]);
+    });
+
+    it('pins every action by a full commit SHA with its tag beside it', () => {
+      const uses = [...text(f).matchAll(/^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/gm)];
+      expect(uses.length).toBeGreaterThan(0);
+      for (const [, ref, rest] of uses) {
+        expect(ref, ref).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+        expect(rest, ref).toMatch(/^\s+# v\d+\.\d+\.\d+$/);
+      }
+    });
+
+    it('reaches AWS only through OIDC: role-to-assume with id-token, no stored keys', () => {
+      const w = load(f);
+      expect(text(f)).not.toMatch(/secrets\.|aws-access-key-id|aws-secret-access-key|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY/);
+      expect(w.permissions).toEqual({ contents: 'read' });
+      for (const [name, job] of Object.entries(w.jobs)) {
+        const aws = job.steps.filter((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@'));
+        for (const s of aws) {
+          expect(Object.keys(s.with ?? {}).sort(), name).toEqual(['aws-region', 'role-session-name', 'role-to-assume']);
+          expect(s.with!['role-to-assume'], name).toMatch(/^\$\{\{ vars\.AWS_(DEPLOY|DIFF)_ROLE_ARN \}\}$/);
+        }
+        expect(job.permissions?.['id-token'] === 'write', `${name}: id-token only where AWS is used`).toBe(aws.length > 0);
+      }
+    });
+  });
+
+  it('the schema check catches a broken workflow (a job without runs-on)', () => {
+    expect(validateWorkflow(text('ci.yml').replace(/runs-on:/g, 'run-on:')).errors.length).toBeGreaterThan(0);
+  });
+
+  it('pull requests: npm ci, npm test, synth and diff of both stages, the diff in the job summary', () => {
+    const w = load('ci.yml');
+    expect(Object.keys(w.on)).toEqual(['pull_request']);
+    const test = w.jobs.test!.steps.map((s) => normalize(s.run ?? '')).filter(Boolean);
+    expect(test).toEqual(['npm ci', 'npm test', 'npm run synth -- -c stage=<stage>', 'npm run synth -- -c stage=<stage>']);
+    expect(w.jobs.test!.steps.filter((s) => s.run?.startsWith('npm run synth')).map((s) => s.run)).toEqual(['npm run synth -- -c stage=dev', 'npm run synth -- -c stage=prod']);
+    const diff = w.jobs.diff!;
+    expect(diff.needs).toBe('test');
+    expect((diff as unknown as { strategy: { matrix: { stage: string[] } } }).strategy.matrix.stage).toEqual(['dev', 'prod']);
+    expect(runLines({ ...w, jobs: { diff } })).toContain('npm run diff -- -c stage=<stage> 2>&1 | tee cdk-diff.txt');
+    const summary = diff.steps.find((s) => s.run?.includes('$GITHUB_STEP_SUMMARY'));
+    expect(summary?.run).toContain('cat cdk-diff.txt');
+    expect((summary as { if?: string }).if).toBe('always()');
+  });
+
+  it('main: test, then dev, then prod behind its environment', () => {
+    const w = load('deploy.yml');
+    expect(w.on.push).toEqual({ branches: ['main'] });
+    expect(Object.keys(w.jobs)).toEqual(['test', 'deploy-dev', 'deploy-prod']);
+    expect(w.jobs['deploy-dev']).toMatchObject({ needs: 'test', environment: 'dev' });
+    expect(w.jobs['deploy-prod']).toMatchObject({ needs: 'deploy-dev', environment: 'prod' });
+    const deploys = (job: string) => w.jobs[job]!.steps.filter((s) => s.run?.startsWith('npm run deploy')).map((s) => s.run);
+    expect(deploys('deploy-dev')).toEqual(['npm run deploy -- -c stage=dev -c alarmEmail="$ALARM_EMAIL" --require-approval never']);
+    expect(deploys('deploy-prod')).toEqual(['npm run deploy -- -c stage=prod -c alarmEmail="$ALARM_EMAIL" --require-approval never']);
+  });
+
+  it("run exactly the README's commands", () => {
+    const documented = readmeCommands();
+    const used = [...new Set(files.flatMap((f) => runLines(load(f))))];
+    expect(documented.length).toBeGreaterThanOrEqual(5);
+    for (const c of documented) expect(used.some((u) => u === c || u.startsWith(`${c} `)), `README command not run by CI: ${c}`).toBe(true);
+    for (const u of used) expect(documented.some((c) => u === c || u.startsWith(`${c} `)), `CI command not in the README: ${u}`).toBe(true);
+  });
+});

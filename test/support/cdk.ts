@@ -1,0 +1,57 @@
+/**
+ * The cloud stacks as `cdk synth` builds them, without bundling the functions (synth does that;
+ * the template is otherwise the deployed one) and with cdk-nag as policy validation when asked.
+ */
+import { App, Validations, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readStageConfig, stageNames, type StageConfig } from '../../infra/config';
+import { ManagementStack } from '../../infra/stack';
+
+export function cdkApp(context: Record<string, unknown> = {}, nag = false): App {
+  const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'cdk-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  if (nag) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return app;
+}
+
+export function stageStack(context: Record<string, unknown> = {}, nag = false): { app: App; stack: ManagementStack; config: StageConfig } {
+  const app = cdkApp(context, nag);
+  const config = readStageConfig(app.node);
+  const stack = new ManagementStack(app, stageNames(config.stage).stack, { config });
+  return { app, stack, config };
+}
+
+/** The policy-validation report of a synth ('' when it passes). */
+export function nagReport(app: App): string {
+  try {
+    app.synth();
+    return '';
+  } catch (e) {
+    return String((e as Error).message);
+  }
+}
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; DependsOn?: string[] };
+
+/** Reading helpers over a synthesized template. */
+export function templateOf(stack: Stack) {
+  const template = Template.fromStack(stack);
+  const resources = (type: string): Array<[string, Resource]> => Object.entries(template.findResources(type) as Record<string, Resource>);
+  const functionOf = (routeName: string): [string, Resource] => {
+    const hit = resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === routeName);
+    if (!hit) throw new Error(`no function for ${routeName}`);
+    return hit;
+  };
+  /** Every statement of the policies attached to a function's role. */
+  const statementsOf = (fn: Resource): Array<{ Action: string | string[]; Resource: unknown }> => {
+    const role = fn.Properties.Role['Fn::GetAtt'][0];
+    return resources('AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+  };
+  const actionsOf = (fn: Resource): string[] => statementsOf(fn).flatMap((s) => [s.Action].flat());
+  return { template, resources, functionOf, statementsOf, actionsOf };
+}

@@ -1,0 +1,51 @@
+/**
+ * Setup file of every test file (vitest.config.ts): notes each DynamoDB command that a route's
+ * handler sends through the local stage, as the IAM actions it needs, under the route's name
+ * (infra/local/route-scope.ts). Each file writes what it saw to the run's directory;
+ * test/after/table-actions.test.ts compares the union with the route table's declarations.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, inject } from 'vitest';
+import { routeScope } from '../../infra/local/route-scope';
+import { iamActionsOf } from './iam-actions';
+
+/** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
+const seen = new Map<string, Set<string>>();
+const operations = new Map<string, Set<string>>();
+const note = (map: Map<string, Set<string>>, route: string, values: string[]) => {
+  let set = map.get(route);
+  if (!set) map.set(route, (set = new Set()));
+  for (const v of values) set.add(v);
+};
+const PATCHED = Symbol.for('gw.tableActionsRecorder');
+
+type From = typeof DynamoDBDocumentClient.from;
+const docClient = DynamoDBDocumentClient as unknown as { from: From; [PATCHED]?: true };
+if (!docClient[PATCHED]) {
+  const from = docClient.from.bind(DynamoDBDocumentClient);
+  docClient.from = ((client, translateConfig) => {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const route = routeScope.getStore();
+        if (route) {
+          const command = context.commandName ?? '?';
+          note(seen, route, iamActionsOf(command, args.input));
+          note(operations, route, [command.replace(/Command$/, '')]);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'tableActionsRecorder', override: true },
+    );
+    return from(client, translateConfig);
+  }) as From;
+  docClient[PATCHED] = true;
+}
+
+afterAll(({}, file) => {
+  const path = (file as { filepath?: string }).filepath ?? 'unknown';
+  const plain = (map: Map<string, Set<string>>) => Object.fromEntries([...map].map(([route, values]) => [route, [...values].sort()]));
+  const name = relative(process.cwd(), path).replace(/[^A-Za-z0-9.-]+/g, '_');
+  writeFileSync(join(inject('tableActionsDir'), `${name}-${process.pid}.json`), JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations) }));
+});
