@@ -6,7 +6,7 @@ import { analyticsIngestResultSchema, analyticsIngestSchema, keyActivityParamsSc
 export const analyticsRoutes = {
   analyticsIngest: built({
     method: 'POST', path: '/gw/analytics', group: 'gateway', entry: 'functions/analytics/ingest.ts', access: 'write',
-    tableActions: ['BatchGetItem', 'UpdateItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
     summary:
       'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
       'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored. ' +

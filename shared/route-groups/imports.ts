@@ -9,7 +9,7 @@ import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } 
 export const importsRoutes = {
   oasImport: built({
     method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write',
-    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document (spec 16), JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
     query: importQuerySchema, result: statusEnvelopeSchema,
@@ -18,7 +18,7 @@ export const importsRoutes = {
   }),
   streamsPatch: built({
     method: 'PATCH', path: '/api/apis/streams/{apiId}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write',
-    tableActions: ['GetItem', 'Query', 'PutItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
     etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
     summary: 'Patch a streams API (spec 7); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
     query: streamsQuerySchema, body: streamsBodySchema, result: statusEnvelopeSchema,

@@ -31,8 +31,11 @@ export function numberSize(n: number | bigint | string): number {
   let digits = int + frac;
   // How many of `digits` stand before the decimal point.
   let point = int.length + Number(exponent);
-  const leading = /^0*/.exec(digits)![0].length;
-  digits = digits.slice(leading).replace(/0+$/, '');
+  let leading = 0;
+  while (digits[leading] === '0') leading++;
+  let end = digits.length;
+  while (end > leading && digits[end - 1] === '0') end--;
+  digits = digits.slice(leading, end);
   point -= leading;
   if (digits === '') return 1;
   const pairOf = (power: number) => Math.floor(power / 2);

@@ -53,8 +53,12 @@ async function apiCount(key: string): Promise<number> {
   return r.body.apis.length;
 }
 
-const importDoc = (key: string, body: string, contentType = 'application/json', query = '') =>
-  s.dash(key, 'POST', `${IMPORT}${query}`, body, { 'content-type': contentType });
+let imports = 0;
+/** Each import takes its own listen path: a (domain, listen path) belongs to one API. */
+const importDoc = (key: string, body: string, contentType = 'application/json', query = '') => {
+  const listenPath = `listenPath=${encodeURIComponent(`/parse-limits-${process.pid}-${++imports}`)}`;
+  return s.dash(key, 'POST', `${IMPORT}${query ? `${query}&` : '?'}${listenPath}`, body, { 'content-type': contentType });
+};
 
 beforeAll(async () => {
   s = await startStage();
@@ -206,7 +210,7 @@ describe('UPSTREAM_ALLOWED_HOSTS', () => {
       'x-gw-streaming': { streams: {} },
     });
     const patch = (url: string) =>
-      s.call('PATCH', `/api/apis/streams/${listed.body.ID}`, {
+      s.call('PATCH', `/api/apis/streams/${listed.body.ID}?listenPath=${encodeURIComponent(`/parse-limits-patch-${process.pid}`)}`, {
         headers: { authorization: `Bearer ${other.key}`, 'content-type': STREAMS },
         body: JSON.stringify(body(url)),
       });

@@ -107,6 +107,7 @@ describe('Idempotency-Key', () => {
       const c = creating(s, W, uid('rel'))[r.name]!;
       const count0 = await c.count?.();
       const key = uid('k');
+      await c.prepare?.(0);
       const { result: failed, throttled } = await withThrottledWrite(() => c.send(0, key));
       expect(throttled).toBe(1);
       expect(failed.status, JSON.stringify(failed.body)).toBe(503);

@@ -79,7 +79,7 @@ describe.each(STAGES)('stage %s', (stage) => {
     const tp = t().template;
     tp.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TableName: `gw-management-${stage}` });
     const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
-    expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`]);
+    expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`, `gw-management-${stage}/service-key`]);
     const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
     expect(logGroups).toHaveLength(builtRoutes.length + 2);
     for (const r of builtRoutes) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);

@@ -15,7 +15,8 @@ beforeAll(async () => {
 
 async function apisOf(orgId: string, count: number, text: () => string): Promise<void> {
   for (let i = 0; i < count; i++) {
-    await createApi(recordFromClassic({ api_id: `${orgId}-${i}`, name: `api ${i}`, org_id: orgId, description: text() }, new Date().toISOString()));
+    const proxy = { listen_path: `/${orgId}-${i}/` };
+    await createApi(recordFromClassic({ api_id: `${orgId}-${i}`, name: `api ${i}`, org_id: orgId, proxy, description: text() }, new Date().toISOString()));
   }
 }
 

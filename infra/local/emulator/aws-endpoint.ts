@@ -48,7 +48,27 @@ function answer(res: ServerResponse, status: number, protocol: '1.0' | '1.1', bo
   res.end(JSON.stringify(body));
 }
 
-const accessKeyOf = (headers: IncomingHttpHeaders) => /Credential=([^/,\s]+)\//.exec(headers.authorization ?? '')?.[1];
+/** The SigV4 credential scope's access key: what `Credential=` holds up to the first `/`. */
+function credentialSpan(authorization: string): [start: number, end: number] | undefined {
+  const at = authorization.indexOf('Credential=');
+  if (at < 0) return undefined;
+  const start = at + 'Credential='.length;
+  const end = authorization.indexOf('/', start);
+  return end > start ? [start, end] : undefined;
+}
+
+function accessKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const auth = headers.authorization ?? '';
+  const span = credentialSpan(auth);
+  const key = span && auth.slice(...span);
+  return key && !/[,\s]/.test(key) ? key : undefined;
+}
+
+/** The same authorization signed, as DynamoDB Local sees it, by the one local access key. */
+function asLocalCaller(authorization: string): string {
+  const span = credentialSpan(authorization);
+  return span ? `${authorization.slice(0, span[0])}local${authorization.slice(span[1])}` : authorization;
+}
 
 export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEndpoint> {
   const upstream = new URL(opts.dynamodbEndpoint);
@@ -79,7 +99,7 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     const tableArn = (t: string) => (t.startsWith('arn:') ? t : `arn:aws:dynamodb:${opts.region}:${opts.account}:table/${t}`);
     if (refuse(res, who, dynamodbAuthorizations(operation, input, tableArn), '1.0', 'com.amazon.coral.service#AccessDeniedException')) return;
     // One database whatever the caller: DynamoDB Local keys its files by access key unless -sharedDb.
-    const headers = { ...req.headers, host: upstream.host, authorization: (req.headers.authorization ?? '').replace(/Credential=[^/]+\//, 'Credential=local/') };
+    const headers = { ...req.headers, host: upstream.host, authorization: asLocalCaller(req.headers.authorization ?? '') };
     const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {
       res.writeHead(up.statusCode ?? 500, up.headers);
       up.pipe(res);

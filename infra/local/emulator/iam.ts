@@ -38,9 +38,31 @@ export function toStatement(raw: Record<string, unknown>): { statement?: Stateme
   };
 }
 
+/**
+ * IAM's `*` (any run) and `?` (one character) match, by the greedy two-pointer walk with
+ * backtracking to the last `*`: no regular expression is built from a template's text.
+ */
 function wildcard(pattern: string, value: string, ignoreCase: boolean): boolean {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`, ignoreCase ? 'is' : 's').test(value);
+  const p = ignoreCase ? pattern.toLowerCase() : pattern;
+  const v = ignoreCase ? value.toLowerCase() : value;
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let resume = 0;
+  while (j < v.length) {
+    if (i < p.length && (p[i] === '?' || p[i] === v[j])) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      resume = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++resume;
+    } else return false;
+  }
+  while (p[i] === '*') i++;
+  return i === p.length;
 }
 
 const matches = (s: Statement, a: Authorization) =>

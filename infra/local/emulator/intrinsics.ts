@@ -96,13 +96,27 @@ export class Intrinsics {
     throw new UnresolvableError(`Fn::GetAtt ${id}.${attr} is not modelled locally`);
   }
 
+  /** Fn::Sub: each `${Name}` replaced, `${!Literal}` kept as `${Literal}` (one forward scan). */
   private sub(text: string, vars: Record<string, unknown>): string {
-    return text.replace(/\$\{([^}!][^}]*)\}/g, (_m, name: string) => {
-      if (name in vars) return String(this.resolve(vars[name]));
-      const dot = name.indexOf('.');
-      if (dot > 0 && !name.startsWith('AWS::')) return this.getAtt(name.slice(0, dot), name.slice(dot + 1));
-      return String(this.ref(name));
-    });
+    let out = '';
+    let from = 0;
+    for (;;) {
+      const open = text.indexOf('${', from);
+      const close = open < 0 ? -1 : text.indexOf('}', open + 2);
+      if (open < 0 || close < 0) return out + text.slice(from);
+      const name = text.slice(open + 2, close);
+      out += text.slice(from, open);
+      if (name === '' || name.startsWith('!')) out += `\${${name.slice(1)}}`;
+      else out += this.subValue(name, vars);
+      from = close + 1;
+    }
+  }
+
+  private subValue(name: string, vars: Record<string, unknown>): string {
+    if (name in vars) return String(this.resolve(vars[name]));
+    const dot = name.indexOf('.');
+    if (dot > 0 && !name.startsWith('AWS::')) return String(this.getAtt(name.slice(0, dot), name.slice(dot + 1)));
+    return String(this.ref(name));
   }
 
   /** The value with every intrinsic function replaced by its local value. */

@@ -165,6 +165,8 @@ export interface Creating {
   send(i: number, key: string): Promise<Answer>;
   /** How many objects of this kind the world shows, where a list exists. */
   count?(): Promise<number>;
+  /** Makes what body number `i` needs beforehand (so a storage fault hits only the create). */
+  prepare?(i: number): Promise<unknown>;
 }
 
 const listLength = (s: Stage, w: World, path: string, field: string) => async () => {
@@ -192,7 +194,7 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
     return users.get(i)!;
   };
   return {
-    usersRotateAccessKey: { send: async (i, k) => s.admin('POST', `/admin/users/${await userFor(i)}/access-key`, undefined, idem(k)) },
+    usersRotateAccessKey: { prepare: userFor, send: async (i, k) => s.admin('POST', `/admin/users/${await userFor(i)}/access-key`, undefined, idem(k)) },
     organisationsCreate: { send: (i, k) => s.admin('POST', '/admin/organisations', { owner_name: `idem-${tag}-${i}` }, idem(k)) },
     usersCreate: {
       send: (i, k) => s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: `idem-${tag}-${i}@example.com` }, idem(k)),
