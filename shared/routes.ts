@@ -1,7 +1,6 @@
 /**
  * THE route table. The CDK stack, the local stage, the OpenAPI document and the auth sweep tests
- * all loop over it. A route with `built: false` is planned in a later issue: it is listed here
- * and in the OpenAPI document as planned, but neither served nor deployed.
+ * all loop over it.
  */
 import type { RouteDef } from './route-def';
 import { systemRoutes } from './route-groups/system';
@@ -31,4 +30,3 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 export const routeList: Array<RouteDef & { name: string }> = Object.entries(routes).map(([name, r]) => ({ name, ...r }));
-export const builtRoutes = routeList.filter((r) => r.built);

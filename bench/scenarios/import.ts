@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS } from '../../shared/schemas/common';
-import { builtRoutes } from '../../shared/routes';
+import { LIMITS } from '../../shared/limits';
+import { routeList } from '../../shared/routes';
 import type { Ctx } from '../lib/context';
 import { bundle, OUT_DIR } from '../lib/bundle';
 import { call } from '../lib/http';
@@ -36,7 +36,7 @@ export function bigDocument(bytes: number): string {
 
 /** POST /api/apis/oas/import of a generated ~5 MB document: time and peak RSS of the function alone. */
 export async function importBig(ctx: Ctx): Promise<Row[]> {
-  const route = builtRoutes.find((r) => r.path === '/api/apis/oas/import');
+  const route = routeList.find((r) => r.path === '/api/apis/oas/import');
   if (!route) return [{ scenario: 'import', measured: 'POST /api/apis/oas/import', value: NaN, target: 'RSS < 300 MB', pass: false, detail: { note: 'route not built' } }];
   const { dash } = await ctx.tenant('bench-import');
   const body = bigDocument(LIMITS.bodyBytes - 100_000);

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
-import { serviceKey } from '../../shared/http/secrets';
+import { NotFound } from '../../shared/errors';
+import { serviceKey } from '../../shared/secrets';
 import { activityRange, aggregateActivity, pageRows } from '../../shared/domain/analytics';
 import { pageRequest } from '../../shared/domain/paging';
 import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getApi } from '../../shared/store/apis';
 

@@ -1,7 +1,7 @@
 import { config } from '../../shared/config';
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { Unprocessable } from '../../shared/http/errors';
+import { Unprocessable } from '../../shared/errors';
 import { importedRecord } from '../../shared/domain/imported-api';
 import { validateOpenApi } from '../../shared/domain/oas-parse';
 import { mergeTemplate } from '../../shared/domain/template-merge';

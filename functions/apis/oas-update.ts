@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { assertSameId, recordFromOas } from '../../shared/domain/api-records';
 import { normaliseOasWriteBody } from '../../shared/domain/oas-document';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';

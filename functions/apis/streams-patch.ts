@@ -1,7 +1,7 @@
 import { config } from '../../shared/config';
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { patchedStreamsRecord } from '../../shared/domain/imported-api';
 import { importOptionsOf } from '../../shared/schemas/import';
 import { importsRoutes as routes } from '../../shared/route-groups/imports';

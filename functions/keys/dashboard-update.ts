@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound, PreconditionFailed } from '../../shared/http/errors';
+import { NotFound, PreconditionFailed } from '../../shared/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getApiSummaryByAnyId } from '../../shared/store/apis';
 import { effectiveSession } from '../../shared/store/gw-keys';

@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
+import { NotFound } from '../../shared/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getPolicy } from '../../shared/store/policies';
 

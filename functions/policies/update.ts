@@ -1,6 +1,6 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { BadRequest } from '../../shared/http/errors';
+import { BadRequest } from '../../shared/errors';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { replacePolicy } from '../../shared/store/policies';
 

@@ -6,11 +6,11 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { fallbackResponse, matchPath } from '../../shared/http/fallback';
 import { errorBody } from '../../shared/http/envelopes';
 import { groupOfPath } from '../../shared/route-def';
-import { LIMITS } from '../../shared/schemas/common';
+import { LIMITS } from '../../shared/limits';
 import { toApiGatewayEvent } from './event';
 import { routeScope } from './route-scope';
 
@@ -55,7 +55,7 @@ export function createLocalServer(): Server {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toUpperCase();
-    const route = builtRoutes.find((r) => r.method === method && matchPath(r.path, url.pathname));
+    const route = routeList.find((r) => r.method === method && matchPath(r.path, url.pathname));
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

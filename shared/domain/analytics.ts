@@ -2,7 +2,7 @@
  * Key analytics without I/O: records are summed per hourly counter before they are written, and
  * the counters of a range are folded into one row per (API, path) when read.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { openCursor, sealCursor } from './cursors';
 import { sha256Hex } from './hashing';
 import type { PageRequest } from './paging';

@@ -2,7 +2,7 @@
  * Turns gateway writes into stored API records (pure). The organisation and ids come from the
  * definition itself (decisions §7); ids the client leaves out are generated.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { newDbId } from './hashing';
 import { newApiId } from './key-ids';
 import { oasToClassic } from './oas-classic';

@@ -1,4 +1,4 @@
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import type { GwApiGateway, OasDocument } from '../schemas/api-oas';
 
 type Json = Record<string, any>;

@@ -1,6 +1,6 @@
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { gwApiGatewaySchema } from '../schemas/api-oas';
-import { LIMITS } from '../schemas/common';
+import { LIMITS } from '../limits';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { deepMerge, isPlainObject } from './template-merge';

@@ -2,7 +2,7 @@
  * Pure rules of gateway keys (decisions §6 and §10): what a key must reference, which limits a
  * check spends, how a session is shown. The store does the reading and writing.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import type { AccessRights, KeySession } from '../schemas/keys';
 import { keyHash } from './key-ids';
 import { quotaRemaining, UNLIMITED, type QuotaItemState } from './quota';

@@ -1,5 +1,5 @@
-import { PayloadTooLarge } from '../http/errors';
-import { LIMITS } from '../schemas/common';
+import { PayloadTooLarge } from '../errors';
+import { LIMITS } from '../limits';
 import { jsonBytesWithin } from './json-size';
 import type { OasDoc } from './oas-parse';
 

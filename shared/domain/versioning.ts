@@ -1,4 +1,4 @@
-import { Conflict, Unprocessable } from '../http/errors';
+import { Conflict, Unprocessable } from '../errors';
 import { isPlainObject } from './template-merge';
 
 type Obj = Record<string, unknown>;

@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { RouteDef } from '../route-def';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
-import { bodyText, checkContentType, parseJson } from './body';
+import { bodyText, checkContentType } from './body';
+import { parseJson } from '../parsing';
 import { authenticate, type Principal } from './credentials';
 import { errorBody, type Reply } from './envelopes';
-import { AppError, BadRequest, Conflict, ResponseTooLarge, Unprocessable } from './errors';
+import { AppError, BadRequest, Conflict, ResponseTooLarge, Unprocessable } from '../errors';
 import { log } from './logger';
 import { validateParts } from './validate';
-import { LIMITS } from '../schemas/common';
+import { LIMITS } from '../limits';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Headers = Record<string, string | undefined>;

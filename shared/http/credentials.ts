@@ -2,8 +2,8 @@ import type { Group } from '../route-def';
 import { secretEquals } from '../domain/hashing';
 import { accessKeyCache } from '../store/credential-cache';
 import { findAccessKeyOwner } from '../store/users';
-import { Unauthorized } from './errors';
-import { deploymentSecret } from './secrets';
+import { Unauthorized } from '../errors';
+import { deploymentSecret } from '../secrets';
 
 export type Principal =
   | { group: 'dashboard'; orgId: string; userId: string }

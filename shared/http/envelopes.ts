@@ -1,5 +1,5 @@
 import type { Group } from '../route-def';
-import type { ErrorDetail } from './errors';
+import type { ErrorDetail } from '../errors';
 
 export interface Reply {
   status?: number;

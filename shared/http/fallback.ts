@@ -1,4 +1,4 @@
-import { builtRoutes } from '../routes';
+import { routeList } from '../routes';
 import { groupOfPath } from '../route-def';
 import { errorBody } from './envelopes';
 
@@ -27,7 +27,7 @@ export function matchPath(template: string, path: string): Record<string, string
 
 /** 404 for an unknown path, 405 for a known path with another method, in the prefix's envelope. */
 export function fallbackResponse(method: string, path: string) {
-  const known = builtRoutes.filter((r) => matchPath(r.path, path));
+  const known = routeList.filter((r) => matchPath(r.path, path));
   const group = groupOfPath(path);
   const allowed = [...new Set(known.map((r) => r.method))];
   const status = allowed.length ? 405 : 404;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { idSchema, LIMITS } from './common';
+import { idSchema } from './common';
+import { LIMITS } from '../limits';
 import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
 import { smoothingSchema } from './smoothing';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LIMITS } from '../limits';
 
 /** Every id taken from a path or a body (decisions §4); checked before any storage key is built. */
 export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -11,26 +12,6 @@ export const usernameSchema = z
 
 /** Database ids (`_id`, organisation, user, webhook, asset, API `id`): 24 lowercase hex. */
 export const dbIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters');
-
-/** Documented input limits (README "Limits"); shared by the body parser and schemas. */
-export const LIMITS = {
-  bodyBytes: 5 * 1024 * 1024,
-  jsonDepth: 64,
-  shortString: 1024,
-  longString: 64 * 1024,
-  /** URLs anywhere (upstreams, servers, the URL members of an OpenAPI document). */
-  url: 2048,
-  arrayItems: 10_000,
-  /** YAML aliases in one document, all anchors together. */
-  yamlAliases: 100,
-  /**
-   * A stored definition as JSON (an OpenAPI document of up to 5 MB plus its classic form, or a
-   * template): refused above this on write, and no read decompresses more.
-   */
-  storedJsonBytes: 12 * 1024 * 1024,
-  /** Lambda's response limit; bigger answers are refused (lists: before they are built). */
-  responseBytes: 6_000_000,
-} as const;
 
 export const shortText = z.string().max(LIMITS.shortString);
 export const longText = z.string().max(LIMITS.longString);

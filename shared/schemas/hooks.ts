@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { pageQuerySchema, shortText } from './common';
-import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from '../domain/webhook-headers';
-import { MAX_TARGET_CHARS, targetRefusal } from '../net/webhook-target';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from './webhook-headers';
+import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
 

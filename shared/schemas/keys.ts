@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { idSchema, LIMITS, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
+import { idSchema, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
+import { LIMITS } from '../limits';
 import { smoothingSchema } from './smoothing';
 
 const int = z.number().int();
@@ -126,7 +127,6 @@ function without<T extends Record<string, unknown>, K extends string>(names: rea
 export const keyGatewaySchema = z
   .looseObject({ ...sessionFields, ...gatewayOnlyFields })
   .transform(without([...SERVER_OWNED, 'key_id']));
-export type KeyGatewayInput = z.infer<typeof keyGatewaySchema>;
 
 const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
 
@@ -138,13 +138,11 @@ const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_da
 export const keyDashboardSchema = z
   .looseObject(dashboardFields)
   .transform(without([...SERVER_OWNED, 'org_id', 'key_id']));
-export type KeyDashboardInput = z.infer<typeof keyDashboardSchema>;
 
 /** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
 export const keyAdminSchema = z
   .looseObject({ ...dashboardFields, org_id: idSchema })
   .transform(without([...SERVER_OWNED, 'key_id']));
-export type KeyAdminInput = z.infer<typeof keyAdminSchema>;
 
 /** Key result of spec 3 and 9. */
 export const keyResultSchema = z.object({
@@ -188,7 +186,6 @@ export const sessionCheckSchema = z.object({
   path: z.string().max(LIMITS.longString).optional(),
   method: z.string().max(16).optional(),
 });
-export type SessionCheckInput = z.infer<typeof sessionCheckSchema>;
 
 /** Answer of POST /gw/sessions/check: allowed, or denied with a reason (403/429). */
 export const sessionCheckResultSchema = z.union([

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { idSchema, LIMITS, looseObject, shortText } from './common';
+import { idSchema, looseObject, shortText } from './common';
+import { LIMITS } from '../limits';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';
 

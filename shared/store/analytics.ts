@@ -6,7 +6,7 @@ import {
 } from '../domain/analytics';
 import { mapLimit } from '../domain/concurrency';
 import { randomHex, sha256Hex } from '../domain/hashing';
-import { Unprocessable } from '../http/errors';
+import { Unprocessable } from '../errors';
 import type { AnalyticsRecord } from '../schemas/analytics';
 import { ddb, tableName } from './client';
 import { getKeySessions } from './gw-keys';

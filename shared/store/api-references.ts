@@ -3,7 +3,7 @@
  * organisation (README, "Choices where the spec is silent"). Another organisation's API or policy
  * answers exactly like one that exists nowhere, so the 422 confirms no foreign id.
  */
-import { Unprocessable } from '../http/errors';
+import { Unprocessable } from '../errors';
 import { definitionRefs } from '../domain/definition-refs';
 import type { ApiRecord } from '../domain/api-records';
 import { missingApis } from './apis';

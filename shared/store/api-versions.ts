@@ -2,7 +2,7 @@
  * API versions (decisions §8): a child API is linked to a base API, and the child's write and the
  * base's `info.versioning` change go into ONE transaction, so neither is stored without the other.
  */
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
 import { recordFromOas } from '../domain/api-records';
 import { GW_EXTENSION } from '../domain/oas-document';
 import { linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../http/errors';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
-import { LIMITS } from '../schemas/common';
+import { LIMITS } from '../limits';
 import { ddb, tableName } from './client';
 import { batchGet, getItem, readCounter } from './items';
 import { apiKeys, keys, timeSortKey } from './keys';

@@ -3,7 +3,7 @@
  * asset of another organisation is simply not found (404). The custom `id` is unique within the
  * organisation through a marker item written in the same transaction as the asset (409).
  */
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable } from '../errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';

@@ -4,7 +4,7 @@
  * attribute); its live quota is a separate item in the same partition.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
 import { applyPolicies } from '../domain/policies';
 import { apiIdsOf, policyIdsOf, type QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';

@@ -1,4 +1,4 @@
-import { NotFound, PreconditionFailed } from '../http/errors';
+import { NotFound, PreconditionFailed } from '../errors';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook, HookInput } from '../schemas/hooks';

@@ -4,7 +4,7 @@ import { getItem, isConditionFailure } from './items';
 import { keys } from './keys';
 import { keyedHash } from '../domain/service-keys';
 import { replyKey, seal, unseal } from '../domain/sealed';
-import { serviceKey } from '../http/secrets';
+import { serviceKey } from '../secrets';
 
 const TTL_SECONDS = 24 * 3600;
 

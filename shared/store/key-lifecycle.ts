@@ -2,7 +2,7 @@
  * Creating and replacing keys: the steps every key form shares (references exist, password
  * hashed, live quota reset), so the handlers stay a few lines.
  */
-import { NotFound } from '../http/errors';
+import { NotFound } from '../errors';
 import { keyHash, newKeyId } from '../domain/key-ids';
 import { hashPassword } from '../domain/passwords';
 import { applyPolicies } from '../domain/policies';

@@ -1,5 +1,5 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequest, Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { BadRequest, Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
 import { getApiSummary } from './apis';

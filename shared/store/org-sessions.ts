@@ -2,7 +2,7 @@
  * The organisation-wide session (PUT /gw/org/keys/{orgID}): its quota caps the sum of all the
  * organisation's keys. Its live quota is its own item, changed like a key's.
  */
-import { NotFound } from '../http/errors';
+import { NotFound } from '../errors';
 import type { KeySession } from '../schemas/keys';
 import { tableName } from './client';
 import { getItem } from './items';

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../http/errors';
+import { Conflict } from '../errors';
 import { newDbId } from '../domain/hashing';
 import type { OrganisationInput, Organisation } from '../schemas/organisations';
 import { ddb, tableName } from './client';
@@ -24,11 +24,6 @@ export async function createOrganisation(input: OrganisationInput): Promise<Orga
     throw e;
   }
   return org;
-}
-
-export async function getOrganisation(id: string): Promise<Organisation | undefined> {
-  const item = await getItem(keys.org(id));
-  return item ? stripItem<Organisation>(item) : undefined;
 }
 
 /** Condition for transactions that need the organisation to exist (422 when it does not). */

@@ -1,10 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { INDEXES, TABLE_KEYS, type IndexName } from './table';
 import { ddb, tableName } from './client';
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import type { PageRequest } from '../domain/paging';
 import { openCursor, sealCursor } from '../domain/cursors';
-import { serviceKey } from '../http/secrets';
+import { serviceKey } from '../secrets';
 
 type Key = Record<string, string>;
 type Item = Record<string, unknown>;

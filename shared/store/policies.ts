@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import { newDbId } from '../domain/hashing';
 import type { Policy } from '../schemas/policies';
 import { ddb, tableName } from './client';

@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AppError } from '../http/errors';
+import type { AppError } from '../errors';
 import { ddb } from './client';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

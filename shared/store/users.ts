@@ -1,4 +1,4 @@
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { hashPassword } from '../domain/passwords';
 import { pageCount, type PageRequest } from '../domain/paging';
@@ -122,11 +122,6 @@ export async function searchUsers(orgId: string, term: string, req: PageRequest)
     users: page.items.map((i) => stripItem<User>(i, PRIVATE)),
     next_cursor: page.nextCursor,
   };
-}
-
-export async function getUser(id: string): Promise<User | undefined> {
-  const item = await getItem(keys.user(id));
-  return item ? stripItem<User>(item, PRIVATE) : undefined;
 }
 
 type Item = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound, PreconditionFailed } from '../http/errors';
+import { NotFound, PreconditionFailed } from '../errors';
 import { ddb, tableName } from './client';
 import { getItem, isConditionFailure } from './items';
 

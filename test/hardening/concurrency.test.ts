@@ -9,7 +9,7 @@
  * A route added to the table with either flag and no fixture fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { Answer, Stage } from '../support/stage';
 import { startStage } from '../support/stage';
 import { withThrottledWrite } from '../support/storage-faults';
@@ -25,8 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const etagRoutes = builtRoutes.filter((r) => r.etag);
-const idempotentRoutes = builtRoutes.filter((r) => r.idempotent);
+const etagRoutes = routeList.filter((r) => r.etag);
+const idempotentRoutes = routeList.filter((r) => r.idempotent);
 const statuses = (rs: Answer[]) => rs.map((r) => r.status).sort((a, b) => a - b);
 const times = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 

@@ -9,7 +9,7 @@
  * Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run test/hardening/fuzz.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
 import { giantCases, invalidCases, pathCases, type FuzzCase } from './support/cases';
@@ -59,7 +59,7 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   }));
 }
 
-const fuzzed = builtRoutes.filter((r) => r.body || r.bodyKind === 'raw' || r.query || r.path.includes('{'));
+const fuzzed = routeList.filter((r) => r.body || r.bodyKind === 'raw' || r.query || r.path.includes('{'));
 
 describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
   it('seeds one object of every kind through the API', () => {
@@ -124,7 +124,7 @@ describe('response hygiene on every route', () => {
   });
 
   it('every built route answered 2xx at least once, and every answer of this file was hygienic', () => {
-    const noSuccess = builtRoutes.map(routeKey).filter((k) => !c.seen.get(k)?.ok);
+    const noSuccess = routeList.map(routeKey).filter((k) => !c.seen.get(k)?.ok);
     expect(noSuccess, 'routes never seen answering 2xx (add a seed step in test/hardening/support/seed.ts)').toEqual([]);
     const unhygienic = [...c.seen.entries()].flatMap(([, v]) => v.hygiene);
     expect(unhygienic.slice(0, 20), 'answers without nosniff/no-store or leaking internals').toEqual([]);

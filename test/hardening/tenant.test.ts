@@ -12,7 +12,7 @@
  * - Gateway writes naming organisation A cannot change B's objects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
 import { makeObject, NO_REFERENCES, referenceSlots } from './resources/references';
@@ -70,7 +70,7 @@ const LISTS: Record<string, { query?: string; ids: (body: any) => string[]; own:
   hooksList: { ids: (b) => b.hooks.map((x: any) => x.id), own: (w) => [w.hookId] },
 };
 
-const dashboardRoutes = builtRoutes.filter((r) => r.group === 'dashboard');
+const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard');
 const objectRoutes = dashboardRoutes.filter((r) => paramNames(r).length > 0);
 const listRoutes = dashboardRoutes.filter((r) => r.method === 'GET' && paramNames(r).length === 0);
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordFromClassic } from '../../shared/domain/api-records';
-import { ResponseTooLarge } from '../../shared/http/errors';
+import { ResponseTooLarge } from '../../shared/errors';
 import { createApi, listApis } from '../../shared/store/apis';
 import { useTestTable } from '../support/table';
 

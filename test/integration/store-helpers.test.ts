@@ -6,7 +6,7 @@ import { replaceVersioned, deleteVersioned } from '../../shared/store/versioned'
 import { counterAdd, transactWrite } from '../../shared/store/transact';
 import { listPage } from '../../shared/store/paging';
 import { pageRequest } from '../../shared/domain/paging';
-import { Conflict, NotFound } from '../../shared/http/errors';
+import { Conflict, NotFound } from '../../shared/errors';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {

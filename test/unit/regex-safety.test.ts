@@ -17,7 +17,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { BOUNDED_MEMBERS } from '../../shared/domain/oas-urls';
 import { openApiDocument } from '../../shared/openapi';
-import { LIMITS } from '../../shared/schemas/common';
+import { LIMITS } from '../../shared/limits';
 
 const ROOT = join(__dirname, '..', '..');
 const require = createRequire(import.meta.url);

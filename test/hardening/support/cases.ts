@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import type { RouteDef } from '../../../shared/route-def';
-import { LIMITS } from '../../../shared/schemas/common';
+import { LIMITS } from '../../../shared/limits';
 import { BAD_IDS, badQueryValue, badValueFor, nested, Raw } from './bad-values';
 import { fieldsOf, type Field, type Leaf } from './zod-walk';
 

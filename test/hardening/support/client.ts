@@ -3,7 +3,7 @@
  * checks every answer's hygiene, and remembers per route which answers were seen and the first
  * request each route accepted (the base the fuzzer breaks).
  */
-import { builtRoutes } from '../../../shared/routes';
+import { routeList } from '../../../shared/routes';
 import { matchPath } from '../../../shared/http/fallback';
 import type { Group, RouteDef } from '../../../shared/route-def';
 import { ADMIN_SECRET, GW_SECRET } from '../../support/table';
@@ -37,7 +37,7 @@ export class FuzzClient {
   /** One request; credentials of the route's group are added unless `headers` names them. */
   async send(method: string, url: string, opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Answer> {
     const pathname = new URL(url, 'http://x').pathname;
-    const route = builtRoutes.find((r) => r.method === method && matchPath(r.path, pathname));
+    const route = routeList.find((r) => r.method === method && matchPath(r.path, pathname));
     const headers = { ...(route ? this.credentials(route.group) : {}), ...(opts.headers ?? {}) };
     const res = await fetch(this.baseUrl + url, { method, headers, body: opts.body as RequestInit['body'] });
     const text = await res.text();
@@ -70,7 +70,7 @@ export class FuzzClient {
     const a = await this.send(method, url, { body: text, headers: contentType ? { 'content-type': contentType } : {} });
     if (a.status >= 300) throw new Error(`seed ${method} ${url} answered ${a.status}: ${a.text.slice(0, 300)}`);
     const u = new URL(url, 'http://x');
-    const route = builtRoutes.find((r) => r.method === method && matchPath(r.path, u.pathname));
+    const route = routeList.find((r) => r.method === method && matchPath(r.path, u.pathname));
     if (route && !this.bases.has(routeKey(route))) {
       let value: unknown;
       try {

@@ -3,7 +3,7 @@
  * reads, replaces of what was read, and deletes. Shared by the fuzz suite (its bases and its
  * success probe) and the per-route walk that compares stages.
  */
-import { builtRoutes } from '../../../shared/routes';
+import { routeList } from '../../../shared/routes';
 import type { RouteDef } from '../../../shared/route-def';
 import { concretePath, render, type BaseRequest } from './cases';
 import { routeKey, type FuzzClient } from './client';
@@ -35,10 +35,10 @@ export async function probeSuccesses(c: FuzzClient, seeded: Seeded): Promise<voi
     const text = body === undefined ? undefined : JSON.stringify(body);
     return c.send(r.method, concretePath(r.path, paramsOf(seeded, r)) + q, { body: text, headers: text ? { 'content-type': 'application/json' } : {} });
   };
-  for (const r of builtRoutes.filter((x) => x.method === 'GET')) await probe(r);
+  for (const r of routeList.filter((x) => x.method === 'GET')) await probe(r);
   // Replace with what a read of the same path answered.
-  for (const r of builtRoutes.filter((x) => x.method === 'PUT' && !(c.seen.get(routeKey(x))?.ok))) {
-    const read = builtRoutes.find((x) => x.method === 'GET' && x.path === r.path);
+  for (const r of routeList.filter((x) => x.method === 'PUT' && !(c.seen.get(routeKey(x))?.ok))) {
+    const read = routeList.find((x) => x.method === 'GET' && x.path === r.path);
     // The full form, without the base's query (mode=public would leave out the extension).
     const body = read ? (await c.send('GET', concretePath(read.path, paramsOf(seeded, read)))).body : r.path.startsWith('/gw/oauth/') ? { redirect_uri: 'https://app.example/cb2' } : undefined;
     if (body !== undefined) {
@@ -47,7 +47,7 @@ export async function probeSuccesses(c: FuzzClient, seeded: Seeded): Promise<voi
     }
   }
   // Deletes last: objects named by more parameters first, the APIs they hang on at the very end.
-  const deletes = builtRoutes
+  const deletes = routeList
     .filter((x) => x.method === 'DELETE')
     .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0) || Number(a.path === '/gw/apis/{apiID}') - Number(b.path === '/gw/apis/{apiID}'));
   for (const r of deletes) await probe(r);

@@ -6,7 +6,7 @@
  * public routes take neither input nor credential: another method on their path is refused (405,
  * by the `$default` route). Every answer is recorded in order, so two stages can be compared.
  */
-import { builtRoutes } from '../../../shared/routes';
+import { routeList } from '../../../shared/routes';
 import { concretePath, invalidCases, pathCases } from './cases';
 import { FuzzClient, routeKey } from './client';
 import { baseOf, paramsOf, probeSuccesses } from './probe';
@@ -25,7 +25,7 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
   const seeded = await seedTenant(c);
   await probeSuccesses(c, seeded);
   const refused = new Set<string>();
-  for (const r of builtRoutes) {
+  for (const r of routeList) {
     const base = baseOf(c, seeded, r);
     const bad = invalidCases(r, base, seed, 1)[0] ?? pathCases(r, base, seed, 1)[0];
     let status: number;
@@ -36,8 +36,8 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
   }
   return {
     answers: c.answers,
-    noSuccess: builtRoutes.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
-    noRefusal: builtRoutes.map(routeKey).filter((k) => !refused.has(k)),
+    noSuccess: routeList.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
+    noRefusal: routeList.map(routeKey).filter((k) => !refused.has(k)),
     seedProblems: seeded.problems,
   };
 }

@@ -1,5 +1,5 @@
-import { config, type Config } from '../config';
-import { deriveKey, type KeyPurpose } from '../domain/service-keys';
+import { config, type Config } from './config';
+import { deriveKey, type KeyPurpose } from './domain/service-keys';
 
 type Which = 'gw' | 'admin' | 'server';
 

@@ -1,4 +1,4 @@
-import { addressRefusal } from './fetch-document';
+import { addressRefusal } from '../ip-addresses';
 
 /** Longest webhook target URL (README "Limits"). */
 export const MAX_TARGET_CHARS = 2048;

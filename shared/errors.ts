@@ -1,6 +1,7 @@
 /**
- * Domain errors. Repositories and domain code throw these; the one error middleware maps them to
- * the envelope of the route's credential group. Nothing else decides a status code.
+ * Layer-neutral errors: domain code, stores and services throw these, and know nothing of HTTP.
+ * Each carries the status a client sees; the error middleware of shared/http/ maps it to the
+ * envelope of the route's credential group (contract §3). Nothing else decides a status code.
  */
 export interface ErrorDetail {
   path: string;
@@ -39,11 +40,6 @@ export class NotFound extends AppError {
     super(404, message);
   }
 }
-export class MethodNotAllowed extends AppError {
-  constructor(message = 'Method not allowed') {
-    super(405, message);
-  }
-}
 export class Conflict extends AppError {
   constructor(message: string) {
     super(409, message);
@@ -67,10 +63,5 @@ export class UnsupportedMediaType extends AppError {
 export class Unprocessable extends AppError {
   constructor(message: string, details?: ErrorDetail[]) {
     super(422, message, details);
-  }
-}
-export class TooManyRequests extends AppError {
-  constructor(message: string) {
-    super(429, message);
   }
 }
