@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { needsServiceKey, type TableAction } from '../shared/route-def';
 import { routeList } from '../shared/routes';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { FUNCTION_BUNDLING } from './bundling';
 import { copyNodeModulesCommands } from './node-modules';
 import { LAMBDA_RUNTIME } from './runtime';

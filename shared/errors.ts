@@ -40,6 +40,12 @@ export class NotFound extends AppError {
     super(404, message);
   }
 }
+/** A known path with another method (the fallback route answers it, with Allow). */
+export class MethodNotAllowed extends AppError {
+  constructor(message: string) {
+    super(405, message);
+  }
+}
 export class Conflict extends AppError {
   constructor(message: string) {
     super(409, message);
@@ -63,5 +69,19 @@ export class UnsupportedMediaType extends AppError {
 export class Unprocessable extends AppError {
   constructor(message: string, details?: ErrorDetail[]) {
     super(422, message, details);
+  }
+}
+
+/**
+ * A refusal that is an answer, not a failure: the data-plane check's 403 and 429 (contract §10),
+ * whose envelope also carries `fields` (`allowed: false` and the `reason`).
+ */
+export class Refusal extends AppError {
+  constructor(
+    status: 403 | 429,
+    message: string,
+    readonly fields: Record<string, unknown>,
+  ) {
+    super(status, message);
   }
 }

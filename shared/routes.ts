@@ -4,25 +4,46 @@
  */
 import type { RouteDef } from './route-def';
 import { systemRoutes } from './route-groups/system';
+import { organisationsRoutes } from './route-groups/organisations';
 import { usersRoutes } from './route-groups/users';
 import { apisRoutes } from './route-groups/apis';
 import { keysRoutes } from './route-groups/keys';
-import { importsRoutes } from './route-groups/imports';
+import { policiesRoutes } from './route-groups/policies';
+import { sessionsRoutes } from './route-groups/sessions';
+import { assetsRoutes } from './route-groups/assets';
 import { hooksRoutes } from './route-groups/hooks';
 import { oauthRoutes } from './route-groups/oauth';
 import { analyticsRoutes } from './route-groups/analytics';
 
 /**
- * The whole table, assembled from its groups. A handler imports only its group
- * (shared/route-groups/<group>.ts), so a function builds only the schemas of its own routes at
- * cold start; the stack, the local stage, the OpenAPI document and the sweeps read this one.
+ * The route groups, one per folder of functions/ (test/unit/route-table.test.ts). A handler
+ * imports only its own group (shared/route-groups/<folder>.ts), so a function builds only the
+ * schemas of its own routes at cold start; the stack, the local stage, the OpenAPI document and
+ * the sweeps read the whole table.
  */
+export const routeGroups = {
+  system: systemRoutes,
+  organisations: organisationsRoutes,
+  users: usersRoutes,
+  apis: apisRoutes,
+  keys: keysRoutes,
+  policies: policiesRoutes,
+  sessions: sessionsRoutes,
+  assets: assetsRoutes,
+  hooks: hooksRoutes,
+  oauth: oauthRoutes,
+  analytics: analyticsRoutes,
+} satisfies Record<string, Record<string, RouteDef>>;
+
 export const routes = {
   ...systemRoutes,
+  ...organisationsRoutes,
   ...usersRoutes,
   ...apisRoutes,
   ...keysRoutes,
-  ...importsRoutes,
+  ...policiesRoutes,
+  ...sessionsRoutes,
+  ...assetsRoutes,
   ...hooksRoutes,
   ...oauthRoutes,
   ...analyticsRoutes,

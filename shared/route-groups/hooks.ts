@@ -8,7 +8,7 @@ export const hooksRoutes = {
   hooksCreate: route({
     method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a webhook (spec 22): method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id',
+    summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id',
     body: hookInputSchema, result: statusEnvelopeSchema,
   }),
   hooksList: route({
@@ -17,17 +17,17 @@ export const hooksRoutes = {
     summary: "List the caller's organisation's webhooks in creation order, paged", query: hookListQuerySchema, result: hookListSchema,
   }),
   hooksGet: route({
-    method: 'GET', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read',
+    method: 'GET', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read',
     tableActions: ['GetItem'],
     summary: 'Get a webhook; 404 when unknown or of another organisation', result: hookSchema,
   }),
   hooksUpdate: route({
-    method: 'PUT', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true,
+    method: 'PUT', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem'],
-    summary: 'Replace a webhook (spec 21): omitted members are emptied; 404 when unknown', body: hookInputSchema, result: statusEnvelopeSchema,
+    summary: 'Replace a webhook: omitted members are emptied; 404 when unknown', body: hookInputSchema, result: statusEnvelopeSchema,
   }),
   hooksDelete: route({
-    method: 'DELETE', path: '/api/hooks/{hookId}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', etag: true,
+    method: 'DELETE', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Delete a webhook; 404 when unknown', result: statusEnvelopeSchema,
   }),

@@ -2,7 +2,7 @@
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
-import { oauthClientListSchema, oauthClientSchema, oauthCreatedSchema, oauthCreateSchema, oauthUpdateSchema } from '../schemas/oauth';
+import { oauthClientListSchema, oauthClientSchema, oauthCreateSchema, oauthCreatedSchema, oauthUpdateSchema } from '../schemas/oauth';
 
 export const oauthRoutes = {
   oauthCreate: route({
@@ -14,10 +14,10 @@ export const oauthRoutes = {
     body: oauthCreateSchema, result: oauthCreatedSchema,
   }),
   oauthUpdate: route({
-    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
+    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem'],
     summary:
-      'Update an OAuth client (spec 2; keyName is the client id): replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
+      'Update an OAuth client: replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
       'keeps id and secret; 404 unknown API or client, 422 unknown policy, 400 a policy that does not grant the API',
     body: oauthUpdateSchema, result: oauthClientSchema,
   }),
@@ -27,7 +27,7 @@ export const oauthRoutes = {
     summary: "List an API's OAuth clients, without secrets; 404 unknown API", result: oauthClientListSchema,
   }),
   oauthDelete: route({
-    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
+    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'DeleteItem'],
     summary: 'Delete an OAuth client; 404 unknown API or client', result: gatewayWriteSchema,
   }),

@@ -1,4 +1,4 @@
-/** Public routes: health check and this service's OpenAPI document. Part of the route table (shared/routes.ts). */
+/** Public routes: the health check and this service's OpenAPI document. Part of the route table (shared/routes.ts). */
 import * as z from 'zod';
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
@@ -17,5 +17,4 @@ export const systemRoutes = {
     tableActions: [],
     summary: 'This OpenAPI 3.1 document, generated from the route table', result: looseObject,
   }),
-
 } satisfies Record<string, RouteDef>;

@@ -1,16 +1,10 @@
-/** Organisations and dashboard users (admin issues credentials; dashboard reads). Part of the route table (shared/routes.ts). */
+/** Dashboard users: admin issues and changes them and their access keys; the dashboard lists them. Part of the route table (shared/routes.ts). */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { pageQuerySchema, statusEnvelopeSchema } from '../schemas/common';
-import { organisationInputSchema } from '../schemas/organisations';
 import { userCreateSchema, userListSchema, userSearchQuerySchema, userUpdateSchema } from '../schemas/users';
 
 export const usersRoutes = {
-  organisationsCreate: route({
-    method: 'POST', path: '/admin/organisations', group: 'admin', entry: 'functions/organisations/create.ts',
-    access: 'write', tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], idempotent: true, summary: 'Create an organisation (spec 19); Meta is the new id; 409 when the id is taken',
-    body: organisationInputSchema, result: statusEnvelopeSchema,
-  }),
   usersCreate: route({
     method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
@@ -34,13 +28,12 @@ export const usersRoutes = {
   usersList: route({
     method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',
     tableActions: ['GetItem', 'Query'],
-    summary: "List the caller's organisation's users (spec 5)", query: pageQuerySchema, result: userListSchema,
+    summary: "List the caller's organisation's users", query: pageQuerySchema, result: userListSchema,
   }),
   usersSearch: route({
     method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read',
     tableActions: ['GetItem', 'Query'],
-    summary: 'Search users by a case-insensitive substring of the e-mail (spec 15, deprecated)',
+    summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
     query: userSearchQuerySchema, result: userListSchema,
   }),
-
 } satisfies Record<string, RouteDef>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../shared/store/client';
+import { ddb } from '../../shared/store/db/client';
 import { startStage, type Stage } from '../support/stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 

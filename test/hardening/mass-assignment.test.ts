@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, keys } from '../../shared/store/keys';
+import { apiKeys } from '../../shared/store/apis';
+import { userKeys } from '../../shared/store/users';
 import { startStage, type Stage } from '../support/stage';
 import { allIds, viewOf } from './resources/views';
 import { assetData, buildWorld, hookBody, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World } from './resources/world';
@@ -31,7 +32,7 @@ const STAMPS = { date_created: FORGED_TIME, created_at: FORGED_TIME, last_update
 /** The storage's own attributes: a body that set these could move an item into another list or expire it. */
 const storageAttrs = (victim: World) => ({
   PK: `ORG#${victim.orgId}`, SK: 'ORG', entity: 'org',
-  GSI1PK: keys.usersOfOrg(victim.orgId), GSI1SK: '0',
+  GSI1PK: userKeys.ofOrg(victim.orgId), GSI1SK: '0',
   GSI2PK: apiKeys.ofOrg(victim.orgId), GSI2SK: '0',
   GSI3PK: apiKeys.ofOrg(victim.orgId), GSI3SK: '0',
   expires_at: 1,

@@ -37,11 +37,10 @@ const paramNames = (r: RouteDef) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m)
 /** Each path parameter name -> the values that name A's objects (every alias of the object). */
 const A_VALUES: Record<string, (a: World) => string[]> = {
   apiID: (a) => [a.apiId, a.apiDbId, a.importedApiId],
-  apiId: (a) => [a.apiId, a.importedApiId],
   keyID: (a) => [a.gwKey, a.adminKey],
   keyHash: (a) => [a.gwKeyHash],
   assetID: (a) => [a.assetDbId, a.assetCustomId],
-  hookId: (a) => [a.hookId],
+  hookID: (a) => [a.hookId],
   // Date parts of the key-activity route: the day A's analytics record falls on.
   startDay: () => [ACTIVITY_DAY.day],
   startMonth: () => [ACTIVITY_DAY.month],
@@ -55,7 +54,7 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
 const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
   // The key keeps its basic-auth user: a full replace without it would free the name.
   keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rights(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
-  streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiId!)), type: STREAMS_TYPE }),
+  streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiID!)), type: STREAMS_TYPE }),
   assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
   hooksUpdate: () => ({ body: hookBody('hijacked') }),
 };

@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { resetConfig } from '../../shared/config';
-import { resetClient } from '../../shared/store/client';
+import { resetClient } from '../../shared/store/db/client';
 import { resetSecrets } from '../../shared/secrets';
 import { ensureTable } from '../../infra/local/ensure-table';
 

@@ -48,8 +48,8 @@ export async function seedTenant(c: FuzzClient): Promise<Seeded> {
   const orgId = 'fz-org';
   const api = 'fz-api';
   const params: Record<string, string> = {
-    orgID: orgId, apiID: api, apiId: 'fz-streams', policyID: 'fz-policy', assetID: 'fz-asset', keyName: 'fz-client',
-    keyID: 'abc123', keyHash: 'abc123', hookId: 'abc123', userID: 'abc123',
+    orgID: orgId, apiID: api, policyID: 'fz-policy', assetID: 'fz-asset', clientID: 'fz-client',
+    keyID: 'abc123', keyHash: 'abc123', hookID: 'abc123', userID: 'abc123',
     startDay: '1', startMonth: '1', startYear: '2024', EndDay: '2', EndMonth: '1', EndYear: '2024',
   };
   const problems: string[] = [];
@@ -96,7 +96,7 @@ export async function seedTenant(c: FuzzClient): Promise<Seeded> {
     c.ok('POST', '/gw/oauth/clients/create', { api_id: api, redirect_uri: 'https://app.example/cb', client_id: 'fz-client', policy_id: 'fz-policy', description: 'fz' }));
   await step('webhook', async () => {
     const h = await c.ok('POST', '/api/hooks', { name: 'fz', method: 'POST', target_path: 'https://hooks.example/x', header_map: { 'x-a': 'b' }, event_timeout: 5 });
-    params.hookId = (h.body as any).Meta;
+    params.hookID = (h.body as any).Meta;
   });
   await step('asset', () =>
     c.ok('POST', '/api/assets', { id: 'fz-asset', name: 'Template', description: 'd', kind: 'oas-template', data: { 'x-gw-api-gateway': { info: { name: 'tpl' } } } }));

@@ -1,13 +1,14 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFound, PreconditionFailed } from '../errors';
+import { NotFound, PreconditionFailed } from '../../errors';
 import { ddb, tableName } from './client';
 import { getItem, isConditionFailure } from './items';
+import type { StorageKey } from './storage-key';
 
-type Key = { PK: string; SK: string };
+type Key = StorageKey;
 type Item = Record<string, unknown>;
 
 /**
- * Optimistic locking (decisions §3). With `ifMatch` the write succeeds only on that version
+ * Optimistic locking (contract §3). With `ifMatch` the write succeeds only on that version
  * (412 otherwise); without it the last write wins, still guarded so a concurrent writer is never
  * silently undone between our read and our write. Answers the new version.
  */

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { config } from '../../config';
 import { assertWriteFits } from './item-size';
 
 let doc: DynamoDBDocumentClient | undefined;

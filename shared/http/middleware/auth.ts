@@ -1,22 +1,17 @@
-import type { Group } from '../route-def';
-import { secretEquals } from '../domain/hashing';
-import { accessKeyCache } from '../store/credential-cache';
-import { findAccessKeyOwner } from '../store/users';
-import { Unauthorized } from '../errors';
-import { deploymentSecret } from '../secrets';
-
-export type Principal =
-  | { group: 'dashboard'; orgId: string; userId: string }
-  | { group: 'gateway' }
-  | { group: 'admin' }
-  | { group: 'public' };
+/** Middleware: the credential of the route's group (contract §2); any failure is 401. */
+import { Unauthorized } from '../../errors';
+import { secretEquals } from '../../domain/hashing';
+import type { Group, RouteDef } from '../../route-def';
+import { deploymentSecret } from '../../secrets';
+import { activeOwnerOf } from '../../services/credentials';
+import type { HttpMiddleware, Principal } from './state';
 
 const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
 
 type Headers = Record<string, string | undefined>;
 
-/** Checks the credential of the route's group (decisions §2); any failure is 401. */
-export async function authenticate(group: Group, headers: Headers): Promise<Principal> {
+/** Who sends the request, by the credential its route's group takes. */
+export async function principalOf(group: Group, headers: Headers): Promise<Principal> {
   switch (group) {
     case 'public':
       return { group };
@@ -28,13 +23,8 @@ export async function authenticate(group: Group, headers: Headers): Promise<Prin
       const raw = headers.authorization?.trim();
       const token = raw?.replace(/^Bearer\s+/i, '');
       if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
-      let owner = accessKeyCache.get(token);
-      if (!owner) {
-        owner = await findAccessKeyOwner(token);
-        if (!owner?.active) throw new Unauthorized('Access key is not valid');
-        // Stored only when read from the table, so its time runs from that read (not from each use).
-        accessKeyCache.set(token, owner);
-      }
+      const owner = await activeOwnerOf(token);
+      if (!owner) throw new Unauthorized('Access key is not valid');
       return { group, orgId: owner.org_id, userId: owner.user_id };
     }
   }
@@ -46,3 +36,10 @@ async function checkSecret<G extends 'gateway' | 'admin'>(given: string | undefi
   if (!secretEquals(given, await deploymentSecret(which))) throw new Unauthorized(`${header} is not valid`);
   return { group } as { group: G };
 }
+
+export const auth = (route: RouteDef): HttpMiddleware => ({
+  name: 'auth',
+  before: async (request) => {
+    request.internal.principal = await principalOf(route.group, request.event.headers ?? {});
+  },
+});

@@ -11,7 +11,7 @@
  * Values are the document client's native ones (before marshalling): `undefined` members are
  * dropped as `removeUndefinedValues` drops them; a `Set` is a string, number or binary set.
  */
-import { PayloadTooLarge } from '../errors';
+import { PayloadTooLarge } from '../../errors';
 
 /** DynamoDB's largest item: 400 KB, attribute names included. */
 export const MAX_ITEM_BYTES = 400 * 1024;

@@ -1,9 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AppError } from '../errors';
-import { ddb } from './client';
+import type { AppError } from '../../errors';
+import { ddb, tableName } from './client';
+import type { StorageKey } from './storage-key';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** An item in DynamoDB's wire form, as a cancellation reason carries it. */
 export type StoredAttrs = Record<string, { S?: string } | undefined>;
@@ -45,17 +46,19 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
   }
 }
 
-/** The ADD that keeps an organisation's item count exact, inside the same transaction. */
-export function counterAdd(key: { PK: string; SK: string }, delta: 1 | -1, table: string): TxItem {
-  return {
-    op: {
-      Update: {
-        TableName: table,
-        Key: key,
-        UpdateExpression: 'ADD #n :d SET entity = :e',
-        ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
-      },
-    },
-  };
+type Values = Record<string, unknown>;
+
+/** A Put of a transaction, conditional when `condition` is given. */
+export function putOp(item: Record<string, unknown>, condition?: string, values?: Values): TransactItem {
+  return { Put: { TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values } };
+}
+
+/** A Delete of a transaction, conditional when `condition` is given. */
+export function deleteOp(key: StorageKey, condition?: string, values?: Values): TransactItem {
+  return { Delete: { TableName: tableName(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values } };
+}
+
+/** A ConditionCheck of a transaction: the item at `key` must satisfy `condition`. */
+export function conditionCheckOp(key: StorageKey, condition: string): TransactItem {
+  return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: condition } };
 }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
+import type { StorageKey } from './storage-key';
 import { INDEXES, TABLE_KEYS } from './table';
 
 const STORAGE_ATTRS = new Set<string>([
@@ -19,7 +20,7 @@ export function stripItem<T>(item: Record<string, unknown>, privateAttrs: readon
   return out as T;
 }
 
-export async function getItem(key: { PK: string; SK: string }, consistent = false) {
+export async function getItem(key: StorageKey, consistent = false) {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
   return out.Item as Record<string, unknown> | undefined;
 }
@@ -28,17 +29,11 @@ export function isConditionFailure(e: unknown): e is ConditionalCheckFailedExcep
   return e instanceof ConditionalCheckFailedException;
 }
 
-/** A maintained counter's value (0 when the organisation has none of that kind yet). */
-export async function readCounter(key: { PK: string; SK: string }): Promise<number> {
-  const item = await getItem(key, true);
-  return typeof item?.n === 'number' ? item.n : 0;
-}
-
 /**
  * BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept.
  * `attributes` reads only those (a large item's body stays behind).
  */
-export async function batchGet(keys: { PK: string; SK: string }[], consistent = false, attributes?: readonly string[]): Promise<Record<string, unknown>[]> {
+export async function batchGet(keys: StorageKey[], consistent = false, attributes?: readonly string[]): Promise<Record<string, unknown>[]> {
   const table = tableName();
   const out: Record<string, unknown>[] = [];
   const projection = attributes?.length

@@ -1,10 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { INDEXES, TABLE_KEYS, type IndexName } from './table';
 import { ddb, tableName } from './client';
-import { BadRequest } from '../errors';
-import type { PageRequest } from '../domain/paging';
-import { openCursor, sealCursor } from '../domain/cursors';
-import { serviceKey } from '../secrets';
+import { BadRequest } from '../../errors';
+import type { PageRequest } from '../../domain/paging';
+import { openCursor, sealCursor } from '../../domain/cursors';
+import { serviceKey } from '../../secrets';
 
 type Key = Record<string, string>;
 type Item = Record<string, unknown>;
@@ -163,6 +163,21 @@ export async function listPage(q: ListQuery, req: PageRequest): Promise<ListPage
   const { items, more } = await collect(q, start, req.size);
   const last = items[items.length - 1];
   return { items, nextCursor: more && last ? await encodeCursor(q, keyOf(last, all), all) : undefined };
+}
+
+/**
+ * Every item one Query names, followed page by page: for reads that need the whole range (an
+ * API's parts, a key's partition, an hour range of counters), where a list would need paging.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...((out.Items ?? []) as Item[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
 
 /** Number of matching items, for filtered lists whose total has no maintained counter. */
