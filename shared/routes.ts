@@ -7,6 +7,7 @@ import { systemRoutes } from './route-groups/system';
 import { organisationsRoutes } from './route-groups/organisations';
 import { usersRoutes } from './route-groups/users';
 import { apisRoutes } from './route-groups/apis';
+import { importsRoutes } from './route-groups/imports';
 import { keysRoutes } from './route-groups/keys';
 import { policiesRoutes } from './route-groups/policies';
 import { sessionsRoutes } from './route-groups/sessions';
@@ -16,7 +17,8 @@ import { oauthRoutes } from './route-groups/oauth';
 import { analyticsRoutes } from './route-groups/analytics';
 
 /**
- * The route groups, one per folder of functions/ (test/unit/route-table.test.ts). A handler
+ * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
+ * of the table (test/unit/route-table.test.ts). A handler
  * imports only its own group (shared/route-groups/<folder>.ts), so a function builds only the
  * schemas of its own routes at cold start; the stack, the local stage, the OpenAPI document and
  * the sweeps read the whole table.
@@ -26,6 +28,7 @@ export const routeGroups = {
   organisations: organisationsRoutes,
   users: usersRoutes,
   apis: apisRoutes,
+  imports: importsRoutes,
   keys: keysRoutes,
   policies: policiesRoutes,
   sessions: sessionsRoutes,
@@ -40,6 +43,7 @@ export const routes = {
   ...organisationsRoutes,
   ...usersRoutes,
   ...apisRoutes,
+  ...importsRoutes,
   ...keysRoutes,
   ...policiesRoutes,
   ...sessionsRoutes,

@@ -91,20 +91,3 @@ export function assertSameId(pathId: string, bodyId: unknown, path: string): voi
     ]);
   }
 }
-
-/** The dashboard listing entry of a record (spec "API listing entry"). */
-export function listingEntry(api: ApiRecord) {
-  return {
-    api_definition: api.classic,
-    ...(api.oas ? { oas: api.oas } : {}),
-    api_model: {},
-    categories: api.categories,
-    created_at: api.created_at,
-    updated_at: api.updated_at,
-    hook_references: [],
-    is_site: false,
-    sort_by: 0,
-    user_group_owners: [],
-    user_owners: [],
-  };
-}

@@ -1,12 +1,11 @@
-/** API definitions: classic and OAS writes and reads, versions, listing, deletion, OpenAPI import and streams. Part of the route table (shared/routes.ts). */
+/** API definitions: classic and OAS writes and reads, versions, listing and deletion. Part of the route table (shared/routes.ts). */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { gatewayWriteSchema, statusEnvelopeSchema } from '../schemas/common';
+import { gatewayWriteSchema } from '../schemas/common';
 import { classicApiSchema } from '../schemas/api-classic';
 import { oasDocumentSchema, oasWriteBodySchema } from '../schemas/api-oas';
 import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from '../schemas/apis';
-import { importQuerySchema, versionQuerySchema } from '../schemas/import';
-import { STREAMS_MEDIA_TYPE, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
+import { versionQuerySchema } from '../schemas/import';
 
 export const apisRoutes = {
   apisList: route({
@@ -46,21 +45,5 @@ export const apisRoutes = {
     method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write',
     tableActions: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     etag: true, summary: 'Delete an API (its listen path is free again); a version leaves its base\'s version list in the same transaction; 409 for a base that still has versions', result: gatewayWriteSchema,
-  }),
-  oasImport: route({
-    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/apis/oas-import.ts', access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
-    summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
-    query: importQuerySchema, result: statusEnvelopeSchema,
-    // The validator reads its JSON schemas from its own package directory at run time.
-    nodeModules: ['@seriousme/openapi-schema-validator'],
-  }),
-  streamsPatch: route({
-    method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/apis/streams-patch.ts', access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
-    etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
-    summary: 'Patch a streams API; 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
-    query: streamsQuerySchema, body: streamsBodySchema, result: statusEnvelopeSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -30,12 +30,12 @@ export const keysRoutes = {
     query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,
   }),
   orgKeysAdminCreate: route({
-    method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/admin-create.ts', access: 'write', idempotent: true,
+    method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/org-keys-admin-create.ts', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create a key for the organisation in org_id; 422 unknown organisation, API or policy', body: keyAdminSchema, result: keyResultSchema,
   }),
   orgKeysUpdate: route({
-    method: 'PUT', path: '/gw/org/keys/{orgID}', group: 'gateway', entry: 'functions/keys/org-update.ts', access: 'write',
+    method: 'PUT', path: '/gw/org/keys/{orgID}', group: 'gateway', entry: 'functions/keys/org-keys-update.ts', access: 'write',
     tableActions: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
     summary: "Set an organisation's session: its quota caps all its keys; reset_quota=1 restarts it; 404 unknown organisation",
     query: orgKeyQuerySchema, body: keyGatewaySchema, result: gatewayWriteSchema,

@@ -1,22 +1,17 @@
 /**
  * API definitions, their versions and their OAuth clients: one aggregate. Every change that
  * touches more than one of them (a version and its base, an API and the clients it takes along
- * on delete) is one transaction, assembled here from the items the store modules answer.
+ * on delete) is one transaction, assembled here from the items the store modules answer. Reads
+ * live in api-reads.ts, so the read functions never load the OAS <-> classic conversion.
  */
 import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
-import { assertSameId, listingEntry, recordFromClassic, recordFromOas, type ApiRecord } from '../domain/api-records';
-import { definitionRefs } from '../domain/definition-refs';
-import { GW_EXTENSION, normaliseOasWriteBody, publicView } from '../domain/oas-document';
-import { pageRequest } from '../domain/paging';
+import { assertSameId, recordFromClassic, recordFromOas, type ApiRecord } from '../domain/api-records';
+import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';
 import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
-import type { ApiListQuery } from '../schemas/apis';
 import type { VersionQuery } from '../schemas/import';
-import {
-  createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyId, listApis, replaceApi, replaceApiItems, type StoredApi,
-} from '../store/apis';
+import { createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyId, replaceApi, replaceApiItems, type StoredApi } from '../store/apis';
 import { clientDeleteItems } from '../store/oauth-clients';
 import { transactWrite, type TxItem } from '../store/db/transactions';
-import { missingApis, resolvePolicies } from './references';
 
 type Obj = Record<string, unknown>;
 
@@ -30,28 +25,6 @@ class BaseStale extends PreconditionFailed {}
 const MAX_ATTEMPTS = 5;
 
 const now = () => new Date().toISOString();
-
-// --- reads -------------------------------------------------------------------------------------
-
-/** Any API in classic form (OAS ones converted, with is_oas true); 404 when unknown. */
-export async function getClassicApi(apiId: string): Promise<StoredApi> {
-  const api = await getApi(apiId);
-  if (!api) throw new NotFound(`API ${apiId} not found`);
-  return api;
-}
-
-/** An OAS API's document; `mode=public` leaves out x-gw-api-gateway; 404 for classic APIs too. */
-export async function getOasApi(apiId: string, mode: string | undefined): Promise<{ document: Obj; version: number }> {
-  const api = await getApi(apiId);
-  if (!api?.oas) throw new NotFound(`OAS API ${apiId} not found`);
-  return { document: mode === 'public' ? publicView(api.oas) : api.oas, version: api.version };
-}
-
-/** A page of the organisation's APIs as listing entries, in one of six orders. */
-export async function listOrgApis(orgId: string, query: ApiListQuery) {
-  const page = await listApis(orgId, query.sort, pageRequest(query));
-  return { apis: page.apis.map(listingEntry), pages: page.pages, next_cursor: page.next_cursor };
-}
 
 // --- writes ------------------------------------------------------------------------------------
 
@@ -77,30 +50,6 @@ export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, i
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Obj, existing.oas?.[GW_EXTENSION] as Obj | undefined);
   await replaceApiWithVersion(recordFromOas(doc, now(), existing), ifMatch, q);
-}
-
-/**
- * References inside an API definition written by a dashboard route must resolve in the caller's
- * organisation (contract §2): 422 when `api` names a policy (OIDC and JWT mappings, both forms)
- * or, with `versions`, a version API that is not `orgId`'s. A streams patch leaves `versions`
- * off: its version list is the stored one, which the patch cannot change.
- */
-export async function requireOwnReferences(orgId: string, api: Pick<ApiRecord, 'oas' | 'classic'>, opts: { versions: boolean }): Promise<void> {
-  const refs = definitionRefs(api);
-  const [apis, policies] = await Promise.all([
-    opts.versions ? missingApis(refs.versionApis, orgId) : [],
-    resolvePolicies(refs.policies, orgId),
-  ]);
-  if (apis.length) {
-    throw new Unprocessable(`unknown API: ${apis.join(', ')}`, [
-      { path: 'x-gw-api-gateway.info.versioning.versions', message: 'names an API that does not exist' },
-    ]);
-  }
-  if (policies.missing.length) {
-    throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`, [
-      { path: 'x-gw-api-gateway.server.authentication', message: 'names a policy that does not exist' },
-    ]);
-  }
 }
 
 // --- versions (contract §8) --------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { apisRoutes as routes } from '../../shared/route-groups/apis';
-import { importApi } from '../../shared/services/api-imports';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
+import { importApi } from '../../shared/services/imports';
 
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { apisRoutes as routes } from '../../shared/route-groups/apis';
-import { patchStreamsApi } from '../../shared/services/api-imports';
+import { importsRoutes as routes } from '../../shared/route-groups/imports';
+import { patchStreamsApi } from '../../shared/services/streams';
 
 /**
  * PATCH /api/apis/streams/{apiID}: the route's media type (415 otherwise) and body schema

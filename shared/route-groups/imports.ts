@@ -1,0 +1,30 @@
+/**
+ * API definitions that arrive as documents on the dashboard: the OpenAPI import (JSON, YAML or a
+ * URL, optionally over a template) and the streams patch. Apart from the other API routes so
+ * those functions never build the import's schemas, and these never the classic ones. Part of
+ * the route table (shared/routes.ts).
+ */
+import { route } from '../route-builders';
+import type { RouteDef } from '../route-def';
+import { statusEnvelopeSchema } from '../schemas/common';
+import { importQuerySchema } from '../schemas/import';
+import { STREAMS_MEDIA_TYPE, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
+
+export const importsRoutes = {
+  oasImport: route({
+    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/imports/oas-import.ts', access: 'write',
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
+    summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
+    query: importQuerySchema, result: statusEnvelopeSchema,
+    // The validator reads its JSON schemas from its own package directory at run time.
+    nodeModules: ['@seriousme/openapi-schema-validator'],
+  }),
+  streamsPatch: route({
+    method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write',
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
+    etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
+    summary: 'Patch a streams API; 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
+    query: streamsQuerySchema, body: streamsBodySchema, result: statusEnvelopeSchema,
+  }),
+} satisfies Record<string, RouteDef>;
