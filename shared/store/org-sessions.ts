@@ -9,11 +9,12 @@ import { getItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { putOp, transactWrite } from './db/transactions';
 import { ensureQuotaItem, resetQuotaItem, spendQuota, type Spend } from './live-quota';
-import { orgExistsCheck } from './organisations';
+import { orgExistsCheck, orgKeys } from './organisations';
 
+/** Both items live in the organisation's partition. */
 export const orgSessionKeys = {
-  session: (orgId: string): StorageKey => ({ PK: `ORG#${orgId}`, SK: 'ORGSESSION' }),
-  quota: (orgId: string): StorageKey => ({ PK: `ORG#${orgId}`, SK: 'ORGQUOTA' }),
+  session: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORGSESSION' }),
+  quota: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORGQUOTA' }),
 };
 
 /** Writes the organisation's session (404 when the organisation does not exist); `reset` restarts its quota. */

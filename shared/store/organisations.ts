@@ -15,9 +15,11 @@ import { conditionCheckOp, type TxItem } from './db/transactions';
 export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET';
 
 export const orgKeys = {
-  org: (orgId: string): StorageKey => ({ PK: `ORG#${orgId}`, SK: 'ORG' }),
+  /** The organisation's partition: its item, its counts, and its session (org-sessions.ts). */
+  partition: (orgId: string) => `ORG#${orgId}`,
+  org: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORG' }),
   /** Maintained item count of one kind in an organisation. */
-  counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: `ORG#${orgId}`, SK: `COUNT#${kind}` }),
+  counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: orgKeys.partition(orgId), SK: `COUNT#${kind}` }),
 };
 
 /** Creates an organisation; a taken id is 409 (one conditional Put, no read first). */
