@@ -64,7 +64,7 @@ export async function importBig(ctx: Ctx): Promise<Row[]> {
   ) as { status: number; ms: number; rssMB: number; body: string };
   // And once end to end through the stage, for the time a user waits (on its own listen path:
   // one API per path, and the function's import above holds another).
-  const viaStage = await call(ctx.stage.url, 'POST', '/api/apis/oas/import?listenPath=/bench-import-stage/', dash, body);
+  const viaStage = await call(ctx.stage.url, 'POST', '/api/apis/oas/import?listenPath=/bench-import-stage/', { ...dash, 'content-type': 'application/json' }, body);
   const detail = {
     document_bytes: body.length, function_status: out.status, function_ms: round(out.ms, 0), stage_status: viaStage.status, stage_ms: round(viaStage.ms, 0),
     ...(out.status !== 200 ? { function_body: out.body } : {}),

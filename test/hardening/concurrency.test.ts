@@ -14,7 +14,8 @@ import type { Answer, Stage } from '../support/stage';
 import { startStage } from '../support/stage';
 import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
-import { assetData, buildWorld, importDoc, oasDoc, rights, uid, type World } from './resources/world';
+import { assetData, importDoc, oasDoc, rightsFor, uid } from '../support/fixtures';
+import { buildWorld, type World } from '../support/world';
 
 const N = 10;
 let s: Stage;
@@ -170,7 +171,7 @@ function races(): Record<string, Race> {
         const path = [`/lp-${v}/`, `/lp-${v}`, `lp-${v}//`][i % 3]!;
         const id = `lp-${v}-${i}`;
         if (i % 3 === 0) return s.gw('POST', '/gw/apis', { api_id: id, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: path, target_url: 'http://u.example' } });
-        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, server: { listenPath: { value: path } } }));
+        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, gateway: { server: { listenPath: { value: path } } } }));
         return s.dash(W.key, 'POST', `/api/apis/oas/import?listenPath=/lp-${v}/`, JSON.stringify(importDoc(`n${i}`)), { 'content-type': 'application/json' });
       },
       // The path belongs to the winner: one more API on it is refused naming the winner.
@@ -182,11 +183,11 @@ function races(): Record<string, Race> {
       },
     },
     'basic-auth user name': {
-      fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rights(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),
+      fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rightsFor(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),
       // The user name resolves to the winner's key.
       read: async (won) => {
         const alias = num((await s.gw('GET', `/gw/keys/${won.body.key}`)).body.alias);
-        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, { access_rights: rights(W.apiId), basic_auth_data: { user } });
+        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, { access_rights: rightsFor(W.apiId), basic_auth_data: { user } });
         expect(r.body.key_hash, JSON.stringify(r.body)).toBe(won.body.key_hash);
         return alias;
       },

@@ -10,7 +10,8 @@ import { apiKeys } from '../../shared/store/apis';
 import { userKeys } from '../../shared/store/users';
 import { startStage, type Stage } from '../support/stage';
 import { allIds, viewOf } from './resources/views';
-import { assetData, buildWorld, hookBody, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World } from './resources/world';
+import { assetData, hookBody, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
+import { buildWorld, type World } from '../support/world';
 
 let s: Stage;
 let A: World;
@@ -141,8 +142,8 @@ describe('mass assignment', () => {
   it('gateway and admin keys: key id, key_hash, stamps and the live quota are the server’s', async () => {
     const forged = { key: 'chosen-key', key_id: 'chosen-key', key_hash: 'f'.repeat(64), quota_remaining: 999, ...STAMPS };
     for (const [what, call] of [
-      ['gateway', () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
-      ['admin', () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rights(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
+      ['gateway', () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
+      ['admin', () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
     ] as const) {
       const r = await call();
       if (!accepted(r.status, `${what} key create`)) continue;
@@ -168,7 +169,7 @@ describe('mass assignment', () => {
     expect(got.body.last_updated).not.toBe(FORGED_TIME);
     expect(Number(JSON.parse(got.headers.get('etag')!))).toBe(Number(JSON.parse(before.headers.get('etag')!)) + 1);
     // Still A's key: B cannot touch it, A still can.
-    expect((await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${A.gwKey}`, { access_rights: rights(B.apiId) })).status).toBe(404);
+    expect((await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${A.gwKey}`, { access_rights: rightsFor(B.apiId) })).status).toBe(404);
   });
 
   it('policies: _id, stamps, version and storage attributes ignored on create and replace', async () => {

@@ -1,14 +1,16 @@
 /**
- * The fuzzer's HTTP client over the local stage: sends exactly the bytes and headers given,
- * checks every answer's hygiene, and remembers per route which answers were seen and the first
- * request each route accepted (the base the fuzzer breaks).
+ * A client that knows the route table: each request carries the credential of the route it
+ * matches (the test ones), every answer's hygiene is checked, and per route it remembers which
+ * answers were seen and the first request the route accepted (the base the fuzzer breaks). The
+ * world seeder (world.ts), the fuzz suite and the per-route walk of the emulator test use it.
  */
-import { routeList } from '../../../shared/routes';
-import { matchPath } from '../../../shared/http/fallback';
-import type { Group, RouteDef } from '../../../shared/route-def';
-import { ADMIN_SECRET, GW_SECRET } from '../../support/table';
-import { hygieneProblems, type Answer } from './hygiene';
-import type { BaseRequest } from './cases';
+import { routeList } from '../../shared/routes';
+import { matchPath } from '../../shared/http/fallback';
+import type { Group, RouteDef } from '../../shared/route-def';
+import { hygieneProblems, type Answer } from '../hardening/support/hygiene';
+import type { BaseRequest } from '../hardening/support/cases';
+import { request } from './client';
+import { ADMIN_SECRET, GW_SECRET } from './table';
 
 export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>) => `${r.method} ${r.path}`;
 
@@ -18,7 +20,7 @@ export interface Seen {
   hygiene: string[];
 }
 
-export class FuzzClient {
+export class RouteClient {
   readonly seen = new Map<string, Seen>();
   readonly bases = new Map<string, BaseRequest>();
   /** Every answer in order: its route key (or method and path when no route matched) and status. */
@@ -39,15 +41,8 @@ export class FuzzClient {
     const pathname = new URL(url, 'http://x').pathname;
     const route = routeList.find((r) => r.method === method && matchPath(r.path, pathname));
     const headers = { ...(route ? this.credentials(route.group) : {}), ...(opts.headers ?? {}) };
-    const res = await fetch(this.baseUrl + url, { method, headers, body: opts.body as RequestInit['body'] });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    const answer: Answer = { status: res.status, headers: res.headers, text, body };
+    const res = await request(this.baseUrl, method, url, { headers, body: opts.body });
+    const answer: Answer = { status: res.status, headers: res.headers, text: res.text, body: res.body };
     this.answers.push({ route: route ? routeKey(route) : `${method} ${pathname}`, status: res.status });
     if (route) {
       const k = routeKey(route);
