@@ -1,6 +1,6 @@
 /**
  * Turns gateway writes into stored API records (pure). The organisation and ids come from the
- * definition itself (decisions §7); ids the client leaves out are generated.
+ * definition itself (contract §7); ids the client leaves out are generated.
  */
 import { BadRequest } from '../errors';
 import { newDbId } from './hashing';

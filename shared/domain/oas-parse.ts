@@ -146,7 +146,7 @@ function asDocument(value: unknown): OasDoc {
   return value as OasDoc;
 }
 
-/** `{"url": "..."}` as the whole body asks the service to fetch the document (decisions §8). */
+/** `{"url": "..."}` as the whole body asks the service to fetch the document (contract §8). */
 export function importUrlOf(doc: OasDoc): string | undefined {
   const keys = Object.keys(doc);
   if (keys.length !== 1 || keys[0] !== 'url') return undefined;

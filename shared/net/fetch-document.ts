@@ -8,7 +8,7 @@ import { LIMITS } from '../limits';
 import { addressRefusal } from '../ip-addresses';
 
 /**
- * Fetches an OpenAPI document for `{"url": ...}` imports (decisions §8) without becoming a
+ * Fetches an OpenAPI document for `{"url": ...}` imports (contract §8) without becoming a
  * server-side request forgery tool:
  * - http and https only;
  * - every address the name resolves to must be public unicast (ipaddr.js `range()`: loopback,

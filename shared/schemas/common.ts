@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { LIMITS } from '../limits';
 
-/** Every id taken from a path or a body (decisions §4); checked before any storage key is built. */
+/** Every id taken from a path or a body (contract §4); checked before any storage key is built. */
 export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
 
@@ -24,7 +24,7 @@ export const queryBool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
-/** Paging query (decisions §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
+/** Paging query (contract §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
 export const pageQuerySchema = z.object({
   p: z.coerce.number().int().min(-1_000_000).max(1_000_000).optional(),
   page_size: z.coerce.number().int().min(1).max(100).optional(),

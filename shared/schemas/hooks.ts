@@ -39,7 +39,7 @@ const targetPath = z
   });
 
 /**
- * Webhook body of POST /api/hooks and PUT /api/hooks/{hookId} (spec "Webhook", 21, 22). PUT is a
+ * Webhook body of POST /api/hooks and PUT /api/hooks/{hookID}. PUT is a
  * full replace, so the same schema serves both: what is omitted takes its empty default.
  */
 export const hookInputSchema = z.object({

@@ -250,7 +250,7 @@ export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | und
 
 /**
  * Runs a write against the stored version of an API: 404 when it is absent, 412 when `ifMatch`
- * names another version. Without If-Match the last write wins (decisions §3), so a write that
+ * names another version. Without If-Match the last write wins (contract §3), so a write that
  * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
  * instead of answering 412 for a header the caller never sent.
  */

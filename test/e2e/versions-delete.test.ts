@@ -1,5 +1,5 @@
 /**
- * DELETE /gw/apis/{apiID} keeps version links whole (decisions §8): a deleted version leaves its
+ * DELETE /gw/apis/{apiID} keeps version links whole (contract §8): a deleted version leaves its
  * base's version list in the same transaction; a base that still has versions is refused (409).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

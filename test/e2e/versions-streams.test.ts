@@ -1,6 +1,6 @@
 /**
- * API versions (decisions §8) on import, on POST /gw/apis/oas and on PUT /gw/apis/oas/{apiID},
- * and the streams patch (spec 7), through the local stage.
+ * API versions (contract §8) on import, on POST /gw/apis/oas and on PUT /gw/apis/oas/{apiID},
+ * and the streams patch, through the local stage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oasDoc } from '../support/fixtures';
@@ -169,7 +169,7 @@ describe('versions on POST and PUT /gw/apis/oas', () => {
   });
 });
 
-describe('streams PATCH /api/apis/streams/{apiId}', () => {
+describe('streams PATCH /api/apis/streams/{apiID}', () => {
   const streamsBody = (apiId: string, streams: Any = { in: { input: { http_server: { path: '/in' } } } }) => ({
     openapi: '3.0.3',
     info: { title: 'Streams', version: '1.0.0' },

@@ -1,5 +1,5 @@
 /**
- * Concurrency (issue 7 item 5), generated from the route table:
+ * Concurrency (RELIABILITY.md), generated from the route table:
  * - every route with `etag: true`: a stale If-Match is 412 and changes nothing; 10 concurrent
  *   writers holding the same version -> exactly one 2xx (updates: the other nine 412);
  * - every route with `idempotent: true`: a replay answers the same, another body under the same

@@ -1,5 +1,5 @@
 /**
- * Mass assignment (issue 7 item 4): server-owned fields sent in bodies — database ids, org_id on
+ * Mass assignment (RELIABILITY.md): server-owned fields sent in bodies — database ids, org_id on
  * dashboard routes, key_hash, creation and update stamps, version, generated secrets, and the
  * storage's own attributes (PK, SK, entity, index keys, the TTL attribute) — are ignored or
  * refused (4xx), never stored as sent. Checked per resource by reading the object back.

@@ -1,5 +1,5 @@
 /**
- * Tenant matrix (issue 7 item 2). Two organisations A and B with one object of every kind.
+ * Tenant matrix (RELIABILITY.md). Two organisations A and B with one object of every kind.
  * - Every dashboard route whose path names an object, taken FROM THE ROUTE TABLE, is called with
  *   B's key on A's object: 404 in the dashboard envelope, and A's whole view is unchanged. A new
  *   dashboard route with a path parameter the table below does not know fails the suite, so the

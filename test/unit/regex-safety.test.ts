@@ -1,5 +1,5 @@
 /**
- * Regular expressions on client input (issue 20 item 2): every one must run in linear time, or
+ * Regular expressions on client input (RELIABILITY.md): every one must run in linear time, or
  * only on input bounded before it runs. Proved with a ReDoS checker (recheck: automata theory
  * and seeded fuzzing, deterministic), not with a clock, over every regex the service can run:
  * - every regex literal in shared/, functions/ and infra/local/ (found by the TypeScript parser,
