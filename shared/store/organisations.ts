@@ -5,7 +5,7 @@
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors';
-import type { OrganisationInput, Organisation } from '../schemas/organisations';
+import type { Organisation } from '../schemas/organisations';
 import { ddb, tableName } from './db/client';
 import { getItem, isConditionFailure } from './db/items';
 import type { StorageKey } from './db/storage-key';

@@ -31,7 +31,6 @@ export type RequestState = {
   idempotency?: { scope: string; key: string };
 };
 
-export type HttpRequest<C extends Context = Context> = middy.Request<APIGatewayProxyEventV2, Result, Error, C, RequestState>;
 export type HttpMiddleware<C extends Context = Context> = middy.MiddlewareObj<APIGatewayProxyEventV2, Result, Error, C, RequestState>;
 
 const generated = new WeakMap<APIGatewayProxyEventV2, string>();
