@@ -35,11 +35,13 @@ export interface World {
   assetCustomId: string;
 }
 
-/** Builds one organisation holding one object of every kind, all through the API. */
-export async function buildWorld(on: Stage | RouteClient, label: string): Promise<World> {
+/**
+ * Builds one organisation holding one object of every kind, all through the API. Ids derive from
+ * `tag`, unique by default; a fixed tag gives two stages the same ids (walks that compare them).
+ */
+export async function buildWorld(on: Stage | RouteClient, label: string, tag = uid(label)): Promise<World> {
   const c = on instanceof RouteClient ? on : new RouteClient(on.url);
   const ok = async (method: string, url: string, body?: unknown, contentType?: string) => (await c.ok(method, url, body, { contentType })).body as any;
-  const tag = uid(label);
   const orgId = `org-${tag}`;
   await ok('POST', '/admin/organisations', { id: orgId, owner_name: label });
   const emails = [`owner@matrix-${tag}.example`, `second@matrix-${tag}.example`];
@@ -92,8 +94,8 @@ export interface SeededWorld {
  * rotation (on the second user), a streams patch (of an API of its own), policy import, the
  * organisation session, a dashboard key update, the check, and the list reads with a query.
  */
-export async function seedEveryRoute(c: RouteClient, label: string): Promise<SeededWorld> {
-  const w = await buildWorld(c, label);
+export async function seedEveryRoute(c: RouteClient, label: string, tag?: string): Promise<SeededWorld> {
+  const w = await buildWorld(c, label, tag);
   const second = w.userIds[1]!;
   await c.ok('PUT', `/admin/users/${second}`, { email_address: w.emails[1], active: true, first_name: 'S' });
   await c.ok('POST', `/admin/users/${second}/access-key`);
