@@ -16,8 +16,8 @@ import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { needsServiceKey, type TableAction } from '../shared/route-def';
-import { builtRoutes } from '../shared/routes';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/table';
+import { routeList } from '../shared/routes';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { FUNCTION_BUNDLING } from './bundling';
 import { copyNodeModulesCommands } from './node-modules';
 import { LAMBDA_RUNTIME } from './runtime';
@@ -134,7 +134,7 @@ export class ManagementStack extends Stack {
 
     const functions = new Map<string, NodejsFunction>();
     const routes = new Map<string, HttpRoute>();
-    for (const r of builtRoutes) {
+    for (const r of routeList) {
       const environment: Record<string, string> = {};
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
@@ -159,7 +159,7 @@ export class ManagementStack extends Stack {
     acknowledgeFindings({
       table,
       secrets: { shared: [gwSecret, adminSecret], serviceKey: serverSecret },
-      functions: [...builtRoutes.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]), [fallback, []]],
+      functions: [...routeList.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]), [fallback, []]],
       api,
       routes: [...routes.values()],
     });

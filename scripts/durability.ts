@@ -1,5 +1,5 @@
 /**
- * npm run durability (issue 7 item 6): crash the local stage mid-load and check that every write
+ * npm run durability (README "Reliability and security record"): crash the local stage mid-load and check that every write
  * it acknowledged is still there after a restart on the same DATA_DIR.
  *
  * One DATA_DIR serves all trials, so a later trial also re-checks the writes of the earlier ones:
@@ -8,12 +8,13 @@
  * killed with SIGKILL, the stage is started again (spawn -> GET /hello pass is the restart time),
  * and every acknowledged write is read back through the API. Exits 1 when any is lost.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../infra/local/dynamodb-local';
+import { request } from '../test/support/client';
+import { spawnStage, type SpawnedStage } from '../test/support/stage';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TRIALS = 3;
@@ -23,47 +24,17 @@ const VERIFY_CONCURRENCY = 16;
 const WATCHDOG_MS = 170_000;
 const READY_TIMEOUT_MS = 45_000;
 
-// --- the stage as a child process -------------------------------------------------------------
+// --- the stage as a child process (the suite's one launcher, test/support/stage.ts) ------------
 
-interface Stage {
-  proc: ChildProcess;
-  url: string;
-  readyMs: number;
-  output: () => string;
-}
+type Stage = SpawnedStage;
 
 async function startStage(dataDir: string): Promise<Stage> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   // The secrets must come from DATA_DIR and storage from the stage's own DynamoDB Local.
-  for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'SERVER_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
-  const started = performance.now();
-  // Its own process group, so the final clean stop (and an abort) reaches the Java child too.
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  live.add(proc);
-  proc.once('exit', () => live.delete(proc));
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += String(d)));
-  proc.stderr!.on('data', (d) => (out += String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`stage exited before /hello answered:\n${out}`);
-    try {
-      const r = await fetch(`${url}/hello`, { signal: AbortSignal.timeout(1_000) });
-      const body = (await r.json().catch(() => ({}))) as { status?: string };
-      if (r.status === 200 && body.status === 'pass') break;
-    } catch {
-      /* not listening yet */
-    }
-    if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`no /hello pass within ${READY_TIMEOUT_MS} ms:\n${out}`);
-    await sleep(25);
-  }
-  return { proc, url, readyMs: Math.round(performance.now() - started), output: () => out };
+  const none = { GW_SECRET: undefined, ADMIN_SECRET: undefined, SERVER_SECRET: undefined, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined };
+  const stage = await spawnStage({ dataDir, env: none, readyTimeoutMs: READY_TIMEOUT_MS });
+  live.add(stage.proc);
+  stage.proc.once('exit', () => live.delete(stage.proc));
+  return stage;
 }
 
 /** All descendants of a pid (`ps --ppid`, walked down): the tsx loader, node and the Java child. */
@@ -108,20 +79,7 @@ async function crash(stage: Stage, dataDir: string): Promise<{ server: number; d
 }
 
 /** Clean stop at the end: SIGTERM to the group, SIGKILL after 10 s. */
-async function stopStage(stage: Stage): Promise<void> {
-  if (stage.proc.exitCode !== null || stage.proc.signalCode !== null) return;
-  await new Promise<void>((r) => {
-    stage.proc.once('exit', () => r());
-    process.kill(-stage.proc.pid!, 'SIGTERM');
-    setTimeout(() => {
-      try {
-        process.kill(-stage.proc.pid!, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }, 10_000).unref();
-  });
-}
+const stopStage = (stage: Stage) => stage.stop();
 
 const live = new Set<ChildProcess>();
 function killAll() {
@@ -141,22 +99,10 @@ interface Answer {
   body: any;
 }
 
+/** Acknowledged means the whole answer arrived, not only the status line (the client resolves at its end). */
 async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-  const res = await fetch(url + path, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  // Acknowledged means the whole answer arrived, not only the status line.
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep the text */
-  }
-  return { status: res.status, body: parsed };
+  const { status, body: parsed } = await request(url, method, path, { headers, body, timeoutMs: 15_000 });
+  return { status, body: parsed };
 }
 
 // --- what was acknowledged ----------------------------------------------------------------------

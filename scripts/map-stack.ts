@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildOptions } from '../infra/bundling';
-import { builtRoutes } from '../shared/routes';
+import { routeList } from '../shared/routes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,9 +39,9 @@ export async function mapStack(entry: string, trace: string, nodeModules: readon
 
 async function main() {
   const name = process.argv[2];
-  const route = name === 'fallback' ? { entry: 'functions/system/fallback.ts', nodeModules: [] } : builtRoutes.find((r) => r.name === name);
+  const route = name === 'fallback' ? { entry: 'functions/system/fallback.ts', nodeModules: [] } : routeList.find((r) => r.name === name);
   if (!route) {
-    console.error(`usage: npm run map-stack -- <route name> < trace.txt\nroute names: fallback, ${builtRoutes.map((r) => r.name).join(', ')}`);
+    console.error(`usage: npm run map-stack -- <route name> < trace.txt\nroute names: fallback, ${routeList.map((r) => r.name).join(', ')}`);
     process.exit(2);
   }
   process.stdout.write(await mapStack(route.entry, readFileSync(0, 'utf8'), route.nodeModules ?? []));

@@ -5,9 +5,9 @@ const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as co
 /** The README's routes table, rendered from the route table so the two cannot drift. */
 export function routesMarkdown(): string {
   const rows = routeList.map(
-    (r) => `| ${r.method} | \`${r.path}\` | ${GROUP[r.group]} | ${r.built ? 'served' : 'planned'} | ${r.summary.replace(/\|/g, '\\|')} |`,
+    (r) => `| ${r.method} | \`${r.path}\` | ${GROUP[r.group]} | ${r.summary.replace(/\|/g, '\\|')} |`,
   );
-  return ['| Method | Path | Cred. | State | What |', '|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Method | Path | Cred. | What |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 export const START = '<!-- routes:start (npm run readme:routes) -->';

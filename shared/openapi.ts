@@ -62,7 +62,6 @@ function operation(r: RouteDef & { name: string }): Json {
     tags: [r.group],
     parameters: parameters(r),
     responses,
-    ...(r.built ? {} : { 'x-planned': true, description: 'Planned: documented here, not served yet.' }),
     security: r.group === 'public' ? [] : [{ [r.group]: [] }],
   };
   if (r.body || r.bodyKind === 'raw') {
@@ -87,7 +86,7 @@ export function openApiDocument(): Json {
     info: {
       title: 'Gateway management service',
       version: '0.1.0',
-      description: 'Management interface of an API gateway and its dashboard. Routes marked x-planned are not served yet.',
+      description: 'Management interface of an API gateway and its dashboard.',
     },
     components: { securitySchemes: SECURITY },
     paths,

@@ -1,25 +1,21 @@
-/** The builders every route group uses: path parameters typed from the template, built and planned routes. */
+/** The builder every route group uses: path parameters typed from the template. */
 import * as z from 'zod';
-import { route, type RouteDef, type TableAction } from './route-def';
+import type { RouteDef, TableAction } from './route-def';
 import { idSchema } from './schemas/common';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
 export type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
 
-/** Path parameters derived from the template: every `{name}` is an id (decisions §4). */
+/** Path parameters derived from the template: every `{name}` is an id (contract §4). */
 export function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
   return (names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined) as PathParamsSchema<P> | undefined;
 }
 
-/** A route whose handler a later issue builds: documented, not served, not deployed. */
-export const planned = (def: Omit<RouteDef, 'built' | 'result'> & { result?: z.ZodType }) =>
-  route({ params: pathParams(def.path), result: z.unknown(), ...def, built: false });
-
 /**
- * A served route; its path parameters are typed from the template unless it gives its own. It
- * must declare the table actions its code sends (the cloud grants exactly those).
+ * One route of the table; its path parameters are typed from the template unless it gives its
+ * own. It must declare the table actions its code sends (the cloud grants exactly those).
  */
-export function built<const D extends Omit<RouteDef, 'built'> & { tableActions: readonly TableAction[] }>(def: D) {
-  return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def, built: true as const };
+export function route<const D extends RouteDef & { tableActions: readonly TableAction[] }>(def: D) {
+  return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def };
 }

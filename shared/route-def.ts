@@ -27,8 +27,6 @@ export interface RouteDef<
   group: Group;
   /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** false: planned in a later issue; the route is documented but neither served nor deployed. */
-  built: boolean;
   summary: string;
   /** Read routes change nothing; their tableActions are all read actions. */
   access: 'read' | 'write';
@@ -58,12 +56,6 @@ export interface RouteDef<
    * that read their own files at run time.
    */
   nodeModules?: string[];
-}
-
-export function route<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
-  def: RouteDef<P, Q, B>,
-): RouteDef<P, Q, B> {
-  return def;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** What every scenario gets: the stage, its credentials, a tenant, and a raw client on the same DynamoDB Local. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { resetConfig } from '../../shared/config';
-import { ddb, resetClient } from '../../shared/store/client';
+import { ddb, resetClient } from '../../shared/store/db/client';
 import { call } from './http';
 import type { BenchStage } from './stage';
 

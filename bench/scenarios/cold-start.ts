@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { bundle, OUT_DIR } from '../lib/bundle';
 import { median, round, type Row } from '../lib/stats';
 
@@ -30,7 +30,7 @@ export async function coldStart(runs = 7): Promise<Row[]> {
   const base = await bundle('sdk-only', baselineEntry);
   const baseMs = importMs(base.file, runs);
   const rows: Row[] = [];
-  const functions = [...new Map(builtRoutes.map((r) => [r.entry, r])).values()];
+  const functions = [...new Map(routeList.map((r) => [r.entry, r])).values()];
   let worstSize = 0;
   let worstTime = 0;
   let sizeOk = 0;

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS } from '../../shared/schemas/common';
-import { builtRoutes } from '../../shared/routes';
+import { LIMITS } from '../../shared/limits';
+import { routeList } from '../../shared/routes';
 import type { Ctx } from '../lib/context';
 import { bundle, OUT_DIR } from '../lib/bundle';
 import { call } from '../lib/http';
@@ -36,7 +36,7 @@ export function bigDocument(bytes: number): string {
 
 /** POST /api/apis/oas/import of a generated ~5 MB document: time and peak RSS of the function alone. */
 export async function importBig(ctx: Ctx): Promise<Row[]> {
-  const route = builtRoutes.find((r) => r.path === '/api/apis/oas/import');
+  const route = routeList.find((r) => r.path === '/api/apis/oas/import');
   if (!route) return [{ scenario: 'import', measured: 'POST /api/apis/oas/import', value: NaN, target: 'RSS < 300 MB', pass: false, detail: { note: 'route not built' } }];
   const { dash } = await ctx.tenant('bench-import');
   const body = bigDocument(LIMITS.bodyBytes - 100_000);
@@ -64,7 +64,7 @@ export async function importBig(ctx: Ctx): Promise<Row[]> {
   ) as { status: number; ms: number; rssMB: number; body: string };
   // And once end to end through the stage, for the time a user waits (on its own listen path:
   // one API per path, and the function's import above holds another).
-  const viaStage = await call(ctx.stage.url, 'POST', '/api/apis/oas/import?listenPath=/bench-import-stage/', dash, body);
+  const viaStage = await call(ctx.stage.url, 'POST', '/api/apis/oas/import?listenPath=/bench-import-stage/', { ...dash, 'content-type': 'application/json' }, body);
   const detail = {
     document_bytes: body.length, function_status: out.status, function_ms: round(out.ms, 0), stage_status: viaStage.status, stage_ms: round(viaStage.ms, 0),
     ...(out.status !== 200 ? { function_body: out.body } : {}),

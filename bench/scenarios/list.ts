@@ -1,7 +1,8 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { recordFromClassic } from '../../shared/domain/api-records';
 import { createApiItems } from '../../shared/store/apis';
-import { apiKeys, keys } from '../../shared/store/keys';
+import { apiKeys } from '../../shared/store/apis';
+import { orgKeys } from '../../shared/store/organisations';
 import type { Ctx } from '../lib/context';
 import { call, timed } from '../lib/http';
 import { interleaved, percentile, round, type Row } from '../lib/stats';
@@ -30,7 +31,7 @@ async function seed(ctx: Ctx, orgId: string, count: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...keys.counter(orgId, 'API'), entity: 'counter', n: count } }));
+  await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...orgKeys.counter(orgId, 'API'), entity: 'counter', n: count } }));
 }
 
 /** A cursor `depth` entries into the default listing, walked through the route. */

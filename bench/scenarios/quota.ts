@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../../shared/store/items';
+import { isConditionFailure } from '../../shared/store/db/items';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { round, type Row } from '../lib/stats';
 

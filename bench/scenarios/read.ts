@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sessionKeys } from '../../shared/store/keys';
+import { keyKeys } from '../../shared/store/keys';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { call, timed } from '../lib/http';
 import { interleaved, percentile, round, type Row } from '../lib/stats';
@@ -13,14 +13,14 @@ export async function read(ctx: Ctx, samples = 2000): Promise<Row[]> {
     if (r.status !== 200) throw new Error(`GET key ${r.status}`);
     return r.ms;
   };
-  const raw = () => timed(() => ctx.raw.send(new GetCommand({ TableName: ctx.stage.table, Key: sessionKeys.key(hash), ConsistentRead: true })));
+  const raw = () => timed(() => ctx.raw.send(new GetCommand({ TableName: ctx.stage.table, Key: keyKeys.key(hash), ConsistentRead: true })));
   await interleaved(200, viaStage, raw);
   const s = await interleaved(samples, viaStage, raw);
   // What the route's one read costs raw (key and live quota in one Query), beside the plain GetItem.
   const rawQuery = () =>
     timed(() => ctx.raw.send(new QueryCommand({
       TableName: ctx.stage.table, KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b', ConsistentRead: true,
-      ExpressionAttributeValues: { ':pk': sessionKeys.partition(hash), ':a': 'KEY', ':b': 'QUOTA' },
+      ExpressionAttributeValues: { ':pk': keyKeys.partition(hash), ':a': 'KEY', ':b': 'QUOTA' },
     })));
   const q = await interleaved(500, rawQuery, raw);
   // The same handler invoked in this process (no HTTP hop, no second process to wake): the

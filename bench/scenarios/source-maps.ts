@@ -4,7 +4,7 @@
  * (alternately). `SOURCEMAP_NODE` names another Node binary (e.g. the Lambda runtime's major).
  */
 import { execFileSync } from 'node:child_process';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { bundle } from '../lib/bundle';
 import { median, round, type Row } from '../lib/stats';
 
@@ -34,7 +34,7 @@ function measurePair(plain: string, mapped: string, runs: number) {
 }
 
 export async function sourceMaps(runs = 9, only?: string[]): Promise<Row[]> {
-  const functions = [...new Map(builtRoutes.map((r) => [r.entry, r])).values()].filter((r) => !only || only.includes(r.name));
+  const functions = [...new Map(routeList.map((r) => [r.entry, r])).values()].filter((r) => !only || only.includes(r.name));
   const ratios: number[] = [];
   let worst = 0;
   let worstName = '';

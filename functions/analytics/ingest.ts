@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
-import { ingestRecords } from '../../shared/store/analytics';
+import { ingestRecords } from '../../shared/services/analytics';
 
 /**
  * POST /gw/analytics: adds up to 1000 records to hourly key counters; records of unknown keys are

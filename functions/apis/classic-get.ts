@@ -1,15 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
-import { getApi } from '../../shared/store/apis';
+import { getClassicApi } from '../../shared/services/api-reads';
 
-/** GET /gw/apis/{apiID} (spec 8): the classic form of any API (OAS ones with is_oas true). */
+/** GET /gw/apis/{apiID}: the classic form of any API (OAS ones with is_oas true); 404 unknown. */
 export const handler = createHandler(routes.classicGet, async ({ params }) => {
-  const api = await getApi(params.apiID);
-  if (!api) throw new NotFound(`API ${params.apiID} not found`);
-  return ok(api.classic, {
-    version: api.version,
-    headers: api.base_api_id ? { 'x-gw-base-api-id': api.base_api_id } : {},
-  });
+  const api = await getClassicApi(params.apiID);
+  return ok(api.classic, { version: api.version, headers: api.base_api_id ? { 'x-gw-base-api-id': api.base_api_id } : {} });
 });

@@ -1,13 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
-import { publicView } from '../../shared/domain/oas-document';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
-import { getApi } from '../../shared/store/apis';
+import { getOasApi } from '../../shared/services/api-reads';
 
-/** GET /gw/apis/oas/{apiID} (spec 13): mode=public drops only x-gw-api-gateway; 404 for classic APIs too. */
+/** GET /gw/apis/oas/{apiID}: mode=public drops only x-gw-api-gateway; 404 for classic APIs too. */
 export const handler = createHandler(routes.oasGet, async ({ params, query }) => {
-  const api = await getApi(params.apiID);
-  if (!api?.oas) throw new NotFound(`OAS API ${params.apiID} not found`);
-  return ok(query.mode === 'public' ? publicView(api.oas) : api.oas, { version: api.version });
+  const { document, version } = await getOasApi(params.apiID, query.mode);
+  return ok(document, { version });
 });

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { statusOk } from '../../shared/http/envelopes';
-import { importsRoutes as routes } from '../../shared/route-groups/imports';
-import { createAsset } from '../../shared/store/assets';
+import { assetsRoutes as routes } from '../../shared/route-groups/assets';
+import { createAsset } from '../../shared/services/assets';
 
 /** POST /api/assets: Meta is the new `_id`, ID the custom id (else `_id`); 409 id taken, 422 kind. */
 export const handler = createHandler(routes.assetsCreate, async ({ org, body }) => {

@@ -1,8 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { pageRequest } from '../../shared/domain/paging';
-import { importsRoutes as routes } from '../../shared/route-groups/imports';
-import { listAssets } from '../../shared/store/assets';
+import { assetsRoutes as routes } from '../../shared/route-groups/assets';
+import { listAssets } from '../../shared/services/assets';
 
 /** GET /api/assets: the caller's organisation's templates in creation order, paged. */
-export const handler = createHandler(routes.assetsList, async ({ org, query }) => ok(await listAssets(org, pageRequest(query))));
+export const handler = createHandler(routes.assetsList, async ({ org, query }) => ok(await listAssets(org, query)));

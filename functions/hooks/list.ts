@@ -1,8 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { pageRequest } from '../../shared/domain/paging';
 import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
-import { listHooks } from '../../shared/store/hooks';
+import { listHooks } from '../../shared/services/hooks';
 
-/** GET /api/hooks: the caller's organisation's hooks in creation order, paged (decisions §5). */
-export const handler = createHandler(routes.hooksList, async ({ org, query }) => ok(await listHooks(org, pageRequest(query))));
+/** GET /api/hooks: the caller's organisation's hooks in creation order, paged (contract §5). */
+export const handler = createHandler(routes.hooksList, async ({ org, query }) => ok(await listHooks(org, query)));

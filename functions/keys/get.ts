@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { findKey, showKey } from '../../shared/store/key-lifecycle';
+import { getKey } from '../../shared/services/keys';
 
-/** GET /gw/keys/{keyID} (spec 18): the session with its live quota; hashed=true takes the hash. */
+/** GET /gw/keys/{keyID}: the session with its live quota; hashed=true takes the hash. */
 export const handler = createHandler(routes.keysGet, async ({ params, query }) => {
-  const item = await findKey(params.keyID, query);
-  return ok(await showKey(item), { version: item.version });
+  const { session, version } = await getKey(params.keyID, query);
+  return ok(session, { version });
 });

@@ -1,10 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { createPolicy } from '../../shared/store/policies';
+import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { createPolicy } from '../../shared/services/policies';
 
-/** POST /gw/policies (spec 20): stored under the client's id; 409 when taken. */
-export const handler = createHandler(routes.policiesCreate, async ({ body }) => {
-  const policy = await createPolicy(body);
-  return gatewayOk('added', policy.id);
-});
+/** POST /gw/policies: stored under the client's id; 409 when taken. */
+export const handler = createHandler(routes.policiesCreate, async ({ body }) => gatewayOk('added', (await createPolicy(body)).id));

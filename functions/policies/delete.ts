@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { deletePolicy } from '../../shared/store/policies';
+import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { deletePolicy } from '../../shared/services/policies';
 
 /** DELETE /gw/policies/{policyID}: keys naming it stop receiving what it granted. */
 export const handler = createHandler(routes.policiesDelete, async ({ params, ifMatch }) => {

@@ -1,12 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { ok } from '../../shared/http/envelopes';
-import { NotFound } from '../../shared/http/errors';
-import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { getPolicy } from '../../shared/store/policies';
+import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { getPolicy } from '../../shared/services/policies';
 
+/** GET /gw/policies/{policyID}: the policy, its version as ETag; 404 unknown. */
 export const handler = createHandler(routes.policiesGet, async ({ params }) => {
-  const found = await getPolicy(params.policyID);
-  if (!found) throw new NotFound(`policy ${params.policyID} not found`);
-  const { version, ...policy } = found;
+  const { policy, version } = await getPolicy(params.policyID);
   return ok(policy, { version });
 });

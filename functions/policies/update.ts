@@ -1,14 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { gatewayOk } from '../../shared/http/envelopes';
-import { BadRequest } from '../../shared/http/errors';
-import { keysRoutes as routes } from '../../shared/route-groups/keys';
-import { replacePolicy } from '../../shared/store/policies';
+import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { replacePolicy } from '../../shared/services/policies';
 
-/** PUT /gw/policies/{policyID}: full replacement; `_id` and `date_created` are kept. */
+/** PUT /gw/policies/{policyID}: full replacement; `_id` and `date_created` are kept; 400 when the body names another id. */
 export const handler = createHandler(routes.policiesUpdate, async ({ params, body, ifMatch }) => {
-  if (body.id !== params.policyID) {
-    throw new BadRequest(`The body names policy ${body.id} but the path names ${params.policyID}`, [{ path: 'body.id', message: 'must equal the policy id of the path' }]);
-  }
-  await replacePolicy(body, ifMatch);
+  await replacePolicy(params.policyID, body, ifMatch);
   return gatewayOk('modified', params.policyID);
 });

@@ -7,7 +7,7 @@ import { CfnStage, type HttpRoute, type HttpStage } from 'aws-cdk-lib/aws-apigat
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { builtRoutes, type RouteName } from '../../shared/routes';
+import { routeList, type RouteName } from '../../shared/routes';
 import type { StageConfig } from '../config';
 
 /** The data-plane check: the route whose capacity the rest must never eat. */
@@ -26,7 +26,7 @@ export class Capacity extends Construct {
     const { config, stage, routes, functions } = props;
     // Raw CloudFormation (the L1 property is untyped JSON): PascalCase keys, by route key.
     const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number; DetailedMetricsEnabled?: boolean }> = {};
-    for (const r of builtRoutes) {
+    for (const r of routeList) {
       const key = `${r.method} ${r.path}`;
       if (r.name === CHECK_ROUTE) {
         // Detailed metrics give the check its own latency figures (alarm and dashboard).

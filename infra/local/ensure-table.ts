@@ -1,5 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TTL_ATTRIBUTE } from '../../shared/store/table';
+import { createTableInput, TTL_ATTRIBUTE } from '../../shared/store/db/table';
 
 /** Creates the table from the shared definition when it does not exist yet. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existing'> {

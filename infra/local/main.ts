@@ -1,5 +1,5 @@
 /**
- * npm start: the whole interface on this machine (decisions §1). DynamoDB Local keeps its data
+ * npm start: the whole interface on this machine (contract §1). DynamoDB Local keeps its data
  * under DATA_DIR, so everything created survives a restart.
  */
 import { mkdirSync } from 'node:fs';

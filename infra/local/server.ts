@@ -6,11 +6,13 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
+import { randomUUID } from 'node:crypto';
+import { PayloadTooLarge } from '../../shared/errors';
 import { fallbackResponse, matchPath } from '../../shared/http/fallback';
-import { errorBody } from '../../shared/http/envelopes';
+import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
-import { LIMITS } from '../../shared/schemas/common';
+import { LIMITS } from '../../shared/limits';
 import { toApiGatewayEvent } from './event';
 import { routeScope } from './route-scope';
 
@@ -55,7 +57,7 @@ export function createLocalServer(): Server {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toUpperCase();
-    const route = builtRoutes.find((r) => r.method === method && matchPath(r.path, url.pathname));
+    const route = routeList.find((r) => r.method === method && matchPath(r.path, url.pathname));
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -66,13 +68,12 @@ export function createLocalServer(): Server {
     });
     req.on('end', async () => {
       try {
+        // What API Gateway's $default route answers in the cloud (functions/system/fallback.ts).
         if (!route) return send(res, fallbackResponse(method, url.pathname));
+        // The body was not kept past 5 MB, so the handler cannot refuse it: the same 413 here.
         if (tooLarge) {
-          return send(res, {
-            statusCode: 413,
-            headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
-            body: JSON.stringify(errorBody(route.group, 'Request body is larger than 5 MB')),
-          });
+          const id = randomUUID();
+          return send(res, finalise(errorResult(route.group, new PayloadTooLarge(), id), route.group, id));
         }
         const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
         const event = toApiGatewayEvent(req, url, body, {
@@ -82,12 +83,10 @@ export function createLocalServer(): Server {
         const handler = await loadHandler(route.entry);
         send(res, await routeScope.run(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
       } catch (e) {
-        console.error(e);
-        send(res, {
-          statusCode: 500,
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(errorBody(groupOfPath(url.pathname), 'Internal error')),
-        });
+        // A handler that could not even be loaded: logged, and answered as the wrapper would.
+        const group = groupOfPath(url.pathname);
+        const id = randomUUID();
+        send(res, finalise(errorResult(group, e, id, `${method} ${url.pathname}`), group, id));
       }
     });
   });

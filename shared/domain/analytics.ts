@@ -2,13 +2,13 @@
  * Key analytics without I/O: records are summed per hourly counter before they are written, and
  * the counters of a range are folded into one row per (API, path) when read.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { openCursor, sealCursor } from './cursors';
 import { sha256Hex } from './hashing';
 import type { PageRequest } from './paging';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
-/** Longest range one activity read covers (decisions §9). */
+/** Longest range one activity read covers (contract §9). */
 export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
@@ -150,7 +150,7 @@ function dayOf(d: number, m: number, y: number, which: 'start' | 'End'): number 
   return t;
 }
 
-/** Whole days from start to end inclusive (spec 11); 400 for a missing day, a reversed or too long range. */
+/** Whole days from start to end inclusive; 400 for a missing day, a reversed or too long range. */
 export function activityRange(p: Omit<KeyActivityParams, 'keyHash'>): DayRange {
   const start = dayOf(p.startDay, p.startMonth, p.startYear, 'start');
   const end = dayOf(p.EndDay, p.EndMonth, p.EndYear, 'End');
@@ -253,7 +253,7 @@ export function aggregateActivity(keyHash: string, items: readonly CounterItem[]
 }
 
 /**
- * A page of rows computed in memory (decisions §5). The cursor is the offset of the next row,
+ * A page of rows computed in memory (contract §5). The cursor is the offset of the next row,
  * sealed with the service's cursor key and bound to the list it belongs to (`scope`), so that
  * only a cursor issued for this list opens (400 otherwise).
  */

@@ -1,8 +1,8 @@
 /**
  * Turns gateway writes into stored API records (pure). The organisation and ids come from the
- * definition itself (decisions §7); ids the client leaves out are generated.
+ * definition itself (contract §7); ids the client leaves out are generated.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { newDbId } from './hashing';
 import { newApiId } from './key-ids';
 import { oasToClassic } from './oas-classic';
@@ -90,21 +90,4 @@ export function assertSameId(pathId: string, bodyId: unknown, path: string): voi
       { path, message: 'must equal the API id of the path' },
     ]);
   }
-}
-
-/** The dashboard listing entry of a record (spec "API listing entry"). */
-export function listingEntry(api: ApiRecord) {
-  return {
-    api_definition: api.classic,
-    ...(api.oas ? { oas: api.oas } : {}),
-    api_model: {},
-    categories: api.categories,
-    created_at: api.created_at,
-    updated_at: api.updated_at,
-    hook_references: [],
-    is_site: false,
-    sort_by: 0,
-    user_group_owners: [],
-    user_owners: [],
-  };
 }

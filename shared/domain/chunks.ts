@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { AppError, PayloadTooLarge } from '../http/errors';
-import { LIMITS } from '../schemas/common';
+import { AppError, PayloadTooLarge } from '../errors';
+import { LIMITS } from '../limits';
 
 /**
  * A stored document larger than any read decompresses: only one written before that limit can be.

@@ -7,7 +7,7 @@
  * number of cursors ever issued never nears AES-GCM's limit per key.
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { seal, unseal } from './sealed';
 
 const SALT_BYTES = 16;

@@ -9,7 +9,7 @@ export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString('hex');
 }
 
-/** Database ids (decisions §4): 24 lowercase hex. */
+/** Database ids (contract §4): 24 lowercase hex. */
 export const newDbId = (): string => randomHex(12);
 
 /** Constant-time comparison that does not leak the secret's length either. */

@@ -1,5 +1,5 @@
 /**
- * Stored records from an import (spec 16) and from a streams patch (spec 7), pure. Both belong to
+ * Stored records from an import and from a streams patch, pure. Both belong to
  * the caller's organisation whatever the document or a template says: a dashboard user can
  * neither place an API in another organisation nor move one there.
  */

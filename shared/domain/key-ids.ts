@@ -1,7 +1,7 @@
 import { randomHex, sha256Hex } from './hashing';
 
 /**
- * Key ids (decisions §4): `<org_id><32 hex>`, or 32 hex when the organisation is blank, so that
+ * Key ids (contract §4): `<org_id><32 hex>`, or 32 hex when the organisation is blank, so that
  * keys made by a caller's own algorithm (blank org) are not prefixed or managed by the service.
  */
 export function newKeyId(orgId?: string): string {

@@ -1,4 +1,4 @@
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import type { GwApiGateway, OasDocument } from '../schemas/api-oas';
 
 type Json = Record<string, any>;
@@ -10,7 +10,7 @@ export function isFullDocument(body: Json): boolean {
 }
 
 /**
- * Body of OAS create/update (decisions §7): a full document must carry x-gw-api-gateway (400
+ * Body of OAS create/update (contract §7): a full document must carry x-gw-api-gateway (400
  * otherwise); a bare extension object becomes a minimal OpenAPI document around it.
  */
 export function normaliseOasWriteBody(body: Json): OasDocument {

@@ -1,6 +1,6 @@
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import { gwApiGatewaySchema } from '../schemas/api-oas';
-import { LIMITS } from '../schemas/common';
+import { LIMITS } from '../limits';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { deepMerge, isPlainObject } from './template-merge';
@@ -8,7 +8,7 @@ import { isHttpUrl } from './urls';
 
 type Obj = Record<string, unknown>;
 
-/** Query flags of import (spec 16) and of the streams patch (spec 7). Absent = leave as is. */
+/** Query flags of the import and of the streams patch. Absent = leave as is. */
 export interface ImportOptions {
   upstreamURL?: string;
   listenPath?: string;
@@ -45,7 +45,7 @@ export function buildImportedDocument(doc: OasDoc, options: ImportOptions): OasD
 }
 
 /**
- * The generated `x-gw-api-gateway` (decisions §8). Layers, lowest first: generated defaults, the
+ * The generated `x-gw-api-gateway` (contract §8). Layers, lowest first: generated defaults, the
  * `x-gw-api-gateway` a template brought into `doc` (see template-merge.ts), the query flags.
  * The result is checked against the extension schema, so a template cannot smuggle in a
  * malformed definition.

@@ -1,8 +1,8 @@
 import type { Validator } from '@seriousme/openapi-schema-validator';
 import { isScalar, LineCounter, parseDocument, visit, type YAMLError } from 'yaml';
-import { mediaType, parseJson } from '../http/body';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType, type ErrorDetail } from '../http/errors';
-import { LIMITS } from '../schemas/common';
+import { mediaType, parseJson } from '../parsing';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType, type ErrorDetail } from '../errors';
+import { LIMITS } from '../limits';
 import { jsonBytesWithin } from './json-size';
 import { GW_EXTENSION } from './oas-document';
 import { refuseLongUrlMembers } from './oas-urls';
@@ -12,8 +12,6 @@ export type OasDoc = Record<string, unknown>;
 
 export const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
 export const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
-/** What the import route declares it takes (a missing header counts as JSON). */
-export const IMPORT_MEDIA_TYPES = ['application/json', ...YAML_MEDIA_TYPES];
 
 /**
  * The request body of an import as a plain object, by Content-Type (parameters such as
@@ -148,7 +146,7 @@ function asDocument(value: unknown): OasDoc {
   return value as OasDoc;
 }
 
-/** `{"url": "..."}` as the whole body asks the service to fetch the document (decisions §8). */
+/** `{"url": "..."}` as the whole body asks the service to fetch the document (contract §8). */
 export function importUrlOf(doc: OasDoc): string | undefined {
   const keys = Object.keys(doc);
   if (keys.length !== 1 || keys[0] !== 'url') return undefined;

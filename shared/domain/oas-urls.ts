@@ -1,5 +1,5 @@
-import { BadRequest } from '../http/errors';
-import { LIMITS } from '../schemas/common';
+import { BadRequest } from '../errors';
+import { LIMITS } from '../limits';
 
 /**
  * The members of an OpenAPI document that the validator checks with format regexes (uri,

@@ -1,4 +1,4 @@
-/** Page arithmetic of decisions §5, kept apart from storage so it is unit-tested alone. */
+/** Page arithmetic of contract §5, kept apart from storage so it is unit-tested alone. */
 export const DEFAULT_PAGE_SIZE = 10;
 
 export type PageRequest =

@@ -1,5 +1,5 @@
 /**
- * Policy application (decisions §6): a key with policies takes access rights, rate, quota,
+ * Policy application (contract §6): a key with policies takes access rights, rate, quota,
  * throttle, query depth and tags from them. Pure: the caller loads the policies.
  */
 import type { AccessDefinition, AccessRights, ApiLimit, KeySession } from '../schemas/keys';

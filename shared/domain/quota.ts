@@ -1,5 +1,5 @@
 /**
- * Pure quota, rate and session rules (decisions §6 and §10). Times are Unix epoch seconds.
+ * Pure quota, rate and session rules (contract §6 and §10). Times are Unix epoch seconds.
  *
  * Live quota item (one per key, and one per organisation session), written by the store with
  * conditional atomic updates only, never read-modify-write:
@@ -111,7 +111,7 @@ export function rateWindow(rate: number | undefined | null, per: number | undefi
 
 export type DenialReason = 'UnknownKey' | 'KeyInactive' | 'KeyExpired' | 'AccessDenied' | 'QuotaExceeded' | 'RateLimitExceeded';
 
-/** HTTP status of each denial (decisions §10). */
+/** HTTP status of each denial (contract §10). */
 export const DENIAL_STATUS: Record<DenialReason, 403 | 429> = {
   UnknownKey: 403,
   KeyInactive: 403,

@@ -1,8 +1,8 @@
 /**
- * Pure rules of gateway keys (decisions §6 and §10): what a key must reference, which limits a
+ * Pure rules of gateway keys (contract §6 and §10): what a key must reference, which limits a
  * check spends, how a session is shown. The store does the reading and writing.
  */
-import { BadRequest } from '../http/errors';
+import { BadRequest } from '../errors';
 import type { AccessRights, KeySession } from '../schemas/keys';
 import { keyHash } from './key-ids';
 import { quotaRemaining, UNLIMITED, type QuotaItemState } from './quota';
@@ -48,7 +48,7 @@ export interface KeyLookup {
 }
 
 /**
- * Hashes to try, in order, for a key id from a path (decisions §6): the hash itself when
+ * Hashes to try, in order, for a key id from a path (contract §6): the hash itself when
  * `hashed`, the key then the hash with `auto_guess`, otherwise the key. Usernames are resolved
  * by the store (they need a lookup).
  */

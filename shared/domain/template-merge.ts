@@ -1,5 +1,5 @@
-import { PayloadTooLarge } from '../http/errors';
-import { LIMITS } from '../schemas/common';
+import { PayloadTooLarge } from '../errors';
+import { LIMITS } from '../limits';
 import { jsonBytesWithin } from './json-size';
 import type { OasDoc } from './oas-parse';
 
@@ -31,7 +31,7 @@ export function deepMerge(under: unknown, over: unknown): unknown {
 }
 
 /**
- * An asset (template) merged under an imported document (decisions §8): the document wins on
+ * An asset (template) merged under an imported document (contract §8): the document wins on
  * clashing keys and its arrays replace the template's, so the template fills in only what the
  * document leaves out (paths, components, middleware...).
  *

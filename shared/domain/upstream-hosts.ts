@@ -6,8 +6,8 @@
  * resolving here would prove nothing); address ranges match upstreams given as IP literals.
  */
 import ipaddr from 'ipaddr.js';
-import { BadRequest } from '../http/errors';
-import { canonicalIp } from './urls';
+import { BadRequest } from '../errors';
+import { canonicalIp } from '../ip-addresses';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 

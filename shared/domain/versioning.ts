@@ -1,4 +1,4 @@
-import { Conflict, Unprocessable } from '../http/errors';
+import { Conflict, Unprocessable } from '../errors';
 import { isPlainObject } from './template-merge';
 
 type Obj = Record<string, unknown>;
@@ -17,7 +17,7 @@ export const DEFAULT_VERSION_LOCATION = 'header';
 export const DEFAULT_BASE_VERSION_NAME = 'Default';
 
 /**
- * The base API's `x-gw-api-gateway` after linking a child as a new version (decisions §8):
+ * The base API's `x-gw-api-gateway` after linking a child as a new version (contract §8):
  * versioning enabled, `{id, name}` added (or renamed when the child is already linked),
  * `name` = baseVersionName when given, `default` = the new name when setDefault (else the
  * existing default, else the base itself), key/location defaulting to `x-api-version` / header.

@@ -1,20 +1,29 @@
+/**
+ * createHandler: a route's handler wrapped in named Middy middlewares, in this order:
+ *   auth               the credential of the route's group (401)
+ *   parse-and-validate the body (413, 415, 400) and the route's schemas (400)
+ *   idempotency        Idempotency-Key claims, replays and releases
+ *   handler-input      the validated input, handed to the handler
+ *   error-envelope     every failure in the group's envelope (its onError runs first)
+ * They share their state on `request.internal`; the answer then passes the one response
+ * finaliser (shared/http/respond.ts). Handlers receive validated input and return a Reply.
+ */
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { BadRequest } from '../errors';
 import type { RouteDef } from '../route-def';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../store/idempotency';
-import { bodyText, checkContentType, parseJson } from './body';
-import { authenticate, type Principal } from './credentials';
-import { errorBody, type Reply } from './envelopes';
-import { AppError, BadRequest, Conflict, ResponseTooLarge, Unprocessable } from './errors';
+import type { Reply } from './envelopes';
 import { log } from './logger';
-import { validateParts } from './validate';
-import { LIMITS } from '../schemas/common';
+import { auth } from './middleware/auth';
+import { errorEnvelope } from './middleware/error-envelope';
+import { idempotency } from './middleware/idempotency';
+import { parseAndValidate } from './middleware/parse-and-validate';
+import { requestIdOf, type HttpMiddleware, type Principal, type RequestState } from './middleware/state';
+import { errorResult, finalise, jsonResult, type Result } from './respond';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Headers = Record<string, string | undefined>;
-type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
 export interface HandlerContext<P, Q, B> {
   params: P;
@@ -31,17 +40,12 @@ export interface HandlerContext<P, Q, B> {
   requestId: string;
 }
 
-/** Per-request state travels on the Lambda context, which middy hands to every step. */
-type StatefulContext = Context & { gw: State };
-
-interface State {
-  requestId: string;
-  principal?: Principal;
-  parts?: { params: unknown; query: unknown; body: unknown; rawBody: string | undefined };
-  idempotency?: { scope: string; key: string };
-}
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/**
+ * Middy hands a handler only the event and the context, so the last `before` step puts the
+ * finished input there (as Middy's own setToContext options do). Lambda, the local server and
+ * the emulator each make a new context per invocation.
+ */
+type InputContext = Context & { handlerInput?: HandlerContext<unknown, unknown, unknown> };
 
 function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
@@ -50,147 +54,56 @@ function parseIfMatch(header: string | undefined): number | undefined {
   return Number(m[1]);
 }
 
-function toResult(reply: Reply): Result {
-  return {
-    statusCode: reply.status ?? 200,
-    headers: { 'Content-Type': 'application/json', ...(reply.headers ?? {}) },
-    body: JSON.stringify(reply.body ?? null),
-  };
-}
+const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
+  name: 'handler-input',
+  before: async (request) => {
+    const principal = request.internal.principal!;
+    const parts = request.internal.parts!;
+    const headers = request.event.headers ?? {};
+    request.context.handlerInput = {
+      params: parts.params,
+      query: parts.query,
+      body: parts.body,
+      rawBody: parts.rawBody,
+      headers,
+      principal,
+      get org() {
+        if (principal.group !== 'dashboard') throw new Error(`route ${route.path} has no organisation`);
+        return principal.orgId;
+      },
+      ifMatch: parseIfMatch(headers['if-match']),
+      requestId: requestIdOf(request.event),
+    };
+  },
+});
 
-function errorResult(route: RouteDef, err: unknown, requestId: string): Result {
-  if (err instanceof AppError) {
-    return toResult({ status: err.status, body: errorBody(route.group, err.message, err.details) });
-  }
-  log('error', 'unhandled error', {
-    requestId,
-    route: `${route.method} ${route.path}`,
-    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-  });
-  const throttled = err instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(err.name);
-  return throttled
-    ? toResult({ status: 503, body: errorBody(route.group, `Storage is busy; retry shortly (request ${requestId})`) })
-    : toResult({ status: 500, body: errorBody(route.group, `Internal error (request ${requestId})`) });
-}
-
-/**
- * Wraps a route's handler: credential check of its group, body parsing, Zod validation,
- * Idempotency-Key, and one error mapping into the group's envelope. Handlers receive validated
- * input and return a Reply.
- */
 export function createHandler<R extends RouteDef>(
   route: R,
   fn: (ctx: HandlerContext<Out<R['params']>, Out<R['query']>, Out<R['body']>>) => Promise<Reply>,
 ) {
-  const core = middy<APIGatewayProxyEventV2, Result, Error, StatefulContext>()
-    .use({
-      before: async (request) => {
-        request.context.gw.principal = await authenticate(route.group, request.event.headers ?? {});
-      },
-    })
-    .use({
-      before: async (request) => {
-        const e = request.event;
-        let rawBody: string | undefined;
-        let body: unknown;
-        if (route.body || route.bodyKind === 'raw') {
-          rawBody = bodyText(e.body, e.isBase64Encoded);
-          if (route.bodyKind !== 'raw') {
-            checkContentType(route, e.headers?.['content-type']);
-            body = parseJson(rawBody);
-          }
-        }
-        request.context.gw.parts = {
-          ...validateParts(route, { params: e.pathParameters ?? {}, query: e.queryStringParameters ?? {}, body }),
-          rawBody,
-        };
-      },
-    })
-    .use({
-      before: async (request) => {
-        const key = request.event.headers?.['idempotency-key'];
-        if (!route.idempotent || key === undefined) return undefined;
-        if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequest('Idempotency-Key must be 1-255 visible ASCII characters');
-        const state = request.context.gw;
-        const p = state.principal!;
-        const scope = `${route.method} ${route.path}#${p.group === 'dashboard' ? p.orgId : p.group}`;
-        const e = request.event;
-        const claim = await claimIdempotencyKey(scope, key, [e.rawPath, e.rawQueryString ?? '', state.parts?.rawBody ?? '']);
-        if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');
-        if (claim.kind === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress');
-        if (claim.kind === 'replay') {
-          return { ...claim.response, headers: { ...claim.response.headers, 'Idempotent-Replayed': 'true' } };
-        }
-        state.idempotency = { scope, key };
-        return undefined;
-      },
-      after: async (request) => {
-        const idem = request.context.gw.idempotency;
-        if (idem && request.response) {
-          const { statusCode, headers, body } = request.response;
-          await completeIdempotencyKey(idem.scope, idem.key, { statusCode, headers, body });
-        }
-      },
-      onError: async (request) => {
-        const idem = request.context.gw.idempotency;
-        if (idem) await releaseIdempotencyKey(idem.scope, idem.key).catch(() => undefined);
-      },
-    })
-    .use({
-      // Registered last, so it runs first on error: every failure leaves in the group's envelope.
-      onError: async (request) => {
-        request.response = errorResult(route, request.error, request.context.gw.requestId);
-      },
-    })
-    .handler(async (event, context) => {
-      const s = context.gw;
-      const principal = s.principal!;
-      const parts = s.parts!;
-      return toResult(
-        await fn({
-          params: parts.params as Out<R['params']>,
-          query: parts.query as Out<R['query']>,
-          body: parts.body as Out<R['body']>,
-          rawBody: parts.rawBody,
-          headers: event.headers ?? {},
-          principal,
-          get org() {
-            if (principal.group !== 'dashboard') throw new Error(`route ${route.path} has no organisation`);
-            return principal.orgId;
-          },
-          ifMatch: parseIfMatch(event.headers?.['if-match']),
-          requestId: s.requestId,
-        }),
-      );
-    });
+  const label = `${route.method} ${route.path}`;
+  const core = middy<APIGatewayProxyEventV2, Result, Error, InputContext, RequestState>()
+    .use(auth(route))
+    .use(parseAndValidate(route))
+    .use(idempotency(route))
+    .use(handlerInput(route))
+    .use(errorEnvelope(route))
+    .handler(async (_event, context) => jsonResult(await fn(context.handlerInput as HandlerContext<Out<R['params']>, Out<R['query']>, Out<R['body']>>)));
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<Result> => {
     const started = Date.now();
-    const requestId = event.requestContext?.requestId || randomUUID();
+    const requestId = requestIdOf(event);
     let result: Result;
     try {
-      const ctx: StatefulContext = Object.assign(Object.create(context ?? null) as Context, { gw: { requestId } });
-      result = await core(event, ctx);
+      result = await core(event, context as InputContext);
     } catch (err) {
-      result = errorResult(route, err, requestId);
+      // Only a middleware's own failure while handling an error gets here.
+      result = errorResult(route.group, err, requestId, label);
     }
-    // Responses must fit Lambda's limit. Lists refuse before they build a big answer (see
-    // shared/store/apis.ts); this catches whatever else grew too large.
-    if (result.body.length > LIMITS.responseBytes) result = errorResult(route, new ResponseTooLarge(), requestId);
-    result.headers = {
-      ...result.headers,
-      'X-Request-Id': requestId,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    };
+    result = finalise(result, route.group, requestId);
     // Successful requests log at debug: the cloud's API Gateway access log already has one line
     // per request. Refusals stay at info, where they help a caller's support case.
-    log(result.statusCode < 400 ? 'debug' : 'info', 'request', {
-      requestId,
-      route: `${route.method} ${route.path}`,
-      status: result.statusCode,
-      ms: Date.now() - started,
-    });
+    log(result.statusCode < 400 ? 'debug' : 'info', 'request', { requestId, route: label, status: result.statusCode, ms: Date.now() - started });
     return result;
   };
 }

@@ -1,6 +1,7 @@
-import { builtRoutes } from '../routes';
+import { routeList } from '../routes';
 import { groupOfPath } from '../route-def';
-import { errorBody } from './envelopes';
+import { MethodNotAllowed, NotFound } from '../errors';
+import { errorResult, finalise, type Result } from './respond';
 
 /** Matches a concrete path against a template such as /gw/apis/{apiID}; answers its parameters. */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {
@@ -26,20 +27,12 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 /** 404 for an unknown path, 405 for a known path with another method, in the prefix's envelope. */
-export function fallbackResponse(method: string, path: string) {
-  const known = builtRoutes.filter((r) => matchPath(r.path, path));
+export function fallbackResponse(method: string, path: string, requestId?: string): Result {
+  const known = routeList.filter((r) => matchPath(r.path, path));
   const group = groupOfPath(path);
   const allowed = [...new Set(known.map((r) => r.method))];
   const status = allowed.length ? 405 : 404;
   const message = allowed.length ? `Method ${method} is not allowed here; use ${allowed.join(', ')}` : `No route ${method} ${path}`;
-  return {
-    statusCode: status,
-    headers: {
-      'Content-Type': 'application/json',
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...(allowed.length ? { Allow: allowed.join(', ') } : {}),
-    },
-    body: JSON.stringify(errorBody(group, message)),
-  };
+  const reply = errorResult(group, status === 405 ? new MethodNotAllowed(message) : new NotFound(message), '');
+  return finalise({ ...reply, headers: { ...reply.headers, ...(allowed.length ? { Allow: allowed.join(', ') } : {}) } }, group, requestId);
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequest, type ErrorDetail } from './errors';
+import { BadRequest, type ErrorDetail } from '../errors';
 
 function issuesOf(part: string, error: z.ZodError): ErrorDetail[] {
   return error.issues.map((i) => ({

@@ -3,12 +3,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { BadRequest } from '../http/errors';
-import { LIMITS } from '../schemas/common';
-import { canonicalIp } from '../domain/urls';
+import { BadRequest } from '../errors';
+import { LIMITS } from '../limits';
+import { addressRefusal } from '../ip-addresses';
 
 /**
- * Fetches an OpenAPI document for `{"url": ...}` imports (decisions §8) without becoming a
+ * Fetches an OpenAPI document for `{"url": ...}` imports (contract §8) without becoming a
  * server-side request forgery tool:
  * - http and https only;
  * - every address the name resolves to must be public unicast (ipaddr.js `range()`: loopback,
@@ -43,24 +43,6 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 
 export function isTestRuntime(): boolean {
   return process.env.NODE_ENV === 'test' || Boolean(process.env.VITEST);
-}
-
-/** IPv6 global unicast; ipaddr.js names only some special IPv6 ranges, so this bounds the rest. */
-const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
-
-/** Why an address may not be contacted (its range name), or undefined when it may. */
-export function addressRefusal(address: string, allowLoopback = false): string | undefined {
-  const canonical = canonicalIp(address);
-  if (canonical === undefined) return 'not an IP address';
-  // IPv4-mapped IPv6 (::ffff:127.0.0.1, ::ffff:7f00:1) is judged as the IPv4 address it carries.
-  const ip = ipaddr.process(canonical);
-  const range = ip.range();
-  if (range === 'loopback' && allowLoopback) return undefined;
-  if (range !== 'unicast') return range;
-  // What ipaddr.js calls unicast in IPv6 includes everything it has no name for, such as the
-  // deprecated IPv4-compatible ::127.0.0.1, which some stacks still route to the IPv4 address.
-  if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'non-global IPv6';
-  return undefined;
 }
 
 export async function fetchDocument(rawUrl: string, options: FetchOptions = {}): Promise<FetchedDocument> {

@@ -1,50 +1,49 @@
-/** API definitions (classic and OAS), their listing and deletion. Part of the route table (shared/routes.ts). */
-import { built } from '../route-builders';
+/** API definitions: classic and OAS writes and reads, versions, listing and deletion. Part of the route table (shared/routes.ts). */
+import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
-import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from '../schemas/apis';
-import { versionQuerySchema } from '../schemas/import';
 import { classicApiSchema } from '../schemas/api-classic';
 import { oasDocumentSchema, oasWriteBodySchema } from '../schemas/api-oas';
+import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from '../schemas/apis';
+import { versionQuerySchema } from '../schemas/import';
 
 export const apisRoutes = {
-  apisList: built({
+  apisList: route({
     method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read',
     tableActions: ['GetItem', 'Query'],
-    summary: "List the caller's organisation's APIs (spec 4): paged, sort by name, created_at or updated_at (- for descending)",
+    summary: "List the caller's organisation's APIs: paged, sort by name, created_at or updated_at (- for descending)",
     query: apiListQuerySchema, result: apiListSchema,
   }),
-  oasCreate: built({
+  oasCreate: route({
     method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write',
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true, summary: 'Create an OAS API (spec 6) from a document with x-gw-api-gateway or the bare extension; 409 taken id or listen path',
+    idempotent: true, summary: 'Create an OAS API from a document with x-gw-api-gateway or the bare extension; 409 taken id or listen path',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
-  oasUpdate: built({
+  oasUpdate: route({
     method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write',
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    etag: true, summary: 'Replace an OAS API (spec 12); 400 when the body names another id, 409 a listen path taken by another API',
+    etag: true, summary: 'Replace an OAS API; 400 when the body names another id, 409 a listen path taken by another API',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
-  oasGet: built({
+  oasGet: route({
     method: 'GET', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-get.ts', access: 'read',
     tableActions: ['Query'],
-    summary: 'Get an OAS API (spec 13); mode=public leaves out x-gw-api-gateway', query: oasGetQuerySchema, result: oasDocumentSchema,
+    summary: 'Get an OAS API; mode=public leaves out x-gw-api-gateway', query: oasGetQuerySchema, result: oasDocumentSchema,
   }),
-  classicCreate: built({
+  classicCreate: route({
     method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write',
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true, summary: 'Create a classic API; 409 when api_id or the listen path is taken', body: classicApiSchema, result: gatewayWriteSchema,
   }),
-  classicGet: built({
+  classicGet: route({
     method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read',
     tableActions: ['Query'],
-    summary: 'Get any API in classic form (spec 8); OAS APIs converted, with is_oas true', result: classicApiSchema,
+    summary: 'Get any API in classic form; OAS APIs converted, with is_oas true', result: classicApiSchema,
   }),
-  apisDelete: built({
+  apisDelete: route({
     method: 'DELETE', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/delete.ts', access: 'write',
     tableActions: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     etag: true, summary: 'Delete an API (its listen path is free again); a version leaves its base\'s version list in the same transaction; 409 for a base that still has versions', result: gatewayWriteSchema,
   }),
-
 } satisfies Record<string, RouteDef>;

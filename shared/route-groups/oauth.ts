@@ -1,11 +1,11 @@
 /** OAuth clients of an API. Part of the route table (shared/routes.ts). */
-import { built } from '../route-builders';
+import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
-import { oauthClientListSchema, oauthClientSchema, oauthCreatedSchema, oauthCreateSchema, oauthUpdateSchema } from '../schemas/oauth';
+import { oauthClientListSchema, oauthClientSchema, oauthCreateSchema, oauthCreatedSchema, oauthUpdateSchema } from '../schemas/oauth';
 
 export const oauthRoutes = {
-  oauthCreate: built({
+  oauthCreate: route({
     method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary:
@@ -13,21 +13,21 @@ export const oauthRoutes = {
       '422 unknown API or policy, 400 a policy that does not grant the API, 409 a taken client_id',
     body: oauthCreateSchema, result: oauthCreatedSchema,
   }),
-  oauthUpdate: built({
-    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
+  oauthUpdate: route({
+    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem'],
     summary:
-      'Update an OAuth client (spec 2; keyName is the client id): replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
+      'Update an OAuth client: replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
       'keeps id and secret; 404 unknown API or client, 422 unknown policy, 400 a policy that does not grant the API',
     body: oauthUpdateSchema, result: oauthClientSchema,
   }),
-  oauthList: built({
+  oauthList: route({
     method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read',
     tableActions: ['GetItem', 'Query'],
     summary: "List an API's OAuth clients, without secrets; 404 unknown API", result: oauthClientListSchema,
   }),
-  oauthDelete: built({
-    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{keyName}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
+  oauthDelete: route({
+    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'DeleteItem'],
     summary: 'Delete an OAuth client; 404 unknown API or client', result: gatewayWriteSchema,
   }),

@@ -1,21 +1,20 @@
-/** Public routes: health check and this service's OpenAPI document. Part of the route table (shared/routes.ts). */
+/** Public routes: the health check and this service's OpenAPI document. Part of the route table (shared/routes.ts). */
 import * as z from 'zod';
-import { built } from '../route-builders';
+import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { looseObject } from '../schemas/common';
 
 const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
 
 export const systemRoutes = {
-  hello: built({
+  hello: route({
     method: 'GET', path: '/hello', group: 'public', entry: 'functions/system/hello.ts', access: 'read',
     tableActions: ['GetItem'],
     summary: 'Health check: 200 pass when storage answers, 503 fail when not', result: healthSchema,
   }),
-  openapi: built({
+  openapi: route({
     method: 'GET', path: '/openapi.json', group: 'public', entry: 'functions/system/openapi.ts', access: 'read',
     tableActions: [],
     summary: 'This OpenAPI 3.1 document, generated from the route table', result: looseObject,
   }),
-
 } satisfies Record<string, RouteDef>;

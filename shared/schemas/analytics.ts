@@ -1,14 +1,14 @@
 import * as z from 'zod';
 import { idSchema, pageQuerySchema, shortText } from './common';
 
-/** Most records one POST /gw/analytics may carry (decisions §9). */
+/** Most records one POST /gw/analytics may carry (contract §9). */
 export const MAX_RECORDS = 1000;
 
 /** Milliseconds; a bound keeps the summed counters far inside exact float integers. */
 const millis = z.number().min(0).max(86_400_000);
 
 /**
- * One request record reported by a gateway (decisions §9). Members a gateway adds beyond these
+ * One request record reported by a gateway (contract §9). Members a gateway adds beyond these
  * (raw request, host, tags...) are accepted and ignored: only the counters are kept.
  */
 export const analyticsRecordSchema = z.object({
@@ -52,7 +52,7 @@ const day = z.string().regex(/^\d{1,2}$/, 'must be a day number').transform(Numb
 const month = z.string().regex(/^\d{1,2}$/, 'must be a month number').transform(Number).pipe(z.number().int().min(1).max(12));
 const year = z.string().regex(/^\d{4}$/, 'must be a four-digit year').transform(Number).pipe(z.number().int().min(1970).max(9999));
 
-/** Path of spec 11; whether the days exist and the range is sane is checked in the domain. */
+/** Path of GET /api/activity/keys/...; whether the days exist and the range is sane is checked in the domain. */
 export const keyActivityParamsSchema = z.object({
   keyHash: idSchema,
   startDay: day,

@@ -58,7 +58,7 @@ const uptimeCheck = o({
   url: str,
 });
 
-/** The classic API definition (spec "Classic API definition"), every listed field typed. */
+/** The classic API definition, every listed field typed. */
 export const classicApiSchema = o({
   ...fields(
     `active certificate_pinning_disabled config_data_disabled custom_middleware_bundle_disabled
@@ -70,7 +70,7 @@ export const classicApiSchema = o({
      use_basic_auth use_go_plugin_auth use_keyless use_mutual_tls_auth use_oauth2 use_openid use_standard_auth`,
     bool,
   ),
-  // Blank means "generate one" (decisions §4), as the gateway's own clients send it.
+  // Blank means "generate one" (contract §4), as the gateway's own clients send it.
   api_id: z.union([idSchema, z.literal('')]),
   org_id: z.union([idSchema, z.literal('')]),
   id: str,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { idSchema, LIMITS } from './common';
+import { idSchema } from './common';
+import { LIMITS } from '../limits';
 import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
 import { smoothingSchema } from './smoothing';
 
@@ -14,12 +15,12 @@ const serviceDiscovery = o({
 });
 const headerTransform = o({ add: arr(o({ name: str, value: str })), enabled: bool, remove: strs });
 
-/** The x-gw-api-gateway object (spec "OAS API definition (gateway-native part)"). */
+/** The x-gw-api-gateway object. */
 export const gwApiGatewaySchema = o({
   info: o({
     dbId: str,
     expiration: str,
-    // Blank ids mean "not chosen yet": the service generates api_id (decisions §4).
+    // Blank ids mean "not chosen yet": the service generates api_id (contract §4).
     id: z.union([idSchema, z.literal('')]),
     name: str,
     orgId: z.union([idSchema, z.literal('')]),
@@ -135,12 +136,12 @@ export const oasDocumentSchema = z.looseObject({
 });
 export type OasDocument = z.infer<typeof oasDocumentSchema>;
 
-/** A write body that is a full document must carry the extension (decisions §7). */
+/** A write body that is a full document must carry the extension (contract §7). */
 const oasWriteDocumentSchema = oasDocumentSchema.extend({ [GW]: gwApiGatewaySchema });
 
 /**
  * Body of OAS create/update: a full document (it has `openapi`, `paths` or the extension), or
- * the bare x-gw-api-gateway object (decisions §7). Picking the schema first, rather than a
+ * the bare x-gw-api-gateway object (contract §7). Picking the schema first, rather than a
  * union, keeps error paths exact (body.upstream.url, not "no union member matched").
  * normaliseOasWriteBody (domain/oas-document) then turns either form into a document.
  */

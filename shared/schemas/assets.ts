@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { gwApiGatewaySchema } from './api-oas';
 import { idSchema, pageQuerySchema, shortText, longText } from './common';
 
-/** The one asset kind (spec "Asset (template)"); anything else is 422, checked by the store. */
+/** The one asset kind; anything else is 422, checked by the store. */
 export const ASSET_KIND = 'oas-template';
 
 /**

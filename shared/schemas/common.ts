@@ -1,6 +1,7 @@
 import * as z from 'zod';
+import { LIMITS } from '../limits';
 
-/** Every id taken from a path or a body (decisions §4); checked before any storage key is built. */
+/** Every id taken from a path or a body (contract §4); checked before any storage key is built. */
 export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
 
@@ -11,26 +12,6 @@ export const usernameSchema = z
 
 /** Database ids (`_id`, organisation, user, webhook, asset, API `id`): 24 lowercase hex. */
 export const dbIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters');
-
-/** Documented input limits (README "Limits"); shared by the body parser and schemas. */
-export const LIMITS = {
-  bodyBytes: 5 * 1024 * 1024,
-  jsonDepth: 64,
-  shortString: 1024,
-  longString: 64 * 1024,
-  /** URLs anywhere (upstreams, servers, the URL members of an OpenAPI document). */
-  url: 2048,
-  arrayItems: 10_000,
-  /** YAML aliases in one document, all anchors together. */
-  yamlAliases: 100,
-  /**
-   * A stored definition as JSON (an OpenAPI document of up to 5 MB plus its classic form, or a
-   * template): refused above this on write, and no read decompresses more.
-   */
-  storedJsonBytes: 12 * 1024 * 1024,
-  /** Lambda's response limit; bigger answers are refused (lists: before they are built). */
-  responseBytes: 6_000_000,
-} as const;
 
 export const shortText = z.string().max(LIMITS.shortString);
 export const longText = z.string().max(LIMITS.longString);
@@ -43,7 +24,7 @@ export const queryBool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
-/** Paging query (decisions §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
+/** Paging query (contract §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
 export const pageQuerySchema = z.object({
   p: z.coerce.number().int().min(-1_000_000).max(1_000_000).optional(),
   page_size: z.coerce.number().int().min(1).max(100).optional(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { pageQuerySchema, shortText } from './common';
-import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from '../domain/webhook-headers';
-import { MAX_TARGET_CHARS, targetRefusal } from '../net/webhook-target';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from './webhook-headers';
+import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
 
@@ -39,7 +39,7 @@ const targetPath = z
   });
 
 /**
- * Webhook body of POST /api/hooks and PUT /api/hooks/{hookId} (spec "Webhook", 21, 22). PUT is a
+ * Webhook body of POST /api/hooks and PUT /api/hooks/{hookID}. PUT is a
  * full replace, so the same schema serves both: what is omitted takes its empty default.
  */
 export const hookInputSchema = z.object({

@@ -19,7 +19,7 @@ const listenPath = z.string().max(1024).regex(/^\/[^\s?#]*$/, 'must start with /
 const customDomain = z.string().min(1).max(253).regex(/^[^\s/?#@]+$/, 'must be a host name such as api.example.com');
 const versionName = shortText.trim().min(1, 'must not be empty').max(128);
 
-/** Flags shared by import (spec 16) and the streams patch (spec 7). */
+/** Flags shared by the import and the streams patch. */
 export const importFlagsQuerySchema = z.object({
   listenPath: listenPath.optional(),
   customDomain: customDomain.optional(),
@@ -31,8 +31,8 @@ export const importFlagsQuerySchema = z.object({
 export type ImportFlagsQuery = z.infer<typeof importFlagsQuerySchema>;
 
 /**
- * Version linking on import and on `POST/PUT /gw/apis/oas` (spec 6, 12, 16). A missing
- * new_version_name with base_api_id is 422 (decisions §8), so it is checked by linkVersion, not
+ * Version linking on import and on `POST/PUT /gw/apis/oas` and on the import. A missing
+ * new_version_name with base_api_id is 422 (contract §8), so it is checked by linkVersion, not
  * here.
  */
 export const versionQuerySchema = z.object({

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { idSchema, LIMITS, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
+import { idSchema, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
+import { LIMITS } from '../limits';
 import { smoothingSchema } from './smoothing';
 
 const int = z.number().int();
@@ -21,7 +22,7 @@ export const apiLimitSchema = z.looseObject({
 });
 export type ApiLimit = z.infer<typeof apiLimitSchema>;
 
-/** One access entry (decisions §6); the gateway's further members (allowed_urls, limit, ...) are kept. */
+/** One access entry (contract §6); the gateway's further members (allowed_urls, limit, ...) are kept. */
 export const accessDefinitionSchema = z.looseObject({
   api_id: idSchema,
   api_name: shortText.optional(),
@@ -126,27 +127,24 @@ function without<T extends Record<string, unknown>, K extends string>(names: rea
 export const keyGatewaySchema = z
   .looseObject({ ...sessionFields, ...gatewayOnlyFields })
   .transform(without([...SERVER_OWNED, 'key_id']));
-export type KeyGatewayInput = z.infer<typeof keyGatewaySchema>;
 
 const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
 
 /**
  * Dashboard form (PUT /api/apis/{apiID}/keys/{keyID}): the body replaces the session but
- * `org_id`, `date_created` and `key_hash` are kept from the stored key (decisions §6), and the
+ * `org_id`, `date_created` and `key_hash` are kept from the stored key (contract §6), and the
  * key id comes from the path.
  */
 export const keyDashboardSchema = z
   .looseObject(dashboardFields)
   .transform(without([...SERVER_OWNED, 'org_id', 'key_id']));
-export type KeyDashboardInput = z.infer<typeof keyDashboardSchema>;
 
 /** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
 export const keyAdminSchema = z
   .looseObject({ ...dashboardFields, org_id: idSchema })
   .transform(without([...SERVER_OWNED, 'key_id']));
-export type KeyAdminInput = z.infer<typeof keyAdminSchema>;
 
-/** Key result of spec 3 and 9. */
+/** The key result of PUT /api/apis/{apiID}/keys/{keyID} and POST /admin/org/keys. */
 export const keyResultSchema = z.object({
   api_model: looseObject,
   key_id: z.string(),
@@ -155,12 +153,12 @@ export const keyResultSchema = z.object({
 });
 export type KeyResult = z.infer<typeof keyResultSchema>;
 
-/** Query of PUT /api/apis/{apiID}/keys/{keyID} (decisions §6). */
+/** Query of PUT /api/apis/{apiID}/keys/{keyID} (contract §6). */
 export const keyUpdateQuerySchema = z.object({
   suppress_reset: queryBool.optional(),
   auto_guess: queryBool.optional(),
   /**
-   * Any non-empty value means the path holds the hash (decisions §6), except `0` and `false`
+   * Any non-empty value means the path holds the hash (contract §6), except `0` and `false`
    * (any case), which say the opposite and so mean the key itself (README "Choices").
    */
   hashed: z
@@ -181,14 +179,13 @@ export const orgKeyQuerySchema = z.object({
   reset_quota: queryBool.optional(),
 });
 
-/** Body of POST /gw/sessions/check (decisions §10). */
+/** Body of POST /gw/sessions/check (contract §10). */
 export const sessionCheckSchema = z.object({
   key: idSchema,
   api_id: idSchema,
   path: z.string().max(LIMITS.longString).optional(),
   method: z.string().max(16).optional(),
 });
-export type SessionCheckInput = z.infer<typeof sessionCheckSchema>;
 
 /** Answer of POST /gw/sessions/check: allowed, or denied with a reason (403/429). */
 export const sessionCheckResultSchema = z.union([

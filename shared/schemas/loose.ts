@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LIMITS } from './common';
+import { LIMITS } from '../limits';
 
 /**
  * Builders for the gateway's own definition objects: every listed member optional and typed,

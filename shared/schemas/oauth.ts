@@ -18,7 +18,7 @@ const redirectUri = z
 const policyId = z.union([idSchema, z.literal('')]);
 
 /**
- * Body of POST /gw/oauth/clients/create (decisions §9). The secret is always generated; a
+ * Body of POST /gw/oauth/clients/create (contract §9). The secret is always generated; a
  * client id may be given (for migrations), else one is generated.
  */
 export const oauthCreateSchema = z.object({
@@ -32,7 +32,7 @@ export const oauthCreateSchema = z.object({
 export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
 
 /**
- * Body of PUT /gw/oauth/clients/{apiID}/{keyName} (spec 2): every member optional. It replaces
+ * Body of PUT /gw/oauth/clients/{apiID}/{clientID}: every member optional. It replaces
  * redirect_uri, policy_id, meta_data and description (omitted ones are emptied); ids that are
  * sent must be the path's, and the secret never changes.
  */

@@ -28,7 +28,7 @@ const uiSchema = z
   })
   .partial();
 
-/** Body of POST /admin/organisations (spec "Organisation (create body)"). */
+/** Body of POST /admin/organisations. */
 export const organisationInputSchema = z.object({
   id: idSchema.optional(),
   owner_name: shortText.optional(),

@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { idSchema, LIMITS, looseObject, shortText } from './common';
+import { idSchema, looseObject, shortText } from './common';
+import { LIMITS } from '../limits';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';
 
 const int = z.number().int();
 
-/** Which parts of a key a policy sets; none set means all of them (decisions §6). */
+/** Which parts of a key a policy sets; none set means all of them (contract §6). */
 export const partitionsSchema = z.looseObject({
   acl: z.boolean().optional(),
   complexity: z.boolean().optional(),
@@ -53,7 +54,7 @@ function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.Refineme
   }
 }
 
-/** A policy (spec "Policy"); `id` is the client's (required on POST /gw/policies). */
+/** A policy; `id` is the client's (required on POST /gw/policies). */
 export const policySchema = z.looseObject(policyFields).superRefine(perApiAlone);
 export type Policy = z.infer<typeof policySchema>;
 
@@ -66,7 +67,7 @@ const importedPolicySchema = z.preprocess((v) => {
   return v;
 }, policySchema);
 
-/** Import wrapper (spec 10): every policy is validated before any is written. */
+/** Import wrapper of POST /admin/policies/import: every policy is validated before any is written. */
 export const policyImportSchema = z.looseObject({
   Data: z
     .array(importedPolicySchema)

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Rate-limit smoothing (spec "Smoothing object"; decisions §6). */
+/** Rate-limit smoothing (contract §6). */
 export const smoothingSchema = z.looseObject({
   enabled: z.boolean().optional(),
   delay: z.number().int().min(1).optional(),

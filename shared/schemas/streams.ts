@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { gwApiGatewaySchema, oasDocumentSchema } from './api-oas';
 import { obj } from './loose';
 
-/** The one media type `PATCH /api/apis/streams/{apiId}` takes (spec 7; anything else is 415). */
+/** The one media type `PATCH /api/apis/streams/{apiID}` takes (anything else is 415). */
 export const STREAMS_MEDIA_TYPE = 'application/vnd.gw.streams.oas';
 
 /** `x-gw-streaming`: `streams` is required; other members are kept. */

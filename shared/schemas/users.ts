@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema, looseObject, pageQuerySchema, shortText } from './common';
 
-/** Body of POST /admin/users (decisions §9): issues a dashboard access key. */
+/** Body of POST /admin/users (contract §9): issues a dashboard access key. */
 export const userCreateSchema = z.object({
   org_id: idSchema,
   email_address: z.email().max(254),

@@ -1,18 +1,15 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  batchFingerprint, chunksOf, counterExpiry, COUNTERS_PER_CHUNK, planIngest,
-  type CounterDelta, type CounterItem, type DayRange, type KeyInfo,
-} from '../domain/analytics';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { chunksOf, counterExpiry, type CounterDelta, type CounterItem, type DayRange } from '../domain/analytics';
 import { mapLimit } from '../domain/concurrency';
 import { randomHex, sha256Hex } from '../domain/hashing';
-import { Unprocessable } from '../http/errors';
-import type { AnalyticsRecord } from '../schemas/analytics';
-import { ddb, tableName } from './client';
-import { getKeySessions } from './gw-keys';
-import { batchGet, getItem, isConditionFailure } from './items';
-import { TTL_ATTRIBUTE } from './table';
-import { transactWrite, type TxItem } from './transact';
+import { Unprocessable } from '../errors';
+import { ddb, tableName } from './db/client';
+import { batchGet, getItem, isConditionFailure } from './db/items';
+import { queryAll } from './db/paging';
+import type { StorageKey } from './db/storage-key';
+import { TTL_ATTRIBUTE } from './db/table';
+import { putOp, transactWrite, type TxItem } from './db/transactions';
 
 /**
  * Hourly activity counters of a key: one partition per key, sorted by hour, so a date range is
@@ -21,7 +18,7 @@ import { transactWrite, type TxItem } from './transact';
  */
 export const activityKeys = {
   partition: (keyHash: string) => `KACT#${keyHash}`,
-  counter: (d: Pick<CounterDelta, 'key_hash' | 'hour' | 'api_id' | 'path'>) => ({
+  counter: (d: Pick<CounterDelta, 'key_hash' | 'hour' | 'api_id' | 'path'>): StorageKey => ({
     PK: `KACT#${d.key_hash}`,
     SK: `${d.hour}#${d.api_id}#${sha256Hex(d.path).slice(0, 32)}`,
   }),
@@ -29,14 +26,14 @@ export const activityKeys = {
   range: (r: DayRange) => ({ low: `${r.from}T00`, high: `${r.to}T24` }),
 };
 
-/** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
-const CHUNK_WRITERS = 4;
+/** BatchGetItem pages in flight at once while the bounds are read. */
+const BOUND_READERS = 4;
 /** Conditional min/max/last-hit updates in flight at once. */
 const BOUND_WRITERS = 16;
 /** How long a batch id is remembered (a retry after that counts again), like an Idempotency-Key. */
 const BATCH_TTL_SECONDS = 24 * 3600;
 
-type Key = { PK: string; SK: string };
+type Key = StorageKey;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isTransactionConflict = (e: unknown) => e instanceof Error && e.name === 'TransactionConflictException';
@@ -124,10 +121,10 @@ const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max
  * value is only a worse one) leaves out the writes that could not win, and running this again
  * after a retry changes nothing twice.
  */
-async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
+export async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
   const stored = new Map<string, Record<string, unknown>>();
   const pages = chunksOf(deltas.map((d) => activityKeys.counter(d)), 100);
-  const read = await mapLimit(pages, CHUNK_WRITERS, (keys) => batchGet(keys, false, ['PK', 'SK', ...BOUND_FIELDS]));
+  const read = await mapLimit(pages, BOUND_READERS, (keys) => batchGet(keys, false, ['PK', 'SK', ...BOUND_FIELDS]));
   for (const it of read.flat()) stored.set(`${it.PK}|${it.SK}`, it);
   const writes: Array<() => Promise<void>> = [];
   for (const d of deltas) {
@@ -158,11 +155,11 @@ async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
  * deletes lazily) from hiding a reused id's chunks.
  */
 const batchKeys = {
-  batch: (batchId: string) => ({ PK: `ANBATCH#${batchId}`, SK: 'BATCH' }),
-  chunk: (batchId: string, run: string, n: number) => ({ PK: `ANBATCH#${batchId}`, SK: `CHUNK#${run}#${n}` }),
+  batch: (batchId: string): StorageKey => ({ PK: `ANBATCH#${batchId}`, SK: 'BATCH' }),
+  chunk: (batchId: string, run: string, n: number): StorageKey => ({ PK: `ANBATCH#${batchId}`, SK: `CHUNK#${run}#${n}` }),
 };
 
-interface BatchClaim {
+export interface BatchClaim {
   run: string;
   refused: number[];
   /** An earlier attempt claimed the batch, so some of its chunks may be applied already. */
@@ -173,7 +170,7 @@ interface BatchClaim {
  * Claims a batch id for these records, or finds the claim of an earlier attempt of the same
  * batch (whose refusals then apply). The same id with other records is 422.
  */
-async function claimBatch(batchId: string, fingerprint: string, refused: number[]): Promise<BatchClaim> {
+export async function claimBatch(batchId: string, fingerprint: string, refused: number[]): Promise<BatchClaim> {
   const now = Math.floor(Date.now() / 1000);
   const run = randomHex(8);
   try {
@@ -202,26 +199,26 @@ async function claimBatch(batchId: string, fingerprint: string, refused: number[
   }
 }
 
+/** Chunk `n` of the run `run` of a batch: where its marker goes. */
+export interface BatchChunk {
+  batchId: string;
+  run: string;
+  n: number;
+}
+
 /**
  * Writes one run of counter updates as one transaction. In a batch, the run's marker rides in
  * the same transaction: either the counters and the marker are stored, or neither. A marker that
  * exists already means an earlier attempt applied this run, which is then skipped.
  */
-async function writeChunk(deltas: readonly CounterDelta[], marker: Key | undefined): Promise<void> {
+export async function writeChunk(deltas: readonly CounterDelta[], chunk: BatchChunk | undefined): Promise<void> {
   const updates = deltas.map(counterUpdate);
-  if (!marker) return transactWrite(updates);
+  if (!chunk) return transactWrite(updates);
+  const marker = batchKeys.chunk(chunk.batchId, chunk.run, chunk.n);
   const expires = Math.floor(Date.now() / 1000) + BATCH_TTL_SECONDS;
   try {
     await transactWrite([
-      {
-        op: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...marker, entity: 'analytics_chunk', [TTL_ATTRIBUTE]: expires },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-      },
+      { op: putOp({ ...marker, entity: 'analytics_chunk', [TTL_ATTRIBUTE]: expires }, 'attribute_not_exists(PK)') },
       ...updates,
     ]);
   } catch (e) {
@@ -231,75 +228,23 @@ async function writeChunk(deltas: readonly CounterDelta[], marker: Key | undefin
 }
 
 /** Chunk numbers of a run that an earlier attempt applied (one Query over the batch's markers). */
-async function appliedChunks(batchId: string, run: string): Promise<Set<number>> {
+export async function appliedChunks(batchId: string, run: string): Promise<Set<number>> {
   const prefix = `CHUNK#${run}#`;
-  const done = new Set<number>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': batchKeys.batch(batchId).PK, ':prefix': prefix },
-        ProjectionExpression: 'SK',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of out.Items ?? []) done.add(Number(String(it.SK).slice(prefix.length)));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return done;
-}
-
-export interface IngestResult {
-  stored: number;
-  unknown_keys: number;
-  counters: number;
-}
-
-/**
- * Adds a call's records to the hourly counters of their keys; unknown keys are counted only.
- * With a `batchId` the call is idempotent: a retry of the same batch, whether the first attempt
- * finished or died half-way, applies each counter's share exactly once and answers the same.
- */
-export async function ingestRecords(records: readonly AnalyticsRecord[], batchId?: string): Promise<IngestResult> {
-  const hashes = [...new Set(records.map((r) => r.key_hash))];
-  const keyInfo: Map<string, KeyInfo> = await getKeySessions(hashes);
-  const keyOf = (h: string) => keyInfo.get(h);
-  let plan = planIngest(records, keyOf);
-  let marker = (_n: number): Key | undefined => undefined;
-  let applied = new Set<number>();
-  if (batchId !== undefined) {
-    const claim = await claimBatch(batchId, batchFingerprint(records), plan.refused);
-    plan = planIngest(records, keyOf, claim.refused);
-    marker = (n) => batchKeys.chunk(batchId, claim.run, n);
-    if (claim.retry) applied = await appliedChunks(batchId, claim.run);
-  }
-  const chunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas, n }));
-  // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
-  await mapLimit(chunks.filter((c) => !applied.has(c.n)), CHUNK_WRITERS, (c) => writeChunk(c.deltas, marker(c.n)));
-  // Also after a retry: the attempt that applied the chunks may have died before this step.
-  await applyBounds(plan.deltas);
-  return { stored: plan.stored, unknown_keys: plan.unknown, counters: plan.deltas.length };
+  const markers = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': batchKeys.batch(batchId).PK, ':prefix': prefix },
+    ProjectionExpression: 'SK',
+    ConsistentRead: true,
+  });
+  return new Set(markers.map((it) => Number(String(it.SK).slice(prefix.length))));
 }
 
 /** Every hourly counter of a key in whole days `range`: one Query, followed page by page. */
 export async function readKeyCounters(keyHash: string, range: DayRange): Promise<CounterItem[]> {
   const { low, high } = activityKeys.range(range);
-  const items: CounterItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': activityKeys.partition(keyHash), ':low': low, ':high': high },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as CounterItem[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
+    ExpressionAttributeValues: { ':pk': activityKeys.partition(keyHash), ':low': low, ':high': high },
+  });
+  return items as unknown as CounterItem[];
 }

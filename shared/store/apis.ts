@@ -1,17 +1,41 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../http/errors';
+/**
+ * API definitions: the main item (indexed for the three sort orders of an organisation's list),
+ * the compressed document parts that did not fit in it (same partition: one Query reads all),
+ * the database-id marker, and the listen-path claim that makes a (domain, listen path) unique
+ * across the installation. Versions and the delete of an API's OAuth clients are assembled by
+ * shared/services/apis.ts from the transaction items this module answers.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
+import { sha256Hex } from '../domain/hashing';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
-import { LIMITS } from '../schemas/common';
-import { ddb, tableName } from './client';
-import { batchGet, getItem, readCounter } from './items';
-import { apiKeys, keys, timeSortKey } from './keys';
-import { listPage } from './paging';
-import { counterAdd, transactWrite, type TxItem } from './transact';
+import { LIMITS } from '../limits';
+import { ddb, tableName } from './db/client';
+import { batchGet, getItem } from './db/items';
+import { listPage, queryAll } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
+import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
+import { countChange, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
 
 export type { ApiRecord };
+
+export const apiKeys = {
+  main: (apiId: string): StorageKey => ({ PK: `API#${apiId}`, SK: 'API' }),
+  part: (apiId: string, n: number): StorageKey => ({ PK: `API#${apiId}`, SK: `PART#${String(n).padStart(4, '0')}` }),
+  partition: (apiId: string) => `API#${apiId}`,
+  /** Database id (24 hex) -> api_id. */
+  byDbId: (id: string): StorageKey => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
+  /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
+  ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
+  /**
+   * Marker of a (domain, listen path) claim, unique across the installation. Hashed: both are free
+   * text of any length and characters, and a partition key holds at most 2 KB.
+   */
+  listen: (c: ListenClaim): StorageKey => ({ PK: `LISTEN#${sha256Hex(JSON.stringify([c.domain, c.path]))}`, SK: 'LISTEN' }),
+};
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +51,8 @@ const MAX_STORED_BYTES = 4 * 1024 * 1024 - 96 * 1024;
 
 type Meta = Omit<ApiRecord, 'classic' | 'oas'>;
 /** A record as read back, with the number of stored parts its document takes. */
-type Stored = ApiRecord & { parts: number };
+export type StoredApi = ApiRecord & { parts: number };
+type Stored = StoredApi;
 
 function metaOf(api: ApiRecord): Meta {
   const { classic: _c, oas: _o, ...meta } = api;
@@ -62,9 +87,7 @@ function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
   return { main, parts };
 }
 
-const put = (Item: Json, condition?: string, values?: Json): TxItem['op'] => ({
-  Put: { TableName: tableName(), Item, ConditionExpression: condition, ExpressionAttributeValues: values },
-});
+const put = putOp;
 
 /**
  * The marker of the (domain, listen path) an API claims, unique across the installation: the
@@ -89,7 +112,7 @@ function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
   };
 }
 
-const claimDelete = (claim: ListenClaim): TxItem => ({ op: { Delete: { TableName: tableName(), Key: apiKeys.listen(claim) } } });
+const claimDelete = (claim: ListenClaim): TxItem => ({ op: deleteOp(apiKeys.listen(claim)) });
 
 /** Transaction items that create an API: api_id, database id and listen claim unique (409), org count +1. */
 export function createApiItems(api: ApiRecord): TxItem[] {
@@ -102,7 +125,7 @@ export function createApiItems(api: ApiRecord): TxItem[] {
       onConditionFail: () => new Conflict(`API id ${api.id} already exists`),
     },
     ...parts.map((p) => ({ op: put(p) })),
-    counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()),
+    countChange(api.org_id, 'API', 1),
     ...(claim ? [claimPut(api, claim)] : []),
   ];
 }
@@ -126,11 +149,11 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = fa
     ...parts.map((p) => ({ op: put(p) })),
   ];
   for (let n = parts.length + 1; n < previous.parts; n++) {
-    items.push({ op: { Delete: { TableName: tableName(), Key: apiKeys.part(api.api_id, n) } } });
+    items.push({ op: deleteOp(apiKeys.part(api.api_id, n)) });
   }
   if (previous.org_id !== api.org_id) {
-    items.push(counterAdd(keys.counter(previous.org_id, 'API'), -1, tableName()));
-    items.push(counterAdd(keys.counter(api.org_id, 'API'), 1, tableName()));
+    items.push(countChange(previous.org_id, 'API', -1));
+    items.push(countChange(api.org_id, 'API', 1));
   }
   const [before, after] = [listenClaimOf(previous), listenClaimOf(api)];
   const moved = !sameClaim(before, after);
@@ -175,32 +198,13 @@ function decodeItems(items: Json[]): { api: Stored; bytes: number } | undefined 
   return { api, bytes: decoded.bytes };
 }
 
-function fromItems(items: Json[]): Stored | undefined {
-  return decodeItems(items)?.api;
-}
-
 /** One Query reads the main item and every part of an API, consistently. */
 export async function getApi(apiId: string): Promise<Stored | undefined> {
   return decodeItems(await getApiItems(apiId))?.api;
 }
 
-async function getApiItems(apiId: string): Promise<Json[]> {
-  const items: Json[] = [];
-  let start: Json | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': apiKeys.partition(apiId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((out.Items ?? []) as Json[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+function getApiItems(apiId: string): Promise<Json[]> {
+  return queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': apiKeys.partition(apiId) }, ConsistentRead: true });
 }
 
 /** What owner and link checks need, without the definition: one GetItem of the main item. */
@@ -236,18 +240,6 @@ export async function getApiSummaries(apiIds: readonly string[]): Promise<Map<st
   return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
 }
 
-/**
- * The api_ids among `ids` that name no API a writer may name: with `withinOrg` (dashboard writes)
- * an API of another organisation is missing exactly like one that exists nowhere.
- */
-export async function missingApis(ids: readonly string[], withinOrg?: string): Promise<string[]> {
-  const found = await getApiSummaries(ids);
-  return ids.filter((id) => {
-    const api = found.get(id);
-    return !api || (withinOrg !== undefined && api.org_id !== withinOrg);
-  });
-}
-
 /** A summary by api_id or by the 24-hex database id (dashboard routes take either). */
 export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
   const direct = await getApiSummary(id);
@@ -258,7 +250,7 @@ export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | und
 
 /**
  * Runs a write against the stored version of an API: 404 when it is absent, 412 when `ifMatch`
- * names another version. Without If-Match the last write wins (decisions §3), so a write that
+ * names another version. Without If-Match the last write wins (contract §3), so a write that
  * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
  * instead of answering 412 for a header the caller never sent.
  */
@@ -284,28 +276,22 @@ export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: T
   });
 }
 
+/** Transaction item that fails unless the API exists (a write that names it, such as an OAuth client's). */
+export function apiExistsCheck(apiId: string): TxItem['op'] {
+  return conditionCheckOp(apiKeys.main(apiId), 'attribute_exists(PK)');
+}
+
 /** The main item only if still at the version read (412 otherwise), its markers (listen claim too), parts and count. */
 export function deleteApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
-  const table = tableName();
   const items: TxItem[] = [
-    {
-      op: {
-        Delete: {
-          TableName: table,
-          Key: apiKeys.main(apiId),
-          ConditionExpression: 'version = :v',
-          ExpressionAttributeValues: { ':v': previous.version },
-        },
-      },
-      onConditionFail: () => new PreconditionFailed(),
-    },
-    { op: { Delete: { TableName: table, Key: apiKeys.byDbId(previous.id) } } },
-    counterAdd(keys.counter(previous.org_id, 'API'), -1, table),
+    { op: deleteOp(apiKeys.main(apiId), 'version = :v', { ':v': previous.version }), onConditionFail: () => new PreconditionFailed() },
+    { op: deleteOp(apiKeys.byDbId(previous.id)) },
+    countChange(previous.org_id, 'API', -1),
   ];
   const claim = listenClaimOf(previous);
   if (claim) items.push(claimDelete(claim));
-  for (let n = 1; n < previous.parts; n++) items.push({ op: { Delete: { TableName: table, Key: apiKeys.part(apiId, n) } } });
+  for (let n = 1; n < previous.parts; n++) items.push({ op: deleteOp(apiKeys.part(apiId, n)) });
   return items;
 }
 
@@ -336,7 +322,7 @@ export async function listApis(orgId: string, sort: ApiSort, req: PageRequest) {
     forward: !sort.startsWith('-'),
     budget: { bytes: LIMITS.responseBytes, sizeOf: packedLowerBound, exceeded: () => new ResponseTooLarge() },
   };
-  const [page, total] = await Promise.all([listPage(q, req), readCounter(keys.counter(orgId, 'API'))]);
+  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'API')]);
   const apis: Stored[] = [];
   let bytes = 0;
   for (const item of page.items) {

@@ -1,25 +1,25 @@
 /**
- * Assets (OAS templates, spec "Asset (template)"). Every key lives under the organisation, so an
- * asset of another organisation is simply not found (404). The custom `id` is unique within the
- * organisation through a marker item written in the same transaction as the asset (409).
+ * Assets (OAS templates). Every key lives under the organisation, so an asset of another
+ * organisation is simply not found (404). The custom `id` is unique within the organisation
+ * through a marker item written in the same transaction as the asset (409).
  */
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed } from '../errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset, type AssetInput } from '../schemas/assets';
-import { tableName } from './client';
-import { getItem, readCounter } from './items';
-import { keys, timeSortKey } from './keys';
-import { listPage } from './paging';
-import { counterAdd, transactWrite, type TxItem } from './transact';
+import { getItem } from './db/items';
+import { listPage } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
+import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
+import { countChange, readCount } from './organisations';
 
 type Item = Record<string, unknown>;
 
 export const assetKeys = {
-  main: (orgId: string, dbId: string) => ({ PK: `ORG#${orgId}#ASSET#${dbId}`, SK: 'ASSET' }),
+  main: (orgId: string, dbId: string): StorageKey => ({ PK: `ORG#${orgId}#ASSET#${dbId}`, SK: 'ASSET' }),
   /** Marker that makes a custom id unique within its organisation; holds the asset's `_id`. */
-  customId: (orgId: string, id: string) => ({ PK: `ORG#${orgId}#ASSETID#${id}`, SK: 'UNIQUE' }),
+  customId: (orgId: string, id: string): StorageKey => ({ PK: `ORG#${orgId}#ASSETID#${id}`, SK: 'UNIQUE' }),
   /** GSI1: an organisation's assets in creation order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#ASSETS`,
 };
@@ -30,14 +30,6 @@ const MAX_PACKED_BYTES = 350_000;
 
 /** A condition failure on the asset item when no If-Match was sent: another writer won; read again. */
 class Stale extends PreconditionFailed {}
-
-function checkKind(kind: string | undefined): void {
-  if (kind !== undefined && kind !== ASSET_KIND) {
-    throw new Unprocessable(`kind ${kind} is not supported; the only asset kind is ${ASSET_KIND}`, [
-      { path: 'body.kind', message: `must be ${ASSET_KIND}` },
-    ]);
-  }
-}
 
 function pack(data: Record<string, unknown>): Buffer {
   const parts = encodeChunks(data, MAX_PACKED_BYTES);
@@ -58,9 +50,7 @@ function toAsset(item: Item): Asset {
   };
 }
 
-const put = (Item: Item, condition: string, values?: Item): TxItem['op'] => ({
-  Put: { TableName: tableName(), Item, ConditionExpression: condition, ExpressionAttributeValues: values },
-});
+const put = putOp;
 
 const markerPut = (orgId: string, id: string, dbId: string): TxItem => ({
   op: put({ ...assetKeys.customId(orgId, id), entity: 'unique', asset_id: dbId }, 'attribute_not_exists(PK)'),
@@ -68,7 +58,7 @@ const markerPut = (orgId: string, id: string, dbId: string): TxItem => ({
 });
 
 const markerDelete = (orgId: string, id: string): TxItem => ({
-  op: { Delete: { TableName: tableName(), Key: assetKeys.customId(orgId, id) } },
+  op: deleteOp(assetKeys.customId(orgId, id)),
 });
 
 function assetItem(orgId: string, dbId: string, createdAt: string, now: string, input: AssetInput, id: string | undefined): Item {
@@ -89,17 +79,15 @@ function assetItem(orgId: string, dbId: string, createdAt: string, now: string, 
   };
 }
 
-/** Creates an asset: kind only oas-template (422), custom id unique in the organisation (409). */
+/** Creates an asset; its custom id is unique in the organisation (409). */
 export async function createAsset(orgId: string, input: AssetInput): Promise<Asset> {
-  checkKind(input.kind);
   const now = new Date().toISOString();
   const dbId = newDbId();
   const item = { ...assetItem(orgId, dbId, now, now, input, input.id), version: 1 };
-  const table = tableName();
   await transactWrite([
     { op: put(item, 'attribute_not_exists(PK)') },
     ...(input.id !== undefined ? [markerPut(orgId, input.id, dbId)] : []),
-    counterAdd(keys.counter(orgId, 'ASSET'), 1, table),
+    countChange(orgId, 'ASSET', 1),
   ]);
   return toAsset(item);
 }
@@ -127,7 +115,6 @@ export async function getAsset(orgId: string, assetId: string): Promise<{ asset:
  * (412); without it the last write wins, re-reading when another writer got in between.
  */
 export async function replaceAsset(orgId: string, assetId: string, input: AssetInput, ifMatch: number | undefined) {
-  checkKind(input.kind);
   for (;;) {
     const current = await findItem(orgId, assetId, true);
     if (!current) throw notFound(assetId);
@@ -160,22 +147,11 @@ export async function deleteAsset(orgId: string, assetId: string, ifMatch: numbe
     if (!current) throw notFound(assetId);
     const version = Number(current.version);
     if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
-    const table = tableName();
     const tx: TxItem[] = [
-      {
-        // Guarded by the version read, so the marker removed below is the one this version holds.
-        op: {
-          Delete: {
-            TableName: table,
-            Key: assetKeys.main(orgId, String(current._id)),
-            ConditionExpression: 'version = :v',
-            ExpressionAttributeValues: { ':v': version },
-          },
-        },
-        onConditionFail: () => new Stale(),
-      },
+      // Guarded by the version read, so the marker removed below is the one this version holds.
+      { op: deleteOp(assetKeys.main(orgId, String(current._id)), 'version = :v', { ':v': version }), onConditionFail: () => new Stale() },
       ...(typeof current.id === 'string' ? [markerDelete(orgId, current.id)] : []),
-      counterAdd(keys.counter(orgId, 'ASSET'), -1, table),
+      countChange(orgId, 'ASSET', -1),
     ];
     try {
       await transactWrite(tx);
@@ -188,6 +164,6 @@ export async function deleteAsset(orgId: string, assetId: string, ifMatch: numbe
 
 export async function listAssets(orgId: string, req: PageRequest) {
   const q = { index: 'GSI1' as const, partition: assetKeys.ofOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), readCounter(keys.counter(orgId, 'ASSET'))]);
+  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'ASSET')]);
   return { assets: page.items.map(toAsset), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

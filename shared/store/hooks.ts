@@ -1,23 +1,22 @@
-import { NotFound, PreconditionFailed } from '../http/errors';
+import { NotFound, PreconditionFailed } from '../errors';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook, HookInput } from '../schemas/hooks';
-import { tableName } from './client';
-import { getItem, readCounter, stripItem } from './items';
-import { keys, timeSortKey } from './keys';
-import { listPage, type ListQuery } from './paging';
-import { counterAdd, transactWrite } from './transact';
-import { replaceVersioned } from './versioned';
+import { getItem, stripItem } from './db/items';
+import { listPage, type ListQuery } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
+import { deleteOp, putOp, transactWrite } from './db/transactions';
+import { replaceVersioned } from './db/versioning';
+import { countChange, readCount } from './organisations';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
- * simply names no item: the 404 of decisions §2 needs no extra check and no write can cross over.
+ * simply names no item: the 404 of contract §2 needs no extra check and no write can cross over.
  */
 export const hookKeys = {
-  hook: (orgId: string, hookId: string) => ({ PK: `ORG#${orgId}#HOOK#${hookId}`, SK: 'HOOK' }),
+  hook: (orgId: string, hookId: string): StorageKey => ({ PK: `ORG#${orgId}#HOOK#${hookId}`, SK: 'HOOK' }),
   /** GSI1: an organisation's hooks in creation order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#HOOKS`,
-  counter: (orgId: string) => keys.counter(orgId, 'HOOK'),
 };
 
 const notFound = (hookId: string) => () => new NotFound(`webhook ${hookId} not found`);
@@ -36,11 +35,7 @@ function itemOf(hook: Hook) {
 export async function createHook(orgId: string, input: HookInput): Promise<Hook> {
   const now = new Date().toISOString();
   const hook: Hook = { ...input, id: newDbId(), org_id: orgId, created_at: now, updated_at: now, version: 1 };
-  const table = tableName();
-  await transactWrite([
-    { op: { Put: { TableName: table, Item: itemOf(hook), ConditionExpression: 'attribute_not_exists(PK)' } } },
-    counterAdd(hookKeys.counter(orgId), 1, table),
-  ]);
+  await transactWrite([{ op: putOp(itemOf(hook), 'attribute_not_exists(PK)') }, countChange(orgId, 'HOOK', 1)]);
   return hook;
 }
 
@@ -49,7 +44,7 @@ export async function getHook(orgId: string, hookId: string): Promise<Hook | und
   return item ? stripItem<Hook>(item) : undefined;
 }
 
-/** Full replace (spec 21): omitted members take their defaults; id, org and creation time stay. */
+/** Full replace: omitted members take their defaults; id, org and creation time stay. */
 export async function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> {
   const current = await getHook(orgId, hookId);
   if (!current) throw notFound(hookId)();
@@ -63,25 +58,14 @@ export async function replaceHook(orgId: string, hookId: string, input: HookInpu
  * just read; without If-Match a concurrent replace only causes a re-read, never a 412.
  */
 export async function deleteHook(orgId: string, hookId: string, ifMatch: number | undefined): Promise<void> {
-  const table = tableName();
   for (;;) {
     const current = await getHook(orgId, hookId);
     if (!current) throw notFound(hookId)();
     if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
     try {
       await transactWrite([
-        {
-          op: {
-            Delete: {
-              TableName: table,
-              Key: hookKeys.hook(orgId, hookId),
-              ConditionExpression: 'version = :v',
-              ExpressionAttributeValues: { ':v': current.version },
-            },
-          },
-          onConditionFail: () => new PreconditionFailed(),
-        },
-        counterAdd(hookKeys.counter(orgId), -1, table),
+        { op: deleteOp(hookKeys.hook(orgId, hookId), 'version = :v', { ':v': current.version }), onConditionFail: () => new PreconditionFailed() },
+        countChange(orgId, 'HOOK', -1),
       ]);
       return;
     } catch (e) {
@@ -92,6 +76,6 @@ export async function deleteHook(orgId: string, hookId: string, ifMatch: number 
 
 export async function listHooks(orgId: string, req: PageRequest) {
   const q: ListQuery = { index: 'GSI1', partition: hookKeys.ofOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), readCounter(hookKeys.counter(orgId))]);
+  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'HOOK')]);
   return { hooks: page.items.map((i) => stripItem<Hook>(i)), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

@@ -1,61 +1,176 @@
-import { sha256Hex } from '../domain/hashing';
-import type { ListenClaim } from '../domain/listen-paths';
-
 /**
- * Every storage key of the single table is built here and nowhere else. Ids reaching these
- * builders were validated by the route schemas (decisions §4), so `#` cannot appear in them.
+ * Gateway keys (session objects), stored only under the SHA-256 of the clear key. The key item
+ * holds the session as sent (minus the basic-auth password, kept as a scrypt hash in a private
+ * attribute); its live quotas and rate windows share its partition, so the data-plane check
+ * touches one partition per key. The clear key is never a storage key.
  */
-export const keys = {
-  org: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORG' }),
-  /** Maintained item count of one kind in an organisation (drives `pages`). */
-  counter: (orgId: string, kind: string) => ({ PK: `ORG#${orgId}`, SK: `COUNT#${kind}` }),
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import type { RateWindow } from '../domain/quota';
+import type { QuotaScope } from '../domain/sessions';
+import type { KeySession } from '../schemas/keys';
+import { batchGet, getItem } from './db/items';
+import { queryAll } from './db/paging';
+import type { StorageKey } from './db/storage-key';
+import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
+import { ensureQuotaItem, refundQuota, resetQuotaItem, spendQuota, spendRate, type LiveQuota, type Spend } from './live-quota';
+import { orgExistsCheck } from './organisations';
 
-  user: (userId: string) => ({ PK: `USER#${userId}`, SK: 'USER' }),
-  /** GSI1: an organisation's users in creation order. */
-  usersOfOrg: (orgId: string) => `ORG#${orgId}#USERS`,
-  /** Marker that makes an e-mail unique within its organisation (case-insensitive). */
-  userEmail: (orgId: string, emailLower: string) => ({ PK: `ORG#${orgId}#EMAIL#${emailLower}`, SK: 'UNIQUE' }),
-  /** Dashboard access key, by SHA-256 of the clear key. */
-  accessKey: (hash: string) => ({ PK: `AKEY#${hash}`, SK: 'AKEY' }),
-
-  idempotency: (scope: string, key: string) => ({ PK: `IDEMP#${scope}#${key}`, SK: 'IDEMP' }),
-  health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
-};
-
-/** Index sort key that orders by time and stays unique. */
-export const timeSortKey = (iso: string, id: string) => `${iso}#${id}`;
-
-/** API definitions: the main item and its document parts share one partition (one Query reads all). */
-export const apiKeys = {
-  main: (apiId: string) => ({ PK: `API#${apiId}`, SK: 'API' }),
-  part: (apiId: string, n: number) => ({ PK: `API#${apiId}`, SK: `PART#${String(n).padStart(4, '0')}` }),
-  partition: (apiId: string) => `API#${apiId}`,
-  /** Database id (24 hex) -> api_id. */
-  byDbId: (id: string) => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
-  /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
-  ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
-  /**
-   * Marker of a (domain, listen path) claim, unique across the installation. Hashed: both are free
-   * text of any length and characters, and a partition key holds at most 2 KB.
-   */
-  listen: (c: ListenClaim) => ({ PK: `LISTEN#${sha256Hex(JSON.stringify([c.domain, c.path]))}`, SK: 'LISTEN' }),
-};
-
-/**
- * Gateway keys (sessions), their live quota and rate windows share the key hash's partition, so
- * the data-plane check touches one partition per key. The clear key is never a storage key.
- */
-export const sessionKeys = {
-  key: (hash: string) => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
+export const keyKeys = {
+  key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
   partition: (hash: string) => `KEY#${hash}`,
   /** Live quota of the key (scope '') or of one API under per-API limits (scope = api_id). */
-  quota: (hash: string, scope = '') => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
+  quota: (hash: string, scope = ''): StorageKey => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
   /** Fixed rate window starting at `start` (epoch seconds); expires by TTL. */
-  rate: (hash: string, scope: string, start: number) => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
+  rate: (hash: string, scope: string, start: number): StorageKey => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
   /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
-  username: (orgId: string, user: string) => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
-  /** The organisation-wide session and its live quota (covers all the organisation's keys). */
-  orgSession: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGSESSION' }),
-  orgQuota: (orgId: string) => ({ PK: `ORG#${orgId}`, SK: 'ORGQUOTA' }),
-  policy: (id: string) => ({ PK: `POLICY#${id}`, SK: 'POLICY' }),
+  username: (orgId: string, user: string): StorageKey => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
 };
+
+export type StoredKey = KeySession & { key_hash: string; org_id: string; date_created: string; last_updated: string };
+
+export interface KeyItem {
+  session: StoredKey;
+  version: number;
+  basic_auth_hash?: string;
+  username?: string;
+  /** The key-wide live quota as read with the key (reads only; writes never take it from here). */
+  live?: LiveQuota;
+}
+
+function keyItem(k: KeyItem) {
+  return {
+    ...keyKeys.key(k.session.key_hash),
+    entity: 'key',
+    session: k.session,
+    version: k.version,
+    ...(k.basic_auth_hash ? { basic_auth_hash: k.basic_auth_hash } : {}),
+    ...(k.username ? { username: k.username } : {}),
+  };
+}
+
+/**
+ * The user-name marker moves with the name. Names are unique within the key's organisation only
+ * (as the reference gateway scopes them), so one organisation neither learns nor blocks another's.
+ */
+function usernameItems(hash: string, orgId: string, next: string | undefined, previous: string | undefined): TxItem[] {
+  if (next === previous) return [];
+  const items: TxItem[] = [];
+  if (previous) items.push({ op: deleteOp(keyKeys.username(orgId, previous)) });
+  if (next) {
+    items.push({
+      op: putOp({ ...keyKeys.username(orgId, next), entity: 'unique', key_hash: hash }, 'attribute_not_exists(PK)'),
+      onConditionFail: () => new Conflict(`basic-auth user ${next} already has a key in this organisation`),
+    });
+  }
+  return items;
+}
+
+/** Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one transaction. */
+export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number, orgMustExist = false): Promise<void> {
+  const hash = k.session.key_hash;
+  const org = k.session.org_id;
+  await transactWrite([
+    ...(orgMustExist ? [{ op: orgExistsCheck(org), onConditionFail: () => new Unprocessable(`organisation ${org} does not exist`) }] : []),
+    {
+      op: putOp(keyItem({ ...k, version: 1 }), 'attribute_not_exists(PK)'),
+      onConditionFail: () => new Conflict('key already exists'),
+    },
+    ...scopes.map((q) => resetQuotaItem(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
+    ...usernameItems(hash, org, k.username, undefined),
+  ]);
+}
+
+/**
+ * The key and its key-wide live quota in one consistent Query (SK between `KEY` and `QUOTA`
+ * holds exactly those two), so a read costs one round trip.
+ */
+export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :key AND :quota',
+    ExpressionAttributeValues: { ':pk': keyKeys.partition(hash), ':key': keyKeys.key(hash).SK, ':quota': keyKeys.quota(hash).SK },
+    ConsistentRead: true,
+  });
+  const item = items.find((i) => i.SK === 'KEY');
+  if (!item) return undefined;
+  const quota = items.find((i) => i.SK === 'QUOTA');
+  return {
+    session: item.session as StoredKey,
+    version: Number(item.version),
+    ...(typeof item.basic_auth_hash === 'string' ? { basic_auth_hash: item.basic_auth_hash } : {}),
+    ...(typeof item.username === 'string' ? { username: item.username } : {}),
+    ...(quota ? { live: { used: Number(quota.used ?? 0), renews: Number(quota.renews ?? 0) } } : {}),
+  };
+}
+
+/** The stored session alone, with one GetItem: what the check and ownership checks read. */
+export async function getKeySession(hash: string): Promise<StoredKey | undefined> {
+  const item = await getItem(keyKeys.key(hash), true);
+  return item ? (item.session as StoredKey) : undefined;
+}
+
+/** The stored sessions of many key hashes, by hash (BatchGetItem, 100 keys a call). */
+export async function getKeySessions(hashes: readonly string[]): Promise<Map<string, StoredKey>> {
+  const items = await batchGet(hashes.map((h) => keyKeys.key(h)), true);
+  return new Map(items.map((i) => (i.session as StoredKey)).map((k) => [k.key_hash, k]));
+}
+
+/** Key hash of a basic-auth user name of the organisation, when one of its keys has it. */
+export async function hashOfUsername(orgId: string, user: string): Promise<string | undefined> {
+  const item = await getItem(keyKeys.username(orgId, user), true);
+  return typeof item?.key_hash === 'string' ? item.key_hash : undefined;
+}
+
+/**
+ * Replaces a key read at `previous.version` (412 when it moved on). The live quota is reset in
+ * the same transaction unless `reset` is false (suppress_reset); then only missing ones are made.
+ */
+export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyItem, scopes: QuotaScope[], reset: boolean, now: number): Promise<number> {
+  const hash = next.session.key_hash;
+  const version = previous.version + 1;
+  await transactWrite([
+    {
+      op: putOp(keyItem({ ...next, version }), 'attribute_exists(PK) AND version = :v', { ':v': previous.version }),
+      onConditionFail: () => new PreconditionFailed(),
+    },
+    ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
+    ...usernameItems(hash, previous.session.org_id, next.username, previous.username),
+  ]);
+  return version;
+}
+
+/** Deletes a key with its live quotas, rate windows and user-name marker. */
+export async function deleteKey(hash: string): Promise<void> {
+  const current = await getKeyItem(hash);
+  if (!current) throw new NotFound('key not found');
+  const partition = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keyKeys.partition(hash) },
+    ProjectionExpression: 'PK, SK',
+  });
+  const others = partition.filter((i) => i.SK !== 'KEY');
+  const items: TxItem[] = [
+    {
+      op: deleteOp(keyKeys.key(hash), 'version = :v', { ':v': current.version }),
+      onConditionFail: () => new Conflict('the key changed while it was being deleted; try again'),
+    },
+    ...usernameItems(hash, current.session.org_id, undefined, current.username),
+    // Rate windows beyond the transaction's size expire by TTL on their own.
+    ...others.slice(0, 90).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
+  ];
+  await transactWrite(items);
+}
+
+/** Counts one request in the key's rate window of `scope`; false when the window is full. */
+export function spendKeyRate(hash: string, scope: string, window: RateWindow): Promise<boolean> {
+  return spendRate(keyKeys.rate(hash, scope, window.start), window);
+}
+
+/** Spends one unit of the key's live quota of `scope` ('' = key-wide). */
+export function spendKeyQuota(hash: string, scope: string, max: number, renewalRate: number, now: number): Promise<Spend> {
+  return spendQuota(keyKeys.quota(hash, scope), max, renewalRate, now);
+}
+
+/** Gives back a unit spent in the window ending at `renews`. */
+export function refundKeyQuota(hash: string, scope: string, renews: number): Promise<void> {
+  return refundQuota(keyKeys.quota(hash, scope), renews);
+}

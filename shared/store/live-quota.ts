@@ -5,11 +5,12 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isUnlimited, renewsAt, type RateWindow } from '../domain/quota';
-import { ddb, tableName } from './client';
-import { isConditionFailure } from './items';
-import type { TxItem } from './transact';
+import { ddb, tableName } from './db/client';
+import { isConditionFailure } from './db/items';
+import type { StorageKey } from './db/storage-key';
+import type { TxItem } from './db/transactions';
 
-type Key = { PK: string; SK: string };
+type Key = StorageKey;
 
 export interface LiveQuota {
   used: number;

@@ -1,43 +1,65 @@
+/**
+ * Organisations: the organisation item, and the item counts kept in its partition (one per kind
+ * of object the organisation lists: users, APIs, webhooks, assets), which drive `pages`
+ * (contract §5). Every count moves in the same transaction as the create or delete it counts.
+ */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../http/errors';
-import { newDbId } from '../domain/hashing';
-import type { OrganisationInput, Organisation } from '../schemas/organisations';
-import { ddb, tableName } from './client';
-import { getItem, isConditionFailure, stripItem } from './items';
-import { keys } from './keys';
+import { Conflict } from '../errors';
+import type { Organisation } from '../schemas/organisations';
+import { ddb, tableName } from './db/client';
+import { getItem, isConditionFailure } from './db/items';
+import type { StorageKey } from './db/storage-key';
+import { conditionCheckOp, type TxItem } from './db/transactions';
+
+/** The kinds of object an organisation counts. */
+export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET';
+
+export const orgKeys = {
+  /** The organisation's partition: its item, its counts, and its session (org-sessions.ts). */
+  partition: (orgId: string) => `ORG#${orgId}`,
+  org: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORG' }),
+  /** Maintained item count of one kind in an organisation. */
+  counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: orgKeys.partition(orgId), SK: `COUNT#${kind}` }),
+};
 
 /** Creates an organisation; a taken id is 409 (one conditional Put, no read first). */
-export async function createOrganisation(input: OrganisationInput): Promise<Organisation> {
-  const now = new Date().toISOString();
-  const id = input.id ?? newDbId();
-  const org = { ...input, id, created_at: now, updated_at: now, version: 1 };
+export async function putNewOrganisation(org: Organisation): Promise<void> {
   try {
     await ddb().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.org(id), entity: 'org', ...org },
+        Item: { ...orgKeys.org(org.id), entity: 'org', ...org },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
   } catch (e) {
-    if (isConditionFailure(e)) throw new Conflict(`organisation ${id} already exists`);
+    if (isConditionFailure(e)) throw new Conflict(`organisation ${org.id} already exists`);
     throw e;
   }
-  return org;
 }
 
-export async function getOrganisation(id: string): Promise<Organisation | undefined> {
-  const item = await getItem(keys.org(id));
-  return item ? stripItem<Organisation>(item) : undefined;
+/** Condition for transactions that need the organisation to exist. */
+export function orgExistsCheck(orgId: string): TxItem['op'] {
+  return conditionCheckOp(orgKeys.org(orgId), 'attribute_exists(PK)');
 }
 
-/** Condition for transactions that need the organisation to exist (422 when it does not). */
-export function orgExistsCheck(orgId: string) {
+/** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
+export function countChange(orgId: string, kind: CountedKind, delta: 1 | -1): TxItem {
   return {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: keys.org(orgId),
-      ConditionExpression: 'attribute_exists(PK)',
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: orgKeys.counter(orgId, kind),
+        UpdateExpression: 'ADD #n :d SET entity = :e',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
+      },
     },
   };
+}
+
+/** An organisation's count of `kind` (0 when it has none of that kind yet). */
+export async function readCount(orgId: string, kind: CountedKind): Promise<number> {
+  const item = await getItem(orgKeys.counter(orgId, kind), true);
+  return typeof item?.n === 'number' ? item.n : 0;
 }

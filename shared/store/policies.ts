@@ -1,14 +1,16 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../http/errors';
+import { Conflict, NotFound } from '../errors';
 import { newDbId } from '../domain/hashing';
 import type { Policy } from '../schemas/policies';
-import { ddb, tableName } from './client';
-import { batchGet, getItem, isConditionFailure, stripItem } from './items';
-import { assertItemFits, MAX_TRANSACTION_BYTES } from './item-size';
-import { sessionKeys } from './keys';
-import { forgetSessions } from './session-cache';
-import { transactWrite } from './transact';
-import { deleteVersioned, replaceVersioned } from './versioned';
+import { ddb, tableName } from './db/client';
+import { batchGet, getItem, isConditionFailure, stripItem } from './db/items';
+import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
+import type { StorageKey } from './db/storage-key';
+import { transactWrite } from './db/transactions';
+import { deleteVersioned, replaceVersioned } from './db/versioning';
+
+/** A policy is stored under the client's id, unique across the installation. */
+export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
 
 export type StoredPolicy = Policy & { _id: string; date_created: string; last_updated: string };
 
@@ -22,7 +24,7 @@ function itemOf(policy: Policy, now: string, previous?: { _id: string; date_crea
   return {
     // The body keeps unknown members, so a client could otherwise set index keys or the TTL.
     ...stripItem<Policy>(policy, SERVER_OWNED),
-    ...sessionKeys.policy(policy.id),
+    ...policyKey(policy.id),
     entity: 'policy',
     // Server-owned: the database id and creation time survive replacement and import.
     _id: previous?._id ?? (keepClientId ? policy._id : undefined) ?? newDbId(),
@@ -40,44 +42,31 @@ export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
     if (isConditionFailure(e)) throw new Conflict(`policy ${policy.id} already exists`);
     throw e;
   }
-  forgetSessions();
   return stripItem<StoredPolicy>(item, ['version']);
 }
 
 export async function getPolicy(id: string): Promise<(StoredPolicy & { version: number }) | undefined> {
-  const item = await getItem(sessionKeys.policy(id), true);
+  const item = await getItem(policyKey(id), true);
   return item ? stripItem(item) : undefined;
 }
 
 /** The policies with these ids that exist (any order). */
 export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy & { version: number })[]> {
   if (!ids.length) return [];
-  const items = await batchGet([...new Set(ids)].map((id) => sessionKeys.policy(id)), true);
+  const items = await batchGet([...new Set(ids)].map((id) => policyKey(id)), true);
   return items.map((i) => stripItem(i));
-}
-
-/**
- * The policies with these ids that a writer may name, and the ids left over. With `withinOrg`
- * (dashboard writes) only that organisation's policies count: another organisation's, or one
- * without `org_id`, is missing exactly like an id that exists nowhere.
- */
-export async function resolvePolicies(ids: readonly string[], withinOrg?: string): Promise<{ found: StoredPolicy[]; missing: string[] }> {
-  const found = (await getPolicies(ids)).filter((p) => withinOrg === undefined || p.org_id === withinOrg);
-  return { found, missing: ids.filter((id) => !found.some((p) => p.id === id)) };
 }
 
 /** Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. */
 export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
   const current = await getPolicy(policy.id);
   if (!current) throw notFound(policy.id)();
-  const version = await replaceVersioned(sessionKeys.policy(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
-  forgetSessions();
+  const version = await replaceVersioned(policyKey(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
   return version;
 }
 
 export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
-  await deleteVersioned(sessionKeys.policy(id), ifMatch, notFound(id));
-  forgetSessions();
+  await deleteVersioned(policyKey(id), ifMatch, notFound(id));
 }
 
 /**
@@ -107,5 +96,4 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
     bytes += it.size;
   }
   await flush();
-  forgetSessions();
 }

@@ -1,15 +1,25 @@
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../http/errors';
+import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { hashPassword } from '../domain/passwords';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { User, UserCreate, UserUpdate } from '../schemas/users';
-import { tableName } from './client';
-import { forgetAccessKeys } from './credential-cache';
-import { getItem, readCounter, stripItem } from './items';
-import { keys, timeSortKey } from './keys';
-import { orgExistsCheck } from './organisations';
-import { countMatching, listPage, type ListQuery } from './paging';
-import { counterAdd, transactWrite, type TxItem } from './transact';
+import { tableName } from './db/client';
+import { getItem, stripItem } from './db/items';
+import { countMatching, listPage, type ListQuery } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
+import { transactWrite, type TxItem } from './db/transactions';
+import { countChange, orgExistsCheck, readCount } from './organisations';
+
+/** Dashboard users, the uniqueness of their e-mail in the organisation, and their access keys. */
+export const userKeys = {
+  user: (userId: string): StorageKey => ({ PK: `USER#${userId}`, SK: 'USER' }),
+  /** GSI1: an organisation's users in creation order. */
+  ofOrg: (orgId: string) => `ORG#${orgId}#USERS`,
+  /** Marker that makes an e-mail unique within its organisation (case-insensitive). */
+  email: (orgId: string, emailLower: string): StorageKey => ({ PK: `ORG#${orgId}#EMAIL#${emailLower}`, SK: 'UNIQUE' }),
+  /** Dashboard access key, by SHA-256 of the clear key. */
+  accessKey: (hash: string): StorageKey => ({ PK: `AKEY#${hash}`, SK: 'AKEY' }),
+};
 
 /** Attributes that never leave the store. */
 const PRIVATE = ['password_hash', 'access_key_hash', 'email_lower'] as const;
@@ -46,14 +56,13 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
     ...(password ? { password_updated: now } : {}),
     ...(fields.password_max_days !== undefined ? { password_max_days: fields.password_max_days } : {}),
   };
-  const counter = keys.counter(input.org_id, 'USER');
   await transactWrite([
     { op: orgExistsCheck(input.org_id), onConditionFail: () => new Unprocessable(`organisation ${input.org_id} does not exist`) },
     {
       op: {
         Put: {
           TableName: table,
-          Item: { ...keys.userEmail(input.org_id, emailLower), entity: 'unique', user_id: id },
+          Item: { ...userKeys.email(input.org_id, emailLower), entity: 'unique', user_id: id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
@@ -64,9 +73,9 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
         Put: {
           TableName: table,
           Item: {
-            ...keys.user(id),
+            ...userKeys.user(id),
             entity: 'user',
-            GSI1PK: keys.usersOfOrg(input.org_id),
+            GSI1PK: userKeys.ofOrg(input.org_id),
             GSI1SK: timeSortKey(now, id),
             ...user,
             email_lower: emailLower,
@@ -83,26 +92,27 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
         Put: {
           TableName: table,
           // The owner's org and active flag are copied here so a dashboard request costs one GetItem.
-          Item: { ...keys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: input.org_id, active: user.active },
+          Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: input.org_id, active: user.active },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
     },
-    counterAdd(counter, 1, table),
+    countChange(input.org_id, 'USER', 1),
   ]);
   return { user, accessKey };
 }
 
-export async function findAccessKeyOwner(clearKey: string): Promise<AccessKeyOwner | undefined> {
-  const item = await getItem(keys.accessKey(sha256Hex(clearKey)));
+/** Who holds a dashboard access key, by its hash: the key item copies the owner's org and active flag. */
+export async function findAccessKeyOwner(hash: string): Promise<AccessKeyOwner | undefined> {
+  const item = await getItem(userKeys.accessKey(hash));
   if (!item) return undefined;
   return { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true };
 }
 
-const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: keys.usersOfOrg(orgId), forward: true });
+const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: userKeys.ofOrg(orgId), forward: true });
 
 export async function listUsers(orgId: string, req: PageRequest) {
-  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), readCounter(keys.counter(orgId, 'USER'))]);
+  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), readCount(orgId, 'USER')]);
   return {
     pages: pageCount(total, req),
     users: page.items.map((i) => stripItem<User>(i, PRIVATE)),
@@ -124,11 +134,6 @@ export async function searchUsers(orgId: string, term: string, req: PageRequest)
   };
 }
 
-export async function getUser(id: string): Promise<User | undefined> {
-  const item = await getItem(keys.user(id));
-  return item ? stripItem<User>(item, PRIVATE) : undefined;
-}
-
 type Item = Record<string, unknown>;
 
 /** A condition failure on the user item when no If-Match was sent: another writer won; read again. */
@@ -138,7 +143,7 @@ const userNotFound = (id: string) => new NotFound(`user ${id} not found`);
 
 /** The user's current item (consistent read), with If-Match checked against its version. */
 async function currentUser(id: string, ifMatch: number | undefined): Promise<{ item: Item; version: number }> {
-  const item = await getItem(keys.user(id), true);
+  const item = await getItem(userKeys.user(id), true);
   if (!item) throw userNotFound(id);
   const version = Number(item.version ?? 1);
   if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
@@ -160,15 +165,12 @@ const userPut = (item: Item, version: number): TxItem => ({
 
 /**
  * Retries `attempt` while another writer changes the user between our read and our write,
- * unless If-Match named a version (then that is a 412). Every credential cached by this process
- * is dropped afterwards, so a deactivation or a revoked key is refused here at once.
+ * unless If-Match named a version (then that is a 412).
  */
 async function changeUser<T>(ifMatch: number | undefined, attempt: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
-      const out = await attempt();
-      forgetAccessKeys();
-      return out;
+      return await attempt();
     } catch (e) {
       if (!(e instanceof Stale) || ifMatch !== undefined) throw e;
     }
@@ -207,12 +209,12 @@ export async function replaceUser(id: string, input: UserUpdate, ifMatch: number
     const table = tableName();
     const tx: TxItem[] = [userPut(next, version)];
     if (emailLower !== oldEmail) {
-      tx.push({ op: { Delete: { TableName: table, Key: keys.userEmail(orgId, oldEmail) } } });
+      tx.push({ op: { Delete: { TableName: table, Key: userKeys.email(orgId, oldEmail) } } });
       tx.push({
         op: {
           Put: {
             TableName: table,
-            Item: { ...keys.userEmail(orgId, emailLower), entity: 'unique', user_id: id },
+            Item: { ...userKeys.email(orgId, emailLower), entity: 'unique', user_id: id },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -224,7 +226,7 @@ export async function replaceUser(id: string, input: UserUpdate, ifMatch: number
         op: {
           Update: {
             TableName: table,
-            Key: keys.accessKey(item.access_key_hash),
+            Key: userKeys.accessKey(item.access_key_hash),
             UpdateExpression: 'SET active = :a',
             ConditionExpression: 'attribute_exists(PK)',
             ExpressionAttributeValues: { ':a': input.active },
@@ -257,13 +259,13 @@ export async function rotateAccessKey(id: string): Promise<{ user: User; accessK
         op: {
           Put: {
             TableName: table,
-            Item: { ...keys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: String(item.org_id), active: item.active === true },
+            Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: String(item.org_id), active: item.active === true },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
       },
     ];
-    if (typeof item.access_key_hash === 'string') tx.push({ op: { Delete: { TableName: table, Key: keys.accessKey(item.access_key_hash) } } });
+    if (typeof item.access_key_hash === 'string') tx.push({ op: { Delete: { TableName: table, Key: userKeys.accessKey(item.access_key_hash) } } });
     await transactWrite(tx);
     return { user: stripItem<User>({ ...next, version: version + 1 }, PRIVATE), accessKey, version: version + 1 };
   });

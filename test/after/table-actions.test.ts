@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { WATCHED_TABLE_OPERATIONS } from '../../infra/constructs/monitoring';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 
 interface Report {
   file: string;
@@ -45,14 +45,14 @@ describe('table actions: declared = sent by the route tests', () => {
   });
 
   it('every built route declares its table actions', () => {
-    expect(builtRoutes.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
+    expect(routeList.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
   });
 
   it('the table alarms watch exactly the operations the routes send', () => {
     expect([...WATCHED_TABLE_OPERATIONS].sort()).toEqual([...operations].sort());
   });
 
-  for (const r of builtRoutes) {
+  for (const r of routeList) {
     it(`${r.method} ${r.path} (${r.name})`, () => {
       const declared = [...(r.tableActions ?? [])].sort();
       const sent = [...(used.get(r.name) ?? [])].sort();

@@ -68,7 +68,7 @@ function expectRow(row: Record<string, any>, recs: Rec[]) {
   expect(row.request_time).toBeCloseTo(e.request_time, 9);
 }
 
-describe('analytics ingestion and key activity (spec 11)', () => {
+describe('analytics ingestion and key activity', () => {
   const paths = ['/v1/users/42', '/v1/orders/7?expand=lines#frag'];
   const codes = [200, 201, 304, 404, 500];
   // Built when a test runs: the API id exists only after beforeAll.

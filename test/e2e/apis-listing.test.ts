@@ -1,5 +1,5 @@
 /**
- * GET /api/apis through the local stage (issue 4, decisions §5 and §7): pages, six sort orders,
+ * GET /api/apis through the local stage (contract §5 and §7): pages, six sort orders,
  * cursors, organisation isolation, and a page count that stays exact under concurrent writes.
  */
 import { randomBytes } from 'node:crypto';

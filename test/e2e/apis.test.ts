@@ -1,5 +1,5 @@
 /**
- * API definitions through the local stage (issue 4, decisions §7): OAS and classic create, read,
+ * API definitions through the local stage (contract §7): OAS and classic create, read,
  * update and delete; the classic form of OAS APIs; large documents; validation paths.
  * The listing lives in apis-listing.test.ts.
  */

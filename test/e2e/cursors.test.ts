@@ -5,7 +5,7 @@
  * in the dashboard envelope before storage sees it, never a 500 and never a page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/store/keys';
+import { userKeys } from '../../shared/store/users';
 import { startStage, type Stage } from '../support/stage';
 
 let s: Stage;
@@ -60,10 +60,10 @@ describe('cursors', () => {
   });
 
   it('refuse forged cursors of the caller’s own partition, whatever key members they name (no 500, no page)', async () => {
-    const partition = keys.usersOfOrg(A.orgId);
+    const partition = userKeys.ofOrg(A.orgId);
     const forged: Array<[string, string]> = [
       ['consistent start key', unsigned(partition, { PK: 'USER#x', SK: 'USER', GSI1PK: partition, GSI1SK: '0' })],
-      ["another partition's index key", unsigned(partition, { PK: 'USER#x', SK: 'USER', GSI1PK: keys.usersOfOrg(B.orgId), GSI1SK: '0' })],
+      ["another partition's index key", unsigned(partition, { PK: 'USER#x', SK: 'USER', GSI1PK: userKeys.ofOrg(B.orgId), GSI1SK: '0' })],
       ['table keys of another item kind', unsigned(partition, { PK: `ORG#${A.orgId}`, SK: 'ORG', GSI1PK: partition, GSI1SK: '' })],
       ['empty key values', unsigned(partition, { PK: '', SK: '', GSI1PK: '', GSI1SK: '' })],
       ['garbage', 'not-a-cursor'],

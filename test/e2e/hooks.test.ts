@@ -13,7 +13,7 @@ afterAll(() => s.close());
 
 const valid = { name: 'Alerts', method: 'POST', target_path: 'https://hooks.example/alert', header_map: { 'X-Token': 'abc' } };
 
-describe('webhooks (spec 21, 22)', () => {
+describe('webhooks', () => {
   it('rejects a missing or invalid method and a missing or relative target_path with 400, storing nothing', async () => {
     const cases: Array<[unknown, string]> = [
       [{ target_path: 'https://x.example/' }, 'body.method'],

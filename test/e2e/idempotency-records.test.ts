@@ -9,7 +9,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyKey, unseal } from '../../shared/domain/sealed';
 import { deriveKey, keyedHash } from '../../shared/domain/service-keys';
-import { ddb } from '../../shared/store/client';
+import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
 import { startStage, type Stage } from '../support/stage';
 import { SERVER_SECRET } from '../support/table';

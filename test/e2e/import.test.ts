@@ -1,5 +1,5 @@
 /**
- * POST /api/apis/oas/import (spec 16, decisions §8) through the local stage: JSON, YAML and URL
+ * POST /api/apis/oas/import (contract §8) through the local stage: JSON, YAML and URL
  * imports, generated defaults, every query flag, the refusals, and templates.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../shared/store/client';
+import { ddb } from '../../shared/store/db/client';
 import { startStage, type Stage } from '../support/stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
@@ -157,7 +157,7 @@ describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
       expect(r.body.key_hash).toBe(hash);
       expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?${q}`, body)).status, q).toBe(404);
     }
-    // Any other non-empty value still means the hash (decisions §6).
+    // Any other non-empty value still means the hash (contract §6).
     expect((await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${hash}?hashed=yes`, body)).status).toBe(200);
   });
 

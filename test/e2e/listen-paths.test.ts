@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../shared/store/client';
-import { apiKeys } from '../../shared/store/keys';
+import { ddb } from '../../shared/store/db/client';
+import { apiKeys } from '../../shared/store/apis';
 import { startStage, type Stage } from '../support/stage';
 import { petstoreJson } from '../unit/import-fixtures';
 

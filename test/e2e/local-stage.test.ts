@@ -3,12 +3,14 @@
  * It must answer /hello within 30 s, stop cleanly on SIGTERM, and keep data and secrets across
  * a restart on the same DATA_DIR; it prints a secret only on the start that generated it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
+import { request } from '../support/client';
+import { spawnStage, type SpawnedStage } from '../support/stage';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-stage-'));
 let child: ChildProcess | undefined;
@@ -17,35 +19,15 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(port: number, extraEnv: Record<string, string> = {}) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
-  for (const k of ['GW_SECRET', 'ADMIN_SECRET', 'SERVER_SECRET', 'DYNAMODB_ENDPOINT', 'TABLE_NAME']) delete env[k];
-  Object.assign(env, extraEnv);
-  const started = Date.now();
-  // Its own process group, so a signal reaches npm, tsx and the server as Ctrl-C in a terminal does.
-  const proc = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += String(d)));
-  proc.stderr!.on('data', (d) => (out += String(d)));
-  for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/hello`);
-      if (r.status === 200) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() - started > 30_000) throw new Error(`no /hello within 30 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { proc, output: () => out, readyMs: Date.now() - started };
+/** `npm start` in its own process group, as a user runs it; resolves once /hello answers. */
+async function start(port: number, extraEnv: Record<string, string> = {}): Promise<SpawnedStage> {
+  const env = { GW_SECRET: undefined, ADMIN_SECRET: undefined, SERVER_SECRET: undefined, DYNAMODB_ENDPOINT: undefined, TABLE_NAME: undefined, ...extraEnv };
+  return spawnStage({ dataDir, port, env, via: 'npm', readyTimeoutMs: 30_000 });
 }
 
-/** Ctrl-C: SIGINT to the whole group; answers whether anything of the stage is still running. */
-async function stop(proc: ChildProcess): Promise<string> {
-  await new Promise<void>((resolve) => {
-    proc.once('exit', () => resolve());
-    process.kill(-proc.pid!, 'SIGINT');
-  });
+/** Ctrl-C: SIGINT to the whole group, and no SIGKILL behind it; answers whether anything of the stage is still running. */
+async function stop(stage: SpawnedStage): Promise<string> {
+  await stage.stop('SIGINT', null);
   const left = spawnSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).stdout.trim();
   return left;
 }
@@ -65,16 +47,12 @@ it('starts, persists across a restart on the same DATA_DIR, and stops cleanly', 
 
   const admin = { 'admin-auth': secrets.adminSecret, 'content-type': 'application/json' };
   const base = `http://127.0.0.1:${port}`;
-  const org = await fetch(`${base}/admin/organisations`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'kept-org' }) });
+  const org = await request(base, 'POST', '/admin/organisations', { headers: admin, body: { id: 'kept-org' } });
   expect(org.status).toBe(200);
-  const user = await fetch(`${base}/admin/users`, {
-    method: 'POST',
-    headers: admin,
-    body: JSON.stringify({ org_id: 'kept-org', email_address: 'kept@org.example' }),
-  });
-  const key = ((await user.json()) as { Meta: { access_key: string } }).Meta.access_key;
+  const user = await request<{ Meta: { access_key: string } }>(base, 'POST', '/admin/users', { headers: admin, body: { org_id: 'kept-org', email_address: 'kept@org.example' } });
+  const key = user.body.Meta.access_key;
 
-  expect(await stop(first.proc)).toBe('');
+  expect(await stop(first)).toBe('');
 
   // Restart with the gateway secret from the environment: no secret is printed again.
   const envGwSecret = 'gw-secret-from-the-environment';
@@ -85,14 +63,14 @@ it('starts, persists across a restart on the same DATA_DIR, and stops cleanly', 
   for (const secret of [envGwSecret, secrets.gwSecret, secrets.adminSecret, secrets.serverSecret]) expect(second.output()).not.toContain(secret);
   expect(second.output()).toContain('(from GW_SECRET)');
   expect(second.output()).toContain(`(kept in ${join(dataDir, 'secrets.json')}, adminSecret)`);
-  const gwAnswer = await fetch(`${base}/gw/policies/none`, { headers: { 'x-gw-authorization': envGwSecret } });
+  const gwAnswer = await request(base, 'GET', '/gw/policies/none', { headers: { 'x-gw-authorization': envGwSecret } });
   expect(gwAnswer.status).toBe(404);
-  const users = await fetch(`${base}/api/users`, { headers: { authorization: `Bearer ${key}` } });
+  const users = await request<{ users: Array<{ email_address: string }> }>(base, 'GET', '/api/users', { headers: { authorization: `Bearer ${key}` } });
   expect(users.status).toBe(200);
-  const body = (await users.json()) as { users: Array<{ email_address: string }> };
+  const body = users.body;
   expect(body.users.map((u) => u.email_address)).toEqual(['kept@org.example']);
-  const dup = await fetch(`${base}/admin/organisations`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'kept-org' }) });
+  const dup = await request(base, 'POST', '/admin/organisations', { headers: admin, body: { id: 'kept-org' } });
   expect(dup.status).toBe(409);
-  expect(await stop(second.proc)).toBe('');
+  expect(await stop(second)).toBe('');
   child = undefined;
 }, 120_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStage, type Stage } from '../support/stage';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../shared/store/client';
+import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
 
 let s: Stage;

@@ -8,9 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { recordFromClassic } from '../../shared/domain/api-records';
 import { createApiItems } from '../../shared/store/apis';
-import { apiKeys } from '../../shared/store/keys';
-import { tableName } from '../../shared/store/client';
-import { transactWrite, type TxItem } from '../../shared/store/transact';
+import { apiKeys } from '../../shared/store/apis';
+import { tableName } from '../../shared/store/db/client';
+import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
 import { startStage, type Stage } from '../support/stage';
 import { petstore, petstoreJson } from '../unit/import-fixtures';
 

@@ -5,13 +5,12 @@
  * CACHE_SECONDS in another warm process however often the credential is used meanwhile. The other
  * process is a second local stage (npm start's entry point) on the same table.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../infra/local/dynamodb-local';
-import { startStage, type Stage } from '../support/stage';
+import { request } from '../support/client';
+import { spawnStage, startStage, type SpawnedStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
 
 /** Short, so the test runs in seconds; the README default is 2. */
@@ -25,31 +24,17 @@ const EVERY_MS = 200;
 const MAX_REQUESTS = (CACHE_SECONDS * 1000) / EVERY_MS + 4;
 
 let s: Stage;
-let other: { url: string; proc: ChildProcess; dataDir: string };
+let other: SpawnedStage;
+let otherDir: string;
 let orgId: string;
 
+/** A second warm process over the same table: what another Lambda container would be. */
 async function startOtherProcess(table: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gw-other-'));
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
-    env: {
-      ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: table,
-      GW_SECRET, ADMIN_SECRET, SERVER_SECRET, CACHE_SECONDS: String(CACHE_SECONDS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  otherDir = mkdtempSync(join(tmpdir(), 'gw-other-'));
+  return spawnStage({
+    dataDir: otherDir,
+    env: { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: table, GW_SECRET, ADMIN_SECRET, SERVER_SECRET, CACHE_SECONDS: String(CACHE_SECONDS) },
   });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += String(d)));
-  proc.stderr!.on('data', (d) => (out += String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (proc.exitCode !== null) throw new Error(`the second stage exited:\n${out}`);
-    const up = await fetch(`${url}/hello`).then((r) => r.status === 200, () => false);
-    if (up) break;
-    if (i > 300) throw new Error(`the second stage did not start in 60 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, proc, dataDir };
 }
 
 beforeAll(async () => {
@@ -59,13 +44,8 @@ beforeAll(async () => {
   other = await startOtherProcess(s.table);
 }, 120_000);
 afterAll(async () => {
-  if (other?.proc.exitCode === null) {
-    await new Promise<void>((r) => {
-      other.proc.once('exit', () => r());
-      other.proc.kill('SIGTERM');
-    });
-  }
-  if (other) rmSync(other.dataDir, { recursive: true, force: true });
+  await other?.stop();
+  if (otherDir) rmSync(otherDir, { recursive: true, force: true });
   await s?.close();
 });
 
@@ -79,12 +59,8 @@ async function newUser(extra: Record<string, unknown> = {}) {
 
 /** An admin request to the other process. */
 async function otherAdmin(method: string, path: string, body?: unknown) {
-  const res = await fetch(other.url + path, {
-    method,
-    headers: { 'admin-auth': ADMIN_SECRET, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+  const { status, body: answer } = await request(other.url, method, path, { headers: { 'admin-auth': ADMIN_SECRET }, body });
+  return { status, body: answer as any };
 }
 
 const useKey = async (key: string) => (await s.dash(key, 'GET', '/api/users')).status;

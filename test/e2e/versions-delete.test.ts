@@ -1,8 +1,9 @@
 /**
- * DELETE /gw/apis/{apiID} keeps version links whole (decisions §8): a deleted version leaves its
+ * DELETE /gw/apis/{apiID} keeps version links whole (contract §8): a deleted version leaves its
  * base's version list in the same transaction; a base that still has versions is refused (409).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oasDoc } from '../support/fixtures';
 import { startStage, type Stage } from '../support/stage';
 
 type Any = Record<string, any>;
@@ -14,16 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const gwDoc = (id: string, orgId: string, versioning?: Any) => ({
-  openapi: '3.0.3',
-  info: { title: id, version: '1' },
-  paths: {},
-  'x-gw-api-gateway': {
-    info: { id, orgId, name: id, state: { active: true }, ...(versioning ? { versioning } : {}) },
-    server: { listenPath: { value: `/${id}/`, strip: true } },
-    upstream: { url: 'https://up.example.com' },
-  },
-});
+const gwDoc = (id: string, orgId: string, versioning?: Any) => oasDoc(id, orgId, { info: versioning ? { versioning } : {} });
 
 async function create(id: string, query = '') {
   const r = await s.gw('POST', `/gw/apis/oas${query}`, gwDoc(id, t.orgId));

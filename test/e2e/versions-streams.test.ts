@@ -1,8 +1,9 @@
 /**
- * API versions (decisions §8) on import, on POST /gw/apis/oas and on PUT /gw/apis/oas/{apiID},
- * and the streams patch (spec 7), through the local stage.
+ * API versions (contract §8) on import, on POST /gw/apis/oas and on PUT /gw/apis/oas/{apiID},
+ * and the streams patch, through the local stage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oasDoc } from '../support/fixtures';
 import { startStage, type Stage } from '../support/stage';
 import { petstoreJson } from '../unit/import-fixtures';
 
@@ -115,16 +116,7 @@ describe("a template's version list names only the caller's APIs", () => {
 });
 
 describe('versions on POST and PUT /gw/apis/oas', () => {
-  const gwDoc = (id: string, orgId: string, title = id) => ({
-    openapi: '3.0.3',
-    info: { title, version: '1' },
-    paths: {},
-    'x-gw-api-gateway': {
-      info: { id, orgId, name: title, state: { active: true } },
-      server: { listenPath: { value: `/${id}/`, strip: true } },
-      upstream: { url: 'https://up.example.com' },
-    },
-  });
+  const gwDoc = (id: string, orgId: string, title = id) => oasDoc(id, orgId, { title });
 
   it('creates a child version in one transaction; a failed child write leaves the base unchanged', async () => {
     expect((await s.gw('POST', '/gw/apis/oas', gwDoc('gw-base', t.orgId))).status).toBe(200);
@@ -177,7 +169,7 @@ describe('versions on POST and PUT /gw/apis/oas', () => {
   });
 });
 
-describe('streams PATCH /api/apis/streams/{apiId}', () => {
+describe('streams PATCH /api/apis/streams/{apiID}', () => {
   const streamsBody = (apiId: string, streams: Any = { in: { input: { http_server: { path: '/in' } } } }) => ({
     openapi: '3.0.3',
     info: { title: 'Streams', version: '1.0.0' },

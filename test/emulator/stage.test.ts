@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCloudStage } from '../../infra/local/emulator/template';
 import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { walkRoutes, type Walk } from '../hardening/support/route-walk';
 import { cloudAssembly } from '../support/assembly';
 import { describeCredentialSweep } from '../support/credential-sweep';
@@ -29,7 +29,7 @@ afterAll(() => emulated?.close());
 
 describe('npm run emulate serves the synthesized stack', () => {
   it('serves exactly the built routes of the route table (a route missing from either side fails)', () => {
-    expect([...served].sort()).toEqual(builtRoutes.map((r) => `${r.method} ${r.path}`).sort());
+    expect([...served].sort()).toEqual(routeList.map((r) => `${r.method} ${r.path}`).sort());
   });
 
   it(`runs every function on Lambda's Node (${LAMBDA_RUNTIME}, node v${LAMBDA_NODE_MAJOR})`, () => {
@@ -61,7 +61,7 @@ describe('one success and one refusal per route, as through npm start', () => {
     if (onEmulator) {
       const reports = linesOf(emulated, 'REPORT');
       console.log(
-        `emulator walk: ${onEmulator.answers.length} requests over ${builtRoutes.length} routes (source stage: ${onSource.answers.length}); ` +
+        `emulator walk: ${onEmulator.answers.length} requests over ${routeList.length} routes (source stage: ${onSource.answers.length}); ` +
           `${reports.length} invocations, ${reports.filter((l) => /Init Duration/.test(l)).length} cold; ${linesOf(emulated, 'DENIED').length} IAM denials`,
       );
     }
@@ -72,7 +72,7 @@ describe('one success and one refusal per route, as through npm start', () => {
     expect(onEmulator.seedProblems).toEqual([]);
     expect(onEmulator.noSuccess).toEqual([]);
     expect(onEmulator.noRefusal).toEqual([]);
-    expect(onEmulator.answers.length).toBeGreaterThan(builtRoutes.length * 2);
+    expect(onEmulator.answers.length).toBeGreaterThan(routeList.length * 2);
   });
 
   it('every request of the walk answers the same status on both stages', () => {
@@ -89,6 +89,6 @@ describe('one success and one refusal per route, as through npm start', () => {
     expect(linesOf(emulated, 'INIT_REPORT')).toEqual([]);
     // Each function's first request was a cold start with a measured INIT.
     const cold = new Set(linesOf(emulated, 'REPORT').filter((l) => /Init Duration/.test(l)).map((l) => l.split(' ')[1]));
-    expect(cold.size).toBeGreaterThanOrEqual(builtRoutes.length);
+    expect(cold.size).toBeGreaterThanOrEqual(routeList.length);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Concurrency (issue 7 item 5), generated from the route table:
+ * Concurrency (RELIABILITY.md), generated from the route table:
  * - every route with `etag: true`: a stale If-Match is 412 and changes nothing; 10 concurrent
  *   writers holding the same version -> exactly one 2xx (updates: the other nine 412);
  * - every route with `idempotent: true`: a replay answers the same, another body under the same
@@ -9,12 +9,13 @@
  * A route added to the table with either flag and no fixture fails the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { Answer, Stage } from '../support/stage';
 import { startStage } from '../support/stage';
 import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
-import { assetData, buildWorld, importDoc, oasDoc, rights, uid, type World } from './resources/world';
+import { assetData, importDoc, oasDoc, rightsFor, uid } from '../support/fixtures';
+import { buildWorld, type World } from '../support/world';
 
 const N = 10;
 let s: Stage;
@@ -25,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const etagRoutes = builtRoutes.filter((r) => r.etag);
-const idempotentRoutes = builtRoutes.filter((r) => r.idempotent);
+const etagRoutes = routeList.filter((r) => r.etag);
+const idempotentRoutes = routeList.filter((r) => r.idempotent);
 const statuses = (rs: Answer[]) => rs.map((r) => r.status).sort((a, b) => a - b);
 const times = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 
@@ -170,7 +171,7 @@ function races(): Record<string, Race> {
         const path = [`/lp-${v}/`, `/lp-${v}`, `lp-${v}//`][i % 3]!;
         const id = `lp-${v}-${i}`;
         if (i % 3 === 0) return s.gw('POST', '/gw/apis', { api_id: id, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: path, target_url: 'http://u.example' } });
-        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, server: { listenPath: { value: path } } }));
+        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, gateway: { server: { listenPath: { value: path } } } }));
         return s.dash(W.key, 'POST', `/api/apis/oas/import?listenPath=/lp-${v}/`, JSON.stringify(importDoc(`n${i}`)), { 'content-type': 'application/json' });
       },
       // The path belongs to the winner: one more API on it is refused naming the winner.
@@ -182,11 +183,11 @@ function races(): Record<string, Race> {
       },
     },
     'basic-auth user name': {
-      fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rights(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),
+      fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rightsFor(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),
       // The user name resolves to the winner's key.
       read: async (won) => {
         const alias = num((await s.gw('GET', `/gw/keys/${won.body.key}`)).body.alias);
-        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, { access_rights: rights(W.apiId), basic_auth_data: { user } });
+        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, { access_rights: rightsFor(W.apiId), basic_auth_data: { user } });
         expect(r.body.key_hash, JSON.stringify(r.body)).toBe(won.body.key_hash);
         return alias;
       },

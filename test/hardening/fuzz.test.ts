@@ -1,6 +1,5 @@
 /**
- * Bad-input fuzzing (issue 7 item 3) and response hygiene (item 7), generated from the route
- * table: every built route that takes a body or a query gets at least FUZZ_CASES (200) invalid
+ * Bad-input fuzzing and response hygiene (RELIABILITY.md), generated from the route table: every built route that takes a body or a query gets at least FUZZ_CASES (200) invalid
  * requests sampled with fast-check from a fixed seed, plus a few giant ones and bad path
  * parameters; each must answer 4xx in its group's envelope, never 5xx, and leave the whole table
  * byte-identical. Every answer seen here, success or error, must carry nosniff and no-store and
@@ -9,14 +8,14 @@
  * Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run test/hardening/fuzz.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
 import { giantCases, invalidCases, pathCases, type FuzzCase } from './support/cases';
-import { FuzzClient, routeKey } from './support/client';
+import { RouteClient, routeKey } from '../support/route-client';
+import { seedEveryRoute, type SeededWorld } from '../support/world';
 import { envelopeProblems, hygieneProblems } from './support/hygiene';
 import { baseOf as seededBaseOf, probeSuccesses } from './support/probe';
-import { seedTenant, type Seeded } from './support/seed';
 import { diffSnapshots, snapshotTable } from './support/snapshot';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2024);
@@ -25,15 +24,15 @@ const PATH_CASES = 30;
 const CONCURRENCY = 8;
 
 let s: Stage;
-let c: FuzzClient;
-let seeded: Seeded;
+let c: RouteClient;
+let seeded: SeededWorld;
 /** Figures for the reliability record: route -> [invalid inputs sent, 5xx answers]. */
 const figures = new Map<string, { sent: number; fivexx: number }>();
 
 beforeAll(async () => {
   s = await startStage();
-  c = new FuzzClient(s.url);
-  seeded = await seedTenant(c);
+  c = new RouteClient(s.url);
+  seeded = await seedEveryRoute(c, 'fuzz');
 }, 120_000);
 afterAll(async () => {
   if (figures.size) {
@@ -59,11 +58,12 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   }));
 }
 
-const fuzzed = builtRoutes.filter((r) => r.body || r.bodyKind === 'raw' || r.query || r.path.includes('{'));
+const fuzzed = routeList.filter((r) => r.body || r.bodyKind === 'raw' || r.query || r.path.includes('{'));
 
 describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
-  it('seeds one object of every kind through the API', () => {
-    expect(seeded.problems, 'seed steps that failed').toEqual([]);
+  it('seeds one object of every kind through the API, naming each path parameter of the table', () => {
+    const names = [...new Set(routeList.flatMap((r) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)))];
+    expect(names.filter((n) => !(n in seeded.params)), 'path parameters the seed names no object for').toEqual([]);
     expect(fuzzed.length).toBeGreaterThan(0);
   });
 
@@ -119,13 +119,11 @@ describe('response hygiene on every route', () => {
     }
   });
 
-  it('probes each route for a success answer (reads, replace what was read, then deletes)', async () => {
+  it('every route answers 2xx at least once (seed, then a success probe of the rest), and every answer of this file was hygienic', async () => {
+    // Reads, replaces of what was read, then deletes: last in the file, as they change the world.
     await probeSuccesses(c, seeded);
-  });
-
-  it('every built route answered 2xx at least once, and every answer of this file was hygienic', () => {
-    const noSuccess = builtRoutes.map(routeKey).filter((k) => !c.seen.get(k)?.ok);
-    expect(noSuccess, 'routes never seen answering 2xx (add a seed step in test/hardening/support/seed.ts)').toEqual([]);
+    const noSuccess = routeList.map(routeKey).filter((k) => !c.seen.get(k)?.ok);
+    expect(noSuccess, 'routes never seen answering 2xx (add a step to seedEveryRoute in test/support/world.ts)').toEqual([]);
     const unhygienic = [...c.seen.entries()].flatMap(([, v]) => v.hygiene);
     expect(unhygienic.slice(0, 20), 'answers without nosniff/no-store or leaking internals').toEqual([]);
   });

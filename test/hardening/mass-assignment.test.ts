@@ -1,15 +1,17 @@
 /**
- * Mass assignment (issue 7 item 4): server-owned fields sent in bodies — database ids, org_id on
+ * Mass assignment (RELIABILITY.md): server-owned fields sent in bodies — database ids, org_id on
  * dashboard routes, key_hash, creation and update stamps, version, generated secrets, and the
  * storage's own attributes (PK, SK, entity, index keys, the TTL attribute) — are ignored or
  * refused (4xx), never stored as sent. Checked per resource by reading the object back.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, keys } from '../../shared/store/keys';
+import { apiKeys } from '../../shared/store/apis';
+import { userKeys } from '../../shared/store/users';
 import { startStage, type Stage } from '../support/stage';
 import { allIds, viewOf } from './resources/views';
-import { assetData, buildWorld, hookBody, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World } from './resources/world';
+import { assetData, hookBody, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
+import { buildWorld, type World } from '../support/world';
 
 let s: Stage;
 let A: World;
@@ -31,7 +33,7 @@ const STAMPS = { date_created: FORGED_TIME, created_at: FORGED_TIME, last_update
 /** The storage's own attributes: a body that set these could move an item into another list or expire it. */
 const storageAttrs = (victim: World) => ({
   PK: `ORG#${victim.orgId}`, SK: 'ORG', entity: 'org',
-  GSI1PK: keys.usersOfOrg(victim.orgId), GSI1SK: '0',
+  GSI1PK: userKeys.ofOrg(victim.orgId), GSI1SK: '0',
   GSI2PK: apiKeys.ofOrg(victim.orgId), GSI2SK: '0',
   GSI3PK: apiKeys.ofOrg(victim.orgId), GSI3SK: '0',
   expires_at: 1,
@@ -140,8 +142,8 @@ describe('mass assignment', () => {
   it('gateway and admin keys: key id, key_hash, stamps and the live quota are the server’s', async () => {
     const forged = { key: 'chosen-key', key_id: 'chosen-key', key_hash: 'f'.repeat(64), quota_remaining: 999, ...STAMPS };
     for (const [what, call] of [
-      ['gateway', () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
-      ['admin', () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rights(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
+      ['gateway', () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
+      ['admin', () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
     ] as const) {
       const r = await call();
       if (!accepted(r.status, `${what} key create`)) continue;
@@ -167,7 +169,7 @@ describe('mass assignment', () => {
     expect(got.body.last_updated).not.toBe(FORGED_TIME);
     expect(Number(JSON.parse(got.headers.get('etag')!))).toBe(Number(JSON.parse(before.headers.get('etag')!)) + 1);
     // Still A's key: B cannot touch it, A still can.
-    expect((await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${A.gwKey}`, { access_rights: rights(B.apiId) })).status).toBe(404);
+    expect((await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${A.gwKey}`, { access_rights: rightsFor(B.apiId) })).status).toBe(404);
   });
 
   it('policies: _id, stamps, version and storage attributes ignored on create and replace', async () => {

@@ -1,5 +1,5 @@
 /**
- * Tenant matrix (issue 7 item 2). Two organisations A and B with one object of every kind.
+ * Tenant matrix (RELIABILITY.md). Two organisations A and B with one object of every kind.
  * - Every dashboard route whose path names an object, taken FROM THE ROUTE TABLE, is called with
  *   B's key on A's object: 404 in the dashboard envelope, and A's whole view is unchanged. A new
  *   dashboard route with a path parameter the table below does not know fails the suite, so the
@@ -12,14 +12,13 @@
  * - Gateway writes naming organisation A cannot change B's objects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
 import { startStage, type Stage } from '../support/stage';
 import { makeObject, NO_REFERENCES, referenceSlots } from './resources/references';
 import { activityPath, allIds, viewOf } from './resources/views';
-import {
-  ACTIVITY_DAY, assetData, buildWorld, hookBody, importDoc, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World,
-} from './resources/world';
+import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
+import { ACTIVITY_DAY, buildWorld, type World } from '../support/world';
 
 let s: Stage;
 let A: World;
@@ -37,11 +36,10 @@ const paramNames = (r: RouteDef) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m)
 /** Each path parameter name -> the values that name A's objects (every alias of the object). */
 const A_VALUES: Record<string, (a: World) => string[]> = {
   apiID: (a) => [a.apiId, a.apiDbId, a.importedApiId],
-  apiId: (a) => [a.apiId, a.importedApiId],
   keyID: (a) => [a.gwKey, a.adminKey],
   keyHash: (a) => [a.gwKeyHash],
   assetID: (a) => [a.assetDbId, a.assetCustomId],
-  hookId: (a) => [a.hookId],
+  hookID: (a) => [a.hookId],
   // Date parts of the key-activity route: the day A's analytics record falls on.
   startDay: () => [ACTIVITY_DAY.day],
   startMonth: () => [ACTIVITY_DAY.month],
@@ -54,8 +52,8 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
 /** A valid body for each dashboard route that takes one, so only the tenant check can refuse it. */
 const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
   // The key keeps its basic-auth user: a full replace without it would free the name.
-  keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rights(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
-  streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiId!)), type: STREAMS_TYPE }),
+  keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
+  streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiID!)), type: STREAMS_TYPE }),
   assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
   hooksUpdate: () => ({ body: hookBody('hijacked') }),
 };
@@ -70,7 +68,7 @@ const LISTS: Record<string, { query?: string; ids: (body: any) => string[]; own:
   hooksList: { ids: (b) => b.hooks.map((x: any) => x.id), own: (w) => [w.hookId] },
 };
 
-const dashboardRoutes = builtRoutes.filter((r) => r.group === 'dashboard');
+const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard');
 const objectRoutes = dashboardRoutes.filter((r) => paramNames(r).length > 0);
 const listRoutes = dashboardRoutes.filter((r) => r.method === 'GET' && paramNames(r).length === 0);
 
@@ -139,7 +137,7 @@ describe("B's key on A's objects", () => {
 
   it('the key lookups by hash, user name and guess find nothing of A', async () => {
     const before = await viewOf(s, A);
-    const body = { access_rights: rights(A.apiId), alias: 'hijacked' };
+    const body = { access_rights: rightsFor(A.apiId), alias: 'hijacked' };
     for (const [id, q] of [[A.gwKeyHash, '?hashed=1'], [A.username, '?username=true'], [A.gwKey, '?auto_guess=true'], [A.gwKeyHash, '?auto_guess=true']]) {
       for (const api of [A.apiId, B.apiId]) {
         const r = await s.dash(B.key, 'PUT', `/api/apis/${api}/keys/${id}${q}`, body);
@@ -150,9 +148,9 @@ describe("B's key on A's objects", () => {
   });
 
   it("a key of A that the gateway let grant B's API is still not B's to change", async () => {
-    const cross = await s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId, B.apiId), alias: 'cross' });
+    const cross = await s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId, B.apiId), alias: 'cross' });
     if (cross.status !== 200) return expect(cross.status).toBeLessThan(500); // refusing the grant is fine too
-    const r = await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${cross.body.key}`, { access_rights: rights(B.apiId), alias: 'hijacked' });
+    const r = await s.dash(B.key, 'PUT', `/api/apis/${B.apiId}/keys/${cross.body.key}`, { access_rights: rightsFor(B.apiId), alias: 'hijacked' });
     expect(r.status).toBe(404);
     expect((await s.gw('GET', `/gw/keys/${cross.body.key}`)).body).toMatchObject({ alias: 'cross', org_id: A.orgId });
     expect((await s.dash(B.key, 'GET', activityPath(cross.body.key_hash))).status).toBe(404);
@@ -255,7 +253,7 @@ describe('gateway writes naming organisation A', () => {
     await expectStatus('policy id', s.gw('POST', '/gw/policies', { id: B.policyId, org_id: A.orgId, name: 'x' }), 409);
     await expectStatus('OAuth client_id', s.gw('POST', '/gw/oauth/clients/create', { api_id: A.apiId, redirect_uri: 'https://x.example', client_id: B.clientId }), 409);
     // Basic-auth user names are per organisation: A may have its own key named like B's.
-    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rights(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 200);
+    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 200);
     const ingest = await expectStatus('analytics', s.gw('POST', '/gw/analytics', {
       records: [{
         api_id: B.apiId, path: '/x', method: 'GET', response_code: 500, key_hash: B.gwKeyHash, org_id: A.orgId,

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAGES, type StageName } from '../../infra/config';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
 type T = ReturnType<typeof templateOf>;
@@ -45,7 +45,7 @@ describe.each(STAGES)('stage %s', (stage) => {
   const name = (what: string) => `gw-management-${stage} ${what}`;
 
   it('alarms on every function: errors >= 1 and throttles >= 1 in 5 minutes, to the topic', () => {
-    const fns = [...builtRoutes.map((r) => r.name), 'fallback'];
+    const fns = [...routeList.map((r) => r.name), 'fallback'];
     for (const route of fns) {
       const fnId = t().functionIdOf(route);
       for (const [what, metric] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {

@@ -16,7 +16,7 @@ import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { needsServiceKey } from '../../shared/route-def';
-import { builtRoutes, routeList } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
 const synthesized = new Map<StageName, ReturnType<typeof templateOf> & { monitoring: ReturnType<typeof templateOf> }>();
@@ -47,16 +47,13 @@ describe.each(STAGES)('stage %s', (stage) => {
 
   it(`has one function per built route (plus the 404/405 fallback), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
     const fns = t().resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(builtRoutes.length + 1);
+    expect(fns).toHaveLength(routeList.length + 1);
     for (const [, f] of fns) {
       expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
       expect(f.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
-    for (const r of builtRoutes) t().functionOf(r.name);
-    for (const r of routeList.filter((x) => !x.built)) {
-      expect(() => t().functionOf(r.name), `${r.name} is planned, not deployed`).toThrow();
-    }
+    for (const r of routeList) t().functionOf(r.name);
   });
 
   it("keeps the template's runtime, the bundles' esbuild target and the emulator's worker Node on one major", () => {
@@ -71,7 +68,7 @@ describe.each(STAGES)('stage %s', (stage) => {
 
   it('routes every built route, and a $default route for the rest', () => {
     const keys = t().resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
-    for (const r of builtRoutes) expect(keys).toContain(`${r.method} ${r.path}`);
+    for (const r of routeList) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
   });
 
@@ -81,15 +78,15 @@ describe.each(STAGES)('stage %s', (stage) => {
     const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
     expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`, `gw-management-${stage}/service-key`]);
     const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
-    expect(logGroups).toHaveLength(builtRoutes.length + 2);
-    for (const r of builtRoutes) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);
+    expect(logGroups).toHaveLength(routeList.length + 2);
+    for (const r of routeList) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);
     expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
     expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);
     tp.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `GwManagement-${stage}` });
     const m = t().monitoring;
     m.template.hasResourceProperties('AWS::SNS::Topic', { TopicName: `gw-management-${stage}-alarms` });
     m.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `gw-management-${stage}` });
-    expect(m.resources('AWS::CloudWatch::Alarm').length).toBeGreaterThan(builtRoutes.length);
+    expect(m.resources('AWS::CloudWatch::Alarm').length).toBeGreaterThan(routeList.length);
     for (const [, a] of m.resources('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmName).toMatch(new RegExp(`^gw-management-${stage} `));
     expect(names.stack).toBe(`GwManagement-${stage}`);
   });
@@ -115,7 +112,7 @@ describe.each(STAGES)('stage %s', (stage) => {
   it('gives each deployment secret only to its own group, and the service key only to functions that key records or cursors', () => {
     const [gw, admin, server] = ['GatewaySecret', 'AdminSecret', 'ServerSecret'].map(secretId);
     const withServiceKey: string[] = [];
-    for (const r of builtRoutes) {
+    for (const r of routeList) {
       const [, fn] = t().functionOf(r.name);
       const vars = fn.Properties.Environment.Variables;
       expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
@@ -149,7 +146,7 @@ describe.each(STAGES)('stage %s', (stage) => {
     const expected: Record<string, unknown> = {
       'POST /gw/sessions/check': { ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000, DetailedMetricsEnabled: true },
     };
-    for (const r of builtRoutes.filter((x) => x.access === 'write' && (x.group === 'admin' || x.group === 'dashboard'))) {
+    for (const r of routeList.filter((x) => x.access === 'write' && (x.group === 'admin' || x.group === 'dashboard'))) {
       expected[`${r.method} ${r.path}`] = { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 };
     }
     expect(Object.keys(expected).length).toBeGreaterThan(10);
@@ -194,7 +191,7 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
   });
 
   it('resolves table and secret references to the local names and ARNs the emulator serves', () => {
-    const gw = fnOf(builtRoutes.find((r) => r.group === 'gateway')!.name);
+    const gw = fnOf(routeList.find((r) => r.group === 'gateway')!.name);
     expect(gw.environment.TABLE_NAME).toBe('t');
     expect(gw.environment.GW_SECRET_ARN).toBe(stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn);
     expect(stage.tables.map((t) => t.arn)).toEqual([TABLE]);
@@ -203,7 +200,7 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
   it("lets each function send exactly its declared table actions (no Scan; Query alone reaches the indexes), and read only its own group's secret", () => {
     const gwSecret = stage.secrets.find((s) => s.envName === 'GW_SECRET')!.arn;
     const adminSecret = stage.secrets.find((s) => s.envName === 'ADMIN_SECRET')!.arn;
-    for (const r of builtRoutes) {
+    for (const r of routeList) {
       const f = fnOf(r.name);
       const declared = r.tableActions ?? [];
       expect(can(f, 'dynamodb:Scan', TABLE), r.name).toBe(false);

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAGES, type StageName } from '../../infra/config';
 import { READ_TABLE_ACTIONS } from '../../shared/route-def';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
 const synthesized = new Map<StageName, ReturnType<typeof templateOf>>();
@@ -17,8 +17,8 @@ beforeAll(() => {
 
 describe('the route table', () => {
   it('every built route declares its table actions, and read routes only read', () => {
-    expect(builtRoutes.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
-    for (const r of builtRoutes.filter((x) => x.access === 'read')) {
+    expect(routeList.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
+    for (const r of routeList.filter((x) => x.access === 'read')) {
       expect(r.tableActions!.filter((a) => !(READ_TABLE_ACTIONS as readonly string[]).includes(a)), r.name).toEqual([]);
     }
   });
@@ -35,8 +35,8 @@ describe.each(STAGES)('table actions in the %s template', (stage) => {
   };
 
   it('grants each function exactly its route declared actions', () => {
-    const granted = Object.fromEntries(builtRoutes.map((r) => [r.name, [...new Set(tableActionsOf(r.name))].sort()]));
-    const declared = Object.fromEntries(builtRoutes.map((r) => [r.name, [...(r.tableActions ?? [])].sort()]));
+    const granted = Object.fromEntries(routeList.map((r) => [r.name, [...new Set(tableActionsOf(r.name))].sort()]));
+    const declared = Object.fromEntries(routeList.map((r) => [r.name, [...(r.tableActions ?? [])].sort()]));
     expect(granted).toEqual(declared);
   });
 
@@ -47,7 +47,7 @@ describe.each(STAGES)('table actions in the %s template', (stage) => {
 
   it('lets only Query reach the indexes, and only for routes that query; no Scan, no wildcard action', () => {
     const t = synthesized.get(stage)!;
-    for (const r of [...builtRoutes.map((x) => x.name), 'fallback']) {
+    for (const r of [...routeList.map((x) => x.name), 'fallback']) {
       for (const s of t.statementsOf(t.functionOf(r)[1])) {
         const actions = [s.Action].flat();
         expect(actions.some((a) => a === 'dynamodb:Scan' || a.endsWith(':*')), r).toBe(false);
@@ -57,7 +57,7 @@ describe.each(STAGES)('table actions in the %s template', (stage) => {
         if (s.Resource === '*') expect(actions, r).toEqual(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']);
       }
       const indexGrant = t.statementsOf(t.functionOf(r)[1]).some((s) => JSON.stringify(s.Resource).includes('/index/*'));
-      const declared = builtRoutes.find((x) => x.name === r)?.tableActions ?? [];
+      const declared = routeList.find((x) => x.name === r)?.tableActions ?? [];
       expect(indexGrant, r).toBe(declared.includes('Query'));
     }
   });

@@ -7,13 +7,14 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { aggregateActivity, type CounterItem } from '../../shared/domain/analytics';
 import type { AnalyticsRecord } from '../../shared/schemas/analytics';
-import { ingestRecords, readKeyCounters } from '../../shared/store/analytics';
-import { ddb, tableName } from '../../shared/store/client';
-import { transactWrite, type TxItem } from '../../shared/store/transact';
+import { ingestRecords } from '../../shared/services/analytics';
+import { readKeyCounters } from '../../shared/store/analytics';
+import { ddb, tableName } from '../../shared/store/db/client';
+import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
 import { useTestTable } from '../support/table';
 
-vi.mock('../../shared/store/transact', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../shared/store/transact')>();
+vi.mock('../../shared/store/db/transactions', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../shared/store/db/transactions')>();
   return { ...real, transactWrite: vi.fn(real.transactWrite) };
 });
 

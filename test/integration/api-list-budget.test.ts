@@ -1,11 +1,10 @@
 /**
- * GET /api/apis refuses an answer over the 6 MB response limit while it reads the list (issue 20
- * item 3), so `p=-1` never builds, let alone serialises, a list that large.
+ * GET /api/apis refuses an answer over the 6 MB response limit while it reads the list (README "Limits"), so `p=-1` never builds, let alone serialises, a list that large.
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordFromClassic } from '../../shared/domain/api-records';
-import { ResponseTooLarge } from '../../shared/http/errors';
+import { ResponseTooLarge } from '../../shared/errors';
 import { createApi, listApis } from '../../shared/store/apis';
 import { useTestTable } from '../support/table';
 

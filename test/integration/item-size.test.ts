@@ -6,8 +6,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb, tableName } from '../../shared/store/client';
-import { assertItemFits, itemSize, MAX_ITEM_BYTES } from '../../shared/store/item-size';
+import { ddb, tableName } from '../../shared/store/db/client';
+import { assertItemFits, itemSize, MAX_ITEM_BYTES } from '../../shared/store/db/item-size';
 import { useTestTable } from '../support/table';
 
 let raw: DynamoDBDocumentClient;

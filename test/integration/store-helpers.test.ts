@@ -1,12 +1,13 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ddb, tableName } from '../../shared/store/client';
-import { getItem, readCounter } from '../../shared/store/items';
-import { replaceVersioned, deleteVersioned } from '../../shared/store/versioned';
-import { counterAdd, transactWrite } from '../../shared/store/transact';
-import { listPage } from '../../shared/store/paging';
+import { ddb, tableName } from '../../shared/store/db/client';
+import { getItem } from '../../shared/store/db/items';
+import { replaceVersioned, deleteVersioned } from '../../shared/store/db/versioning';
+import { transactWrite } from '../../shared/store/db/transactions';
+import { countChange, readCount } from '../../shared/store/organisations';
+import { listPage } from '../../shared/store/db/paging';
 import { pageRequest } from '../../shared/domain/paging';
-import { Conflict, NotFound } from '../../shared/http/errors';
+import { Conflict, NotFound } from '../../shared/errors';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
@@ -42,7 +43,6 @@ describe('optimistic locking', () => {
 
 describe('uniqueness markers and counters in one transaction', () => {
   it('concurrent creates of one unique value: exactly one succeeds; the counter stays exact', async () => {
-    const counter = { PK: 'ORG#u', SK: 'COUNT#THING' };
     const create = (id: string, unique: string) =>
       transactWrite([
         {
@@ -50,7 +50,7 @@ describe('uniqueness markers and counters in one transaction', () => {
           onConditionFail: () => new Conflict(`${unique} taken`),
         },
         { op: { Put: { TableName: tableName(), Item: { ...key(id), GSI1PK: 'ORG#u#THINGS', GSI1SK: id } } } },
-        counterAdd(counter, 1, tableName()),
+        countChange('u', 'HOOK', 1),
       ]);
     const same = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => create(`same-${i}`, 'one-value')));
     expect(same.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -58,7 +58,7 @@ describe('uniqueness markers and counters in one transaction', () => {
     // Different unique values contend only on the counter: all succeed and it counts each once.
     const distinct = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => create(`d-${i}`, `v-${i}`)));
     expect(distinct.every((r) => r.status === 'fulfilled')).toBe(true);
-    expect(await readCounter(counter)).toBe(21);
+    expect(await readCount('u', 'HOOK')).toBe(21);
 
     const page = await listPage({ index: 'GSI1', partition: 'ORG#u#THINGS', forward: true }, pageRequest({ p: 3 }));
     expect(page.items).toHaveLength(1);

@@ -6,12 +6,12 @@
  * (test/emulator/stage.test.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtRoutes } from '../../shared/routes';
+import { routeList } from '../../shared/routes';
 import { ADMIN_SECRET, GW_SECRET } from './table';
 import type { Stage } from './stage';
 
 export const concretePath = (path: string) => path.replace(/\{[^}]+\}/g, 'abc123');
-const protectedRoutes = builtRoutes.filter((r) => r.group !== 'public');
+const protectedRoutes = routeList.filter((r) => r.group !== 'public');
 
 /**
  * `served`, when given, names the route keys the stage really serves (the emulator's come from the

@@ -1,12 +1,22 @@
+/**
+ * The one stage launcher, for the tests, the benchmarks (bench/lib/stage.ts) and the durability
+ * run (scripts/durability.ts):
+ * - startStage(): the local server in this process over a fresh table of the suite's DynamoDB
+ *   Local, for e2e tests;
+ * - spawnStage(): `npm start`'s entry point as a child process on a DATA_DIR of its own, for
+ *   whatever must restart, crash or measure a real stage;
+ * - stageAt(): the client of any stage serving the test credentials (the emulator's too).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../infra/local/dynamodb-local';
 import { createLocalServer } from '../../infra/local/server';
+import { request, waitForPass, type Answer } from './client';
 import { ADMIN_SECRET, GW_SECRET, useTestTable } from './table';
 
-export interface Answer<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
+export type { Answer } from './client';
 
 export interface Stage {
   url: string;
@@ -32,32 +42,15 @@ export async function startStage(): Promise<Stage> {
   return stageAt(url, table, () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
 }
 
-/** A client for any stage serving the test credentials at `url` (the source stage, the emulator). */
-export function stageAt(url: string, table: string, close: () => Promise<void>): Stage {
-  const call: Stage['call'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined;
-    if (typeof opts.body === 'string') body = opts.body;
-    else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(url + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed as any };
-  };
+/** A client for any stage serving the given credentials at `url` (by default the test ones). */
+export function stageAt(url: string, table: string, close: () => Promise<void>, secrets = { gw: GW_SECRET, admin: ADMIN_SECRET }): Stage {
+  const call: Stage['call'] = (method, path, opts = {}) => request(url, method, path, opts);
   const stage: Stage = {
     url,
     table,
     call,
-    admin: (method, path, body, headers = {}) => call(method, path, { body, headers: { 'admin-auth': ADMIN_SECRET, ...headers } }),
-    gw: (method, path, body, headers = {}) => call(method, path, { body, headers: { 'x-gw-authorization': GW_SECRET, ...headers } }),
+    admin: (method, path, body, headers = {}) => call(method, path, { body, headers: { 'admin-auth': secrets.admin, ...headers } }),
+    gw: (method, path, body, headers = {}) => call(method, path, { body, headers: { 'x-gw-authorization': secrets.gw, ...headers } }),
     dash: (key, method, path, body, headers = {}) => call(method, path, { body, headers: { authorization: `Bearer ${key}`, ...headers } }),
     async tenant(orgId = `org-${process.pid}-${++counter}-${Date.now().toString(36)}`) {
       const org = await stage.admin('POST', '/admin/organisations', { id: orgId, owner_name: orgId });
@@ -69,4 +62,84 @@ export function stageAt(url: string, table: string, close: () => Promise<void>):
     close,
   };
   return stage;
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface SpawnOptions {
+  dataDir: string;
+  /** Default: a free one. */
+  port?: number;
+  /** Over this process's environment; `undefined` removes a variable (so DATA_DIR's secrets and DynamoDB Local are used). */
+  env?: Record<string, string | undefined>;
+  /** 'node' (default): `node --import tsx infra/local/main.ts`; 'npm': `npm start`, as a user runs it. */
+  via?: 'node' | 'npm';
+  /** Node options before the entry point (such as --cpu-prof). */
+  nodeArgs?: string[];
+  /** 'pipe' (default) keeps the output for output(); 'stderr' shows only errors, as the benchmarks do. */
+  output?: 'pipe' | 'stderr';
+  readyTimeoutMs?: number;
+}
+
+export interface SpawnedStage {
+  url: string;
+  port: number;
+  /** The stage's process, leader of its own process group (the signal of stop() reaches tsx, node and Java). */
+  proc: ChildProcess;
+  /** From spawn to GET /hello answering pass. */
+  readyMs: number;
+  output(): string;
+  /** Sends `signal` to the whole group and waits for the stage to exit; SIGKILL after `killAfterMs` (null: never). */
+  stop(signal?: NodeJS.Signals, killAfterMs?: number | null): Promise<void>;
+}
+
+/** `npm start`'s entry point as a child process; resolves once GET /hello answers pass. */
+export async function spawnStage(opts: SpawnOptions): Promise<SpawnedStage> {
+  const port = opts.port ?? (await freePort());
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const [command, args] =
+    opts.via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/local/main.ts')]];
+  const started = performance.now();
+  const proc = spawn(command, args, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', opts.output === 'stderr' ? 'ignore' : 'pipe', opts.output === 'stderr' ? 'inherit' : 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  proc.stdout?.on('data', (d) => (out += String(d)));
+  proc.stderr?.on('data', (d) => (out += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const timeout = opts.readyTimeoutMs ?? 60_000;
+  const exited = () => proc.exitCode !== null || proc.signalCode !== null;
+  if (!(await waitForPass(url, Date.now() + timeout, exited))) {
+    if (!exited()) process.kill(-proc.pid!, 'SIGKILL');
+    throw new Error(`the local stage ${exited() ? 'exited' : `gave no /hello pass within ${timeout} ms`}:\n${out}`);
+  }
+  const readyMs = Math.round(performance.now() - started);
+  return {
+    url,
+    port,
+    proc,
+    readyMs,
+    output: () => out,
+    stop: (signal = 'SIGTERM', killAfterMs: number | null = 10_000) =>
+      new Promise<void>((done) => {
+        if (exited()) return done();
+        proc.once('exit', () => done());
+        process.kill(-proc.pid!, signal);
+        if (killAfterMs === null) return;
+        setTimeout(() => {
+          try {
+            process.kill(-proc.pid!, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
+        }, killAfterMs).unref();
+      }),
+  };
 }

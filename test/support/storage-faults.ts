@@ -2,7 +2,7 @@
  * Storage failures on demand for the in-process local stage: the next table write that is not an
  * Idempotency-Key record fails as DynamoDB throttling does (the route answers 503).
  */
-import { ddb } from '../../shared/store/client';
+import { ddb } from '../../shared/store/db/client';
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 const NAME = 'throttleNextWrite';

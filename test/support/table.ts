@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { resetConfig } from '../../shared/config';
-import { resetClient } from '../../shared/store/client';
-import { resetSecrets } from '../../shared/http/secrets';
+import { resetClient } from '../../shared/store/db/client';
+import { resetSecrets } from '../../shared/secrets';
 import { ensureTable } from '../../infra/local/ensure-table';
 
 export const GW_SECRET = 'test-gw-secret';

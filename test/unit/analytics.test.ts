@@ -10,7 +10,7 @@ import {
   summariseRecords,
   type CounterItem,
 } from '../../shared/domain/analytics';
-import { BadRequest } from '../../shared/http/errors';
+import { BadRequest } from '../../shared/errors';
 import { analyticsIngestSchema, keyActivityParamsSchema, type AnalyticsRecord } from '../../shared/schemas/analytics';
 
 const rec = (over: Partial<AnalyticsRecord> = {}): AnalyticsRecord => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from '../../shared/http/errors';
+import { BadRequest } from '../../shared/errors';
 import { classicApiSchema } from '../../shared/schemas/api-classic';
 import { gwApiGatewaySchema, oasDocumentSchema, oasWriteBodySchema } from '../../shared/schemas/api-oas';
 import { smoothingSchema } from '../../shared/schemas/smoothing';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeChunks, encodeChunks, StoredTooLarge } from '../../shared/domain/chunks';
-import { LIMITS } from '../../shared/schemas/common';
+import { LIMITS } from '../../shared/limits';
 
 /** An OpenAPI-like document of roughly `bytes` of JSON, with random text so it does not compress to nothing. */
 function bigDocument(bytes: number) {

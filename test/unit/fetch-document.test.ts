@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseFetchedDocument } from '../../shared/domain/oas-parse';
-import { addressRefusal, fetchDocument } from '../../shared/net/fetch-document';
+import { fetchDocument } from '../../shared/net/fetch-document';
+import { addressRefusal } from '../../shared/ip-addresses';
 import { errorOf, petstore, petstoreYaml } from './import-fixtures';
 
 // Only this loopback server is ever contacted; every refused address is refused before connecting.

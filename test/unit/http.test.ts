@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { bodyText, checkContentType, checkDepth, parseJson } from '../../shared/http/body';
+import { bodyText, checkContentType } from '../../shared/http/body';
+import { checkDepth, parseJson } from '../../shared/parsing';
 import { fallbackResponse, matchPath } from '../../shared/http/fallback';
 import { validateParts } from '../../shared/http/validate';
 import { errorBody } from '../../shared/http/envelopes';
-import { AppError } from '../../shared/http/errors';
+import { AppError } from '../../shared/errors';
 import { secretEquals } from '../../shared/domain/hashing';
 import { idSchema } from '../../shared/schemas/common';
 import type { RouteDef } from '../../shared/route-def';

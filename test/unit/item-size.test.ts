@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hookInputSchema } from '../../shared/schemas/hooks';
-import { assertWriteFits, itemSize, MAX_ITEM_BYTES, numberSize } from '../../shared/store/item-size';
+import { assertWriteFits, itemSize, MAX_ITEM_BYTES, numberSize } from '../../shared/store/db/item-size';
 
 describe('DynamoDB item size (known sizes)', () => {
   it('counts names and strings in UTF-8 bytes, booleans and null as 1', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageCount, pageRequest } from '../../shared/domain/paging';
 
-describe('page requests (decisions §5)', () => {
+describe('page requests (contract §5)', () => {
   it('treats absent and 0 as page 1, negative as all', () => {
     expect(pageRequest({})).toEqual({ mode: 'page', page: 1, size: 10, offset: 0 });
     expect(pageRequest({ p: 0 })).toMatchObject({ page: 1, offset: 0 });

@@ -1,5 +1,5 @@
 /**
- * Regular expressions on client input (issue 20 item 2): every one must run in linear time, or
+ * Regular expressions on client input (RELIABILITY.md): every one must run in linear time, or
  * only on input bounded before it runs. Proved with a ReDoS checker (recheck: automata theory
  * and seeded fuzzing, deterministic), not with a clock, over every regex the service can run:
  * - every regex literal in shared/, functions/ and infra/local/ (found by the TypeScript parser,
@@ -17,7 +17,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { BOUNDED_MEMBERS } from '../../shared/domain/oas-urls';
 import { openApiDocument } from '../../shared/openapi';
-import { LIMITS } from '../../shared/schemas/common';
+import { LIMITS } from '../../shared/limits';
 
 const ROOT = join(__dirname, '..', '..');
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DENIED_HEADER_NAMES, HEADER_LIMITS, headerMapProblems, headerRefusal } from '../../shared/domain/webhook-headers';
-import { targetRefusal } from '../../shared/net/webhook-target';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS, headerMapProblems, headerRefusal } from '../../shared/schemas/webhook-headers';
+import { targetRefusal } from '../../shared/schemas/webhook-target';
 import { hookInputSchema } from '../../shared/schemas/hooks';
 
 const hook = (extra: Record<string, unknown>) => ({ method: 'POST', target_path: 'https://hooks.example/x', ...extra });

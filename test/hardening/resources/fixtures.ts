@@ -3,7 +3,8 @@
  * names from the table (etag: true, idempotent: true) and fails on a route missing here.
  */
 import type { Answer, Stage } from '../../support/stage';
-import { assetData, hookBody, importDoc, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World } from './world';
+import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
+import { type World } from '../../support/world';
 
 export interface Guarded {
   /** The route's write, with If-Match when given. */
@@ -57,9 +58,9 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
     };
   },
   async keysDashboardUpdate(s, w) {
-    const k = await must(s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rights(w.apiId), alias: 'c' }), 'key create');
+    const k = await must(s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: 'c' }), 'key create');
     const key = k.body.key as string;
-    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', `/api/apis/${w.apiId}/keys/${key}`, { access_rights: rights(w.apiId), alias: 'c2' }, h);
+    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', `/api/apis/${w.apiId}/keys/${key}`, { access_rights: rightsFor(w.apiId), alias: 'c2' }, h);
     return {
       call: (m) => put(im(m)),
       etag: () => etagOf(s.gw('GET', `/gw/keys/${key}`), 'key get'),
@@ -205,8 +206,8 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
       send: (i, k) => s.gw('POST', '/gw/apis', { name: `idem-${i}`, org_id: w.orgId, proxy: { listen_path: `/idem-${tag}-${i}/`, target_url: 'http://u.example' } }, idem(k)),
       count: apis,
     },
-    keysCreate: { send: (i, k) => s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rights(w.apiId), alias: `idem-${i}` }, idem(k)) },
-    orgKeysAdminCreate: { send: (i, k) => s.admin('POST', '/admin/org/keys', { org_id: w.orgId, access_rights: rights(w.apiId), alias: `idem-${i}` }, idem(k)) },
+    keysCreate: { send: (i, k) => s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)) },
+    orgKeysAdminCreate: { send: (i, k) => s.admin('POST', '/admin/org/keys', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)) },
     policiesCreate: { send: (i, k) => s.gw('POST', '/gw/policies', { id: `idem-${tag}-${i}`, name: `idem-${i}` }, idem(k)) },
     oasImport: {
       send: (i, k) =>

@@ -5,7 +5,8 @@
  * missing here (and from NO_REFERENCES) fails the suite.
  */
 import type { Answer, Stage } from '../../support/stage';
-import { assetData, importDoc, oasDoc, rights, STREAMS_TYPE, streamsDoc, uid, type World } from './world';
+import { assetData, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
+import { type World } from '../../support/world';
 
 export type Kind = 'api' | 'policy' | 'asset';
 
@@ -59,9 +60,9 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
     return s.dash(b.key, 'PATCH', `/api/apis/streams/${b.importedApiId}`, JSON.stringify(body), { 'content-type': STREAMS_TYPE });
   };
   return [
-    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rights(b.apiId, id) }) },
-    { route: 'keysDashboardUpdate', what: 'apply_policies', kind: 'policy', send: (id) => keyUpdate({ access_rights: rights(b.apiId), apply_policies: [id] }) },
-    { route: 'keysDashboardUpdate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyUpdate({ access_rights: rights(b.apiId), apply_policy_id: id }) },
+    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'keysDashboardUpdate', what: 'apply_policies', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
+    { route: 'keysDashboardUpdate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }) },
     { route: 'oasImport', what: 'templateID', kind: 'asset', send: (id) => importWith(`templateID=${id}`) },
     { route: 'oasImport', what: 'base_api_id', kind: 'api', send: (id) => importWith(`base_api_id=${id}&new_version_name=v9`) },
     {
@@ -87,7 +88,7 @@ export async function makeObject(s: Stage, a: World, kind: Kind): Promise<{ id: 
   }
   if (kind === 'policy') {
     const id = uid('ref-pol');
-    await must(s.gw('POST', '/gw/policies', { id, name: 'ref', org_id: a.orgId, access_rights: rights(a.apiId) }), 'policy');
+    await must(s.gw('POST', '/gw/policies', { id, name: 'ref', org_id: a.orgId, access_rights: rightsFor(a.apiId) }), 'policy');
     return { id, remove: async () => void (await must(s.gw('DELETE', `/gw/policies/${id}`), 'policy delete')) };
   }
   const id = uid('ref-asset');

@@ -1,6 +1,6 @@
 /** What an organisation's objects look like through its own eyes, to prove a request changed nothing. */
 import type { Stage } from '../../support/stage';
-import { ACTIVITY_DAY, type World } from './world';
+import { ACTIVITY_DAY, type World } from '../../support/world';
 
 export const activityPath = (hash: string) => {
   const { day, month, year } = ACTIVITY_DAY;

@@ -4,7 +4,7 @@
  * 1e309 cannot be made by JSON.stringify, so they travel as `Raw` and are spliced into the text.
  */
 import fc from 'fast-check';
-import { LIMITS } from '../../../shared/schemas/common';
+import { LIMITS } from '../../../shared/limits';
 import type { Leaf } from './zod-walk';
 
 /** A literal JSON token placed into the body text as it is (1e309, -0, 9007199254740993). */

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import type { RouteDef } from '../../../shared/route-def';
-import { LIMITS } from '../../../shared/schemas/common';
+import { LIMITS } from '../../../shared/limits';
 import { BAD_IDS, badQueryValue, badValueFor, nested, Raw } from './bad-values';
 import { fieldsOf, type Field, type Leaf } from './zod-walk';
 
@@ -270,7 +270,7 @@ const YAML_GARBAGE = [
   'openapi: 3.0.3\ninfo:\n  title: x\n  version: 1\npaths: 5',
   // Alias expansion ("billion laughs"): the parser must refuse, not expand.
   ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n'),
-  // Aliases count per document (issue 20): five anchors, 101 aliases in all.
+  // Aliases count per document (README "Limits"): five anchors, 101 aliases in all.
   [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} v${i}`), `x-l: [${Array.from({ length: 101 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
   // 100 aliases expanding past 5 MB of JSON: 413.
   [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} "${String(i).repeat(60_000)}"`), `x-l: [${Array.from({ length: 100 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),

@@ -1,4 +1,4 @@
-/** Response hygiene (issue 7 item 7) and the error envelope of each credential group. */
+/** Response hygiene (RELIABILITY.md) and the error envelope of each credential group. */
 import type { Group } from '../../../shared/route-def';
 
 /** Signs of a leaked stack trace or storage error in an answer body. */
@@ -31,7 +31,7 @@ export function hygieneProblems(a: Answer): string[] {
   return out;
 }
 
-/** Problems with an error answer's envelope for the group (decisions §3). */
+/** Problems with an error answer's envelope for the group (contract §3). */
 export function envelopeProblems(group: Group, a: Answer): string[] {
   const b = a.body as Record<string, unknown> | null;
   if (!(a.headers.get('content-type') ?? '').startsWith('application/json')) return [`Content-Type ${a.headers.get('content-type')}`];

@@ -1,19 +1,19 @@
 /**
- * One success and one refusal for every route of the table, through any stage URL: the fuzz
- * suite's seed (one object of every kind) and success probes give each route an accepted request;
+ * One success and one refusal for every route of the table, through any stage URL: the seeder
+ * (test/support/world.ts) and the fuzz suite's success probes give each route an accepted request;
  * the first invalid input the fuzz generator makes for the route (body, query or path parameter)
  * gives its refusal, and a route that takes no input is refused without its credential. The two
  * public routes take neither input nor credential: another method on their path is refused (405,
  * by the `$default` route). Every answer is recorded in order, so two stages can be compared.
  */
-import { builtRoutes } from '../../../shared/routes';
+import { routeList } from '../../../shared/routes';
 import { concretePath, invalidCases, pathCases } from './cases';
-import { FuzzClient, routeKey } from './client';
+import { RouteClient, routeKey } from '../../support/route-client';
+import { seedEveryRoute, type SeededWorld } from '../../support/world';
 import { baseOf, paramsOf, probeSuccesses } from './probe';
-import { seedTenant } from './seed';
 
 export interface Walk {
-  answers: FuzzClient['answers'];
+  answers: RouteClient['answers'];
   /** Route keys that never answered 2xx, and those never refused with a 4xx. */
   noSuccess: string[];
   noRefusal: string[];
@@ -21,11 +21,18 @@ export interface Walk {
 }
 
 export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
-  const c = new FuzzClient(url);
-  const seeded = await seedTenant(c);
+  const c = new RouteClient(url);
+  let seeded: SeededWorld;
+  try {
+    // The same ids on every stage walked, so their answers compare request by request.
+    seeded = await seedEveryRoute(c, 'walk', 'walk');
+  } catch (e) {
+    const all = routeList.map(routeKey);
+    return { answers: c.answers, noSuccess: all, noRefusal: all, seedProblems: [(e as Error).message] };
+  }
   await probeSuccesses(c, seeded);
   const refused = new Set<string>();
-  for (const r of builtRoutes) {
+  for (const r of routeList) {
     const base = baseOf(c, seeded, r);
     const bad = invalidCases(r, base, seed, 1)[0] ?? pathCases(r, base, seed, 1)[0];
     let status: number;
@@ -36,8 +43,8 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
   }
   return {
     answers: c.answers,
-    noSuccess: builtRoutes.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
-    noRefusal: builtRoutes.map(routeKey).filter((k) => !refused.has(k)),
-    seedProblems: seeded.problems,
+    noSuccess: routeList.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
+    noRefusal: routeList.map(routeKey).filter((k) => !refused.has(k)),
+    seedProblems: [],
   };
 }

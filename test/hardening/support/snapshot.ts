@@ -3,7 +3,7 @@
  * Scan is fine here: this is a test reading its own small table, never service code.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb } from '../../../shared/store/client';
+import { ddb } from '../../../shared/store/db/client';
 
 /** Bookkeeping that may move without any object changing: idempotency claims, rate windows, health probes. */
 const IGNORED = (item: Record<string, unknown>) =>

@@ -1,0 +1,119 @@
+/**
+ * The rules of the house (README "Layout"), checked by `npm test` (test/unit/dependency-rules.test.ts)
+ * and by `npx depcruise --config .dependency-cruiser.cjs shared functions infra scripts bench test`.
+ *
+ * Layers, bottom up. A layer may import the ones below it, never the ones above:
+ *   neutral      shared/{errors,limits,parsing,ip-addresses}.ts: no project imports at all
+ *   schemas      shared/schemas/: the contract's Zod schemas and input rules
+ *   domain       shared/domain/: pure rules, no I/O
+ *   platform     shared/{config,secrets}.ts: the process's settings and secrets
+ *   store        shared/store/db/ (the table's plumbing) and shared/store/<resource>.ts
+ *   net          shared/net/: outbound HTTP (import by URL)
+ *   services     shared/services/<resource>.ts: the rules and transactions of each resource
+ *   route table  shared/routes.ts, route-def.ts, route-builders.ts, route-groups/: pure data
+ *   http         shared/http/: createHandler and its middlewares, envelopes, the response finaliser
+ *   functions    functions/<resource>/<verb>.ts: one handler per route
+ *   infra        infra/: the CDK app and the local stages
+ */
+const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$';
+const SCHEMAS = '^shared/schemas/';
+const DOMAIN = '^shared/domain/';
+const PLATFORM = '^shared/(config|secrets)[.]ts$';
+const STORE = '^shared/store/';
+const STORE_DB = '^shared/store/db/';
+const NET = '^shared/net/';
+const SERVICES = '^shared/services/';
+const ROUTE_TABLE = '^shared/(routes|route-def|route-builders)[.]ts$|^shared/route-groups/';
+const HTTP = '^shared/http/';
+const OPENAPI = '^shared/openapi[.]ts$';
+const FUNCTIONS = '^functions/';
+const INFRA = '^infra/';
+// Unanchored: a module of the AWS SDK wherever node_modules sits.
+const AWS_SDK = 'node_modules/@aws-sdk/';
+
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
+module.exports = {
+  forbidden: [
+    forbid('no-circular', 'An import circle: the modules on it cannot be understood or changed one at a time.', {}, { circular: true }),
+    forbid(
+      'neutral-imports-nothing',
+      'Errors, limits, parsing and IP rules are used by every layer, so they import no module of the project.',
+      { path: NEUTRAL },
+      { path: '^(shared|functions|infra)/', pathNot: NEUTRAL },
+    ),
+    forbid(
+      'schemas-below-domain',
+      'The schemas are the contract; the domain reads them, never the other way round.',
+      { path: SCHEMAS },
+      { path: [DOMAIN, PLATFORM, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+    ),
+    forbid(
+      'domain-is-pure',
+      'Domain code is pure logic: no http, no storage, no services, no settings, no outbound calls.',
+      { path: DOMAIN },
+      { path: [PLATFORM, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA, AWS_SDK] },
+    ),
+    forbid(
+      'store-below-services',
+      'The store answers access patterns; rules, http and handlers sit above it.',
+      { path: STORE },
+      { path: [NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+    ),
+    forbid(
+      'store-db-knows-no-resource',
+      "The table's plumbing serves every resource and knows none of them.",
+      { path: STORE_DB },
+      { path: STORE, pathNot: STORE_DB },
+    ),
+    forbid(
+      'net-is-an-adapter',
+      'Outbound HTTP is a plain adapter under the services.',
+      { path: NET },
+      { path: [STORE, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+    ),
+    forbid(
+      'services-below-http',
+      'Services hold the rules; they know nothing of requests, envelopes or handlers.',
+      { path: SERVICES },
+      { path: [ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA, AWS_SDK] },
+    ),
+    forbid(
+      'route-table-is-data',
+      'The route table is pure data (CDK synth reads it): schemas and its own builders only.',
+      { path: ROUTE_TABLE },
+      { path: [DOMAIN, PLATFORM, STORE, NET, SERVICES, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+    ),
+    forbid(
+      'http-uses-services',
+      'http reaches storage only through services, and never loads handlers or infrastructure.',
+      { path: HTTP },
+      { path: [STORE, NET, FUNCTIONS, INFRA, AWS_SDK] },
+    ),
+    forbid(
+      'handlers-use-http-and-services',
+      'A handler validates (http), calls a service and answers: no storage, domain, settings or AWS SDK of its own.',
+      { path: FUNCTIONS },
+      { path: [DOMAIN, PLATFORM, STORE, NET, INFRA, AWS_SDK, '^shared/routes[.]ts$'] },
+    ),
+    forbid(
+      'handler-imports-its-own-group',
+      'A function builds only its own route group at cold start: functions/<group>/ imports shared/route-groups/<group>.ts only.',
+      { path: '^functions/([^/]+)/' },
+      { path: '^shared/route-groups/', pathNot: '^shared/route-groups/$1[.]ts$' },
+    ),
+    forbid(
+      'shared-never-imports-infra',
+      'shared/ is what the functions ship; the CDK app and the local stages are never part of it.',
+      { path: '^shared/' },
+      { path: INFRA },
+    ),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(infra/local/lambda-node|bench/[.]out|cdk[.]out|node_modules)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * Layer-neutral errors: domain code, stores and services throw these, and know nothing of HTTP.
+ * Each carries the status a client sees; the error middleware of shared/http/ maps it to the
+ * envelope of the route's credential group (contract §3). Nothing else decides a status code.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, message, details);
+  }
+}
+/** An answer over Lambda's response limit (README "Limits"); the caller is told to page. */
+export class ResponseTooLarge extends BadRequest {
+  constructor() {
+    super('The result is larger than the 6 MB response limit; ask for it in pages (p, page_size or cursor)');
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(message = 'Authorisation failed') {
+    super(401, message);
+  }
+}
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+/** A known path with another method (the fallback route answers it, with Allow). */
+export class MethodNotAllowed extends AppError {
+  constructor(message: string) {
+    super(405, message);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class PreconditionFailed extends AppError {
+  constructor(message = 'The object has changed since the version given in If-Match') {
+    super(412, message);
+  }
+}
+export class PayloadTooLarge extends AppError {
+  constructor(message = 'Request body is larger than 5 MB') {
+    super(413, message);
+  }
+}
+export class UnsupportedMediaType extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+export class Unprocessable extends AppError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(422, message, details);
+  }
+}
+
+/**
+ * A refusal that is an answer, not a failure: the data-plane check's 403 and 429 (contract §10),
+ * whose envelope also carries `fields` (`allowed: false` and the `reason`).
+ */
+export class Refusal extends AppError {
+  constructor(
+    status: 403 | 429,
+    message: string,
+    readonly fields: Record<string, unknown>,
+  ) {
+    super(status, message);
+  }
+}

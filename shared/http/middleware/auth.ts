@@ -1,0 +1,45 @@
+/** Middleware: the credential of the route's group (contract §2); any failure is 401. */
+import { Unauthorized } from '../../errors';
+import { secretEquals } from '../../domain/hashing';
+import type { Group, RouteDef } from '../../route-def';
+import { deploymentSecret } from '../../secrets';
+import { activeOwnerOf } from '../../services/credentials';
+import type { HttpMiddleware, Principal } from './state';
+
+const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
+
+type Headers = Record<string, string | undefined>;
+
+/** Who sends the request, by the credential its route's group takes. */
+export async function principalOf(group: Group, headers: Headers): Promise<Principal> {
+  switch (group) {
+    case 'public':
+      return { group };
+    case 'gateway':
+      return checkSecret(headers['x-gw-authorization'], 'gw', 'gateway');
+    case 'admin':
+      return checkSecret(headers['admin-auth'], 'admin', 'admin');
+    case 'dashboard': {
+      const raw = headers.authorization?.trim();
+      const token = raw?.replace(/^Bearer\s+/i, '');
+      if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
+      const owner = await activeOwnerOf(token);
+      if (!owner) throw new Unauthorized('Access key is not valid');
+      return { group, orgId: owner.org_id, userId: owner.user_id };
+    }
+  }
+}
+
+async function checkSecret<G extends 'gateway' | 'admin'>(given: string | undefined, which: 'gw' | 'admin', group: G) {
+  const header = which === 'gw' ? 'X-Gw-Authorization' : 'Admin-Auth';
+  if (!given) throw new Unauthorized(`Missing ${header} header`);
+  if (!secretEquals(given, await deploymentSecret(which))) throw new Unauthorized(`${header} is not valid`);
+  return { group } as { group: G };
+}
+
+export const auth = (route: RouteDef): HttpMiddleware => ({
+  name: 'auth',
+  before: async (request) => {
+    request.internal.principal = await principalOf(route.group, request.event.headers ?? {});
+  },
+});

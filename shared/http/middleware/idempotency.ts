@@ -1,0 +1,43 @@
+/**
+ * Middleware: Idempotency-Key on a creating POST (contract §3). A retry with the same key and
+ * request answers the first reply again (Idempotent-Replayed: true) and runs nothing; the same
+ * key with another request is 422; one still running is 409. The reply is kept when the request
+ * succeeds; a request that fails releases its key, as it created nothing.
+ */
+import { BadRequest, Conflict, Unprocessable } from '../../errors';
+import type { RouteDef } from '../../route-def';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../services/idempotency';
+import type { HttpMiddleware } from './state';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const idempotency = (route: RouteDef): HttpMiddleware => ({
+  name: 'idempotency',
+  before: async (request) => {
+    const key = request.event.headers?.['idempotency-key'];
+    if (!route.idempotent || key === undefined) return undefined;
+    if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequest('Idempotency-Key must be 1-255 visible ASCII characters');
+    const p = request.internal.principal!;
+    const scope = `${route.method} ${route.path}#${p.group === 'dashboard' ? p.orgId : p.group}`;
+    const e = request.event;
+    const claim = await claimIdempotencyKey(scope, key, [e.rawPath, e.rawQueryString ?? '', request.internal.parts?.rawBody ?? '']);
+    if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');
+    if (claim.kind === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress');
+    if (claim.kind === 'replay') {
+      return { ...claim.response, headers: { ...claim.response.headers, 'Idempotent-Replayed': 'true' } };
+    }
+    request.internal.idempotency = { scope, key };
+    return undefined;
+  },
+  after: async (request) => {
+    const idem = request.internal.idempotency;
+    if (idem && request.response) {
+      const { statusCode, headers, body } = request.response;
+      await completeIdempotencyKey(idem.scope, idem.key, { statusCode, headers, body });
+    }
+  },
+  onError: async (request) => {
+    const idem = request.internal.idempotency;
+    if (idem) await releaseIdempotencyKey(idem.scope, idem.key).catch(() => undefined);
+  },
+});

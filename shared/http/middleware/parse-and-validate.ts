@@ -1,0 +1,30 @@
+/**
+ * Middleware: the body read (5 MB at most, 413), its media type checked (415) and parsed as JSON
+ * (400), then path parameters, query and body validated together against the route's schemas, so
+ * one 400 lists every problem. Routes with a raw body get the text and parse it themselves.
+ */
+import { parseJson } from '../../parsing';
+import type { RouteDef } from '../../route-def';
+import { bodyText, checkContentType } from '../body';
+import { validateParts } from '../validate';
+import type { HttpMiddleware } from './state';
+
+export const parseAndValidate = (route: RouteDef): HttpMiddleware => ({
+  name: 'parse-and-validate',
+  before: async (request) => {
+    const e = request.event;
+    let rawBody: string | undefined;
+    let body: unknown;
+    if (route.body || route.bodyKind === 'raw') {
+      rawBody = bodyText(e.body, e.isBase64Encoded);
+      if (route.bodyKind !== 'raw') {
+        checkContentType(route, e.headers?.['content-type']);
+        body = parseJson(rawBody);
+      }
+    }
+    request.internal.parts = {
+      ...validateParts(route, { params: e.pathParameters ?? {}, query: e.queryStringParameters ?? {}, body }),
+      rawBody,
+    };
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * The one response finaliser. Every answer of the service leaves through here, whichever code
+ * made it (a route's handler, the 404/405 fallback, the local server's 413 and 500), so all carry
+ * the same headers (contract §3: X-Request-Id, Cache-Control: no-store, nosniff) and every error
+ * the envelope of its credential group.
+ */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { AppError, Refusal, ResponseTooLarge } from '../errors';
+import { LIMITS } from '../limits';
+import type { Group } from '../route-def';
+import { errorBody, type Reply } from './envelopes';
+import { log } from './logger';
+
+export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
+
+/** A handler's reply as JSON. */
+export function jsonResult(reply: Reply): Result {
+  return {
+    statusCode: reply.status ?? 200,
+    headers: { 'Content-Type': 'application/json', ...(reply.headers ?? {}) },
+    body: JSON.stringify(reply.body ?? null),
+  };
+}
+
+/**
+ * Any failure as the group's envelope. A layer-neutral error keeps its status and message;
+ * anything else is logged with the request id and answered 500 (503 when storage throttled)
+ * without internals.
+ */
+export function errorResult(group: Group, err: unknown, requestId: string, route = ''): Result {
+  if (err instanceof AppError) {
+    return jsonResult({ status: err.status, body: errorBody(group, err.message, err.details, err instanceof Refusal ? err.fields : undefined) });
+  }
+  log('error', 'unhandled error', {
+    requestId,
+    route,
+    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+  });
+  const throttled = err instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(err.name);
+  return throttled
+    ? jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) })
+    : jsonResult({ status: 500, body: errorBody(group, `Internal error (request ${requestId})`) });
+}
+
+/**
+ * The last step of every answer: an answer over Lambda's response limit becomes the 400 that
+ * asks for pages (lists refuse before they build one; this catches whatever else grew too
+ * large), and the headers every answer carries are set.
+ */
+export function finalise(result: Result, group: Group, requestId: string = randomUUID()): Result {
+  const sized = result.body.length > LIMITS.responseBytes ? errorResult(group, new ResponseTooLarge(), requestId) : result;
+  return {
+    ...sized,
+    headers: { ...sized.headers, 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+  };
+}

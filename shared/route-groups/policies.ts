@@ -1,0 +1,34 @@
+/** Policies. Part of the route table (shared/routes.ts). */
+import { route } from '../route-builders';
+import type { RouteDef } from '../route-def';
+import { gatewayWriteSchema, statusEnvelopeSchema } from '../schemas/common';
+import { policyImportSchema, policySchema } from '../schemas/policies';
+
+export const policiesRoutes = {
+  policiesCreate: route({
+    method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true,
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create a policy under its id; 409 when the id is taken', body: policySchema, result: gatewayWriteSchema,
+  }),
+  policiesGet: route({
+    method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read',
+    tableActions: ['GetItem'],
+    summary: 'Get a policy', result: policySchema,
+  }),
+  policiesUpdate: route({
+    method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true,
+    tableActions: ['GetItem', 'PutItem'],
+    summary: 'Replace a policy; 400 when the body names another id', body: policySchema, result: gatewayWriteSchema,
+  }),
+  policiesDelete: route({
+    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', etag: true,
+    tableActions: ['DeleteItem'],
+    summary: 'Delete a policy', result: gatewayWriteSchema,
+  }),
+  policiesImport: route({
+    method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write',
+    tableActions: ['BatchGetItem', 'PutItem'],
+    summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true',
+    body: policyImportSchema, result: statusEnvelopeSchema,
+  }),
+} satisfies Record<string, RouteDef>;

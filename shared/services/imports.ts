@@ -1,0 +1,33 @@
+/**
+ * The OpenAPI import (dashboard): a document, JSON, YAML or fetched from a URL, optionally merged
+ * with a template, becomes an API written through the API service, so versions, listen claims
+ * and references follow the same rules as any other write.
+ */
+import { config } from '../config';
+import { Unprocessable } from '../errors';
+import { importedRecord } from '../domain/imported-api';
+import { validateOpenApi } from '../domain/oas-parse';
+import { mergeTemplate } from '../domain/template-merge';
+import { importOptionsOf, type ImportQuery } from '../schemas/import';
+import { importDocumentOf } from '../net/import-source';
+import { getAsset } from '../store/assets';
+import { createApiWithVersion } from './apis';
+import { requireOwnReferences } from './references';
+
+/**
+ * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's
+ * messages; 422 unknown templateID, unknown base, missing new_version_name, or a policy or
+ * version API the definition names that is not the caller's; 409 listen path taken.
+ */
+export async function importApi(orgId: string, rawBody: string | undefined, contentType: string | undefined, query: ImportQuery) {
+  let doc = await importDocumentOf(rawBody, contentType);
+  if (query.templateID) {
+    const template = await getAsset(orgId, query.templateID);
+    if (!template) throw new Unprocessable(`template ${query.templateID} does not exist`, [{ path: 'query.templateID', message: 'unknown asset' }]);
+    doc = mergeTemplate(template.asset.data, doc);
+  }
+  await validateOpenApi(doc);
+  const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), config().upstreamAllowedHosts);
+  await requireOwnReferences(orgId, record, { versions: true });
+  return createApiWithVersion(record, query);
+}

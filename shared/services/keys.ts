@@ -1,0 +1,180 @@
+/**
+ * Gateway keys and the organisation-wide session: the steps every key form shares (references
+ * exist, password hashed, live quota reset), the dashboard's tenancy rules, and the session
+ * cache of the check, cleared on every write that changes what a check enforces.
+ */
+import { NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import { keyHash, newKeyId } from '../domain/key-ids';
+import { hashPassword } from '../domain/passwords';
+import { applyPolicies } from '../domain/policies';
+import { nowSeconds, renewsAt } from '../domain/quota';
+import { apiIdsOf, candidateHashes, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/sessions';
+import type { KeySession } from '../schemas/keys';
+import { getApiSummaryByAnyId } from '../store/apis';
+import { createKey, deleteKey as deleteKeyItems, getKeyItem, hashOfUsername, replaceKey, type KeyItem, type StoredKey } from '../store/keys';
+import { putOrgSession } from '../store/org-sessions';
+import { getPolicies, type StoredPolicy } from '../store/policies';
+import { missingApis, resolvePolicies } from './references';
+import { forgetSessions } from './session-cache';
+
+/** Any key form: the dashboard's lets meta_data be any JSON value. */
+type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
+
+/**
+ * Every API and policy a session names must exist (422, naming the missing ones). Answers the
+ * policies, which the caller needs for the effective session. With `withinOrg` (dashboard
+ * writes) an API or policy of another organisation, or a policy without one, counts as missing:
+ * the answer is then byte for byte the one for an id that exists nowhere.
+ */
+async function loadReferences(session: KeySession, withinOrg?: string): Promise<StoredPolicy[]> {
+  const policyIds = policyIdsOf(session);
+  const [unknownApis, policies] = await Promise.all([missingApis(apiIdsOf(session.access_rights), withinOrg), resolvePolicies(policyIds, withinOrg)]);
+  if (unknownApis.length) throw new Unprocessable(`unknown API: ${unknownApis.join(', ')}`);
+  if (policies.missing.length) throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`);
+  // Keep apply_policies order: later policies are merged after earlier ones.
+  return policyIds.map((id) => policies.found.find((p) => p.id === id)!);
+}
+
+/** The session a check enforces: the key under its policies (missing policies grant nothing). */
+export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
+  const ids = policyIdsOf(session);
+  if (!ids.length) return session;
+  const policies = await getPolicies(ids);
+  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+}
+
+/**
+ * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once.
+ * With `orgMustExist` the organisation is checked in the same transaction (422 when absent).
+ */
+async function issueKey(input: SessionInput, orgId: string, orgMustExist = false): Promise<{ key: string; hash: string; session: StoredKey }> {
+  const typed = input as KeySession;
+  requireGrant(typed);
+  const policies = await loadReferences(typed);
+  const key = newKeyId(orgId);
+  const hash = keyHash(key);
+  const stamp = new Date().toISOString();
+  const { session, password, username } = splitPassword(typed);
+  const stored: StoredKey = { ...session, org_id: orgId, key_hash: hash, date_created: stamp, last_updated: stamp };
+  const effective = applyPolicies(stored, policies);
+  await createKey(
+    { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
+    quotaScopes(effective),
+    nowSeconds(),
+    orgMustExist,
+  );
+  return { key, hash, session: stored };
+}
+
+/** POST /gw/keys/create: a key of the body's organisation (none: an unprefixed key). */
+export function createGatewayKey(input: SessionInput & { org_id?: string }): Promise<{ key: string; hash: string }> {
+  return issueKey(input, input.org_id ?? '');
+}
+
+/** POST /admin/org/keys: a key of the organisation in org_id (422 when it does not exist). */
+export async function createOrganisationKey(input: SessionInput & { org_id: string }) {
+  const { key, hash, session } = await issueKey(input, input.org_id, true);
+  return { api_model: {}, key_id: key, data: session, key_hash: hash };
+}
+
+/**
+ * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
+ * password left out for the same user keeps its hash. Every API and policy it names must be of
+ * the key's organisation (422 as for one that does not exist). Resets the live quota unless
+ * `reset` is false.
+ */
+async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ item: KeyItem; effective: StoredKey }> {
+  const typed = input as KeySession;
+  requireGrant(typed);
+  const policies = await loadReferences(typed, current.session.org_id);
+  const { session, password, username } = splitPassword(typed);
+  const old = current.session;
+  const stored: StoredKey = {
+    ...session,
+    org_id: old.org_id,
+    key_hash: old.key_hash,
+    date_created: old.date_created,
+    last_updated: new Date().toISOString(),
+  };
+  const keepHash = !password && username === current.username ? current.basic_auth_hash : undefined;
+  const basicAuthHash = password ? await hashPassword(password) : keepHash;
+  const effective = applyPolicies(stored, policies);
+  const now = nowSeconds();
+  const next = { session: stored, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) };
+  const version = await replaceKey(next, current, quotaScopes(effective), reset, now);
+  forgetSessions();
+  // The live quota as the write left it: fresh after a reset, else as it was (made if missing).
+  const live = reset || !current.live ? { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) } : current.live;
+  return { item: { ...next, version, live }, effective };
+}
+
+/**
+ * PUT /api/apis/{apiID}/keys/{keyID}: the API (id or api_id) and the key must be the caller's
+ * organisation's, and the key must grant the API; otherwise 404. 412 on a stale If-Match.
+ */
+export async function updateKeyFromDashboard(
+  orgId: string,
+  params: { apiID: string; keyID: string },
+  query: KeyLookup & { suppress_reset?: boolean },
+  input: SessionInput,
+  ifMatch: number | undefined,
+) {
+  const api = await getApiSummaryByAnyId(params.apiID);
+  if (!api || api.org_id !== orgId) throw new NotFound(`API ${params.apiID} not found`);
+  const current = await findOwnKey(orgId, params.keyID, query);
+  if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
+  if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+  const { item, effective } = await updateKey(current, input, !query.suppress_reset);
+  const data = await showKey(item, effective);
+  return { result: { api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, version: item.version };
+}
+
+/** The stored key a path id names (the key or its hash, as `q` says); 404 when none. */
+async function findKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<KeyItem> {
+  return firstKey(candidateHashes(keyId, q));
+}
+
+/**
+ * A key of `orgId` named by a path id: key, hash, or basic-auth user name (looked up within the
+ * organisation); a key of another organisation is 404 like an unknown one.
+ */
+async function findOwnKey(orgId: string, keyId: string, q: KeyLookup): Promise<KeyItem> {
+  const hashes = q.username ? [await hashOfUsername(orgId, keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
+  const item = await firstKey(hashes);
+  if (item.session.org_id !== orgId) throw new NotFound('key not found');
+  return item;
+}
+
+async function firstKey(hashes: string[]): Promise<KeyItem> {
+  for (const hash of hashes) {
+    const item = await getKeyItem(hash);
+    if (item) return item;
+  }
+  throw new NotFound('key not found');
+}
+
+/** The session as reads show it, with the live figures of its key-wide quota. */
+async function showKey(item: KeyItem, effective?: StoredKey): Promise<StoredKey> {
+  effective ??= await effectiveSession(item.session);
+  return shownSession(item.session, item.live, effective.quota_max, nowSeconds());
+}
+
+/** GET /gw/keys/{keyID}: the session with its live quota, and its version. */
+export async function getKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<{ session: StoredKey; version: number }> {
+  const item = await findKey(keyId, q);
+  return { session: await showKey(item), version: item.version };
+}
+
+/** DELETE /gw/keys/{keyID}: the key, its live quotas and its user-name marker go together; answers its hash. */
+export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<string> {
+  const item = await findKey(keyId, q);
+  await deleteKeyItems(item.session.key_hash);
+  forgetSessions();
+  return item.session.key_hash;
+}
+
+/** PUT /gw/org/keys/{orgID}: the organisation-wide session (404 unknown organisation); `reset` restarts its quota. */
+export async function setOrganisationSession(orgId: string, session: KeySession, reset: boolean): Promise<void> {
+  await putOrgSession(orgId, session, reset, nowSeconds());
+  forgetSessions();
+}

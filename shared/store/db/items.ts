@@ -1,0 +1,57 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client';
+import type { StorageKey } from './storage-key';
+import { INDEXES, TABLE_KEYS } from './table';
+
+const STORAGE_ATTRS = new Set<string>([
+  TABLE_KEYS.partitionKey,
+  TABLE_KEYS.sortKey,
+  'entity',
+  ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey]),
+]);
+
+/** The stored item without its storage keys and without the named private attributes. */
+export function stripItem<T>(item: Record<string, unknown>, privateAttrs: readonly string[] = []): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) {
+    if (!STORAGE_ATTRS.has(k) && !privateAttrs.includes(k)) out[k] = v;
+  }
+  return out as T;
+}
+
+export async function getItem(key: StorageKey, consistent = false) {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+  return out.Item as Record<string, unknown> | undefined;
+}
+
+export function isConditionFailure(e: unknown): e is ConditionalCheckFailedException {
+  return e instanceof ConditionalCheckFailedException;
+}
+
+/**
+ * BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept.
+ * `attributes` reads only those (a large item's body stays behind).
+ */
+export async function batchGet(keys: StorageKey[], consistent = false, attributes?: readonly string[]): Promise<Record<string, unknown>[]> {
+  const table = tableName();
+  const out: Record<string, unknown>[] = [];
+  const projection = attributes?.length
+    ? {
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+      }
+    : {};
+  for (let i = 0; i < keys.length; i += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead?: boolean }> | undefined = {
+      [table]: { Keys: keys.slice(i, i + 100), ConsistentRead: consistent, ...projection },
+    };
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      const res: BatchGetCommandOutput = await ddb().send(new BatchGetCommand({ RequestItems: request }));
+      out.push(...((res.Responses?.[table] ?? []) as Record<string, unknown>[]));
+      request = res.UnprocessedKeys as typeof request;
+      if (request && Object.keys(request).length) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+/**
+ * The one seeder: an organisation with one object of every kind, made through the public
+ * routes, so suites work on real objects (the tenant, mass-assignment and concurrency suites) and
+ * every route has an accepted request (the fuzz suite, the per-route walk that compares stages).
+ * Every id is recorded, so lists can be compared as full id sets.
+ */
+import { RouteClient } from './route-client';
+import { assetData, hookBody, importDoc, oasDoc, rightsFor, streamsDoc, STREAMS_TYPE, uid } from './fixtures';
+import type { Stage } from './stage';
+
+/** The day every world's analytics record falls on (key activity dates point at it). */
+export const ACTIVITY_DAY = { day: '15', month: '3', year: '2024', iso: '2024-03-15T10:00:00Z' };
+
+export interface World {
+  tag: string;
+  orgId: string;
+  /** The owner's dashboard access key. */
+  key: string;
+  userIds: string[];
+  emails: string[];
+  /** OAS API (api_id) and its database id; a classic API; an imported API. */
+  apiId: string;
+  apiDbId: string;
+  classicApiId: string;
+  importedApiId: string;
+  policyId: string;
+  /** A gateway key (clear), its hash, its basic-auth user name. */
+  gwKey: string;
+  gwKeyHash: string;
+  username: string;
+  adminKey: string;
+  clientId: string;
+  hookId: string;
+  assetDbId: string;
+  assetCustomId: string;
+}
+
+/**
+ * Builds one organisation holding one object of every kind, all through the API. Ids derive from
+ * `tag`, unique by default; a fixed tag gives two stages the same ids (walks that compare them).
+ */
+export async function buildWorld(on: Stage | RouteClient, label: string, tag = uid(label)): Promise<World> {
+  const c = on instanceof RouteClient ? on : new RouteClient(on.url);
+  const ok = async (method: string, url: string, body?: unknown, contentType?: string) => (await c.ok(method, url, body, { contentType })).body as any;
+  const orgId = `org-${tag}`;
+  await ok('POST', '/admin/organisations', { id: orgId, owner_name: label });
+  const emails = [`owner@matrix-${tag}.example`, `second@matrix-${tag}.example`];
+  const owner = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[0] });
+  const second = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[1] });
+  const key = owner.Meta.access_key as string;
+  c.dashKey = key;
+
+  const apiId = `oas-${tag}`;
+  await ok('POST', '/gw/apis/oas', oasDoc(apiId, orgId));
+  const apiDbId = (await ok('GET', `/gw/apis/${apiId}`)).id as string;
+  const classicApiId = `classic-${tag}`;
+  await ok('POST', '/gw/apis', { api_id: classicApiId, name: 'classic', org_id: orgId, proxy: { listen_path: `/${classicApiId}/`, target_url: 'http://upstream.example' } });
+  // Listen paths are unique per domain across organisations: each world's import takes its own.
+  const imported = await ok('POST', `/api/apis/oas/import?listenPath=/imported-${tag}/`, JSON.stringify(importDoc(`Imported ${tag}`)), 'application/json');
+  const policyId = `pol-${tag}`;
+  await ok('POST', '/gw/policies', { id: policyId, name: 'Gold', org_id: orgId, rate: 10, per: 1, access_rights: rightsFor(apiId) });
+  const username = `user-${tag}`;
+  const gw = await ok('POST', '/gw/keys/create', {
+    org_id: orgId, access_rights: rightsFor(apiId), quota_max: 100, quota_renewal_rate: 3600, alias: 'gw', basic_auth_data: { user: username, password: 'pw-123456' },
+  });
+  const admin = await ok('POST', '/admin/org/keys', { org_id: orgId, access_rights: rightsFor(apiId), alias: 'admin' });
+  const clientId = `client-${tag}`;
+  await ok('POST', '/gw/oauth/clients/create', { api_id: apiId, redirect_uri: 'https://app.example/cb', client_id: clientId, policy_id: policyId });
+  const hook = await ok('POST', '/api/hooks', hookBody('hook'));
+  const assetCustomId = `asset-${tag}`;
+  const asset = await ok('POST', '/api/assets', { id: assetCustomId, name: 'T', data: assetData('T') });
+  await ok('POST', '/gw/analytics', {
+    records: [{
+      api_id: apiId, path: '/x', method: 'GET', response_code: 200, key_hash: gw.key_hash, org_id: orgId,
+      timestamp: ACTIVITY_DAY.iso, request_time: 5, latency: { total: 5, upstream: 3 },
+    }],
+  });
+  return {
+    tag, orgId, key, emails, userIds: [owner.Meta.id, second.Meta.id], apiId, apiDbId, classicApiId, importedApiId: imported.ID,
+    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, clientId, hookId: hook.Meta,
+    assetDbId: asset.Meta, assetCustomId,
+  };
+}
+
+/** A world in which every route of the table has answered 2xx once (the fuzz suite breaks those requests). */
+export interface SeededWorld {
+  world: World;
+  /** A value for each path parameter name of the table that names one of the world's objects. */
+  params: Record<string, string>;
+}
+
+/**
+ * The world, then a success on each route it did not use yet: user update and access-key
+ * rotation (on the second user), a streams patch (of an API of its own), policy import, the
+ * organisation session, a dashboard key update, the check, and the list reads with a query.
+ */
+export async function seedEveryRoute(c: RouteClient, label: string, tag?: string): Promise<SeededWorld> {
+  const w = await buildWorld(c, label, tag);
+  const second = w.userIds[1]!;
+  await c.ok('PUT', `/admin/users/${second}`, { email_address: w.emails[1], active: true, first_name: 'S' });
+  await c.ok('POST', `/admin/users/${second}/access-key`);
+  const streams = `streams-${w.tag}`;
+  await c.ok('POST', '/gw/apis/oas', oasDoc(streams, w.orgId));
+  await c.ok('PATCH', `/api/apis/streams/${streams}`, JSON.stringify(streamsDoc(streams)), { contentType: STREAMS_TYPE });
+  await c.ok('POST', '/admin/policies/import', { Data: [{ id: `imported-${w.tag}`, name: 'Imported', org_id: w.orgId, rate: 5, per: 1 }] });
+  await c.ok('PUT', `/gw/org/keys/${w.orgId}`, { quota_max: 1_000_000, quota_renewal_rate: 3600 });
+  const got = await c.ok('GET', `/gw/keys/${w.gwKey}`);
+  await c.ok('PUT', `/api/apis/${w.apiId}/keys/${w.gwKey}?suppress_reset=1`, got.body);
+  await c.ok('POST', '/gw/sessions/check', { key: w.gwKey, api_id: w.apiId, path: '/x', method: 'GET' });
+  await c.ok('GET', '/api/users/search?q=matrix&page_size=10');
+  await c.ok('GET', '/api/apis?p=1&page_size=10&sort=name');
+  await c.ok('GET', `/gw/apis/oas/${w.apiId}?mode=public`);
+  const { day, month, year } = ACTIVITY_DAY;
+  const params = {
+    orgID: w.orgId, apiID: w.apiId, policyID: w.policyId, assetID: w.assetCustomId, clientID: w.clientId, keyID: w.gwKey,
+    keyHash: w.gwKeyHash, hookID: w.hookId, userID: second,
+    startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
+  };
+  return { world: w, params };
+}

@@ -1,0 +1,72 @@
+/**
+ * "A resource's storage keys are built only in its own store module" (README "Layout" and "Data
+ * model"): every key literal of the single table (an uppercase prefix and `#`, such as
+ * `ORG#${org}#HOOK#${id}`) sits in the store module of the resource it belongs to, and nowhere else.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Every key shape of the table (`*` for a value) and the module under shared/store/ that builds it. */
+const OWNER: Record<string, string> = {
+  'ORG#*': 'organisations',
+  'COUNT#*': 'organisations',
+  'USER#*': 'users',
+  'ORG#*#USERS': 'users',
+  'ORG#*#EMAIL#*': 'users',
+  'AKEY#*': 'users',
+  'IDEMP#*#*': 'idempotency',
+  'API#*': 'apis',
+  'PART#': 'apis',
+  'PART#*': 'apis',
+  'APIDB#*': 'apis',
+  'ORG#*#APIS': 'apis',
+  'LISTEN#*': 'apis',
+  'OAUTH#*': 'oauth-clients',
+  'API#*#OAUTH': 'oauth-clients',
+  'KEY#*': 'keys',
+  'QUOTA#*': 'keys',
+  'RATE#*#*': 'keys',
+  'ORG#*#KEYUSER#*': 'keys',
+  'POLICY#*': 'policies',
+  'ORG#*#HOOK#*': 'hooks',
+  'ORG#*#HOOKS': 'hooks',
+  'ORG#*#ASSET#*': 'assets',
+  'ORG#*#ASSETID#*': 'assets',
+  'ORG#*#ASSETS': 'assets',
+  'KACT#*': 'analytics',
+  'ANBATCH#*': 'analytics',
+  'CHUNK#*#': 'analytics',
+  'CHUNK#*#*': 'analytics',
+};
+
+/** The service's own code; bench/ writes keys of its own for raw DynamoDB baselines. */
+const ROOTS = ['shared', 'functions', 'infra', 'scripts'];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || path === join('infra', 'local', 'lambda-node')) return [];
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Template literals and quoted strings that start like a storage key. */
+function keyLiterals(source: string): string[] {
+  const templates = [...source.matchAll(/`([^`]*)`/g)].map((m) => m[1]!.replace(/\$\{[^}]*\}/g, '*'));
+  const quoted = [...source.matchAll(/'([^'\n]*)'/g)].map((m) => m[1]!);
+  return [...templates, ...quoted].filter((s) => /^[A-Z][A-Z0-9_]*#/.test(s));
+}
+
+const found = ROOTS.flatMap(files).flatMap((file) => keyLiterals(readFileSync(file, 'utf8')).map((shape) => ({ file, shape })));
+
+describe('storage keys', () => {
+  it('are built only in the store module of their resource', () => {
+    const misplaced = found.filter((f) => f.file !== join('shared', 'store', `${OWNER[f.shape] ?? '(unknown key shape)'}.ts`));
+    expect(misplaced.map((f) => `${f.shape} in ${f.file}, owner ${OWNER[f.shape] ?? 'not declared above'}`)).toEqual([]);
+  });
+
+  it('every declared key shape is still built', () => {
+    expect([...new Set(found.map((f) => f.shape))].sort()).toEqual(Object.keys(OWNER).sort());
+  });
+});
