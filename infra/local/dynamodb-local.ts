@@ -3,8 +3,9 @@
  * ourselves (not the package's spawn()) because it cannot pass -disableTelemetry.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 
@@ -47,13 +48,33 @@ export interface DynamoLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * Where DynamoDB Local extracts its SQLite native library. It copies it, on first use, to a new
+ * `sqlite-*-libsqlite4java.so` in `org.sqlite.tmpdir` (the system temp folder unless set), and
+ * only a clean JVM exit deletes the copy: every SIGKILL left one behind. So the copy goes to a
+ * folder of our own, emptied on each start and removed when the JVM exits: beside the data
+ * (`DATA_DIR/dynamodb-lib`, so a start after a crash of this process cleans it too), or a temp
+ * folder of our own when the data is in memory.
+ */
+function nativeLibDir(dbPath: string | null): string {
+  if (!dbPath) return mkdtempSync(join(tmpdir(), 'dynamodb-local-lib-'));
+  const dir = join(dirname(dbPath), 'dynamodb-lib');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** Starts DynamoDB Local on a free loopback port; `dbPath` null keeps data in memory. */
 export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLocal> {
   checkJava();
   const dir = jarDir();
   const port = await freePort();
+  const libDir = nativeLibDir(dbPath);
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    `-Dorg.sqlite.tmpdir=${libDir}`,
+    // No hsperfdata file in the system temp folder either (a SIGKILL would leave that one too).
+    '-XX:-UsePerfData',
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
     '-port',
@@ -68,6 +89,7 @@ export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLoc
     args.push('-inMemory');
   }
   const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.once('exit', () => rmSync(libDir, { recursive: true, force: true }));
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
