@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { createLocalServer } from '../../infra/local/server';
+import { ddb } from '../../shared/store/client';
 import { ADMIN_SECRET, GW_SECRET, useTestTable } from './table';
 
 export interface Answer<T = any> {
@@ -26,6 +28,8 @@ let counter = 0;
 /** The local stage's real HTTP server on a free port, over a fresh table. */
 export async function startStage(): Promise<Stage> {
   const table = await useTestTable();
+  // As npm start does (infra/local/main.ts): transactional writes answered once committed.
+  awaitLocalCommits(ddb());
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
