@@ -13,7 +13,8 @@
  * in the same turn of the event loop share one. Local stages only: DynamoDB proper is durable
  * when it answers, so nothing of this is in the cloud code path.
  */
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { Agent, request } from 'node:http';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** The operations whose answer can precede their COMMIT (wire names, as in X-Amz-Target). */
@@ -40,15 +41,78 @@ export function commitBarrier(probe: () => Promise<unknown>): () => Promise<void
     }));
 }
 
+/** Where the probe goes, and as whom: without `-sharedDb` the access key and region pick the file. */
+export interface ProbeTarget {
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+}
+
+const agent = new Agent({ keepAlive: true });
+const PROBE = '{"Limit":1}';
+
+function listTablesOnce(t: ProbeTarget): Promise<void> {
+  const url = new URL(t.endpoint);
+  return new Promise<void>((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        timeout: 30_000,
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'content-length': PROBE.length,
+          'x-amz-target': 'DynamoDB_20120810.ListTables',
+          // DynamoDB Local reads the caller from the credential scope and checks no signature.
+          authorization: `AWS4-HMAC-SHA256 Credential=${t.accessKeyId}/20000101/${t.region}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('error', reject);
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`DynamoDB Local answered the commit probe ${res.statusCode}`))));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('DynamoDB Local did not answer the commit probe in 30 s')));
+    req.on('error', reject);
+    req.end(PROBE);
+  });
+}
+
 /**
- * The cheapest request DynamoDB Local answers from its database, sent by a client of its own (so
- * no middleware of the service's client counts it as the route's request) with the service
- * client's endpoint, region and credentials: without `-sharedDb` the last two pick the file.
+ * `ListTables` with `Limit: 1`, the cheapest request DynamoDB Local answers from its database (no
+ * table, no item). Plain HTTP: through the SDK it costs twice as much (signing, middleware), and
+ * the service client's own middleware would count it as the route's request. Tried three times
+ * (a kept-alive connection may have just been closed); it changes nothing, so that is safe.
  */
-export function listOneTable(of: DynamoDBClient | DynamoDBDocumentClient): () => Promise<unknown> {
-  const { endpoint, region, credentials } = of.config;
-  const client = new DynamoDBClient({ endpoint, region, credentials, maxAttempts: of.config.maxAttempts });
-  return () => client.send(new ListTablesCommand({ Limit: 1 }));
+export function listOneTable(target: ProbeTarget | (() => Promise<ProbeTarget>)): () => Promise<void> {
+  let resolved: Promise<ProbeTarget> | undefined;
+  return async () => {
+    const t = await (resolved ??= typeof target === 'function' ? target() : Promise.resolve(target));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await listTablesOnce(t);
+      } catch (e) {
+        if (attempt === 3) throw e;
+      }
+    }
+  };
+}
+
+type Client = DynamoDBClient | DynamoDBDocumentClient;
+
+/** The service client's endpoint, region and access key. */
+async function targetOf(client: Client): Promise<ProbeTarget> {
+  const c = client.config;
+  const at = await c.endpoint!();
+  return {
+    endpoint: `${at.protocol}//${at.hostname}${at.port ? `:${at.port}` : ''}${at.path}`,
+    region: await c.region(),
+    accessKeyId: (await c.credentials()).accessKeyId,
+  };
 }
 
 /**
@@ -56,9 +120,10 @@ export function listOneTable(of: DynamoDBClient | DynamoDBDocumentClient): () =>
  * document client shares its client's middleware stack, so either may be passed. A failed probe
  * fails the write: it is not known to be durable, so it must not be acknowledged.
  */
-export function awaitLocalCommits(client: DynamoDBClient | DynamoDBDocumentClient): void {
+export function awaitLocalCommits(client: Client): void {
   if (!commitWaitEnabled()) return;
-  const barrier = commitBarrier(listOneTable(client));
+  if (!client.config.endpoint) throw new Error('the commit wait is for DynamoDB Local: the client has no endpoint');
+  const barrier = commitBarrier(listOneTable(() => targetOf(client)));
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const out = await next(args);

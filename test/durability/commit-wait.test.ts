@@ -16,12 +16,15 @@ import { startAwsEndpoint } from '../../infra/local/emulator/aws-endpoint';
 interface Fake {
   endpoint: string;
   log: string[];
+  /** The credential scope (access key/date/region) of each probe. */
+  probeScopes: string[];
   close(): Promise<void>;
 }
 
 /** Answers TransactWriteItems `{}` (logged `answered <id>`), ListTables (logged `probe`), anything else `{}`. */
 async function fakeDynamoLocal(opts: { probeStatus?: number } = {}): Promise<Fake> {
   const log: string[] = [];
+  const probeScopes: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += String(c)));
@@ -38,6 +41,7 @@ async function fakeDynamoLocal(opts: { probeStatus?: number } = {}): Promise<Fak
       }
       if (operation === 'ListTables') {
         log.push('probe');
+        probeScopes.push(/Credential=([^,]*)/.exec(String(req.headers.authorization))?.[1] ?? '');
         if (opts.probeStatus) return send(opts.probeStatus, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'down' });
         return send(200, { TableNames: [] });
       }
@@ -49,6 +53,7 @@ async function fakeDynamoLocal(opts: { probeStatus?: number } = {}): Promise<Fak
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     log,
+    probeScopes,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
@@ -64,8 +69,8 @@ async function fake(opts?: { probeStatus?: number }): Promise<Fake> {
   return f;
 }
 
-const clientOf = (endpoint: string, accessKeyId = 'local') =>
-  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey: 'x' }, maxAttempts: 1 });
+const clientOf = (endpoint: string, accessKeyId = 'local', region = 'us-east-1') =>
+  new DynamoDBClient({ endpoint, region, credentials: { accessKeyId, secretAccessKey: 'x' }, maxAttempts: 1 });
 
 const transaction = (id: string) =>
   new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: 'gw-test', Item: { PK: { S: id }, SK: { S: 'A' } } } }] });
@@ -115,10 +120,12 @@ describe('commit barrier', () => {
 describe('the store client of the local stage (awaitLocalCommits)', () => {
   it('resolves a transaction only after a ListTables sent after its answer was answered', async () => {
     const db = await fake();
-    const client = clientOf(db.endpoint);
+    const client = clientOf(db.endpoint, 'someone', 'eu-west-1');
     awaitLocalCommits(client);
     await sent(db.log, 'one', () => client.send(transaction('one')));
     expect(db.log).toEqual(['answered one', 'probe', 'resolved one']);
+    // As the client's caller: without -sharedDb, DynamoDB Local keeps a database file per access key and region.
+    expect(db.probeScopes).toEqual([expect.stringMatching(/^someone\/\d{8}\/eu-west-1\/dynamodb\/aws4_request$/)]);
   });
 
   it('does the same for the document client the store uses, for every one of concurrent transactions', async () => {
@@ -140,12 +147,12 @@ describe('the store client of the local stage (awaitLocalCommits)', () => {
     expect(db.log).toEqual(['PutItem']);
   });
 
-  it('fails the write when the probe fails: it is not known to be committed', async () => {
+  it('fails the write when the probe keeps failing (three tries): it is not known to be committed', async () => {
     const db = await fake({ probeStatus: 500 });
     const client = clientOf(db.endpoint);
     awaitLocalCommits(client);
     await sent(db.log, 'one', () => client.send(transaction('one')));
-    expect(db.log).toEqual(['answered one', 'probe', 'rejected one']);
+    expect(db.log).toEqual(['answered one', 'probe', 'probe', 'probe', 'rejected one']);
   });
 
   it('answers as DynamoDB Local does with LOCAL_COMMIT_WAIT=off (the switch that shows the loss)', async () => {
@@ -178,5 +185,6 @@ describe("the emulator's AWS endpoint", () => {
     await sent(db.log, 'one', () => client.send(transaction('one')));
     await client.send(new PutItemCommand({ TableName: 'gw-test', Item: { PK: { S: 'p' }, SK: { S: 'A' } } }));
     expect(db.log).toEqual(['answered one', 'probe', 'resolved one', 'PutItem']);
+    expect(db.probeScopes).toEqual([expect.stringMatching(/^local\/\d{8}\/us-east-1\//)]);
   });
 });

@@ -13,7 +13,6 @@
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { commitBarrier, commitWaitEnabled, listOneTable, TRANSACTIONAL_WRITES } from '../commit-wait';
 import { dynamodbAuthorizations, evaluate, secretsAuthorizations, type Authorization, type Statement } from './iam';
 
@@ -77,8 +76,7 @@ function asLocalCaller(authorization: string): string {
 export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEndpoint> {
   const upstream = new URL(opts.dynamodbEndpoint);
   // The functions' requests reach DynamoDB Local as the one local caller, in the stage's region.
-  const local = new DynamoDBClient({ endpoint: opts.dynamodbEndpoint, region: opts.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const committed = commitBarrier(listOneTable(local));
+  const committed = commitBarrier(listOneTable({ endpoint: opts.dynamodbEndpoint, region: opts.region, accessKeyId: 'local' }));
   const waitsForCommit = (operation: string) => commitWaitEnabled() && TRANSACTIONAL_WRITES.has(operation);
 
   /** The first authorization the caller's policy refuses, reported and answered as AWS does. */
@@ -171,7 +169,6 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       new Promise<void>((r) => {
         server.closeAllConnections();
         server.close(() => r());
-        local.destroy();
       }),
   };
 }
