@@ -10,9 +10,9 @@
  * One DATA_DIR serves all trials, so a later trial also re-checks the writes of the earlier ones:
  * they must survive every crash, not only the first. After each crash the stage is started again
  * (spawn -> GET /hello pass is the restart time) and every acknowledged write is read back
- * through the API. Exits 1 when any is lost. `DURABILITY_BURST_TRIALS` sets the burst trials (20;
- * the test suite runs 5); `LOCAL_COMMIT_WAIT=off` runs the stage without its commit wait, to see
- * the loss (README "Local stage durability").
+ * through the API. Exits 1 when any is lost. `DURABILITY_MIDLOAD_TRIALS` (3) and
+ * `DURABILITY_BURST_TRIALS` (20; the test suite runs 5) set the trials; `LOCAL_COMMIT_WAIT=off`
+ * runs the stage without its commit wait, to see the loss (README "Local stage durability").
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../infra/local/dynamodb-local';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const TRIALS = 3;
+const TRIALS = Number(process.env.DURABILITY_MIDLOAD_TRIALS || 3);
 const WRITERS = 8;
 const BURST_TRIALS = Number(process.env.DURABILITY_BURST_TRIALS || 20);
 const BURST_SIZE = 20;
