@@ -52,16 +52,38 @@ export interface DynamoLocal {
  * Where DynamoDB Local extracts its SQLite native library. It copies it, on first use, to a new
  * `sqlite-*-libsqlite4java.so` in `org.sqlite.tmpdir` (the system temp folder unless set), and
  * only a clean JVM exit deletes the copy: every SIGKILL left one behind. So the copy goes to a
- * folder of our own, emptied on each start and removed when the JVM exits: beside the data
- * (`DATA_DIR/dynamodb-lib`, so a start after a crash of this process cleans it too), or a temp
- * folder of our own when the data is in memory.
+ * folder of our own, removed when the JVM exits: beside the data (`DATA_DIR/dynamodb-lib`,
+ * emptied by the next start if this process was killed first), or, when the data is in memory,
+ * a temp folder named after this process (removed by any later start once this process is gone).
  */
 function nativeLibDir(dbPath: string | null): string {
-  if (!dbPath) return mkdtempSync(join(tmpdir(), 'dynamodb-local-lib-'));
+  if (!dbPath) {
+    removeOrphanedTempDirs();
+    return mkdtempSync(join(tmpdir(), `${TEMP_DIR_PREFIX}${process.pid}-`));
+  }
   const dir = join(dirname(dbPath), 'dynamodb-lib');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+const TEMP_DIR_PREFIX = 'dynamodb-local-lib-';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The temp folders of in-memory starts whose process died before removing them. */
+function removeOrphanedTempDirs(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^dynamodb-local-lib-(\d+)-/.exec(name)?.[1]);
+    if (pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
 }
 
 /** Starts DynamoDB Local on a free loopback port; `dbPath` null keeps data in memory. */

@@ -4,6 +4,7 @@
  * JVM used to leave one. Node's and Java's system temp folder are pointed at an empty folder of
  * this test (TMPDIR, and -Djava.io.tmpdir through JAVA_TOOL_OPTIONS), which must stay empty.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +71,16 @@ describe("DynamoDB Local's native library copy", () => {
     expect(readdirSync(systemTemp)).toEqual([]);
   });
 
-  it('goes to a temp folder of its own when the data is in memory, removed on stop', async () => {
+  it('goes to a temp folder of its own when the data is in memory, removed on stop, and one left by a dead process is removed', async () => {
+    // A folder left by an in-memory start whose process was SIGKILLed: its pid is gone.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    mkdirSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`));
+    writeFileSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`, 'sqlite-392-left-libsqlite4java.so'), '');
     const d = await startDynamoLocal(null);
     await useDatabase(d);
     const own = readdirSync(systemTemp);
     expect(own).toHaveLength(1);
-    expect(own[0]).toMatch(/^dynamodb-local-lib-/);
+    expect(own[0]).toMatch(new RegExp(`^dynamodb-local-lib-${process.pid}-`));
     expect(libraryCopies(join(systemTemp, own[0]!))).toHaveLength(1);
     await d.stop();
     expect(readdirSync(systemTemp)).toEqual([]);
