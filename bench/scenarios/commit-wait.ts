@@ -1,10 +1,17 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { awaitLocalCommits } from '../../infra/local/commit-wait';
+import { freePort } from '../../infra/local/dynamodb-local';
 import type { Ctx } from '../lib/context';
 import { call, timed } from '../lib/http';
-import { startBenchStage, type BenchStage } from '../lib/stage';
 import { interleaved, median, percentile, round, type Row } from '../lib/stats';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * The cost of the local stage's commit wait (infra/local/commit-wait.ts): the same transactional
@@ -12,7 +19,8 @@ import { interleaved, median, percentile, round, type Row } from '../lib/stats';
  * sent raw to the stage's DynamoDB Local by two clients in one run, one of them waiting for the
  * commit as the stage does: sequential latency, and throughput of concurrent writers (one
  * organisation each, so no transaction conflicts with another). Then POST /api/hooks through the
- * bench's stage and through a second stage started with `LOCAL_COMMIT_WAIT=off`, alternately.
+ * bench's stage and through a second stage started with `LOCAL_COMMIT_WAIT=off` on the same
+ * DynamoDB Local, alternately.
  */
 export async function commitWait(ctx: Ctx, samples = 500, writers = 16, perRound = 400, rounds = 4): Promise<Row[]> {
   const client = () =>
@@ -89,38 +97,60 @@ export async function commitWait(ctx: Ctx, samples = 500, writers = 16, perRound
   ];
 }
 
-/** A dashboard credential of a new organisation of `stage`. */
-async function dashboardKey(stage: BenchStage): Promise<Record<string, string>> {
-  const admin = { 'admin-auth': stage.adminSecret };
-  const orgId = `commit-wait-${Date.now().toString(36)}`;
-  const org = await call(stage.url, 'POST', '/admin/organisations', admin, { id: orgId });
-  const user = await call(stage.url, 'POST', '/admin/users', admin, { org_id: orgId, email_address: `bench@${orgId}.example` });
-  if (org.status !== 200 || user.status !== 200) throw new Error(`tenant: ${JSON.stringify([org.body, user.body])}`);
-  return { authorization: `Bearer ${user.body.Meta.access_key}` };
+/**
+ * `npm start`'s entry point with `LOCAL_COMMIT_WAIT=off`, on the bench stage's own DynamoDB
+ * Local, table and credentials: the two stages differ only in the commit wait.
+ */
+async function stageWithoutCommitWait(ctx: Ctx): Promise<{ url: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-nowait-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/local/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DYNAMODB_ENDPOINT: ctx.stage.endpoint,
+      TABLE_NAME: ctx.stage.table,
+      GW_SECRET: ctx.stage.gwSecret,
+      ADMIN_SECRET: ctx.stage.adminSecret,
+      LOG_LEVEL: 'info',
+      LOCAL_COMMIT_WAIT: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (const deadline = Date.now() + 60_000; ; ) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error('the stage without commit wait did not start');
+    }
+    const up = await call(url, 'GET', '/hello').then((r) => r.status === 200, () => false);
+    if (up) return { url, stop };
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
-/** POST /api/hooks latencies: `a` through the bench's stage, `b` through one without the commit wait. */
+/** POST /api/hooks latencies, alternately: `a` through the bench's stage, `b` through one without the commit wait. */
 async function hookCreates(ctx: Ctx, samples: number): Promise<{ a: number[]; b: number[] }> {
-  const saved = process.env.LOCAL_COMMIT_WAIT;
-  process.env.LOCAL_COMMIT_WAIT = 'off';
-  let without: BenchStage;
+  const without = await stageWithoutCommitWait(ctx);
   try {
-    without = await startBenchStage();
-  } finally {
-    if (saved === undefined) delete process.env.LOCAL_COMMIT_WAIT;
-    else process.env.LOCAL_COMMIT_WAIT = saved;
-  }
-  try {
+    const { dash } = await ctx.tenant('bench-commit-wait');
     const hook = { name: 'bench hook', method: 'POST', target_path: 'https://hooks.example.com/gateway/events' };
-    const create = (stage: BenchStage, dash: Record<string, string>) => async () => {
-      const r = await call(stage.url, 'POST', '/api/hooks', dash, hook);
+    const create = (url: string) => async () => {
+      const r = await call(url, 'POST', '/api/hooks', dash, hook);
       if (r.status !== 200) throw new Error(`POST hook ${r.status} ${JSON.stringify(r.body)}`);
       return r.ms;
     };
-    const withWait = create(ctx.stage, await dashboardKey(ctx.stage));
-    const withoutWait = create(without, await dashboardKey(without));
-    await interleaved(100, withWait, withoutWait);
-    return await interleaved(samples, withWait, withoutWait);
+    await interleaved(300, create(ctx.stage.url), create(without.url));
+    return await interleaved(samples, create(ctx.stage.url), create(without.url));
   } finally {
     await without.stop();
   }
