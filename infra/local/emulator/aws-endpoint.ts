@@ -114,6 +114,7 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       }
       const chunks: Buffer[] = [];
       up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('error', failed);
       up.on('end', () => {
         committed().then(() => {
           res.writeHead(200, up.headers);
