@@ -22,7 +22,16 @@ beforeAll(() => {
   process.env.JAVA_TOOL_OPTIONS = `-Djava.io.tmpdir=${systemTemp}`;
 });
 
-afterAll(() => {
+/** Every DynamoDB Local started here, stopped at the end even when an assertion failed first. */
+const started: DynamoLocal[] = [];
+const start = async (dbPath: string | null) => {
+  const d = await startDynamoLocal(dbPath);
+  started.push(d);
+  return d;
+};
+
+afterAll(async () => {
+  await Promise.all(started.map((d) => d.stop()));
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -43,7 +52,7 @@ const exited = (d: DynamoLocal) => new Promise((r) => (d.process.exitCode !== nu
 describe("DynamoDB Local's native library copy", () => {
   it('goes beside the data while it runs, and nothing stays after a stop', async () => {
     const dataDir = join(root, 'data');
-    const d = await startDynamoLocal(join(dataDir, 'dynamodb'));
+    const d = await start(join(dataDir, 'dynamodb'));
     await useDatabase(d);
     expect(libraryCopies(join(dataDir, 'dynamodb-lib'))).toHaveLength(1);
     expect(readdirSync(systemTemp)).toEqual([]);
@@ -54,7 +63,7 @@ describe("DynamoDB Local's native library copy", () => {
 
   it('is removed when the JVM is SIGKILLed, and a copy left by a crashed stage is removed by the next start', async () => {
     const dataDir = join(root, 'crashed');
-    const d = await startDynamoLocal(join(dataDir, 'dynamodb'));
+    const d = await start(join(dataDir, 'dynamodb'));
     await useDatabase(d);
     d.process.kill('SIGKILL');
     await exited(d);
@@ -63,7 +72,7 @@ describe("DynamoDB Local's native library copy", () => {
     // What a SIGKILL of the stage's own process (so no exit handler) leaves behind.
     mkdirSync(join(dataDir, 'dynamodb-lib'));
     writeFileSync(join(dataDir, 'dynamodb-lib', 'sqlite-392-left-by-a-crash-libsqlite4java.so'), '');
-    const again = await startDynamoLocal(join(dataDir, 'dynamodb'));
+    const again = await start(join(dataDir, 'dynamodb'));
     await useDatabase(again);
     expect(libraryCopies(join(dataDir, 'dynamodb-lib'))).toHaveLength(1);
     expect(libraryCopies(join(dataDir, 'dynamodb-lib'))[0]).not.toContain('left-by-a-crash');
@@ -76,7 +85,7 @@ describe("DynamoDB Local's native library copy", () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
     mkdirSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`));
     writeFileSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`, 'sqlite-392-left-libsqlite4java.so'), '');
-    const d = await startDynamoLocal(null);
+    const d = await start(null);
     await useDatabase(d);
     const own = readdirSync(systemTemp);
     expect(own).toHaveLength(1);

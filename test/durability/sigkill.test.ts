@@ -5,9 +5,9 @@
  * same DATA_DIR and every acknowledged write read back.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 interface Trial {
@@ -26,7 +26,9 @@ describe('durability under SIGKILL', () => {
       timeout: 300_000,
     });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    const text = readFileSync(out, 'utf8');
+    rmSync(dirname(out), { recursive: true, force: true });
+    const report = JSON.parse(text) as {
       all_acknowledged_writes_survived: boolean;
       local_commit_wait: string;
       trials: Trial[];
