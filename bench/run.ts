@@ -13,6 +13,7 @@ import { context } from './lib/context';
 import type { Row } from './lib/stats';
 import { read } from './scenarios/read';
 import { write } from './scenarios/write';
+import { commitWait } from './scenarios/commit-wait';
 import { list } from './scenarios/list';
 import { quota } from './scenarios/quota';
 import { coldStart } from './scenarios/cold-start';
@@ -47,6 +48,7 @@ async function main() {
     const steps: [string, () => Promise<Row[]>][] = [
       ['read', () => read(ctx)],
       ['write', () => write(ctx)],
+      ['commit-wait', () => commitWait(ctx)],
       ['list', () => list(ctx)],
       ['quota', () => quota(ctx)],
       ['cold-start', () => coldStart()],

@@ -3,8 +3,9 @@
  * ourselves (not the package's spawn()) because it cannot pass -disableTelemetry.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 
@@ -47,13 +48,55 @@ export interface DynamoLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * Where DynamoDB Local extracts its SQLite native library. It copies it, on first use, to a new
+ * `sqlite-*-libsqlite4java.so` in `org.sqlite.tmpdir` (the system temp folder unless set), and
+ * only a clean JVM exit deletes the copy: every SIGKILL left one behind. So the copy goes to a
+ * folder of our own, removed when the JVM exits: beside the data (`DATA_DIR/dynamodb-lib`,
+ * emptied by the next start if this process was killed first), or, when the data is in memory,
+ * a temp folder named after this process (removed by any later start once this process is gone).
+ */
+function nativeLibDir(dbPath: string | null): string {
+  if (!dbPath) {
+    removeOrphanedTempDirs();
+    return mkdtempSync(join(tmpdir(), `${TEMP_DIR_PREFIX}${process.pid}-`));
+  }
+  const dir = join(dirname(dbPath), 'dynamodb-lib');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const TEMP_DIR_PREFIX = 'dynamodb-local-lib-';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The temp folders of in-memory starts whose process died before removing them. */
+function removeOrphanedTempDirs(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^dynamodb-local-lib-(\d+)-/.exec(name)?.[1]);
+    if (pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 /** Starts DynamoDB Local on a free loopback port; `dbPath` null keeps data in memory. */
 export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLocal> {
   checkJava();
   const dir = jarDir();
   const port = await freePort();
+  const libDir = nativeLibDir(dbPath);
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    `-Dorg.sqlite.tmpdir=${libDir}`,
+    // No hsperfdata file in the system temp folder either (a SIGKILL would leave that one too).
+    '-XX:-UsePerfData',
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
     '-port',
@@ -68,6 +111,7 @@ export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLoc
     args.push('-inMemory');
   }
   const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.once('exit', () => rmSync(libDir, { recursive: true, force: true }));
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
@@ -91,7 +135,7 @@ export async function startDynamoLocal(dbPath: string | null): Promise<DynamoLoc
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5_000).unref();

@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
+import { ddb } from '../../shared/store/db/client';
+import { awaitLocalCommits } from './commit-wait';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
@@ -46,6 +48,8 @@ async function main() {
     SERVER_SECRET: secrets.serverSecret.value,
   });
   resetConfig();
+  // No transactional write is answered before DynamoDB Local has committed it (commit-wait.ts).
+  awaitLocalCommits(ddb());
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();

@@ -11,8 +11,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { createLocalServer } from '../../infra/local/server';
+import { ddb } from '../../shared/store/db/client';
 import { request, waitForPass, type Answer } from './client';
 import { ADMIN_SECRET, GW_SECRET, useTestTable } from './table';
 
@@ -36,6 +38,8 @@ let counter = 0;
 /** The local stage's real HTTP server on a free port, over a fresh table. */
 export async function startStage(): Promise<Stage> {
   const table = await useTestTable();
+  // As npm start does (infra/local/main.ts): transactional writes answered once committed.
+  awaitLocalCommits(ddb());
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,10 +7,13 @@
  *   checked the same way.
  * The caller is known by the access key id of its SigV4 `Credential=` scope: each function gets
  * its own fake credentials. Signatures are not verified (nothing here is a security boundary).
+ * A transactional write is answered only once DynamoDB Local has committed it, as by `npm start`
+ * (../commit-wait.ts).
  */
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { commitBarrier, commitWaitEnabled, listOneTable, TRANSACTIONAL_WRITES } from '../commit-wait';
 import { dynamodbAuthorizations, evaluate, secretsAuthorizations, type Authorization, type Statement } from './iam';
 
 export interface Identity {
@@ -72,6 +75,9 @@ function asLocalCaller(authorization: string): string {
 
 export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEndpoint> {
   const upstream = new URL(opts.dynamodbEndpoint);
+  // The functions' requests reach DynamoDB Local as the one local caller, in the stage's region.
+  const committed = commitBarrier(listOneTable({ endpoint: opts.dynamodbEndpoint, region: opts.region, accessKeyId: 'local' }));
+  const waitsForCommit = (operation: string) => commitWaitEnabled() && TRANSACTIONAL_WRITES.has(operation);
 
   /** The first authorization the caller's policy refuses, reported and answered as AWS does. */
   function refuse(res: ServerResponse, who: Identity, needed: Authorization[], protocol: '1.0' | '1.1', errorType: string): boolean {
@@ -100,11 +106,23 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     if (refuse(res, who, dynamodbAuthorizations(operation, input, tableArn), '1.0', 'com.amazon.coral.service#AccessDeniedException')) return;
     // One database whatever the caller: DynamoDB Local keys its files by access key unless -sharedDb.
     const headers = { ...req.headers, host: upstream.host, authorization: asLocalCaller(req.headers.authorization ?? '') };
+    const failed = (e: Error) => answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` });
     const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 500, up.headers);
-      up.pipe(res);
+      if (up.statusCode !== 200 || !waitsForCommit(operation)) {
+        res.writeHead(up.statusCode ?? 500, up.headers);
+        return up.pipe(res);
+      }
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('error', failed);
+      up.on('end', () => {
+        committed().then(() => {
+          res.writeHead(200, up.headers);
+          res.end(Buffer.concat(chunks));
+        }, failed);
+      });
     });
-    out.on('error', (e) => answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` }));
+    out.on('error', failed);
     out.end(body);
   }
 
