@@ -8,7 +8,7 @@
  *   status for every request;
  * - and not one IAM denial, function error or INIT failure on the real template.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCloudStage } from '../../infra/local/emulator/template';
 import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { routeList } from '../../shared/routes';
@@ -39,8 +39,12 @@ describe('npm run emulate serves the synthesized stack', () => {
 
   it('shows cold and warm invocations: INIT duration on the first REPORT of a container only', async () => {
     for (let i = 0; i < 2; i++) expect((await emulated.call('GET', '/hello')).status).toBe(200);
-    const reports = linesOf(emulated, 'REPORT').filter((l) => l.startsWith('REPORT hello '));
-    expect(reports.length).toBeGreaterThanOrEqual(2);
+    // The REPORT line is written after the answer has gone out (as on Lambda), so it can arrive a moment later.
+    const reports = await vi.waitFor(() => {
+      const lines = linesOf(emulated, 'REPORT').filter((l) => l.startsWith('REPORT hello '));
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      return lines;
+    }, { timeout: 10_000 });
     expect(reports[0]).toMatch(/Init Duration: \d+\.\d+ ms$/);
     expect(reports.at(-1)).not.toMatch(/Init Duration/);
   });
