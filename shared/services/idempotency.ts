@@ -14,7 +14,7 @@ import { openReply, packReply } from '../domain/idempotent-reply';
 import { keyedHash } from '../domain/service-keys';
 import { replyKey, unseal } from '../domain/sealed';
 import { serviceKey } from '../secrets';
-import { claimRecord, completeRecord, deleteRecord, readRecord, readReplyParts, REPLY_PART_BYTES, type IdempotencyRecord } from '../store/idempotency';
+import { claimRecord, completeRecord, completeRecordWithoutReply, deleteRecord, readRecord, readReplyParts, REPLY_PART_BYTES, type IdempotencyRecord } from '../store/idempotency';
 
 export interface StoredResponse {
   statusCode: number;
@@ -26,7 +26,9 @@ export type Claim =
   | { kind: 'claimed' }
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'mismatch' }
-  | { kind: 'in-progress' };
+  | { kind: 'in-progress' }
+  /** The first request succeeded but its reply could not be kept (contract §3). */
+  | { kind: 'not-replayable' };
 
 const recordId = async (scope: string, key: string) => keyedHash(await serviceKey('idempotency record'), scope, key);
 
@@ -49,6 +51,7 @@ export async function claimIdempotencyKey(scope: string, key: string, request: r
   if (!record) return claimIdempotencyKey(scope, key, request);
   if (record.request_hash !== requestHash) return { kind: 'mismatch' };
   if (record.state !== 'done') return { kind: 'in-progress' };
+  if (record.parts === 0) return { kind: 'not-replayable' };
   const opened = await openRecord(scope, key, record);
   // Unreadable (altered, or sealed by another key): treat as a key in use rather than guess.
   if (opened === undefined) return { kind: 'in-progress' };
@@ -67,6 +70,11 @@ async function openRecord(scope: string, key: string, record: IdempotencyRecord)
 export async function completeIdempotencyKey(scope: string, key: string, response: StoredResponse): Promise<void> {
   const parts = packReply(JSON.stringify(response), await sealingKey(scope, key), scope, REPLY_PART_BYTES);
   await completeRecord(scope, await recordId(scope, key), parts);
+}
+
+/** The request succeeded but its reply could not be kept: a retry is told so and runs nothing. */
+export async function completeIdempotencyKeyWithoutReply(scope: string, key: string): Promise<void> {
+  await completeRecordWithoutReply(scope, await recordId(scope, key));
 }
 
 /** A request that failed created nothing, so its key is released for a retry. */

@@ -30,7 +30,7 @@ export interface IdempotencyRecord {
   state: 'pending' | 'done';
   /** The reply's first part (bytes); text in records written before replies were kept as bytes. */
   sealed?: string | Uint8Array;
-  /** How many parts the reply has, the record's own included. */
+  /** How many parts the reply has, the record's own included; 0 when done without a kept reply. */
   parts: number;
 }
 
@@ -94,6 +94,22 @@ export async function completeRecord(scope: string, recordId: string, parts: rea
       UpdateExpression: 'SET #s = :done, #r = :sealed, parts = :parts',
       ExpressionAttributeNames: { '#s': 'state', '#r': 'sealed' },
       ExpressionAttributeValues: { ':done': 'done', ':sealed': parts[0] ?? new Uint8Array(), ':parts': parts.length },
+    }),
+  );
+}
+
+/**
+ * Marks the record done without a reply (keeping the reply failed after the request succeeded):
+ * a retry then learns that it succeeded instead of running again.
+ */
+export async function completeRecordWithoutReply(scope: string, recordId: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: idempotencyKey(scope, recordId),
+      UpdateExpression: 'SET #s = :done, parts = :none REMOVE #r',
+      ExpressionAttributeNames: { '#s': 'state', '#r': 'sealed' },
+      ExpressionAttributeValues: { ':done': 'done', ':none': 0 },
     }),
   );
 }

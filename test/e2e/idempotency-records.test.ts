@@ -5,7 +5,7 @@
  * as the client's Idempotency-Key, so a guessable key (`1`) does not open it.
  */
 import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReply } from '../../shared/domain/idempotent-reply';
 import { replyKey } from '../../shared/domain/sealed';
@@ -124,6 +124,32 @@ describe('a reply larger than one record holds is still kept whole (contract §3
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     // One user was created, and its access key (shown once) is the one both answers carry.
+    const dash = await s.dash(first.body.Message, 'GET', '/api/users?p=-1');
+    expect(dash.body.users.filter((u: { email_address: string }) => u.email_address === email)).toHaveLength(1);
+  });
+});
+
+describe('a request whose reply could not be kept (contract §3)', () => {
+  it('its retry is a 409 saying it already succeeded, and runs nothing', async () => {
+    const email = `unkept-${Date.now()}@x.example`;
+    const body = { org_id: orgId, email_address: email };
+    const before = new Set((await records()).map((r) => r.PK));
+    const first = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `unkept-${email}` });
+    expect(first.status).toBe(200);
+    // What the service writes when keeping the reply failed after the create succeeded.
+    const record = (await records()).find((x) => !before.has(x.PK))!;
+    await ddb().send(
+      new UpdateCommand({
+        TableName: s.table,
+        Key: { PK: record.PK, SK: record.SK },
+        UpdateExpression: 'SET parts = :none REMOVE sealed',
+        ExpressionAttributeValues: { ':none': 0 },
+      }),
+    );
+    const again = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `unkept-${email}` });
+    expect(again.status).toBe(409);
+    expect(JSON.stringify(again.body)).toContain('already succeeded');
+    expect(again.headers.get('x-request-id')).toBeTruthy();
     const dash = await s.dash(first.body.Message, 'GET', '/api/users?p=-1');
     expect(dash.body.users.filter((u: { email_address: string }) => u.email_address === email)).toHaveLength(1);
   });
