@@ -6,13 +6,29 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-/** `iv.tag.ciphertext`, each base64url. */
-export function seal(plaintext: string, key: Buffer, context: string): string {
+function encrypt(plain: Buffer, key: Buffer, context: string): [iv: Buffer, tag: Buffer, data: Buffer] {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context));
-  const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+  const data = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data];
+}
+
+function decrypt(iv: Buffer, tag: Buffer, data: Buffer, key: Buffer, context: string): Buffer | undefined {
+  if (iv.length !== 12 || tag.length !== 16) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    decipher.setAAD(Buffer.from(context));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `iv.tag.ciphertext`, each base64url: for text handed out (cursors). */
+export function seal(plaintext: string, key: Buffer, context: string): string {
+  return encrypt(Buffer.from(plaintext, 'utf8'), key, context).map((b) => b.toString('base64url')).join('.');
 }
 
 /** The plaintext, or undefined when the key or context is wrong or the text was altered. */
@@ -20,15 +36,19 @@ export function unseal(sealed: string, key: Buffer, context: string): string | u
   const parts = sealed.split('.');
   if (parts.length !== 3) return undefined;
   const [iv, tag, data] = parts.map((p) => Buffer.from(p, 'base64url')) as [Buffer, Buffer, Buffer];
-  if (iv.length !== 12 || tag.length !== 16) return undefined;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, iv);
-    decipher.setAAD(Buffer.from(context));
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-  } catch {
-    return undefined;
-  }
+  return decrypt(iv, tag, data, key, context)?.toString('utf8');
+}
+
+/** iv (12 bytes), tag (16), ciphertext: for bytes the service stores as binary (a third smaller than base64). */
+export function sealBytes(plain: Buffer, key: Buffer, context: string): Buffer {
+  return Buffer.concat(encrypt(plain, key, context));
+}
+
+/** The plain bytes, or undefined when the key or context is wrong or the bytes were altered or cut. */
+export function unsealBytes(sealed: Uint8Array, key: Buffer, context: string): Buffer | undefined {
+  const b = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  if (b.length < 28) return undefined;
+  return decrypt(b.subarray(0, 12), b.subarray(12, 28), b.subarray(28), key, context);
 }
 
 /**

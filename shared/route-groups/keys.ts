@@ -15,7 +15,7 @@ export const keysRoutes = {
   keysGet: route({
     method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read',
     tableActions: ['BatchGetItem', 'Query'],
-    summary: 'Get a key; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400); quota_remaining is live', query: keyGetQuerySchema, result: keySessionSchema,
+    summary: 'Get a key as its policies make it (the session the check enforces); hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400); quota_remaining is live, counted against the effective quota', query: keyGetQuerySchema, result: keySessionSchema,
   }),
   keysDelete: route({
     method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write',

@@ -44,10 +44,11 @@ export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
 }
 
 /**
- * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once.
- * With `orgMustExist` the organisation is checked in the same transaction (422 when absent).
+ * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once
+ * and the session as reads show it. With `orgMustExist` the organisation is checked in the same
+ * transaction (422 when absent).
  */
-async function issueKey(input: SessionInput, orgId: string, orgMustExist = false): Promise<{ key: string; hash: string; session: StoredKey }> {
+async function issueKey(input: SessionInput, orgId: string, orgMustExist = false): Promise<{ key: string; hash: string; shown: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed);
@@ -57,13 +58,15 @@ async function issueKey(input: SessionInput, orgId: string, orgMustExist = false
   const { session, password, username } = splitPassword(typed);
   const stored: StoredKey = { ...session, org_id: orgId, key_hash: hash, date_created: stamp, last_updated: stamp };
   const effective = applyPolicies(stored, policies);
+  const now = nowSeconds();
   await createKey(
     { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
     quotaScopes(effective),
-    nowSeconds(),
+    now,
     orgMustExist,
   );
-  return { key, hash, session: stored };
+  // The live quota as the create left it: fresh, its window starting now.
+  return { key, hash, shown: shownSession(effective, { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) }, effective.quota_max, now) };
 }
 
 /** POST /gw/keys/create: a key of the body's organisation (none: an unprefixed key). */
@@ -73,8 +76,8 @@ export function createGatewayKey(input: SessionInput & { org_id?: string }): Pro
 
 /** POST /admin/org/keys: a key of the organisation in org_id (422 when it does not exist). */
 export async function createOrganisationKey(input: SessionInput & { org_id: string }) {
-  const { key, hash, session } = await issueKey(input, input.org_id, true);
-  return { api_model: {}, key_id: key, data: session, key_hash: hash };
+  const { key, hash, shown } = await issueKey(input, input.org_id, true);
+  return { api_model: {}, key_id: key, data: shown, key_hash: hash };
 }
 
 /**
@@ -153,13 +156,17 @@ async function firstKey(hashes: string[]): Promise<KeyItem> {
   throw new NotFound('key not found');
 }
 
-/** The session as reads show it, with the live figures of its key-wide quota. */
+/**
+ * The session as reads and write answers show it (contract §6): the effective session, the key
+ * under its policies as the check enforces it, with the live figures of its key-wide quota
+ * counted against the effective quota. The stored key keeps its own values.
+ */
 async function showKey(item: KeyItem, effective?: StoredKey): Promise<StoredKey> {
   effective ??= await effectiveSession(item.session);
-  return shownSession(item.session, item.live, effective.quota_max, nowSeconds());
+  return shownSession(effective, item.live, effective.quota_max, nowSeconds());
 }
 
-/** GET /gw/keys/{keyID}: the session with its live quota, and its version. */
+/** GET /gw/keys/{keyID}: the effective session with its live quota, and its version. */
 export async function getKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<{ session: StoredKey; version: number }> {
   const item = await findKey(keyId, q);
   return { session: await showKey(item), version: item.version };

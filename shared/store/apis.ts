@@ -15,7 +15,7 @@ import { LIMITS } from '../limits';
 import { ddb, tableName } from './db/client';
 import { batchGet, getItem } from './db/items';
 import { listPage, queryAll } from './db/paging';
-import { timeSortKey, type StorageKey } from './db/storage-key';
+import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
 import { countChange, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
@@ -77,7 +77,7 @@ function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
     GSI1PK: org,
     GSI1SK: timeSortKey(api.created_at, api.id),
     GSI2PK: org,
-    GSI2SK: `${api.name.toLowerCase()}#${api.id}`,
+    GSI2SK: textSortKey(api.name.toLowerCase(), api.id),
     GSI3PK: org,
     GSI3SK: timeSortKey(api.updated_at, api.id),
     body: chunks[0],

@@ -4,10 +4,11 @@
  * body cannot be guessed offline against it, and its sealed reply needs the service key as well
  * as the client's Idempotency-Key, so a guessable key (`1`) does not open it.
  */
-import { createDecipheriv, createHash, hkdfSync } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replyKey, unseal } from '../../shared/domain/sealed';
+import { openReply } from '../../shared/domain/idempotent-reply';
+import { replyKey } from '../../shared/domain/sealed';
 import { deriveKey, keyedHash } from '../../shared/domain/service-keys';
 import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
@@ -31,8 +32,9 @@ async function records(): Promise<Array<Record<string, any>>> {
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 /** How replies used to be sealed: a key from the Idempotency-Key alone (HKDF, scope as salt). */
-function openTheOldWay(sealed: string, idempotencyKey: string, scope: string): string | undefined {
-  const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+function openTheOldWay(sealed: Uint8Array, idempotencyKey: string, scope: string): string | undefined {
+  const b = Buffer.from(sealed);
+  const [iv, tag, data] = [b.subarray(0, 12), b.subarray(12, 28), b.subarray(28)];
   try {
     const key = Buffer.from(hkdfSync('sha256', idempotencyKey, scope, 'gw-management idempotent reply', 32));
     const d = createDecipheriv('aes-256-gcm', key, iv!);
@@ -82,19 +84,73 @@ describe('idempotency records hold nothing the table alone can open', () => {
     const clearKey = first.body.key as string;
     const record = (await records()).find((x) => !before.has(x.PK))!;
     expect(record.state).toBe('done');
-    const sealed = record.sealed as string;
+    const sealed = record.sealed as Uint8Array;
+    expect(sealed).toBeInstanceOf(Uint8Array);
+    expect(record.parts).toBe(1);
     const scope = 'POST /gw/keys/create#gateway';
     expect(JSON.stringify(record)).not.toContain(clearKey);
 
     // Knowing (or guessing) the Idempotency-Key is no longer enough...
     expect(openTheOldWay(sealed, '1', scope)).toBeUndefined();
-    expect(unseal(sealed, replyKey(deriveKey('guessed-secret', 'idempotent reply'), '1', scope), scope)).toBeUndefined();
-    expect(unseal(sealed, replyKey(Buffer.alloc(32), '1', scope), scope)).toBeUndefined();
+    expect(openReply([sealed], replyKey(deriveKey('guessed-secret', 'idempotent reply'), '1', scope), scope)).toBeUndefined();
+    expect(openReply([sealed], replyKey(Buffer.alloc(32), '1', scope), scope)).toBeUndefined();
     // ...the service key and the Idempotency-Key together open it, which is how replays work.
-    const opened = unseal(sealed, replyKey(deriveKey(SERVER_SECRET, 'idempotent reply'), '1', scope), scope);
+    const opened = openReply([sealed], replyKey(deriveKey(SERVER_SECRET, 'idempotent reply'), '1', scope), scope);
     expect(opened).toContain(clearKey);
     const replay = await s.gw('POST', '/gw/keys/create', { org_id: orgId, access_rights: rightsFor(apiId) }, { 'idempotency-key': '1' });
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('a reply larger than one record holds is still kept whole (contract §3)', () => {
+  /** A user of about 320 KB, near DynamoDB's 400 KB item limit: its reply, sealed as text, used not to fit a record. */
+  const bigUser = (email: string) => ({
+    org_id: orgId,
+    email_address: email,
+    user_permissions: Object.fromEntries(
+      Array.from({ length: 1380 }, (_, i) => [`${String(i).padStart(5, '0')}-${randomBytes(72).toString('base64')}`, randomBytes(96).toString('base64')]),
+    ),
+  });
+
+  it('POST /admin/users of ~320 KB with an Idempotency-Key answers 200 once, and its retry replays the same answer', async () => {
+    const email = `big-${Date.now()}@x.example`;
+    const body = bigUser(email);
+    expect(JSON.stringify(body).length).toBeGreaterThan(320_000);
+    const first = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `big-${email}` });
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
+    const again = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `big-${email}` });
+    expect(again.status, JSON.stringify(again.body).slice(0, 300)).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    // One user was created, and its access key (shown once) is the one both answers carry.
+    const dash = await s.dash(first.body.Message, 'GET', '/api/users?p=-1');
+    expect(dash.body.users.filter((u: { email_address: string }) => u.email_address === email)).toHaveLength(1);
+  });
+});
+
+describe('a request whose reply could not be kept (contract §3)', () => {
+  it('its retry is a 409 saying it already succeeded, and runs nothing', async () => {
+    const email = `unkept-${Date.now()}@x.example`;
+    const body = { org_id: orgId, email_address: email };
+    const before = new Set((await records()).map((r) => r.PK));
+    const first = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `unkept-${email}` });
+    expect(first.status).toBe(200);
+    // What the service writes when keeping the reply failed after the create succeeded.
+    const record = (await records()).find((x) => !before.has(x.PK))!;
+    await ddb().send(
+      new UpdateCommand({
+        TableName: s.table,
+        Key: { PK: record.PK, SK: record.SK },
+        UpdateExpression: 'SET parts = :none REMOVE sealed',
+        ExpressionAttributeValues: { ':none': 0 },
+      }),
+    );
+    const again = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `unkept-${email}` });
+    expect(again.status).toBe(409);
+    expect(JSON.stringify(again.body)).toContain('already succeeded');
+    expect(again.headers.get('x-request-id')).toBeTruthy();
+    const dash = await s.dash(first.body.Message, 'GET', '/api/users?p=-1');
+    expect(dash.body.users.filter((u: { email_address: string }) => u.email_address === email)).toHaveLength(1);
   });
 });

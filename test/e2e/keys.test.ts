@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { startStage, type Stage } from '../support/stage';
-import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 
 let s: Stage;
 let t: { orgId: string; key: string };
@@ -315,5 +315,81 @@ describe('organisation keys', () => {
     // ...reset_quota=1 starts it again.
     expect((await s.gw('PUT', `/gw/org/keys/${org.orgId}?reset_quota=1`, { quota_max: 3, quota_renewal_rate: 3600 })).status).toBe(200);
     expect((await check()).status).toBe(200);
+  });
+});
+
+describe('key reads and write answers show the session the check enforces (contract §6)', () => {
+  const newPolicy = async (body: Record<string, unknown>) => {
+    const id = uid('pol');
+    const r = await s.gw('POST', '/gw/policies', { id, org_id: t.orgId, ...body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return id;
+  };
+  const read = async (key: string) => (await s.gw('GET', `/gw/keys/${key}`)).body;
+  const storedSession = async (hash: string) =>
+    (await ddb().send(new GetCommand({ TableName: s.table, Key: { PK: `KEY#${hash}`, SK: 'KEY' } }))).Item!.session;
+  const limitsOf = (k: Record<string, unknown>) => [k.rate, k.per, k.quota_max];
+
+  it("a policy's rate, per and quota show in GET /gw/keys/{keyID}, quota_remaining counts against them, and the key keeps its own", async () => {
+    const policy = await newPolicy({ access_rights: rightsFor(apiId), rate: 50, per: 10, quota_max: 77, quota_renewal_rate: 3600 });
+    const { key, hash } = await makeKey(s, { org_id: t.orgId, apply_policies: [policy], rate: 1, per: 1, quota_max: 1 });
+    const got = await read(key);
+    expect(limitsOf(got)).toEqual([50, 10, 77]);
+    expect(got).toMatchObject({ quota_remaining: 77, apply_policies: [policy], access_rights: rightsFor(apiId) });
+    expect(got.quota_renews).toBeGreaterThan(Date.now() / 1000 + 3500);
+    expect((await s.gw('POST', '/gw/sessions/check', { key, api_id: apiId })).body).toMatchObject({ allowed: true, quota_remaining: 76 });
+    expect((await read(key)).quota_remaining).toBe(76);
+    // What the key was given is what is stored, so a policy change still reaches it.
+    expect(limitsOf(await storedSession(hash))).toEqual([1, 1, 1]);
+  });
+
+  it('a quota-only policy shows its quota and leaves the rights and rate of the key', async () => {
+    const policy = await newPolicy({
+      partitions: { quota: true, rate_limit: false, acl: false, complexity: false, per_api: false },
+      access_rights: rightsFor('granted-by-nobody'), rate: 500, per: 1, quota_max: 9, quota_renewal_rate: 60,
+    });
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), apply_policies: [policy], rate: 2, per: 1, quota_max: 1000 });
+    const got = await read(key);
+    expect(got).toMatchObject({ quota_max: 9, quota_renewal_rate: 60, quota_remaining: 9, rate: 2, per: 1 });
+    expect(got.access_rights).toEqual(rightsFor(apiId));
+  });
+
+  it('two policies show the union of their access rights and the higher limits', async () => {
+    const other = await makeApi(s, t.orgId, 'union');
+    const p1 = await newPolicy({ access_rights: rightsFor(apiId), quota_max: 5, quota_renewal_rate: 3600, rate: 10, per: 1 });
+    const p2 = await newPolicy({ access_rights: rightsFor(other), quota_max: 50, quota_renewal_rate: 3600, rate: 1, per: 1 });
+    const { key } = await makeKey(s, { org_id: t.orgId, apply_policies: [p1, p2] });
+    const got = await read(key);
+    expect(Object.keys(got.access_rights).sort()).toEqual([apiId, other].sort());
+    expect(got).toMatchObject({ quota_max: 50, quota_remaining: 50, rate: 10, per: 1, apply_policies: [p1, p2] });
+    for (const api of [apiId, other]) expect((await s.gw('POST', '/gw/sessions/check', { key, api_id: api })).status, api).toBe(200);
+  });
+
+  it('a read follows a policy changed or deleted after the key was written', async () => {
+    const body = { access_rights: rightsFor(apiId), quota_max: 7, quota_renewal_rate: 3600 };
+    const policy = await newPolicy(body);
+    const { key } = await makeKey(s, { org_id: t.orgId, apply_policies: [policy], quota_max: 3, quota_renewal_rate: 3600 });
+    expect((await read(key)).quota_max).toBe(7);
+    expect((await s.gw('PUT', `/gw/policies/${policy}`, { id: policy, org_id: t.orgId, ...body, quota_max: 70 })).status).toBe(200);
+    expect(await read(key)).toMatchObject({ quota_max: 70, quota_remaining: 70 });
+    // Without the policy the key's own values govern again, reads and check alike.
+    expect((await s.gw('DELETE', `/gw/policies/${policy}`)).status).toBe(200);
+    expect(await read(key)).toMatchObject({ quota_max: 3, quota_remaining: 3, apply_policies: [policy] });
+  });
+
+  it("the admin create's data and the dashboard update's data show the effective session too", async () => {
+    const policy = await newPolicy({ access_rights: rightsFor(apiId), rate: 50, per: 10, quota_max: 77, quota_renewal_rate: 3600 });
+    const created = await s.admin('POST', '/admin/org/keys', { org_id: t.orgId, apply_policies: [policy], rate: 1, per: 1, quota_max: 1 });
+    expect(created.status).toBe(200);
+    expect(limitsOf(created.body.data)).toEqual([50, 10, 77]);
+    expect(created.body.data).toMatchObject({ quota_remaining: 77, access_rights: rightsFor(apiId) });
+    expect(created.body.data.quota_renews).toBeGreaterThan(Date.now() / 1000 + 3500);
+
+    const updated = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${created.body.key_id}`, { apply_policies: [policy], rate: 2, per: 2, quota_max: 2, alias: 'u' });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(limitsOf(updated.body.data)).toEqual([50, 10, 77]);
+    expect(updated.body.data).toMatchObject({ quota_remaining: 77, alias: 'u', access_rights: rightsFor(apiId) });
+    expect(limitsOf(await storedSession(created.body.key_hash))).toEqual([2, 2, 2]);
+    expect(await read(created.body.key_id)).toEqual(updated.body.data);
   });
 });

@@ -6,6 +6,7 @@
  * - the same credential sweep (test/support/credential-sweep.ts);
  * - one success and one refusal per route, walked in the same order on both stages, with the same
  *   status for every request;
+ * - 404, 405 and 413 with X-Request-Id under every prefix (test/support/edge-answers.ts);
  * - and not one IAM denial, function error or INIT failure on the real template.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,6 +16,7 @@ import { routeList } from '../../shared/routes';
 import { walkRoutes, type Walk } from '../hardening/support/route-walk';
 import { cloudAssembly } from '../support/assembly';
 import { describeCredentialSweep } from '../support/credential-sweep';
+import { describeEdgeAnswers } from '../support/edge-answers';
 import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/emulator';
 import { startStage, type Stage } from '../support/stage';
 
@@ -51,6 +53,8 @@ describe('npm run emulate serves the synthesized stack', () => {
 });
 
 describeCredentialSweep('credential sweep through npm run emulate', () => emulated, () => served);
+
+describeEdgeAnswers("404, 405 and 413 through npm run emulate (the $default route's function, each write route's function)", () => emulated);
 
 describe('one success and one refusal per route, as through npm start', () => {
   let source: Stage;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openCursor, sealCursor } from '../../shared/domain/cursors';
+import { openCursor, openCursorText, packStrings, sealCursor, sealCursorText, unpackStrings } from '../../shared/domain/cursors';
+import { textSortKey } from '../../shared/store/db/storage-key';
 import { replyKey, seal, unseal } from '../../shared/domain/sealed';
 import { deriveKey, keyedHash } from '../../shared/domain/service-keys';
 
@@ -73,5 +74,19 @@ describe('cursors', () => {
     const altered = c.slice(0, -2) + (c.endsWith('A') ? 'B' : 'A') + c.slice(-1);
     expect(refused(altered)).toBe(true);
     for (const junk of ['', '.', 'not-a-cursor', Buffer.from('{"p":"x","k":{}}').toString('base64url'), 'a.b.c.d', '%00']) expect(refused(junk), junk).toBe(true);
+  });
+
+  it('carry start keys packed as they are: any strings round-trip, and the largest key DynamoDB holds fits 2,048 characters', () => {
+    const values = ['', '12:ab', ':', '0:', '€'.repeat(5), '"\\\u0001', 'API#x'];
+    expect(unpackStrings(packStrings(values))).toEqual(values);
+    for (const junk of ['x', '3:ab', '-1:a', ':a', '1a', '99999999:a']) expect(unpackStrings(junk), junk).toBeUndefined();
+    // The largest start key a list hands out: an API of the longest id, and a name sort key at
+    // DynamoDB's 1,024 bytes of the text JSON would escape most (quotes, control characters).
+    for (const text of ['\u0001'.repeat(5000), '"'.repeat(5000), '€'.repeat(5000), '𝄞'.repeat(5000)]) {
+      const start = [`API#${'i'.repeat(128)}`, 'API', textSortKey(text, 'f'.repeat(24))];
+      const c = sealCursorText(packStrings(start), key, 'list-1');
+      expect(c.length).toBeLessThanOrEqual(2048);
+      expect(unpackStrings(openCursorText(c, key, 'list-1'))).toEqual(start);
+    }
   });
 });

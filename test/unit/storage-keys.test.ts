@@ -16,6 +16,7 @@ const OWNER: Record<string, string> = {
   'ORG#*#EMAIL#*': 'users',
   'AKEY#*': 'users',
   'IDEMP#*#*': 'idempotency',
+  'REPLY#*': 'idempotency',
   'API#*': 'apis',
   'PART#': 'apis',
   'PART#*': 'apis',

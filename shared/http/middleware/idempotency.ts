@@ -2,11 +2,14 @@
  * Middleware: Idempotency-Key on a creating POST (contract §3). A retry with the same key and
  * request answers the first reply again (Idempotent-Replayed: true) and runs nothing; the same
  * key with another request is 422; one still running is 409. The reply is kept when the request
- * succeeds; a request that fails releases its key, as it created nothing.
+ * succeeds; a request that fails releases its key, as it created nothing. When keeping the reply
+ * fails, the request still answers its success (what it created stays) and the record is marked
+ * done without a reply, so a retry is a 409 saying the request already succeeded, never a rerun.
  */
 import { BadRequest, Conflict, Unprocessable } from '../../errors';
 import type { RouteDef } from '../../route-def';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../services/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWithoutReply, releaseIdempotencyKey } from '../../services/idempotency';
+import { log } from '../logger';
 import type { HttpMiddleware } from './state';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -23,6 +26,9 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
     const claim = await claimIdempotencyKey(scope, key, [e.rawPath, e.rawQueryString ?? '', request.internal.parts?.rawBody ?? '']);
     if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');
     if (claim.kind === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress');
+    if (claim.kind === 'not-replayable') {
+      throw new Conflict('A request with this Idempotency-Key already succeeded, but its answer could not be kept to replay; read or list the object it created');
+    }
     if (claim.kind === 'replay') {
       return { ...claim.response, headers: { ...claim.response.headers, 'Idempotent-Replayed': 'true' } };
     }
@@ -33,7 +39,16 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
     const idem = request.internal.idempotency;
     if (idem && request.response) {
       const { statusCode, headers, body } = request.response;
-      await completeIdempotencyKey(idem.scope, idem.key, { statusCode, headers, body });
+      try {
+        await completeIdempotencyKey(idem.scope, idem.key, { statusCode, headers, body });
+      } catch (err) {
+        // The request's writes are done: answering an error (and releasing the key) would invite a
+        // retry that runs it again. Its answer stands; a retry learns that it succeeded.
+        log('error', 'idempotent reply not kept', { scope: idem.scope, error: String(err) });
+        await completeIdempotencyKeyWithoutReply(idem.scope, idem.key).catch((e: unknown) =>
+          log('error', 'idempotency record left pending', { scope: idem.scope, error: String(e) }),
+        );
+      }
     }
   },
   onError: async (request) => {

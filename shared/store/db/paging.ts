@@ -3,7 +3,7 @@ import { INDEXES, TABLE_KEYS, type IndexName } from './table';
 import { ddb, tableName } from './client';
 import { BadRequest } from '../../errors';
 import type { PageRequest } from '../../domain/paging';
-import { openCursor, sealCursor } from '../../domain/cursors';
+import { openCursorText, packStrings, sealCursorText, unpackStrings } from '../../domain/cursors';
 import { serviceKey } from '../../secrets';
 
 type Key = Record<string, string>;
@@ -54,22 +54,26 @@ function listIdentity(q: ListQuery): string {
   return JSON.stringify([q.index ?? '', q.partition, q.sortPrefix ?? '', q.forward, q.filter?.expression ?? '', q.filter?.values ?? {}]);
 }
 
-/** The start key as a sealed cursor: only its values, in attribute order, never their names. */
+/**
+ * The start key as a sealed cursor: only its values, in attribute order, never their names, and
+ * not the partition's (the list names it). Key attributes are bounded (`KEY_BYTES`, README
+ * "Limits"), so the cursor always fits the 2,048 characters a list accepts (contract §5).
+ */
 async function encodeCursor(q: ListQuery, key: Key, attrs: string[]): Promise<string> {
-  return sealCursor(attrs.map((a) => key[a]), await serviceKey('cursor'), listIdentity(q));
+  const { pk } = keyAttributes(q.index);
+  return sealCursorText(packStrings(attrs.filter((a) => a !== pk).map((a) => key[a]!)), await serviceKey('cursor'), listIdentity(q));
 }
 
 async function decodeCursor(cursor: string, q: ListQuery): Promise<Key> {
   const { pk, all } = keyAttributes(q.index);
-  const values = openCursor(cursor, await serviceKey('cursor'), listIdentity(q));
+  const rest = all.filter((a) => a !== pk);
+  const values = unpackStrings(openCursorText(cursor, await serviceKey('cursor'), listIdentity(q)));
   // Only a cursor we sealed for this list opens; its shape is checked anyway, so that nothing
   // but a start key of this very partition can ever reach the Query (DynamoDB would answer 500).
-  const valid = Array.isArray(values) && values.length === all.length && values.every((v) => typeof v === 'string');
-  const start = valid ? (Object.fromEntries(all.map((a, i) => [a, values[i] as string])) as Key) : undefined;
-  if (!start || start[pk] !== q.partition) {
+  if (!values || values.length !== rest.length) {
     throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
   }
-  return start;
+  return { ...Object.fromEntries(rest.map((a, i) => [a, values[i]!])), [pk]: q.partition } as Key;
 }
 
 function baseInput(q: ListQuery): QueryCommandInput {
