@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { idSchema, pageQuerySchema, shortText } from './common';
+import { storableNumber } from './numbers';
 
 /** Most records one POST /gw/analytics may carry (contract §9). */
 export const MAX_RECORDS = 1000;
 
 /** Milliseconds; a bound keeps the summed counters far inside exact float integers. */
-const millis = z.number().min(0).max(86_400_000);
+const millis = storableNumber.min(0).max(86_400_000);
 
 /**
  * One request record reported by a gateway (contract §9). Members a gateway adds beyond these

@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { idSchema, looseObject, shortText } from './common';
+import { idSchema, looseObject, okEnvelope, shortText } from './common';
 import { LIMITS } from '../limits';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';
+import { storableBody, storableNumber } from './numbers';
 
 const int = z.number().int();
 
@@ -33,14 +34,14 @@ const policyFields = {
   name: shortText.optional(),
   org_id: z.union([idSchema, z.literal('')]).optional(),
   partitions: partitionsSchema.optional(),
-  per: z.number().optional(),
+  per: storableNumber.optional(),
   quota_max: int.optional(),
   quota_renewal_rate: int.optional(),
-  rate: z.number().optional(),
+  rate: storableNumber.optional(),
   smoothing: smoothingSchema.optional(),
   tags: z.array(shortText).max(LIMITS.arrayItems).nullable().optional(),
-  throttle_interval: z.number().optional(),
-  throttle_retry_limit: z.number().optional(),
+  throttle_interval: storableNumber.optional(),
+  throttle_retry_limit: storableNumber.optional(),
 };
 
 /**
@@ -55,7 +56,7 @@ function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.Refineme
 }
 
 /** A policy; `id` is the client's (required on POST /gw/policies). */
-export const policySchema = z.looseObject(policyFields).superRefine(perApiAlone);
+export const policySchema = storableBody(z.looseObject(policyFields).superRefine(perApiAlone));
 export type Policy = z.infer<typeof policySchema>;
 
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
@@ -83,3 +84,6 @@ export const policyImportSchema = z.looseObject({
   Pages: int.min(0).optional(),
 });
 export type PolicyImport = z.infer<typeof policyImportSchema>;
+
+/** Answer of POST /admin/policies/import: Meta maps each imported id to true. */
+export const policiesImportedSchema = okEnvelope(z.record(z.string(), z.literal(true)));
