@@ -37,9 +37,28 @@ const HEADERS: Record<string, Json> = {
   'X-Content-Type-Options': { description: 'Browsers must not guess the media type', required: true, schema: { const: 'nosniff' } },
   ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
   'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
+  Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
 };
 const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
+const everyAnswerHeaders = (): Json => Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
+
+/**
+ * Answers to requests no operation takes (contract §3), in the envelope of the path's prefix:
+ * they have no operation to be listed under, so the document names them here and in its info.
+ */
+const OUTSIDE_OPERATIONS: Record<string, Json> = {
+  UnknownPath: {
+    description: '404: no route has this path (in the envelope of its prefix: GatewayError under /gw, DashboardError elsewhere)',
+    headers: everyAnswerHeaders(),
+    content: { 'application/json': { schema: { oneOf: [ref('DashboardError'), ref('GatewayError')] } } },
+  },
+  MethodNotAllowed: {
+    description: '405: the path exists but not with this method; Allow names the methods it takes',
+    headers: { ...everyAnswerHeaders(), Allow: headerRef('Allow') },
+    content: { 'application/json': { schema: { oneOf: [ref('DashboardError'), ref('GatewayError')] } } },
+  },
+};
 
 /** The group's error model (contract §3). */
 const errorModel = (group: RouteDef['group']) => (group === 'gateway' ? 'GatewayError' : 'DashboardError');
@@ -174,6 +193,12 @@ function refine(s: Json, io: Io): void {
     const names = s.propertyNames as Json | undefined;
     s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
   }
+  // A request member with a default is optional: the default goes to the description, since
+  // generated clients (openapi-typescript's defaultNonNullable) would make it a required member.
+  if (io === 'input' && 'default' in s) {
+    s.description = [s.description, `Default: ${JSON.stringify(s.default)}.`].filter(Boolean).join(' ');
+    delete s.default;
+  }
   if (io === 'input' && s.type === 'number' && typeof s.maximum === 'number' && s.maximum <= STORABLE_MAX && typeof s.minimum === 'number') {
     s.not = ref('TinyNumber');
   }
@@ -236,7 +261,7 @@ function responses(r: Route, set: SchemaSet): Json {
   const recorded = (examples as Record<string, Recorded>)[r.name]?.responses ?? {};
   const out: Json = {};
   for (const [status, when] of statusesOf(r, r.doc)) {
-    const headers: Json = Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
+    const headers = everyAnswerHeaders();
     if (status === 200) {
       if (r.doc.etag) headers.ETag = headerRef('ETag');
       if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
@@ -326,6 +351,7 @@ export function openApiDocument(): Json {
     paths: doc.paths,
     components: {
       schemas: { ...generated, ...direct },
+      responses: OUTSIDE_OPERATIONS,
       headers: HEADERS,
       securitySchemes: SECURITY,
     },

@@ -8,7 +8,7 @@ import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { okIdPairSchema, okNullSchema } from '../schemas/common';
 import { importQuerySchema } from '../schemas/import';
-import { STREAMS_MEDIA_TYPE, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
+import { STREAMS_MEDIA_TYPES, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
 
 export const importsRoutes = {
   oasImport: route({
@@ -23,8 +23,8 @@ export const importsRoutes = {
   streamsPatch: route({
     method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
-    etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
-    summary: 'Patch a streams API; 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
+    etag: true, contentTypes: STREAMS_MEDIA_TYPES,
+    summary: 'Patch a streams API (application/vnd.gw.streams.oas or its +json form); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
     query: streamsQuerySchema, body: streamsBodySchema, result: okNullSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -17,6 +17,7 @@ import { seedEveryRoute, type SeededWorld } from '../support/world';
 import { envelopeProblems, hygieneProblems } from './support/hygiene';
 import { baseOf as seededBaseOf, probeSuccesses } from './support/probe';
 import { diffSnapshots, snapshotTable } from './support/snapshot';
+import { numberCases, STORED_AS_ATTRIBUTES } from './support/number-cases';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2024);
 const MIN_CASES = Number(process.env.FUZZ_CASES ?? 200);
@@ -105,6 +106,46 @@ describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
       const where = `route ${routeKey(r)}, seed ${seed} (FUZZ_SEED=${SEED})`;
       expect(failures.slice(0, 25), `${failures.length} bad answers; ${where}`).toEqual([]);
       expect(diffSnapshots(before, after).slice(0, 10), `stored changes after refused requests; ${where}`).toEqual([]);
+    });
+  }
+});
+
+describe(`numbers storage cannot hold, at every number of every write body (seed ${SEED})`, () => {
+  const writes = routeList.filter((r) => r.access === 'write' && r.body);
+
+  it('covers the routes whose bodies are stored as DynamoDB attributes', () => {
+    const keys = writes.map(routeKey);
+    expect(STORED_AS_ATTRIBUTES.filter((k) => !keys.includes(k)), 'listed routes missing from the table').toEqual([]);
+  });
+
+  for (const r of writes) {
+    const stored = STORED_AS_ATTRIBUTES.includes(routeKey(r));
+    it(`${r.method} ${r.path}: ${stored ? 'always 400 naming the field, nothing stored' : 'never 5xx'}`, async () => {
+      const base = baseOf(r);
+      const cases = numberCases(r, base, seedOf(r));
+      expect(cases.length, 'number cases generated').toBeGreaterThan(0);
+      const failures: string[] = [];
+      const before = await snapshotTable(s.table);
+      let accepted = 0;
+      await pool(cases, CONCURRENCY, async (nc) => {
+        const a = await c.send(r.method, nc.url, { headers: nc.headers, body: nc.body });
+        if (a.status < 300) accepted++;
+        const problems: string[] = [];
+        if (a.status >= 500 || (a.status >= 300 && a.status !== 400 && a.status !== 404 && a.status !== 409 && a.status !== 422)) problems.push(`status ${a.status}`);
+        if (stored) {
+          if (a.status !== 400) problems.push(`status ${a.status}, not 400`);
+          else {
+            const b = a.body as { errors?: Array<{ path: string }>; Meta?: { errors?: Array<{ path: string }> } };
+            const paths = (b.errors ?? b.Meta?.errors ?? []).map((e) => e.path);
+            if (!paths.includes(nc.path)) problems.push(`the 400 names ${JSON.stringify(paths)}, not ${nc.path}`);
+          }
+        }
+        if (problems.length) failures.push(`${nc.path} = ${nc.number}: ${problems.join('; ')} :: ${a.text.slice(0, 200)}`);
+      });
+      const after = await snapshotTable(s.table);
+      expect(failures.slice(0, 25), `${failures.length} of ${cases.length} answers wrong (${routeKey(r)}, FUZZ_SEED=${SEED})`).toEqual([]);
+      // Nothing a refusal touched may change; routes that accepted some number changed the table legitimately.
+      if (accepted === 0) expect(diffSnapshots(before, after).slice(0, 10), 'stored changes after refused requests').toEqual([]);
     });
   }
 });

@@ -1,5 +1,6 @@
 import type { importsRoutes } from '../../route-groups/imports';
 import type { GroupDocs } from '../route-doc';
+import { STORED_TOO_LARGE } from './apis';
 
 const example = {
   openapi: '3.0.3',
@@ -29,7 +30,7 @@ export const importsDocs: GroupDocs<typeof importsRoutes> = {
     },
     answers: {
       400: 'An invalid OpenAPI document (the validator\'s messages), one that carries x-gw-api-gateway, no usable upstream, or an upstream outside UPSTREAM_ALLOWED_HOSTS',
-      409: 'The listen path is taken',
+      409: `The listen path is taken; or ${STORED_TOO_LARGE}`,
       422: "The templateID, base API, a version API or a policy the definition names is not the caller organisation's, or new_version_name is missing",
     },
   },
@@ -41,7 +42,7 @@ export const importsDocs: GroupDocs<typeof importsRoutes> = {
     answers: {
       400: 'An upstream outside UPSTREAM_ALLOWED_HOSTS',
       404: "No such API in the caller's organisation",
-      409: 'The listen path is taken',
+      409: `The listen path is taken; or ${STORED_TOO_LARGE}`,
       422: "A policy the definition names is not the caller organisation's",
     },
   },
