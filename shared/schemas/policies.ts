@@ -68,8 +68,11 @@ const importedPolicySchema = z.preprocess((v) => {
   return v;
 }, policySchema);
 
-/** Import wrapper of POST /admin/policies/import: every policy is validated before any is written. */
-export const policyImportSchema = z.looseObject({
+/**
+ * Import wrapper of POST /admin/policies/import: every policy is validated before any is written,
+ * and no number anywhere in the body may be one storage cannot hold (contract §11).
+ */
+export const policyImportSchema = storableBody(z.looseObject({
   Data: z
     .array(importedPolicySchema)
     .min(1)
@@ -82,7 +85,7 @@ export const policyImportSchema = z.looseObject({
       });
     }),
   Pages: int.min(0).optional(),
-});
+}));
 export type PolicyImport = z.infer<typeof policyImportSchema>;
 
 /** Answer of POST /admin/policies/import: Meta maps each imported id to true. */

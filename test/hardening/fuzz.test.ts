@@ -123,7 +123,8 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
     it(`${r.method} ${r.path}: ${stored ? 'always 400 naming the field, nothing stored' : 'never 5xx'}`, async () => {
       const base = baseOf(r);
       const cases = numberCases(r, base, seedOf(r));
-      expect(cases.length, 'number cases generated').toBeGreaterThan(0);
+      // A body with no number and no open member (the check's) has nothing to aim at.
+      if (stored) expect(cases.length, 'number cases generated').toBeGreaterThan(0);
       const failures: string[] = [];
       const before = await snapshotTable(s.table);
       let accepted = 0;
@@ -131,7 +132,9 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
         const a = await c.send(r.method, nc.url, { headers: nc.headers, body: nc.body });
         if (a.status < 300) accepted++;
         const problems: string[] = [];
-        if (a.status >= 500 || (a.status >= 300 && a.status !== 400 && a.status !== 404 && a.status !== 409 && a.status !== 422)) problems.push(`status ${a.status}`);
+        // Elsewhere any answer but a 5xx is the route's business (a compressed definition takes
+        // such a number; concurrent replaces of one API may meet a 412).
+        if (a.status >= 500) problems.push(`status ${a.status}`);
         if (stored) {
           if (a.status !== 400) problems.push(`status ${a.status}, not 400`);
           else {
