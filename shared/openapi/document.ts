@@ -8,6 +8,8 @@ import * as z from 'zod';
 import { routeGroups } from '../routes';
 import type { RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
+import { importedPolicySchema } from '../schemas/policies';
+import { ID_PATTERN } from '../schemas/common';
 import { GRANT_RULE, JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
 import type { RouteDoc } from './route-doc';
@@ -121,7 +123,13 @@ class SchemaSet {
         // input side is what a client sends, and an answer never holds one.
         unrepresentable: 'any',
         uri: (id) => `${io}:${id}`,
-        override: (ctx) => refine(ctx.jsonSchema as Json, io),
+        override: (ctx) => {
+          if (ctx.zodSchema === importedPolicySchema) {
+            delete (ctx.jsonSchema as Json).$ref;
+            Object.assign(ctx.jsonSchema, structuredClone(IMPORTED_POLICY));
+          }
+          refine(ctx.jsonSchema as Json, io);
+        },
       }) as { schemas: Record<string, Json> };
       for (const s of Object.values(schemas)) {
         delete s.$schema;
@@ -183,6 +191,22 @@ class SchemaSet {
     return components;
   }
 }
+
+/**
+ * An imported policy: a policy, or an exported one whose blank id the service replaces by its
+ * `_id` before checking it (a preprocess, which Zod's conversion cannot state).
+ */
+const IMPORTED_POLICY: Json = {
+  anyOf: [
+    { $ref: 'input:Policy' },
+    {
+      type: 'object',
+      required: ['_id'],
+      properties: { id: { const: '' }, _id: { type: 'string', pattern: ID_PATTERN.source } },
+      description: 'An exported policy with a blank id: its _id becomes its id, then it must be a Policy',
+    },
+  ],
+};
 
 /**
  * What every generated schema also says: no object takes a __proto__ member (the parser refuses

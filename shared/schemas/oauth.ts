@@ -14,7 +14,9 @@ function isAbsoluteUri(value: string): boolean {
 const redirectUri = z
   .string()
   .max(4096)
-  .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;');
+  .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;')
+  // What the OpenAPI document can say of the rule: each part starts with a scheme.
+  .meta({ pattern: '^\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*(;\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*)*$' });
 
 const policyId = z.union([idSchema, z.literal('')]);
 

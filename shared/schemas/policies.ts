@@ -60,7 +60,7 @@ export const policySchema = storableBody(z.looseObject(policyFields).superRefine
 export type Policy = z.infer<typeof policySchema>;
 
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
-const importedPolicySchema = z.preprocess((v) => {
+export const importedPolicySchema = z.preprocess((v) => {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const p = v as Record<string, unknown>;
     if ((p.id === undefined || p.id === '') && typeof p._id === 'string') return { ...p, id: p._id };

@@ -4,7 +4,8 @@
  * that status's schema, and the headers it declares are present and valid. Validation is
  * openapi-backend's (its router and its Ajv validators, on Ajv's draft 2020-12 dialect, the one
  * the document declares); answers to requests no operation takes are held to the document's
- * components.responses (UnknownPath, MethodNotAllowed).
+ * components.responses (UnknownPath, MethodNotAllowed). Every request the stage accepted is also
+ * valid against the document: it is never stricter than the server.
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -83,6 +84,24 @@ function violations(x: RecordedExchange): string[] {
   return out;
 }
 
+/**
+ * Why a request the stage accepted would be refused by the document (none: the document is never
+ * stricter than the server). JSON bodies and body-less requests; YAML and other texts are skipped.
+ */
+function requestViolations(x: RecordedExchange): string[] {
+  const url = new URL(x.path, 'http://stage');
+  const query = Object.fromEntries(url.searchParams);
+  const operation = api.router.matchOperation({ method: x.method, path: url.pathname, headers: {}, query }) as Operation | undefined;
+  if (!operation) return [];
+  let body: unknown;
+  if (x.requestBody !== undefined) {
+    if (!/json/.test(x.requestType ?? '')) return [];
+    body = JSON.parse(x.requestBody);
+  } else if (x.requestType !== undefined) return [];
+  const result = api.validator.validateRequest({ method: x.method, path: url.pathname, query, headers: { 'content-type': x.requestType ?? '' }, body }, operation);
+  return (result.errors ?? []).map((e) => `request${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
 describe('every answer of the e2e suites matches the OpenAPI document', () => {
   it('saw the whole e2e suite (run `npx vitest run` for this check)', () => {
     const reported = new Set(reports.map((r) => r.file));
@@ -106,6 +125,9 @@ describe('every answer of the e2e suites matches the OpenAPI document', () => {
     const users = JSON.parse(listed!.body);
     users.users[0].unknown_member = 1;
     expect(violations({ ...listed!, body: JSON.stringify(users) }).join()).toMatch(/additional/);
+    const created = all.find((x) => x.method === 'POST' && x.path === '/gw/policies' && x.status === 200)!;
+    expect(requestViolations(created)).toEqual([]);
+    expect(requestViolations({ ...created, requestBody: JSON.stringify({ ...JSON.parse(created.requestBody!), rate: 'fast' }) }).join()).toMatch(/rate/);
   });
 
   it('0 violations', async () => {
@@ -116,6 +138,7 @@ describe('every answer of the e2e suites matches the OpenAPI document', () => {
       for (const x of report.exchanges) {
         checked++;
         for (const v of violations(x)) found.push(`${report.file}: ${x.method} ${x.path.slice(0, 120)} -> ${x.status}: ${v}`);
+        if (x.status < 300) for (const v of requestViolations(x)) found.push(`${report.file}: accepted ${x.method} ${x.path.slice(0, 120)} breaks the document: ${v}`);
       }
     }
     expect(checked).toBeGreaterThan(1000);

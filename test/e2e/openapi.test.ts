@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/routes';
 import { startStage, type Stage } from '../support/stage';
+import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 
 let s: Stage;
 beforeAll(async () => {
@@ -53,3 +54,52 @@ it('passes the Redocly linter with its recommended rules: 0 errors', async () =>
     rmSync(dir, { recursive: true, force: true });
   }
 }, 180_000);
+
+describe('the document refuses what the server refuses for a reason JSON Schema can state', async () => {
+  const { OpenAPIBackend } = await import('openapi-backend');
+  const { Ajv2020 } = await import('ajv/dist/2020');
+  const addFormats = (await import('ajv-formats')).default;
+  const hash = 'a'.repeat(64);
+  const policy = { id: 'refused-policy', name: 'p' };
+  // [method, path, JSON body text, the group's credential header]
+  const cases: Array<[string, string, string | undefined, 'gw' | 'dash' | 'admin']> = [
+    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: '/relative/path' }), 'dash'],
+    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'ftp://x.example/' }), 'dash'],
+    ['POST', '/gw/oauth/clients/create', JSON.stringify({ api_id: 'some-api', redirect_uri: 'not a uri' }), 'gw'],
+    ['POST', '/gw/policies', JSON.stringify({ ...policy, smoothing: { trigger: 0.015 } }), 'gw'],
+    ['POST', '/gw/policies', `{"id":"refused-policy","__proto__":{"rate":1}}`, 'gw'],
+    ['POST', '/gw/policies', JSON.stringify({ ...policy, rate: 1e308 }), 'gw'],
+    ['POST', '/gw/policies', JSON.stringify({ ...policy, per: 1e-131 }), 'gw'],
+    ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', rate: 1 }), 'gw'],
+    ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', access_rights: {}, apply_policies: [] }), 'gw'],
+    ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', apply_policies: ['p'], quota_max: 9007199254740994 }), 'gw'],
+    ['POST', '/gw/apis/oas', JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} }), 'gw'],
+    ['GET', `/api/activity/keys/${hash}/1/13/2024/2/1/2024`, undefined, 'dash'],
+    ['GET', `/api/activity/keys/${hash}/32/1/2024/2/1/2024`, undefined, 'dash'],
+  ];
+
+  it.each(cases.map((c) => [`${c[0]} ${c[1]} ${c[2] ?? ''}`.slice(0, 140), c] as const))('%s', async (_label, [method, path, body, who]) => {
+    const { key } = await s.tenant();
+    const headers: Record<string, string> =
+      who === 'gw' ? { 'x-gw-authorization': GW_SECRET } : who === 'admin' ? { 'admin-auth': ADMIN_SECRET } : { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const answer = await s.call(method, path, { headers, body });
+    expect(answer.status, answer.text).toBe(400);
+    const doc = (await s.call('GET', '/openapi.json')).body;
+    const api = new OpenAPIBackend({
+      definition: doc,
+      quick: true,
+      customizeAjv: (_d, opts) => {
+        const ajv = new Ajv2020({ ...opts, strict: false });
+        addFormats(ajv);
+        return ajv as never;
+      },
+    });
+    await api.init();
+    const url = new URL(path, 'http://stage');
+    const request = { method, path: url.pathname, query: {}, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.parse(body) };
+    const operation = api.router.matchOperation(request);
+    expect(operation).toBeDefined();
+    expect(api.validator.validateRequest(request, operation!).valid, 'the document takes a request the server refuses').toBe(false);
+  });
+});
