@@ -130,6 +130,32 @@ describe('every answer of the e2e suites matches the OpenAPI document', () => {
     expect(requestViolations({ ...created, requestBody: JSON.stringify({ ...JSON.parse(created.requestBody!), rate: 'fast' }) }).join()).toMatch(/rate/);
   });
 
+  it('every example of the document (recorded from this traffic: npm run openapi:examples) is valid against its schema', async () => {
+    await api.init();
+    const wrong: string[] = [];
+    let examples = 0;
+    const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [type, media] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Json>)) {
+          if (media.example === undefined || !/json/.test(type)) continue;
+          examples++;
+          const validate = outside.compile({ $ref: `doc#/${pointer('paths', path, method, 'requestBody', 'content', type, 'schema')}` });
+          if (!validate(media.example)) wrong.push(`${op.operationId} request: ${outside.errorsText(validate.errors)}`);
+        }
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          const example = response.content?.['application/json']?.example;
+          if (example === undefined) continue;
+          examples++;
+          const result = api.validator.validateResponse(example, api.router.getOperation(op.operationId)!, Number(status));
+          wrong.push(...(result.errors ?? []).map((e) => `${op.operationId} ${status}: ${e.instancePath} ${e.message}`));
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
+  });
+
   it('0 violations', async () => {
     await api.init();
     const found: string[] = [];
