@@ -29,6 +29,8 @@ let c: RouteClient;
 let seeded: SeededWorld;
 /** Figures for the reliability record: route -> [invalid inputs sent, 5xx answers]. */
 const figures = new Map<string, { sent: number; fivexx: number }>();
+/** The same for the numbers storage cannot hold: requests, 5xx answers, routes. */
+const numberFigures = { sent: 0, fivexx: 0, routes: 0 };
 
 beforeAll(async () => {
   s = await startStage();
@@ -40,6 +42,7 @@ afterAll(async () => {
     const total = [...figures.values()].reduce((a, f) => ({ sent: a.sent + f.sent, fivexx: a.fivexx + f.fivexx }), { sent: 0, fivexx: 0 });
     console.log(`fuzz seed ${SEED}: ${total.sent} invalid requests over ${figures.size} routes, ${total.fivexx} answered 5xx`);
   }
+  if (numberFigures.sent) console.log(`unstorable numbers, seed ${SEED}: ${numberFigures.sent} requests over ${numberFigures.routes} write routes, ${numberFigures.fivexx} answered 5xx`);
   await s?.close();
 });
 
@@ -123,6 +126,7 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
     it(`${r.method} ${r.path}: ${stored ? 'always 400 naming the field, nothing stored' : 'never 5xx'}`, async () => {
       const base = baseOf(r);
       const cases = numberCases(r, base, seedOf(r));
+      if (cases.length) numberFigures.routes++;
       // A body with no number and no open member (the check's) has nothing to aim at.
       if (stored) expect(cases.length, 'number cases generated').toBeGreaterThan(0);
       const failures: string[] = [];
@@ -130,6 +134,8 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
       let accepted = 0;
       await pool(cases, CONCURRENCY, async (nc) => {
         const a = await c.send(r.method, nc.url, { headers: nc.headers, body: nc.body });
+        numberFigures.sent++;
+        if (a.status >= 500) numberFigures.fivexx++;
         if (a.status < 300) accepted++;
         const problems: string[] = [];
         // Elsewhere any answer but a 5xx is the route's business (a compressed definition takes
