@@ -37,8 +37,9 @@ export default defineConfig({
           name: 'suite',
           include: ['test/**/*.test.ts'],
           exclude: ['test/after/**'],
-          // Notes the table actions each route's code sends (compared in test/after/).
-          setupFiles: ['test/support/record-table-actions.ts'],
+          // Notes the table actions each route's code sends and the e2e files' traffic (both
+          // checked in test/after/).
+          setupFiles: ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
         },
       },
       {

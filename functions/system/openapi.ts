@@ -1,5 +1,5 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { openApiDocument } from '../../shared/openapi';
+import { openApiDocument } from '../../shared/openapi/document';
 import { systemRoutes as routes } from '../../shared/route-groups/system';
 
 /** GET /openapi.json: the OpenAPI 3.1 document generated from the route table. */

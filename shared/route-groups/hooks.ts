@@ -1,7 +1,7 @@
 /** Webhooks of an organisation. Part of the route table (shared/routes.ts). */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { statusEnvelopeSchema } from '../schemas/common';
+import { okIdSchema } from '../schemas/common';
 import { hookInputSchema, hookListQuerySchema, hookListSchema, hookSchema } from '../schemas/hooks';
 
 export const hooksRoutes = {
@@ -9,7 +9,7 @@ export const hooksRoutes = {
     method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id',
-    body: hookInputSchema, result: statusEnvelopeSchema,
+    body: hookInputSchema, result: okIdSchema,
   }),
   hooksList: route({
     method: 'GET', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/list.ts', access: 'read',
@@ -24,11 +24,11 @@ export const hooksRoutes = {
   hooksUpdate: route({
     method: 'PUT', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem'],
-    summary: 'Replace a webhook: omitted members are emptied; 404 when unknown', body: hookInputSchema, result: statusEnvelopeSchema,
+    summary: 'Replace a webhook: omitted members are emptied; 404 when unknown', body: hookInputSchema, result: okIdSchema,
   }),
   hooksDelete: route({
     method: 'DELETE', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Delete a webhook; 404 when unknown', result: statusEnvelopeSchema,
+    summary: 'Delete a webhook; 404 when unknown', result: okIdSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -6,9 +6,9 @@
  */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { statusEnvelopeSchema } from '../schemas/common';
+import { okIdPairSchema, okNullSchema } from '../schemas/common';
 import { importQuerySchema } from '../schemas/import';
-import { STREAMS_MEDIA_TYPE, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
+import { STREAMS_MEDIA_TYPES, streamsBodySchema, streamsQuerySchema } from '../schemas/streams';
 
 export const importsRoutes = {
   oasImport: route({
@@ -16,15 +16,15 @@ export const importsRoutes = {
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
-    query: importQuerySchema, result: statusEnvelopeSchema,
+    query: importQuerySchema, result: okIdPairSchema,
     // The validator reads its JSON schemas from its own package directory at run time.
     nodeModules: ['@seriousme/openapi-schema-validator'],
   }),
   streamsPatch: route({
     method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
-    etag: true, contentTypes: [STREAMS_MEDIA_TYPE],
-    summary: 'Patch a streams API; 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
-    query: streamsQuerySchema, body: streamsBodySchema, result: statusEnvelopeSchema,
+    etag: true, contentTypes: STREAMS_MEDIA_TYPES,
+    summary: 'Patch a streams API (application/vnd.gw.streams.oas or its +json form); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
+    query: streamsQuerySchema, body: streamsBodySchema, result: okNullSchema,
   }),
 } satisfies Record<string, RouteDef>;

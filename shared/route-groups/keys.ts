@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { gatewayWriteSchema, idSchema, usernameSchema } from '../schemas/common';
+import { gatewayWriteSchema, idSchema, keyWriteSchema, usernameSchema } from '../schemas/common';
 import { keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema, keyResultSchema, keySessionSchema, keyUpdateQuerySchema, orgKeyQuerySchema } from '../schemas/keys';
 
 export const keysRoutes = {
@@ -10,7 +10,7 @@ export const keysRoutes = {
     method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy, 409 a basic-auth user name taken in the organisation',
-    body: keyGatewaySchema, result: gatewayWriteSchema,
+    body: keyGatewaySchema, result: keyWriteSchema,
   }),
   keysGet: route({
     method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read',
@@ -20,7 +20,7 @@ export const keysRoutes = {
   keysDelete: route({
     method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write',
     tableActions: ['Query', 'DeleteItem'],
-    summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400)', query: keyGetQuerySchema, result: gatewayWriteSchema,
+    summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400)', query: keyGetQuerySchema, result: keyWriteSchema,
   }),
   keysDashboardUpdate: route({
     method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',

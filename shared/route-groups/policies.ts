@@ -1,8 +1,8 @@
 /** Policies. Part of the route table (shared/routes.ts). */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { gatewayWriteSchema, statusEnvelopeSchema } from '../schemas/common';
-import { policyImportSchema, policySchema } from '../schemas/policies';
+import { gatewayWriteSchema } from '../schemas/common';
+import { policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
 
 export const policiesRoutes = {
   policiesCreate: route({
@@ -29,6 +29,6 @@ export const policiesRoutes = {
     method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write',
     tableActions: ['BatchGetItem', 'PutItem'],
     summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true',
-    body: policyImportSchema, result: statusEnvelopeSchema,
+    body: policyImportSchema, result: policiesImportedSchema,
   }),
 } satisfies Record<string, RouteDef>;

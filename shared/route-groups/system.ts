@@ -4,7 +4,9 @@ import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { looseObject } from '../schemas/common';
 
-const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
+export const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
+/** The document /openapi.json answers (its own schema is OpenAPI's). */
+export const openApiDescriptionSchema = z.looseObject({ openapi: z.string(), info: looseObject, paths: looseObject });
 
 export const systemRoutes = {
   hello: route({
@@ -15,6 +17,6 @@ export const systemRoutes = {
   openapi: route({
     method: 'GET', path: '/openapi.json', group: 'public', entry: 'functions/system/openapi.ts', access: 'read',
     tableActions: [],
-    summary: 'This OpenAPI 3.1 document, generated from the route table', result: looseObject,
+    summary: 'This OpenAPI 3.1 document, generated from the route table', result: openApiDescriptionSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -1,8 +1,8 @@
 /** Dashboard users: admin issues and changes them and their access keys; the dashboard lists them. Part of the route table (shared/routes.ts). */
 import { route } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { pageQuerySchema, statusEnvelopeSchema } from '../schemas/common';
-import { userCreateSchema, userListSchema, userSearchQuerySchema, userUpdateSchema } from '../schemas/users';
+import { pageQuerySchema } from '../schemas/common';
+import { userCreateSchema, userIssuedSchema, userListSchema, userSearchQuerySchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 
 export const usersRoutes = {
   usersCreate: route({
@@ -10,20 +10,20 @@ export const usersRoutes = {
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true,
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
-    body: userCreateSchema, result: statusEnvelopeSchema,
+    body: userCreateSchema, result: userIssuedSchema,
   }),
   usersUpdate: route({
     method: 'PUT', path: '/admin/users/{userID}', group: 'admin', entry: 'functions/users/update.ts', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS; 404 unknown user, 409 e-mail taken, 412 stale If-Match",
-    body: userUpdateSchema, result: statusEnvelopeSchema,
+    body: userUpdateSchema, result: userUpdatedSchema,
   }),
   usersRotateAccessKey: route({
     method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', entry: 'functions/users/rotate-access-key.ts', access: 'write',
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true,
     summary: "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); the old key is refused at once in this process and everywhere within CACHE_SECONDS; 404 unknown user",
-    result: statusEnvelopeSchema,
+    result: userIssuedSchema,
   }),
   usersList: route({
     method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',

@@ -137,7 +137,7 @@ export const oasDocumentSchema = z.looseObject({
 export type OasDocument = z.infer<typeof oasDocumentSchema>;
 
 /** A write body that is a full document must carry the extension (contract §7). */
-const oasWriteDocumentSchema = oasDocumentSchema.extend({ [GW]: gwApiGatewaySchema });
+export const oasWriteDocumentSchema = oasDocumentSchema.extend({ [GW]: gwApiGatewaySchema });
 
 /**
  * Body of OAS create/update: a full document (it has `openapi`, `paths` or the extension), or

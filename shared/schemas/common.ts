@@ -32,18 +32,23 @@ export const pageQuerySchema = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
-/** Dashboard/admin success and error envelope. */
-export const statusEnvelopeSchema = z.object({
-  Status: z.string(),
-  Message: z.string(),
-  Meta: z.unknown(),
-  ID: z.string().optional(),
-});
+/** Dashboard and admin success (contract §3), with the route's own Meta. */
+export const okEnvelope = <M extends z.ZodType>(meta: M) => z.object({ Status: z.literal('OK'), Message: z.string(), Meta: meta });
+/** The success envelope of a result that names an id (`ID`). */
+export const okEnvelopeWithId = <M extends z.ZodType>(meta: M) => okEnvelope(meta).extend({ ID: z.string() });
 
-/** Gateway write result. */
+/** Meta is the id of the object the request created, changed or deleted. */
+export const okIdSchema = okEnvelope(z.string());
+/** Meta is the database id, ID the id the client gave (or the database id again). */
+export const okIdPairSchema = okEnvelopeWithId(z.string());
+/** Nothing in Meta. */
+export const okNullSchema = okEnvelope(z.null());
+
+/** Gateway write result (contract §3). */
 export const gatewayWriteSchema = z.object({
   key: z.string(),
   status: z.literal('ok'),
   action: z.enum(['added', 'modified', 'deleted']),
-  key_hash: z.string().optional(),
 });
+/** The gateway write result of a key: with its hash. */
+export const keyWriteSchema = gatewayWriteSchema.extend({ key_hash: z.string() });

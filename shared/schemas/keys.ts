@@ -2,9 +2,11 @@ import * as z from 'zod';
 import { idSchema, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
 import { LIMITS } from '../limits';
 import { smoothingSchema } from './smoothing';
+import { storableBody, storableNumber } from './numbers';
 
 const int = z.number().int();
-const num = z.number();
+/** Every number of a session is stored as a DynamoDB number (contract §11). */
+const num = storableNumber;
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.arrayItems);
 
 /** Per-API limits inside an access entry (per_api policies write them). */
@@ -124,9 +126,9 @@ function without<T extends Record<string, unknown>, K extends string>(names: rea
  * Gateway form (POST /gw/keys/create, PUT /gw/org/keys/{orgID}): server-owned fields sent by a
  * client (for example a GET result sent back) are dropped, not rejected.
  */
-export const keyGatewaySchema = z
-  .looseObject({ ...sessionFields, ...gatewayOnlyFields })
-  .transform(without([...SERVER_OWNED, 'key_id']));
+export const keyGatewaySchema = storableBody(
+  z.looseObject({ ...sessionFields, ...gatewayOnlyFields }).transform(without([...SERVER_OWNED, 'key_id'])),
+);
 
 const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
 
@@ -135,14 +137,10 @@ const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_da
  * `org_id`, `date_created` and `key_hash` are kept from the stored key (contract §6), and the
  * key id comes from the path.
  */
-export const keyDashboardSchema = z
-  .looseObject(dashboardFields)
-  .transform(without([...SERVER_OWNED, 'org_id', 'key_id']));
+export const keyDashboardSchema = storableBody(z.looseObject(dashboardFields).transform(without([...SERVER_OWNED, 'org_id', 'key_id'])));
 
 /** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
-export const keyAdminSchema = z
-  .looseObject({ ...dashboardFields, org_id: idSchema })
-  .transform(without([...SERVER_OWNED, 'key_id']));
+export const keyAdminSchema = storableBody(z.looseObject({ ...dashboardFields, org_id: idSchema }).transform(without([...SERVER_OWNED, 'key_id'])));
 
 /** The key result of PUT /api/apis/{apiID}/keys/{keyID} and POST /admin/org/keys. */
 export const keyResultSchema = z.object({
@@ -187,8 +185,5 @@ export const sessionCheckSchema = z.object({
   method: z.string().max(16).optional(),
 });
 
-/** Answer of POST /gw/sessions/check: allowed, or denied with a reason (403/429). */
-export const sessionCheckResultSchema = z.union([
-  z.object({ allowed: z.literal(true), quota_remaining: z.number(), quota_renews: z.number() }),
-  z.object({ allowed: z.literal(false), reason: z.string(), status: z.literal('error'), message: z.string() }),
-]);
+/** The 200 answer of POST /gw/sessions/check; refusals are 403 and 429 in the gateway error envelope (contract §10). */
+export const sessionCheckResultSchema = z.object({ allowed: z.literal(true), quota_remaining: z.number().int(), quota_renews: z.number().int() });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSchema, looseObject, shortText } from './common';
+import { storableBody } from './numbers';
 
 function isAbsoluteUri(value: string): boolean {
   try {
@@ -13,7 +14,9 @@ function isAbsoluteUri(value: string): boolean {
 const redirectUri = z
   .string()
   .max(4096)
-  .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;');
+  .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;')
+  // What the OpenAPI document can say of the rule: each part starts with a scheme.
+  .meta({ pattern: '^\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*(;\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*)*$' });
 
 const policyId = z.union([idSchema, z.literal('')]);
 
@@ -21,14 +24,14 @@ const policyId = z.union([idSchema, z.literal('')]);
  * Body of POST /gw/oauth/clients/create (contract §9). The secret is always generated; a
  * client id may be given (for migrations), else one is generated.
  */
-export const oauthCreateSchema = z.object({
+export const oauthCreateSchema = storableBody(z.object({
   api_id: idSchema,
   redirect_uri: redirectUri,
   client_id: idSchema.optional(),
   policy_id: policyId.optional().default(''),
   meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
   description: shortText.optional().default(''),
-});
+}));
 export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
 
 /**
@@ -36,7 +39,7 @@ export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
  * redirect_uri, policy_id, meta_data and description (omitted ones are emptied); ids that are
  * sent must be the path's, and the secret never changes.
  */
-export const oauthUpdateSchema = z.object({
+export const oauthUpdateSchema = storableBody(z.object({
   api_id: idSchema.optional(),
   client_id: idSchema.optional(),
   redirect_uri: z.union([redirectUri, z.literal('')]).optional().default(''),
@@ -44,7 +47,7 @@ export const oauthUpdateSchema = z.object({
   meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
   description: shortText.optional().default(''),
   secret: z.string().max(1024).optional(),
-});
+}));
 export type OAuthUpdate = z.infer<typeof oauthUpdateSchema>;
 
 /** An OAuth client as reads show it: never the secret. */

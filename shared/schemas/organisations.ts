@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { dbIdSchema, idSchema, looseObject, shortText } from './common';
+import { storableBody } from './numbers';
 
 const uiSchema = z
   .looseObject({
@@ -28,8 +29,7 @@ const uiSchema = z
   })
   .partial();
 
-/** Body of POST /admin/organisations. */
-export const organisationInputSchema = z.object({
+const organisationFields = z.object({
   id: idSchema.optional(),
   owner_name: shortText.optional(),
   owner_slug: shortText.optional(),
@@ -50,9 +50,11 @@ export const organisationInputSchema = z.object({
     .optional(),
   ui: uiSchema.optional(),
 });
+/** Body of POST /admin/organisations: stored as DynamoDB attributes, so every number must be storable. */
+export const organisationInputSchema = storableBody(organisationFields);
 export type OrganisationInput = z.infer<typeof organisationInputSchema>;
 
-export const organisationSchema = organisationInputSchema.extend({
+export const organisationSchema = organisationFields.extend({
   id: z.union([idSchema, dbIdSchema]),
   created_at: z.string(),
   updated_at: z.string(),

@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { idSchema, looseObject, shortText } from './common';
+import { idSchema, looseObject, okEnvelope, shortText } from './common';
 import { LIMITS } from '../limits';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';
+import { storableBody, storableNumber } from './numbers';
 
 const int = z.number().int();
 
@@ -33,14 +34,14 @@ const policyFields = {
   name: shortText.optional(),
   org_id: z.union([idSchema, z.literal('')]).optional(),
   partitions: partitionsSchema.optional(),
-  per: z.number().optional(),
+  per: storableNumber.optional(),
   quota_max: int.optional(),
   quota_renewal_rate: int.optional(),
-  rate: z.number().optional(),
+  rate: storableNumber.optional(),
   smoothing: smoothingSchema.optional(),
   tags: z.array(shortText).max(LIMITS.arrayItems).nullable().optional(),
-  throttle_interval: z.number().optional(),
-  throttle_retry_limit: z.number().optional(),
+  throttle_interval: storableNumber.optional(),
+  throttle_retry_limit: storableNumber.optional(),
 };
 
 /**
@@ -55,11 +56,11 @@ function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.Refineme
 }
 
 /** A policy; `id` is the client's (required on POST /gw/policies). */
-export const policySchema = z.looseObject(policyFields).superRefine(perApiAlone);
+export const policySchema = storableBody(z.looseObject(policyFields).superRefine(perApiAlone));
 export type Policy = z.infer<typeof policySchema>;
 
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
-const importedPolicySchema = z.preprocess((v) => {
+export const importedPolicySchema = z.preprocess((v) => {
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const p = v as Record<string, unknown>;
     if ((p.id === undefined || p.id === '') && typeof p._id === 'string') return { ...p, id: p._id };
@@ -67,8 +68,11 @@ const importedPolicySchema = z.preprocess((v) => {
   return v;
 }, policySchema);
 
-/** Import wrapper of POST /admin/policies/import: every policy is validated before any is written. */
-export const policyImportSchema = z.looseObject({
+/**
+ * Import wrapper of POST /admin/policies/import: every policy is validated before any is written,
+ * and no number anywhere in the body may be one storage cannot hold (contract §11).
+ */
+export const policyImportSchema = storableBody(z.looseObject({
   Data: z
     .array(importedPolicySchema)
     .min(1)
@@ -81,5 +85,8 @@ export const policyImportSchema = z.looseObject({
       });
     }),
   Pages: int.min(0).optional(),
-});
+}));
 export type PolicyImport = z.infer<typeof policyImportSchema>;
+
+/** Answer of POST /admin/policies/import: Meta maps each imported id to true. */
+export const policiesImportedSchema = okEnvelope(z.record(z.string(), z.literal(true)));

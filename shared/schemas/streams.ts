@@ -2,8 +2,13 @@ import * as z from 'zod';
 import { gwApiGatewaySchema, oasDocumentSchema } from './api-oas';
 import { obj } from './loose';
 
-/** The one media type `PATCH /api/apis/streams/{apiID}` takes (anything else is 415). */
+/** The media type of `PATCH /api/apis/streams/{apiID}` (contract §8). */
 export const STREAMS_MEDIA_TYPE = 'application/vnd.gw.streams.oas';
+/**
+ * Its structured-syntax form, which tools recognise as JSON: taken as well, so a generated client
+ * can send it (anything else, application/json included, is 415).
+ */
+export const STREAMS_MEDIA_TYPES = [STREAMS_MEDIA_TYPE, `${STREAMS_MEDIA_TYPE}+json`] as const;
 
 /** `x-gw-streaming`: `streams` is required; other members are kept. */
 export const gwStreamingSchema = z.looseObject({ streams: obj });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idSchema, looseObject, pageQuerySchema, shortText } from './common';
+import { idSchema, looseObject, okEnvelopeWithId, pageQuerySchema, shortText } from './common';
 
 /** Body of POST /admin/users (contract §9): issues a dashboard access key. */
 export const userCreateSchema = z.object({
@@ -39,8 +39,15 @@ export const userSchema = z.object({
   last_login_date: z.string().optional(),
   password_updated: z.string().optional(),
   password_max_days: z.number().int().optional(),
+  /** The stored version, what If-Match repeats (users have no single read; contract §3). */
+  version: z.number().int(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/** Answer of PUT /admin/users/{userID}: the user; ID its id. */
+export const userUpdatedSchema = okEnvelopeWithId(userSchema);
+/** Answer of POST /admin/users and of the access-key rotation: Message and Meta.access_key hold the new key, shown this once. */
+export const userIssuedSchema = okEnvelopeWithId(userSchema.extend({ access_key: z.string() }));
 
 export const userListSchema = z.object({ pages: z.number().int(), users: z.array(userSchema).nullable(), next_cursor: z.string().optional() });
 

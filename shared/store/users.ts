@@ -55,6 +55,7 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
     created_at: now,
     ...(password ? { password_updated: now } : {}),
     ...(fields.password_max_days !== undefined ? { password_max_days: fields.password_max_days } : {}),
+    version: 1,
   };
   await transactWrite([
     { op: orgExistsCheck(input.org_id), onConditionFail: () => new Unprocessable(`organisation ${input.org_id} does not exist`) },
@@ -81,7 +82,6 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
             email_lower: emailLower,
             access_key_hash: accessKeyHash,
             ...(password ? { password_hash: await hashPassword(password) } : {}),
-            version: 1,
           },
           ConditionExpression: 'attribute_not_exists(PK)',
         },

@@ -238,11 +238,19 @@ describe('streams PATCH /api/apis/streams/{apiID}', () => {
     expect((await s.gw('GET', `/gw/apis/${api.api_id}`)).body.openid_options.providers[0].client_ids).toEqual({ app: mine });
   });
 
+  it('takes the +json structured-syntax form of the media type too, as a generated client sends it', async () => {
+    const api = await importApi(t.key);
+    const body = { ...streamsBody(api.api_id), info: { title: 'Renamed by +json', version: '1' } };
+    const r = await patch(t.key, api.api_id, body, 'application/vnd.gw.streams.oas+json; charset=utf-8');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await getOas(api.api_id)).doc.info.title).toBe('Renamed by +json');
+  });
+
   it('415 for any other media type, JSON included, or none', async () => {
     const api = await importApi(t.key);
     const before = await getOas(api.api_id);
     // null: no Content-Type header at all.
-    for (const type of ['application/json', 'application/vnd.gw.streams.oas+json', 'text/plain', null]) {
+    for (const type of ['application/json', 'application/vnd.gw.streams.oas+jsonx', 'text/plain', null]) {
       const r = await patch(t.key, api.api_id, streamsBody(api.api_id), type);
       expect(r.status, String(type)).toBe(415);
       expect(r.body).toMatchObject({ Status: 'Error', Meta: null });

@@ -17,6 +17,7 @@ import { seedEveryRoute, type SeededWorld } from '../support/world';
 import { envelopeProblems, hygieneProblems } from './support/hygiene';
 import { baseOf as seededBaseOf, probeSuccesses } from './support/probe';
 import { diffSnapshots, snapshotTable } from './support/snapshot';
+import { numberCases, STORED_AS_ATTRIBUTES } from './support/number-cases';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7_2024);
 const MIN_CASES = Number(process.env.FUZZ_CASES ?? 200);
@@ -28,6 +29,8 @@ let c: RouteClient;
 let seeded: SeededWorld;
 /** Figures for the reliability record: route -> [invalid inputs sent, 5xx answers]. */
 const figures = new Map<string, { sent: number; fivexx: number }>();
+/** The same for the numbers storage cannot hold: requests, 5xx answers, routes. */
+const numberFigures = { sent: 0, fivexx: 0, routes: 0 };
 
 beforeAll(async () => {
   s = await startStage();
@@ -39,6 +42,7 @@ afterAll(async () => {
     const total = [...figures.values()].reduce((a, f) => ({ sent: a.sent + f.sent, fivexx: a.fivexx + f.fivexx }), { sent: 0, fivexx: 0 });
     console.log(`fuzz seed ${SEED}: ${total.sent} invalid requests over ${figures.size} routes, ${total.fivexx} answered 5xx`);
   }
+  if (numberFigures.sent) console.log(`unstorable numbers, seed ${SEED}: ${numberFigures.sent} requests over ${numberFigures.routes} write routes, ${numberFigures.fivexx} answered 5xx`);
   await s?.close();
 });
 
@@ -105,6 +109,52 @@ describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
       const where = `route ${routeKey(r)}, seed ${seed} (FUZZ_SEED=${SEED})`;
       expect(failures.slice(0, 25), `${failures.length} bad answers; ${where}`).toEqual([]);
       expect(diffSnapshots(before, after).slice(0, 10), `stored changes after refused requests; ${where}`).toEqual([]);
+    });
+  }
+});
+
+describe(`numbers storage cannot hold, at every number of every write body (seed ${SEED})`, () => {
+  const writes = routeList.filter((r) => r.access === 'write' && r.body);
+
+  it('covers the routes whose bodies are stored as DynamoDB attributes', () => {
+    const keys = writes.map(routeKey);
+    expect(STORED_AS_ATTRIBUTES.filter((k) => !keys.includes(k)), 'listed routes missing from the table').toEqual([]);
+  });
+
+  for (const r of writes) {
+    const stored = STORED_AS_ATTRIBUTES.includes(routeKey(r));
+    it(`${r.method} ${r.path}: ${stored ? 'always 400 naming the field, nothing stored' : 'never 5xx'}`, async () => {
+      const base = baseOf(r);
+      const cases = numberCases(r, base, seedOf(r));
+      if (cases.length) numberFigures.routes++;
+      // A body with no number and no open member (the check's) has nothing to aim at.
+      if (stored) expect(cases.length, 'number cases generated').toBeGreaterThan(0);
+      const failures: string[] = [];
+      const before = await snapshotTable(s.table);
+      let accepted = 0;
+      await pool(cases, CONCURRENCY, async (nc) => {
+        const a = await c.send(r.method, nc.url, { headers: nc.headers, body: nc.body });
+        numberFigures.sent++;
+        if (a.status >= 500) numberFigures.fivexx++;
+        if (a.status < 300) accepted++;
+        const problems: string[] = [];
+        // Elsewhere any answer but a 5xx is the route's business (a compressed definition takes
+        // such a number; concurrent replaces of one API may meet a 412).
+        if (a.status >= 500) problems.push(`status ${a.status}`);
+        if (stored) {
+          if (a.status !== 400) problems.push(`status ${a.status}, not 400`);
+          else {
+            const b = a.body as { errors?: Array<{ path: string }>; Meta?: { errors?: Array<{ path: string }> } };
+            const paths = (b.errors ?? b.Meta?.errors ?? []).map((e) => e.path);
+            if (!paths.includes(nc.path)) problems.push(`the 400 names ${JSON.stringify(paths)}, not ${nc.path}`);
+          }
+        }
+        if (problems.length) failures.push(`${nc.path} = ${nc.number}: ${problems.join('; ')} :: ${a.text.slice(0, 200)}`);
+      });
+      const after = await snapshotTable(s.table);
+      expect(failures.slice(0, 25), `${failures.length} of ${cases.length} answers wrong (${routeKey(r)}, FUZZ_SEED=${SEED})`).toEqual([]);
+      // Nothing a refusal touched may change; routes that accepted some number changed the table legitimately.
+      if (accepted === 0) expect(diffSnapshots(before, after).slice(0, 10), 'stored changes after refused requests').toEqual([]);
     });
   }
 });

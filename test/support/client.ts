@@ -37,12 +37,30 @@ function payload(body: unknown, headers: Record<string, string>): Buffer | undef
   return Buffer.from(JSON.stringify(body));
 }
 
+/** One exchange as sent and answered, for whoever watches the traffic (test/support/record-traffic.ts). */
+export interface Exchange {
+  method: string;
+  path: string;
+  requestHeaders: Record<string, string>;
+  requestBody: Buffer | undefined;
+  answer: Answer;
+}
+const watchers: Array<(exchange: Exchange) => void> = [];
+/** Calls `watch` with every exchange this client completes until the answered function is called. */
+export function watchTraffic(watch: (exchange: Exchange) => void): () => void {
+  watchers.push(watch);
+  return () => void watchers.splice(watchers.indexOf(watch), 1);
+}
+
 /** One request to `base` + `path`; answers whatever status comes back (it rejects only when no answer does). */
-export function request<T = any>(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
+export async function request<T = any>(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const data = payload(opts.body, headers);
   if (data !== undefined) headers['content-length'] = String(data.length);
-  return send<T>(new URL(path, base), method, headers, data, opts.timeoutMs, true);
+  const url = new URL(path, base);
+  const answer = await send<T>(url, method, headers, data, opts.timeoutMs, true);
+  for (const watch of watchers) watch({ method, path: url.pathname + url.search, requestHeaders: headers, requestBody: data, answer });
+  return answer;
 }
 
 function send<T>(url: URL, method: string, headers: Record<string, string>, data: Buffer | undefined, timeoutMs: number | undefined, retry: boolean): Promise<Answer<T>> {

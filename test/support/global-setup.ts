@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal } from '../../infra/local/dynamodb-local';
@@ -11,6 +11,8 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** Where each test file writes the table actions its routes used (test/support/record-table-actions.ts). */
     tableActionsDir: string;
+    /** Where each e2e file writes its exchanges with the stage (test/support/record-traffic.ts). */
+    trafficDir: string;
   }
 }
 
@@ -24,13 +26,18 @@ export default async function setup(project: TestProject) {
   const ddb = await startDynamoLocal(null);
   const actionsDir = mkdtempSync(join(tmpdir(), 'table-actions-'));
   project.provide('dynamoEndpoint', ddb.endpoint);
+  // TRAFFIC_DIR keeps the e2e traffic after the run, to look into a violation the check reports.
+  const keptTraffic = process.env.TRAFFIC_DIR;
+  const trafficDir = keptTraffic ? (mkdirSync(keptTraffic, { recursive: true }), keptTraffic) : mkdtempSync(join(tmpdir(), 'traffic-'));
   project.provide('tableActionsDir', actionsDir);
+  project.provide('trafficDir', trafficDir);
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
   const building = filters.length === 0 || filters.some((f) => /emulator|infra/.test(f)) ? cloudAssembly().catch(() => undefined) : undefined;
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;
     rmSync(actionsDir, { recursive: true, force: true });
+    if (!keptTraffic) rmSync(trafficDir, { recursive: true, force: true });
     await ddb.stop();
   };
 }

@@ -16,7 +16,7 @@ import { check, type Diagnostics } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { BOUNDED_MEMBERS } from '../../shared/domain/oas-urls';
-import { openApiDocument } from '../../shared/openapi';
+import { openApiDocument } from '../../shared/openapi/document';
 import { LIMITS } from '../../shared/limits';
 
 const ROOT = join(__dirname, '..', '..');

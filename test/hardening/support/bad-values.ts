@@ -59,9 +59,15 @@ export function badValueFor(leaf: Leaf): fc.Arbitrary<unknown> {
       arbs.push(fc.constantFrom(...RAW_NUMBERS).map((t) => new Raw(t)));
       arbs.push(fc.constant(2 ** 53 + 2), fc.constant(-(2 ** 53) - 2), fc.constant(Number.MAX_VALUE));
       if (leaf.int) arbs.push(fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d)), fc.constant(0.5));
-      if (leaf.minimum !== undefined) arbs.push(fc.constant(leaf.minimum - 1), fc.integer({ min: -1e9, max: Math.floor(leaf.minimum) - 1 }));
-      else arbs.push(fc.constant(-1));
-      if (leaf.maximum !== undefined) arbs.push(fc.constant(leaf.maximum + 1), fc.integer({ min: Math.ceil(leaf.maximum) + 1, max: 2 ** 31 }));
+      // Ranges as wide as storage's (±(2^53−1)) leave no integer between them and these bounds.
+      if (leaf.minimum !== undefined) {
+        arbs.push(fc.constant(leaf.minimum - 1));
+        if (Math.floor(leaf.minimum) - 1 >= -1e9) arbs.push(fc.integer({ min: -1e9, max: Math.floor(leaf.minimum) - 1 }));
+      } else arbs.push(fc.constant(-1));
+      if (leaf.maximum !== undefined) {
+        arbs.push(fc.constant(leaf.maximum + 1));
+        if (Math.ceil(leaf.maximum) + 1 <= 2 ** 31) arbs.push(fc.integer({ min: Math.ceil(leaf.maximum) + 1, max: 2 ** 31 }));
+      }
       break;
     }
     case 'boolean':

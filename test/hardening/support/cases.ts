@@ -125,7 +125,7 @@ const NON_OBJECTS = ['123', '"text"', '[]', '[{}]', 'null', 'true', '""', '-0', 
 /** Members of an OpenAPI document whose type the OpenAPI schema leaves open, or extensions. */
 const OPEN_MEMBERS = (k: string) => k.startsWith('x-') || ['example', 'examples', 'default', 'enum', 'const', 'additionalProperties', 'items', 'value'].includes(k);
 
-function queryString(q: Record<string, string>, repeat?: [string, string[]]): string {
+export function queryString(q: Record<string, string>, repeat?: [string, string[]]): string {
   const parts = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
   if (repeat) for (const v of repeat[1]) parts.push(`${encodeURIComponent(repeat[0])}=${encodeURIComponent(v)}`);
   return parts.length ? `?${parts.join('&')}` : '';

@@ -1,0 +1,386 @@
+/**
+ * The OpenAPI 3.1 document of every route of the table (contract §1), generated from the route
+ * table, its Zod schemas and the route docs (shared/openapi/routes/). Named models are
+ * components referenced everywhere; each operation lists exactly the statuses it answers, with
+ * their headers and examples recorded from the e2e run (shared/openapi/examples.json).
+ */
+import * as z from 'zod';
+import { routeGroups } from '../routes';
+import type { RouteDef } from '../route-def';
+import { STORABLE_MAX } from '../schemas/numbers';
+import { importedPolicySchema } from '../schemas/policies';
+import { ID_PATTERN } from '../schemas/common';
+import { GRANT_RULE, JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
+import { PARAMETER_DOCS } from './parameters';
+import type { RouteDoc } from './route-doc';
+import { ROUTE_DOCS, TAGS } from './routes';
+import { statusesOf, takesBody } from './statuses';
+import examples from './examples.json';
+
+export { GRANT_RULE };
+
+type Json = Record<string, unknown>;
+type Io = 'input' | 'output';
+
+const SCHEMAS = '#/components/schemas/';
+const ref = (name: string): Json => ({ $ref: `${SCHEMAS}${name}` });
+const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+
+const SECURITY: Record<string, Json> = {
+  dashboard: { type: 'http', scheme: 'bearer', description: 'A dashboard access key, issued by POST /admin/users (the bare key works too)' },
+  gateway: { type: 'apiKey', in: 'header', name: 'X-Gw-Authorization', description: 'The gateway deployment secret' },
+  admin: { type: 'apiKey', in: 'header', name: 'Admin-Auth', description: 'The admin deployment secret' },
+};
+
+/** Headers every answer carries (contract §3), then the ones some answers carry. */
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': { description: 'Id of this request, as the logs name it', required: true, schema: { type: 'string', minLength: 1 } },
+  'Cache-Control': { description: 'Answers are never cached', required: true, schema: { const: 'no-store' } },
+  'X-Content-Type-Options': { description: 'Browsers must not guess the media type', required: true, schema: { const: 'nosniff' } },
+  ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
+  'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
+  Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
+  'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
+};
+const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
+const everyAnswerHeaders = (): Json => Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
+
+/**
+ * Answers to requests no operation takes (contract §3), in the envelope of the path's prefix:
+ * they have no operation to be listed under, so the document names them here and in its info.
+ */
+const OUTSIDE_OPERATIONS: Record<string, Json> = {
+  UnknownPath: {
+    description: '404: no route has this path (in the envelope of its prefix: GatewayError under /gw, DashboardError elsewhere)',
+    headers: everyAnswerHeaders(),
+    content: { 'application/json': { schema: { oneOf: [ref('DashboardError'), ref('GatewayError')] } } },
+  },
+  MethodNotAllowed: {
+    description: '405: the path exists but not with this method; Allow names the methods it takes',
+    headers: { ...everyAnswerHeaders(), Allow: headerRef('Allow') },
+    content: { 'application/json': { schema: { oneOf: [ref('DashboardError'), ref('GatewayError')] } } },
+  },
+};
+
+/** The group's error model (contract §3). */
+const errorModel = (group: RouteDef['group']) => (group === 'gateway' ? 'GatewayError' : 'DashboardError');
+
+type Route = RouteDef & { name: string; tag: string; doc: RouteDoc };
+
+function allRoutes(): Route[] {
+  return Object.entries(routeGroups).flatMap(([tag, group]) =>
+    Object.entries(group as Record<string, RouteDef>).map(([name, r]) => {
+      const doc = (ROUTE_DOCS as Record<string, Record<string, RouteDoc>>)[tag]?.[name];
+      if (!doc) throw new Error(`route ${name} has no docs: add it to shared/openapi/routes/${tag}.ts`);
+      return { ...r, name, tag, doc };
+    }),
+  );
+}
+
+/**
+ * Every schema as JSON Schema, named ones as components: one registry holds the named models
+ * and each operation's own schemas, converted once per direction (requests read the input side,
+ * answers the output side), so shared schemas become $refs whatever route uses them.
+ */
+class SchemaSet {
+  private readonly names = new Map<z.ZodType, string>();
+  private readonly anonymous: Record<Io, Map<z.ZodType, string>> = { input: new Map(), output: new Map() };
+  private converted: Record<Io, Record<string, Json>> | undefined;
+
+  constructor() {
+    for (const [name, schema] of NAMED_SCHEMAS) {
+      if (this.names.has(schema)) throw new Error(`${name} names a schema already named ${this.names.get(schema)}`);
+      this.names.set(schema, name);
+    }
+  }
+
+  /** A placeholder for the named model `name` in `io`, resolved by resolve(). */
+  named(name: string, io: Io): Json {
+    if (![...this.names.values()].includes(name)) throw new Error(`${name} is no named model (shared/openapi/components.ts)`);
+    return { $ref: `${io}:${name}` };
+  }
+
+  /** A placeholder for `schema` in `io`, resolved by resolve(). */
+  use(schema: z.ZodType, io: Io): Json {
+    const named = this.names.get(schema);
+    if (named) return { $ref: `${io}:${named}` };
+    const ids = this.anonymous[io];
+    let id = ids.get(schema);
+    if (!id) ids.set(schema, (id = `~${ids.size}`));
+    return { $ref: `${io}:${id}` };
+  }
+
+  private convert(): Record<Io, Record<string, Json>> {
+    const out = {} as Record<Io, Record<string, Json>>;
+    for (const io of ['input', 'output'] as const) {
+      const registry = z.registry<{ id: string }>();
+      for (const [schema, id] of this.names) registry.add(schema, { id });
+      for (const [schema, id] of this.anonymous[io]) registry.add(schema, { id });
+      const { schemas } = z.toJSONSchema(registry, {
+        io,
+        target: 'draft-2020-12',
+        // Transforms (query booleans, the oas write body) have no JSON Schema of their own; their
+        // input side is what a client sends, and an answer never holds one.
+        unrepresentable: 'any',
+        uri: (id) => `${io}:${id}`,
+        override: (ctx) => {
+          if (ctx.zodSchema === importedPolicySchema) {
+            delete (ctx.jsonSchema as Json).$ref;
+            Object.assign(ctx.jsonSchema, structuredClone(IMPORTED_POLICY));
+          }
+          refine(ctx.jsonSchema as Json, io);
+        },
+      }) as { schemas: Record<string, Json> };
+      for (const s of Object.values(schemas)) {
+        delete s.$schema;
+        delete s.$id;
+      }
+      out[io] = schemas;
+    }
+    return out;
+  }
+
+  /**
+   * Replaces the placeholders in `doc` by component refs or inline schemas and answers the
+   * components it references: a model whose request and answer forms differ is `<Name>Input` on
+   * the request side.
+   */
+  resolve(doc: Json): Record<string, Json> {
+    const c = (this.converted ??= this.convert());
+    const componentName = (io: Io, name: string) =>
+      io === 'input' && JSON.stringify(c.input[name]) !== JSON.stringify(c.output[name]) && usedOutput.has(name) ? `${name}Input` : name;
+    // Which named models each side references, through other named models too.
+    const usedOutput = new Set<string>();
+    const components: Record<string, Json> = {};
+    const pending: Array<[Io, string]> = [];
+    const visit = (node: unknown, mark: (io: Io, id: string) => void): void => {
+      if (Array.isArray(node)) node.forEach((n) => visit(n, mark));
+      else if (node && typeof node === 'object') {
+        const o = node as Json;
+        if (typeof o.$ref === 'string' && /^(input|output):/.test(o.$ref)) {
+          const [io, id] = o.$ref.split(':') as [Io, string];
+          mark(io, id);
+        }
+        Object.values(o).forEach((v) => visit(v, mark));
+      }
+    };
+    const seen = new Set<string>();
+    const collect = (io: Io, id: string) => {
+      if (id.startsWith('~')) return visit(c[io][id], collect);
+      if (seen.has(`${io}:${id}`)) return;
+      seen.add(`${io}:${id}`);
+      if (io === 'output') usedOutput.add(id);
+      pending.push([io, id]);
+      visit(c[io][id], collect);
+    };
+    visit(doc, collect);
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== 'object') return node;
+      const o = node as Json;
+      if (typeof o.$ref === 'string' && /^(input|output):/.test(o.$ref)) {
+        const [io, id] = o.$ref.split(':') as [Io, string];
+        const { $ref: _r, ...rest } = o;
+        const target = id.startsWith('~') ? (rewrite(c[io][id]) as Json) : ref(componentName(io, id));
+        return Object.keys(rest).length ? { allOf: [target], ...(rewrite(rest) as Json) } : target;
+      }
+      return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, rewrite(v)]));
+    };
+    for (const [io, id] of pending) components[componentName(io, id)] = rewrite(c[io][id]) as Json;
+    Object.assign(doc, rewrite(doc));
+    return components;
+  }
+}
+
+/**
+ * An imported policy: a policy, or an exported one whose blank id the service replaces by its
+ * `_id` before checking it (a preprocess, which Zod's conversion cannot state).
+ */
+const IMPORTED_POLICY: Json = {
+  anyOf: [
+    { $ref: 'input:Policy' },
+    {
+      type: 'object',
+      required: ['_id'],
+      properties: { id: { const: '' }, _id: { type: 'string', pattern: ID_PATTERN.source } },
+      description: 'An exported policy with a blank id: its _id becomes its id, then it must be a Policy',
+    },
+  ],
+};
+
+/**
+ * What every generated schema also says: no object takes a __proto__ member (the parser refuses
+ * it everywhere), and a stored number is never in the gap around zero storage cannot hold.
+ */
+function refine(s: Json, io: Io): void {
+  if (s.type === 'object' || 'additionalProperties' in s || 'properties' in s) {
+    const names = s.propertyNames as Json | undefined;
+    s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
+  }
+  // A request member with a default is optional: the default goes to the description, since
+  // generated clients (openapi-typescript's defaultNonNullable) would make it a required member.
+  if (io === 'input' && 'default' in s) {
+    s.description = [s.description, `Default: ${JSON.stringify(s.default)}.`].filter(Boolean).join(' ');
+    delete s.default;
+  }
+  if (io === 'input' && s.type === 'number' && typeof s.maximum === 'number' && s.maximum <= STORABLE_MAX && typeof s.minimum === 'number') {
+    s.not = ref('TinyNumber');
+  }
+}
+
+function parameters(r: Route, set: SchemaSet): Json[] {
+  const out: Json[] = [];
+  const describe = (name: string) => r.doc.params?.[name] ?? PARAMETER_DOCS[name] ?? '';
+  for (const [where, schema] of [['path', r.params], ['query', r.query]] as const) {
+    if (!schema) continue;
+    const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as { properties?: Record<string, Json>; required?: string[] };
+    const shape = (schema as unknown as { shape: Record<string, z.ZodType> }).shape;
+    for (const name of Object.keys(js.properties ?? {})) {
+      out.push({
+        name,
+        in: where,
+        description: describe(name),
+        required: where === 'path' || (js.required ?? []).includes(name),
+        schema: set.use(shape[name]!, 'input'),
+      });
+    }
+  }
+  if (r.idempotent) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    });
+  }
+  if (r.etag) {
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag this service sent: the change applies only to that version (412 otherwise); without it the last write wins',
+      schema: { type: 'string', pattern: '^\\s*(W/)?"?\\d{1,15}"?\\s*$' },
+    });
+  }
+  return out;
+}
+
+interface Recorded {
+  request?: unknown;
+  responses?: Record<string, unknown>;
+}
+
+function requestBody(r: Route, set: SchemaSet): Json | undefined {
+  if (r.doc.requestBody) return r.doc.requestBody;
+  if (!r.body) return undefined;
+  const base = r.doc.body ?? set.use(r.body, 'input');
+  const schema = r.doc.bodyRule ? { allOf: [base, r.doc.bodyRule] } : base;
+  const example = (examples as Record<string, Recorded>)[r.name]?.request;
+  const types = r.contentTypes ?? ['application/json'];
+  return { required: true, content: Object.fromEntries(types.map((t) => [t, { schema, ...(example !== undefined ? { example } : {}) }])) };
+}
+
+function responses(r: Route, set: SchemaSet): Json {
+  const recorded = (examples as Record<string, Recorded>)[r.name]?.responses ?? {};
+  const out: Json = {};
+  for (const [status, when] of statusesOf(r, r.doc)) {
+    const headers = everyAnswerHeaders();
+    if (status === 200) {
+      if (r.doc.etag) headers.ETag = headerRef('ETag');
+      if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      for (const h of r.doc.headers ?? []) headers[h] = headerRef(h);
+    }
+    const model = r.doc.models?.[status];
+    const schema = status === 200 ? set.use(r.result, 'output') : set.named(model ?? errorModel(r.group), 'output');
+    const example = recorded[String(status)];
+    out[String(status)] = {
+      description: when,
+      headers,
+      content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
+    };
+  }
+  return out;
+}
+
+/** The first sentence-like clause of a table summary: OpenAPI's short summary. */
+function shortSummary(summary: string): string {
+  const first = summary.split(/;|: (?=[a-z0-9])/)[0]!.trim();
+  return first.length > 120 ? `${first.slice(0, 117)}...` : first;
+}
+
+function operation(r: Route, set: SchemaSet): Json {
+  const body = requestBody(r, set);
+  return {
+    operationId: r.name,
+    summary: shortSummary(r.summary),
+    description: `${r.summary}.\n\n${r.doc.description}`,
+    tags: [r.tag],
+    security: r.group === 'public' ? [] : [{ [r.group]: [] }],
+    parameters: parameters(r, set),
+    ...(body ? { requestBody: body } : {}),
+    responses: responses(r, set),
+  };
+}
+
+const INFO_DESCRIPTION = [
+  'Management interface of an API gateway and its dashboard. Every path is served under one base URL; the credential depends on the prefix: ',
+  '`/api/...` takes a dashboard access key (`Authorization: Bearer <key>`), `/gw/...` the gateway secret (`X-Gw-Authorization`), ',
+  '`/admin/...` the admin secret (`Admin-Auth`).',
+  '',
+  'Every answer is JSON and carries `X-Request-Id`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Errors come in the ',
+  'envelope of the path\'s prefix: `DashboardError` for `/api` and `/admin`, `GatewayError` for `/gw`. Besides the statuses each ',
+  'operation lists, an unknown path answers 404 and a known path asked with another method 405 with an `Allow` header naming the ',
+  'methods it takes, both in the same envelope.',
+  '',
+  'Every body is refused with 400 when it is nested deeper than 64 levels or holds a `__proto__` member or a `constructor` member ',
+  'holding `prototype`, at any depth; numbers must be finite, and numbers that are stored must fit storage: within ±(2^53−1) and ',
+  'zero or at least 1e-130 in magnitude (the schemas state both where they can).',
+].join('\n');
+
+let cached: Json | undefined;
+
+/** OpenAPI 3.1 document of every route of the table. */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const set = new SchemaSet();
+  const paths: Record<string, Json> = {};
+  for (const r of allRoutes()) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, set);
+  // The models written in JSON Schema may reference named Zod models: resolved with the paths.
+  const doc: Json = { paths, direct: structuredClone(JSON_SCHEMAS) };
+  const generated = set.resolve(doc);
+  const used = JSON.stringify([doc.paths, generated]);
+  const direct = Object.fromEntries(Object.entries(doc.direct as Json).filter(([name]) => used.includes(`"${SCHEMAS}${name}"`)));
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gateway management service',
+      version: '0.1.0',
+      description: INFO_DESCRIPTION,
+      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
+    },
+    servers: [
+      {
+        url: 'http://{host}:{port}',
+        description: 'The local stage (npm start)',
+        variables: { host: { default: '127.0.0.1', description: 'HOST of npm start' }, port: { default: '8080', description: 'PORT of npm start' } },
+      },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
+        description: 'A deployed stage (the HTTP API of the stack)',
+        variables: { apiId: { default: 'abc123defg', description: 'Id of the stage\'s HTTP API (stack output)' }, region: { default: 'us-east-1', description: 'AWS region of the stage' } },
+      },
+    ],
+    tags: TAGS,
+    paths: doc.paths,
+    components: {
+      schemas: { ...generated, ...direct },
+      responses: OUTSIDE_OPERATIONS,
+      headers: HEADERS,
+      securitySchemes: SECURITY,
+    },
+  };
+  return cached;
+}
+
+export { takesBody };

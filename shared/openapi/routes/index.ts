@@ -1,0 +1,44 @@
+/** The route docs of every group (one file per route group), and the document's tags: one per group. */
+import { analyticsDocs } from './analytics';
+import { apisDocs } from './apis';
+import { assetsDocs } from './assets';
+import { hooksDocs } from './hooks';
+import { importsDocs } from './imports';
+import { keysDocs } from './keys';
+import { oauthDocs } from './oauth';
+import { organisationsDocs } from './organisations';
+import { policiesDocs } from './policies';
+import { sessionsDocs } from './sessions';
+import { systemDocs } from './system';
+import { usersDocs } from './users';
+
+export const ROUTE_DOCS = {
+  system: systemDocs,
+  organisations: organisationsDocs,
+  users: usersDocs,
+  apis: apisDocs,
+  imports: importsDocs,
+  keys: keysDocs,
+  policies: policiesDocs,
+  sessions: sessionsDocs,
+  assets: assetsDocs,
+  hooks: hooksDocs,
+  oauth: oauthDocs,
+  analytics: analyticsDocs,
+};
+
+/** Tag per route group (shared/routes.ts routeGroups), in the document's order. */
+export const TAGS = [
+  { name: 'system', description: 'The health check and this document; no credential' },
+  { name: 'organisations', description: 'Organisations (admin)' },
+  { name: 'users', description: 'Dashboard users and their access keys: admin issues them, the dashboard lists them' },
+  { name: 'apis', description: 'API definitions in classic and OAS form, versions, listing and deletion' },
+  { name: 'imports', description: 'OpenAPI import (JSON, YAML or by URL) and the streams patch' },
+  { name: 'keys', description: 'Gateway keys with their live quotas, and organisation-wide sessions' },
+  { name: 'policies', description: 'Policies keys apply' },
+  { name: 'sessions', description: 'The data-plane check: a key spends its quota' },
+  { name: 'assets', description: 'Templates (assets) an import can start from' },
+  { name: 'hooks', description: 'Webhooks of an organisation' },
+  { name: 'oauth', description: 'OAuth clients of an API' },
+  { name: 'analytics', description: 'Request records from gateways, and key activity' },
+];

@@ -1,0 +1,59 @@
+/**
+ * The statuses an operation answers: derived from its table entry where a rule of the service
+ * decides them for every route alike (contract §3), plus what the route declares (RouteDoc.answers).
+ */
+import type { RouteDef } from '../route-def';
+import type { RouteDoc } from './route-doc';
+
+/** Whether the route reads anything from the request a client could get wrong. */
+export const takesInput = (r: RouteDef) => Boolean(r.params || r.query || r.body || r.bodyKind === 'raw' || r.etag || r.idempotent);
+export const takesBody = (r: RouteDef) => Boolean(r.body || r.bodyKind === 'raw');
+
+const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: (r: RouteDef) => string }> = [
+  {
+    status: 400,
+    applies: takesInput,
+    when: (r) =>
+      [
+        takesBody(r) ? 'The body is not JSON (or YAML where taken), or a value breaks the schema' : 'A value breaks the schema',
+        'each problem is named by its path (body.method, query.p, params.apiID) in the errors',
+        r.etag ? 'an If-Match that is no ETag of this service' : '',
+        r.idempotent ? 'an Idempotency-Key that is not 1-255 visible ASCII characters' : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+  },
+  { status: 401, applies: (r) => r.group !== 'public', when: (r) => `The ${CREDENTIAL[r.group]} is missing or not valid` },
+  { status: 404, applies: (r) => Boolean(r.params), when: () => 'No such object, or one of another organisation (answered exactly alike)' },
+  { status: 409, applies: (r) => Boolean(r.idempotent), when: () => 'A request with this Idempotency-Key is still running' },
+  { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match names another version than the stored one' },
+  {
+    status: 413,
+    applies: takesBody,
+    when: () => 'The body is over 5 MB, or the object it makes is larger than storage holds (the message names which)',
+  },
+  { status: 415, applies: takesBody, when: (r) => `A Content-Type other than ${(r.contentTypes ?? ['application/json']).join(', ')}` },
+  { status: 422, applies: (r) => Boolean(r.idempotent), when: () => 'The Idempotency-Key was used before with another request' },
+  { status: 500, applies: () => true, when: () => 'An internal failure; the body names only the request id, the log has the rest' },
+  { status: 503, applies: () => true, when: () => 'Storage is throttled; retry shortly' },
+];
+
+const CREDENTIAL: Record<RouteDef['group'], string> = {
+  dashboard: 'Authorization access key (or its user is inactive)',
+  gateway: 'X-Gw-Authorization secret',
+  admin: 'Admin-Auth secret',
+  public: 'credential',
+};
+
+/** Status -> when it is answered, ascending; 200 first. */
+export function statusesOf(r: RouteDef, doc: RouteDoc): Map<number, string> {
+  const out = new Map<number, string>([[200, doc.success]]);
+  const own = (doc.answers ?? {}) as Record<number, string | undefined>;
+  for (const d of DERIVED) {
+    if (!d.applies(r)) continue;
+    const mine = own[d.status];
+    out.set(d.status, mine ? `${mine}. ${d.when(r)}` : d.when(r));
+  }
+  for (const [s, text] of Object.entries(own)) if (text && !out.has(Number(s))) out.set(Number(s), text);
+  return new Map([...out].sort(([a], [b]) => a - b));
+}
