@@ -4,6 +4,7 @@
  * names the key. The README's "Stages and settings" table lists them.
  */
 import type { Node } from 'constructs';
+import { SECRET_REFRESH, SECRET_ROTATION_WINDOW } from '../shared/config';
 import { parseHostAllowList } from '../shared/domain/upstream-hosts';
 
 export const STAGES = ['dev', 'prod'] as const;
@@ -30,6 +31,11 @@ export interface StageConfig {
   upstreamAllowedHosts?: string;
   /** Concurrent executions kept for the check alone, so no other function can use them up. */
   checkReservedConcurrency: number;
+  /**
+   * SECRET_REFRESH_SECONDS and SECRET_ROTATION_WINDOW_SECONDS of the gateway and admin functions
+   * (README "Rotate a deployment secret").
+   */
+  secrets: { refreshSeconds: number; rotationWindowSeconds: number };
   alarms: {
     /** Unhandled errors (crash, timeout) of one function in 5 minutes. */
     functionErrors: number;
@@ -61,6 +67,8 @@ const NUMBERS = {
   alarmCheckP99Ms: { default: 500, min: 10, max: 30_000 },
   alarmTableThrottles: { default: 1, min: 1, max: 1_000_000 },
   alarmTableSystemErrors: { default: 1, min: 1, max: 1_000_000 },
+  secretRefreshSeconds: SECRET_REFRESH,
+  secretRotationWindowSeconds: SECRET_ROTATION_WINDOW,
 } as const satisfies Record<string, { default: number | Record<StageName, number>; min: number; max: number; decimal?: boolean }>;
 
 export type NumberKey = keyof typeof NUMBERS;
@@ -113,6 +121,12 @@ export function readStageConfig(node: Node): StageConfig {
     }
   }
   const num = (key: NumberKey) => readNumber(node, key, stage);
+  const secrets = { refreshSeconds: num('secretRefreshSeconds'), rotationWindowSeconds: num('secretRotationWindowSeconds') };
+  // A window no longer than the refresh could close before a warm function has read the new
+  // value, leaving no moment when clients may switch safely (0 is a deliberate hard cutover).
+  if (secrets.rotationWindowSeconds !== 0 && secrets.rotationWindowSeconds <= secrets.refreshSeconds) {
+    throw new ConfigError('secretRotationWindowSeconds', `expected 0 or more than secretRefreshSeconds (${secrets.refreshSeconds}), got ${secrets.rotationWindowSeconds}`);
+  }
   const pair = (rate: NumberKey, burst: NumberKey) => ({ rate: num(rate), burst: num(burst) });
   return {
     stage,
@@ -125,6 +139,7 @@ export function readStageConfig(node: Node): StageConfig {
       other: pair('stageRateLimit', 'stageBurstLimit'),
     },
     checkReservedConcurrency: num('checkReservedConcurrency'),
+    secrets,
     alarms: {
       functionErrors: num('alarmFunctionErrors'),
       functionThrottles: num('alarmFunctionThrottles'),

@@ -138,6 +138,10 @@ export class ManagementStack extends Stack {
       const environment: Record<string, string> = {};
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
+      if (r.group === 'gateway' || r.group === 'admin') {
+        environment.SECRET_REFRESH_SECONDS = String(config.secrets.refreshSeconds);
+        environment.SECRET_ROTATION_WINDOW_SECONDS = String(config.secrets.rotationWindowSeconds);
+      }
       if (needsServiceKey(r)) environment.SERVER_SECRET_ARN = serverSecret.secretArn;
       if (r.group === 'dashboard' && config.upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = config.upstreamAllowedHosts;
       const f = fn(r.name, r.entry, environment, r.nodeModules);

@@ -11,10 +11,21 @@ export interface Config {
   adminSecret?: string;
   /** The service key: keys idempotency fingerprints, seals stored replies and cursors. */
   serverSecret?: string;
-  /** Secrets Manager ARNs (cloud); read once per cold start (the service key on first use). */
+  /**
+   * Secrets Manager ARNs (cloud). The gateway and admin secrets are read on first use and again
+   * at most every `secretRefreshMs`; the service key once per process (README "Rotate a
+   * deployment secret").
+   */
   gwSecretArn?: string;
   adminSecretArn?: string;
   serverSecretArn?: string;
+  /** SECRET_REFRESH_SECONDS: how often a warm function re-reads its group's secret. */
+  secretRefreshMs: number;
+  /**
+   * SECRET_ROTATION_WINDOW_SECONDS: how long after a new version of a group's secret was created
+   * the previous value is still accepted.
+   */
+  secretRotationWindowMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
    * How long a warm process may reuse a dashboard credential or a key's session in the check
@@ -45,6 +56,8 @@ export function config(): Config {
     gwSecretArn: env.GW_SECRET_ARN || undefined,
     adminSecretArn: env.ADMIN_SECRET_ARN || undefined,
     serverSecretArn: env.SERVER_SECRET_ARN || undefined,
+    secretRefreshMs: secondsSetting(env.SECRET_REFRESH_SECONDS, SECRET_REFRESH),
+    secretRotationWindowMs: secondsSetting(env.SECRET_ROTATION_WINDOW_SECONDS, SECRET_ROTATION_WINDOW),
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
     cacheMs: cacheMs(env.CACHE_SECONDS),
     upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
@@ -56,6 +69,16 @@ export function config(): Config {
 function cacheMs(value: string | undefined): number {
   const seconds = value === undefined || value === '' ? 2 : Number(value);
   return Number.isFinite(seconds) && seconds >= 0 && seconds <= 60 ? seconds * 1000 : 2000;
+}
+
+/** Defaults and bounds (seconds) of the secret settings; the cloud stage's context checks the same. */
+export const SECRET_REFRESH = { default: 300, min: 1, max: 3600 } as const;
+export const SECRET_ROTATION_WINDOW = { default: 3600, min: 0, max: 7 * 24 * 3600 } as const;
+
+/** A whole number of seconds within bounds, in ms; unset, empty or out of bounds: the default. */
+function secondsSetting(value: string | undefined, s: { default: number; min: number; max: number }): number {
+  const seconds = value === undefined || value === '' ? s.default : Number(value);
+  return Number.isInteger(seconds) && seconds >= s.min && seconds <= s.max ? seconds * 1000 : s.default * 1000;
 }
 
 /** Tests and the local stage change the environment between runs in one process. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { onEmulator, startStage, type Stage } from '../support/stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
 let s: Stage;
@@ -19,7 +19,9 @@ const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((a
 
 describe('POST /gw/sessions/check', () => {
   it('quota 20 under 60 concurrent checks: exactly 20 allowed, 40 QuotaExceeded; after the window exactly 20 more', async () => {
-    const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(apiId), quota_max: 20, quota_renewal_rate: 3 });
+    // The 60 checks must fall in one window: on the emulated stage their first ones wait for the
+    // check's containers to start (seconds on a busy machine), so the window is longer there.
+    const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(apiId), quota_max: 20, quota_renewal_rate: onEmulator ? 10 : 3 });
     const first = await Promise.all(Array.from({ length: 60 }, () => check(key)));
     expect(tally(first.map((r) => r.status))).toEqual({ 200: 20, 429: 40 });
     expect(first.filter((r) => r.status === 429).every((r) => r.body.reason === 'QuotaExceeded')).toBe(true);
@@ -78,7 +80,9 @@ describe('POST /gw/sessions/check', () => {
     expect(remaining.reduce((sum, r) => sum + (8 - r.body.quota_remaining), 0)).toBe(10);
   });
 
-  it('sees key, policy and organisation changes at once (writes clear the session cache)', async () => {
+  // In this process only: each emulated route runs in its own containers, which see a change
+  // within CACHE_SECONDS (test/e2e/user-admin.test.ts shows that bound across processes).
+  it.skipIf(onEmulator)('sees key, policy and organisation changes at once (writes clear the session cache)', async () => {
     const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(apiId) });
     expect((await check(key)).status).toBe(200);
     const off = await s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, { access_rights: rightsFor(apiId), is_inactive: true });

@@ -10,11 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from '../support/client';
-import { spawnStage, startStage, type SpawnedStage, type Stage } from '../support/stage';
+import { onEmulator, spawnStage, startStage, type SpawnedStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
 
-/** Short, so the test runs in seconds; the README default is 2. */
-const CACHE_SECONDS = 1;
+/**
+ * Short, so the test runs in seconds; the README default is 2, which the emulated stage's
+ * functions use (they see only the template's environment, as in the cloud).
+ */
+const CACHE_SECONDS = onEmulator ? 2 : 1;
 const EVERY_MS = 200;
 /**
  * Requests one EVERY_MS apart until the refusal: the cached entry was read before the change, so
@@ -91,7 +94,9 @@ describe('PUT /admin/users/{userID}', () => {
     expect(after).toMatchObject({ id: u.id, org_id: orgId, created_at: before.created_at, password_updated: before.password_updated, user_permissions: {}, version: 2 });
   });
 
-  it('deactivates: the key is refused at once in this process, and works again once reactivated', async () => {
+// In this process only: the write clears the cache of the process that made it; the emulated
+  // stage runs each route in its own containers, which see it within CACHE_SECONDS (tested below).
+  it.skipIf(onEmulator)('deactivates: the key is refused at once in this process, and works again once reactivated', async () => {
     const u = await newUser();
     expect(await useKey(u.key)).toBe(200); // now cached here
     const off = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: false });
@@ -140,7 +145,9 @@ describe('PUT /admin/users/{userID}', () => {
 });
 
 describe('POST /admin/users/{userID}/access-key', () => {
-  it('revokes the key (refused at once here) and issues a new one, shown once', async () => {
+// In this process only: the write clears the cache of the process that made it; the emulated
+  // stage runs each route in its own containers, which see it within CACHE_SECONDS (tested below).
+  it.skipIf(onEmulator)('revokes the key (refused at once here) and issues a new one, shown once', async () => {
     const u = await newUser();
     expect(await useKey(u.key)).toBe(200);
     const r = await s.admin('POST', `/admin/users/${u.id}/access-key`);

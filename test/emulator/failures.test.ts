@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudAssembly } from '../support/assembly';
-import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/emulator';
+import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/stage';
 
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
 type Template = { Resources: Record<string, Resource> };

@@ -17,8 +17,7 @@ import { walkRoutes, type Walk } from '../hardening/support/route-walk';
 import { cloudAssembly } from '../support/assembly';
 import { describeCredentialSweep } from '../support/credential-sweep';
 import { describeEdgeAnswers } from '../support/edge-answers';
-import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/emulator';
-import { startStage, type Stage } from '../support/stage';
+import { linesOf, startEmulatedStage, startStage, type EmulatedStage, type Stage } from '../support/stage';
 
 let emulated: EmulatedStage;
 let served: Set<string>;

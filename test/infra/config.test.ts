@@ -18,8 +18,14 @@ describe('stage settings', () => {
       alarmEmail: undefined,
       throttle: { check: { rate: 2000, burst: 4000 }, writes: { rate: 20, burst: 40 }, other: { rate: 500, burst: 1000 } },
       checkReservedConcurrency: 10,
+      secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
       alarms: { functionErrors: 1, functionThrottles: 1, api5xxPercent: 1, checkP99Ms: 500, tableThrottles: 1, tableSystemErrors: 1 },
     });
+  });
+
+  it('take the secret refresh and rotation window, 0 for a hard cutover', () => {
+    expect(read({ secretRefreshSeconds: '60', secretRotationWindowSeconds: 86400 }).secrets).toEqual({ refreshSeconds: 60, rotationWindowSeconds: 86400 });
+    expect(read({ secretRotationWindowSeconds: '0' }).secrets).toEqual({ refreshSeconds: 300, rotationWindowSeconds: 0 });
   });
 
   it('protect prod and reserve more for its check', () => {
@@ -45,6 +51,9 @@ describe('stage settings', () => {
     [{ alarm5xxPercent: '150' }, 'alarm5xxPercent', 'expected 0.01..100, got 150'],
     [{ alarmCheckP99Ms: '2.5' }, 'alarmCheckP99Ms', 'expected a whole number'],
     [{ alarmEmail: 'ops' }, 'alarmEmail', 'expected an e-mail address, got "ops"'],
+    [{ secretRefreshSeconds: '0' }, 'secretRefreshSeconds', 'expected 1..3600, got 0'],
+    [{ secretRotationWindowSeconds: '300' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (300), got 300'],
+    [{ secretRefreshSeconds: '600', secretRotationWindowSeconds: '500' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (600), got 500'],
   ])('refuse %j', (context, key, message) => {
     expect(() => read(context)).toThrow(ConfigError);
     expect(() => read(context)).toThrow(`context "${key}": ${message}`);

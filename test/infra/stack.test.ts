@@ -118,6 +118,10 @@ describe.each(STAGES)('stage %s', (stage) => {
       expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
       expect(Boolean(vars.ADMIN_SECRET_ARN), r.name).toBe(r.group === 'admin');
       expect(Boolean(vars.SERVER_SECRET_ARN), r.name).toBe(needsServiceKey(r));
+      // The functions that check a group secret re-read it and honour the rotation window.
+      const rotating = r.group === 'gateway' || r.group === 'admin';
+      expect(vars.SECRET_REFRESH_SECONDS, r.name).toBe(rotating ? String(defaultOf('secretRefreshSeconds', stage)) : undefined);
+      expect(vars.SECRET_ROTATION_WINDOW_SECONDS, r.name).toBe(rotating ? String(defaultOf('secretRotationWindowSeconds', stage)) : undefined);
       const readable = secretsReadableBy(fn);
       expect(readable.includes(gw!), r.name).toBe(r.group === 'gateway');
       expect(readable.includes(admin!), r.name).toBe(r.group === 'admin');
@@ -237,5 +241,13 @@ describe('capacity settings from context', () => {
     expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000, DetailedMetricsEnabled: true });
     expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
     expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
+  }, 120_000);
+
+  it('take the secret refresh and rotation window from -c values', () => {
+    const t = templateOf(stageStack({ secretRefreshSeconds: '60', secretRotationWindowSeconds: '900' }).stack);
+    for (const name of ['sessionsCheck', 'organisationsCreate']) {
+      const vars = t.functionOf(name)[1].Properties.Environment.Variables;
+      expect([vars.SECRET_REFRESH_SECONDS, vars.SECRET_ROTATION_WINDOW_SECONDS], name).toEqual(['60', '900']);
+    }
   }, 120_000);
 });

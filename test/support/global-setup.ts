@@ -19,7 +19,7 @@ declare module 'vitest' {
 /**
  * One in-memory DynamoDB Local for the run; files isolate themselves with their own tables.
  * When the run includes the files that need the synthesized stack (all files, or a filter naming
- * emulator or infra), its `cdk synth` starts here in the background: the single test worker of a
+ * emulator or infra, or STAGE=emulator), its `cdk synth` starts here in the background: the single test worker of a
  * 2-core machine keeps running other files meanwhile instead of waiting for it.
  */
 export default async function setup(project: TestProject) {
@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
   project.provide('tableActionsDir', actionsDir);
   project.provide('trafficDir', trafficDir);
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
-  const building = filters.length === 0 || filters.some((f) => /emulator|infra/.test(f)) ? cloudAssembly().catch(() => undefined) : undefined;
+  const building = filters.length === 0 || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f)) ? cloudAssembly().catch(() => undefined) : undefined;
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;

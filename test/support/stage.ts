@@ -2,21 +2,29 @@
  * The one stage launcher, for the tests, the benchmarks (bench/lib/stage.ts) and the durability
  * run (scripts/durability.ts):
  * - startStage(): the local server in this process over a fresh table of the suite's DynamoDB
- *   Local, for e2e tests;
+ *   Local, for e2e tests; with STAGE=emulator (`npm run test:emulator`), the synthesized stack
+ *   served by `npm run emulate` over that table instead, and closing it fails on any IAM denial;
+ * - startEmulatedStage(): `npm run emulate` as a child process on a template;
  * - spawnStage(): `npm start`'s entry point as a child process on a DATA_DIR of its own, for
  *   whatever must restart, crash or measure a real stage;
  * - stageAt(): the client of any stage serving the test credentials (the emulator's too).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { createLocalServer } from '../../infra/local/server';
 import { ddb } from '../../shared/store/db/client';
+import { cloudAssembly } from './assembly';
 import { request, waitForPass, type Answer } from './client';
-import { ADMIN_SECRET, GW_SECRET, useTestTable } from './table';
+import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET, useTestTable } from './table';
 
 export type { Answer } from './client';
 
@@ -35,11 +43,18 @@ export interface Stage {
 
 let counter = 0;
 
-/** The local stage's real HTTP server on a free port, over a fresh table. */
+/**
+ * STAGE=emulator: startStage() serves the deployed form (README "Tests"). A test that needs what
+ * only the in-process server has (this process's environment or caches) skips itself there.
+ */
+export const onEmulator = process.env.STAGE === 'emulator';
+
+/** The local stage's real HTTP server on a free port, over a fresh table (STAGE=emulator: the emulated stack). */
 export async function startStage(): Promise<Stage> {
   const table = await useTestTable();
   // As npm start does (infra/local/main.ts): transactional writes answered once committed.
   awaitLocalCommits(ddb());
+  if (onEmulator) return emulatedOver(table);
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,6 +82,85 @@ export function stageAt(url: string, table: string, close: () => Promise<void>, 
   };
   return stage;
 }
+
+/**
+ * The synthesized stack served by `npm run emulate` over `table` (made by useTestTable, so the
+ * test's own reads of the table see what the functions wrote). Closing it reports its figures and
+ * fails when any function was refused an action by its policy: the IAM proof of the whole suite.
+ */
+async function emulatedOver(table: string): Promise<Stage> {
+  // EMULATOR_TEMPLATE: another template (a changed copy), else the stack synthesized from the sources.
+  const template = process.env.EMULATOR_TEMPLATE || (await cloudAssembly()).template;
+  const s = await startEmulatedStage(template, { TABLE_NAME: table, SERVER_SECRET });
+  return {
+    ...s,
+    async close() {
+      await s.close();
+      const denied = linesOf(s, 'DENIED');
+      const reports = linesOf(s, 'REPORT');
+      console.log(`emulator stage: ${reports.length} invocations, ${reports.filter((l) => /Init Duration/.test(l)).length} cold, ${denied.length} IAM denials`);
+      if (denied.length > 0) throw new Error(`IAM denials through the emulator:\n${denied.join('\n')}`);
+    },
+  };
+}
+
+export interface EmulatedStage extends Stage {
+  /** Every line the emulator printed so far. */
+  log: string[];
+  child: ChildProcess;
+}
+
+/**
+ * `npm run emulate` as a child process: the synthesized template served on a free port with the
+ * test credentials, over a fresh table of the run's DynamoDB Local (created by the emulator from
+ * the template) unless `env` names one. Its output is kept line by line: REPORT, INIT_REPORT,
+ * ERROR and DENIED lines are what the tests read.
+ */
+export async function startEmulatedStage(template: string, env: Record<string, string> = {}): Promise<EmulatedStage> {
+  const table = env.TABLE_NAME ?? `e-${randomUUID()}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-emulate-'));
+  const port = await freePort();
+  const child = spawn('npm', ['run', '--silent', 'emulate', '--', '--template', template], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      TABLE_NAME: table,
+      GW_SECRET,
+      ADMIN_SECRET,
+      ...env,
+    },
+  });
+  const log: string[] = [];
+  for (const out of [child.stdout!, child.stderr!]) createInterface({ input: out }).on('line', (l) => log.push(l));
+  const deadline = Date.now() + 90_000;
+  while (!log.some((l) => l.startsWith('Emulated cloud stage listening on'))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      throw new Error(`npm run emulate did not start:\n${log.join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return Object.assign(stageAt(`http://127.0.0.1:${port}`, table, close), { log, child });
+}
+
+/** The emulator's lines of one kind (REPORT, INIT_REPORT, ERROR, DENIED). */
+export const linesOf = (s: EmulatedStage, kind: string) => s.log.filter((l) => l.startsWith(`${kind} `));
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
