@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
+import { startFloor } from './lib/floor';
 import { context } from './lib/context';
 import type { Row } from './lib/stats';
 import { read } from './scenarios/read';
@@ -41,9 +42,10 @@ async function main() {
   const ON_REQUEST = ['source-maps'];
   const want = (name: string) => (only.length === 0 && !ON_REQUEST.includes(name)) || only.includes(name);
   const stage = await startBenchStage();
+  const floor = await startFloor(stage);
   const rows: Row[] = [];
   try {
-    const ctx = context(stage);
+    const ctx = context(stage, floor);
     const steps: [string, () => Promise<Row[]>][] = [
       ['read', () => read(ctx)],
       ['write', () => write(ctx)],
@@ -63,6 +65,7 @@ async function main() {
       console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
   } finally {
+    floor.stop();
     await stage.stop();
   }
   const machine = {
