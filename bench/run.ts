@@ -16,6 +16,7 @@ import { read } from './scenarios/read';
 import { write } from './scenarios/write';
 import { list } from './scenarios/list';
 import { quota } from './scenarios/quota';
+import { hotKey } from './scenarios/hot-key';
 import { coldStart } from './scenarios/cold-start';
 import { emulatorColdStart } from './scenarios/emulator-cold-start';
 import { importBig } from './scenarios/import';
@@ -51,6 +52,7 @@ async function main() {
       ['write', () => write(ctx)],
       ['list', () => list(ctx)],
       ['quota', () => quota(ctx)],
+      ['hot-key', () => hotKey(ctx)],
       ['cold-start', () => coldStart()],
       ['emulator-cold-start', () => emulatorColdStart()],
       ['import', () => importBig(ctx)],
