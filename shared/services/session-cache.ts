@@ -2,10 +2,11 @@
  * What the data-plane check reads about a key (its session under its policies, and its
  * organisation's session), kept for CACHE_SECONDS in a warm process so a check costs one
  * conditional update. Counters are never cached: quotas stay exact. Any key, policy or
- * organisation-session write in this process clears the whole cache, and what the live-quota
- * store remembers of hot keys' shards (the keys and policies
- * services call forgetSessions), so one process (the local stage) never sees a stale session;
- * other warm processes see a change within CACHE_SECONDS.
+ * organisation-session write in this process clears the whole cache (the keys and policies
+ * services call forgetSessions), with what the live-quota store remembers of hot keys' shards,
+ * so one process (the local stage) never sees a stale session; other warm processes see a
+ * change within CACHE_SECONDS. A stale shard layout costs one failed conditional write, never a
+ * unit; a stale spent-shard hint is the bound README "Limits" states for hot keys.
  */
 import { config } from '../config';
 import { TtlCache } from '../domain/ttl-cache';
