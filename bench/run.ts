@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
+import { startFloor } from './lib/floor';
 import { context } from './lib/context';
 import type { Row } from './lib/stats';
 import { read } from './scenarios/read';
@@ -16,6 +17,7 @@ import { write } from './scenarios/write';
 import { commitWait } from './scenarios/commit-wait';
 import { list } from './scenarios/list';
 import { quota } from './scenarios/quota';
+import { hotKey } from './scenarios/hot-key';
 import { coldStart } from './scenarios/cold-start';
 import { emulatorColdStart } from './scenarios/emulator-cold-start';
 import { importBig } from './scenarios/import';
@@ -42,15 +44,17 @@ async function main() {
   const ON_REQUEST = ['source-maps'];
   const want = (name: string) => (only.length === 0 && !ON_REQUEST.includes(name)) || only.includes(name);
   const stage = await startBenchStage();
+  const floor = await startFloor(stage);
   const rows: Row[] = [];
   try {
-    const ctx = context(stage);
+    const ctx = context(stage, floor);
     const steps: [string, () => Promise<Row[]>][] = [
       ['read', () => read(ctx)],
       ['write', () => write(ctx)],
       ['commit-wait', () => commitWait(ctx)],
       ['list', () => list(ctx)],
       ['quota', () => quota(ctx)],
+      ['hot-key', () => hotKey(ctx)],
       ['cold-start', () => coldStart()],
       ['emulator-cold-start', () => emulatorColdStart()],
       ['import', () => importBig(ctx)],
@@ -65,6 +69,7 @@ async function main() {
       console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
   } finally {
+    floor.stop();
     await stage.stop();
   }
   const machine = {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { needsServiceKey, type TableAction } from '../shared/route-def';
 import { routeList } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
-import { FUNCTION_BUNDLING } from './bundling';
+import { functionBundling } from './bundling';
 import { copyNodeModulesCommands } from './node-modules';
 import { LAMBDA_RUNTIME } from './runtime';
 import { stageNames, type StageConfig } from './config';
@@ -71,18 +71,10 @@ export class ManagementStack extends Stack {
       description: 'Service key (HMAC and sealing of stored idempotency records and of cursors)',
     });
 
-    const bundling: NodejsFunctionProps['bundling'] = FUNCTION_BUNDLING;
     // Packages that read their own files at run time stay outside the bundle, copied beside it from
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
-    const withNodeModules = (nodeModules: string[]): NodejsFunctionProps['bundling'] => ({
-      ...bundling,
-      externalModules: nodeModules,
-      commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir),
-      },
-    });
+    const bundlingOf = (entry: string, nodeModules: string[] = []): NodejsFunctionProps['bundling'] =>
+      functionBundling(entry, nodeModules, nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined);
     const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[]) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         entry: join(ROOT, entry),
@@ -93,7 +85,7 @@ export class ManagementStack extends Stack {
         timeout: Duration.seconds(29),
         projectRoot: ROOT,
         depsLockFilePath: join(ROOT, 'package-lock.json'),
-        bundling: nodeModules?.length ? withNodeModules(nodeModules) : bundling,
+        bundling: bundlingOf(entry, nodeModules),
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         // X-Ray segments per invocation (cold start, duration, errors); HTTP APIs have no X-Ray.
         tracing: Tracing.ACTIVE,

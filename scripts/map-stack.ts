@@ -18,17 +18,30 @@ import { routeList } from '../shared/routes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The trace with every `index.mjs:line:column` (or `index.js`) mapped to `source:line:column`. */
+/**
+ * The trace with every `index.mjs:line:column` (or a `chunk-<hash>.mjs` of the same build, or
+ * `index.js`) mapped to `source:line:column`.
+ */
 export async function mapStack(entry: string, trace: string, nodeModules: readonly string[] = []): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'map-stack-'));
   try {
-    const outfile = join(dir, 'index.mjs');
-    // 'external' writes the map without adding a comment, so the code is the deployed code.
-    await build({ ...esbuildOptions(nodeModules), entryPoints: [resolve(ROOT, entry)], outfile, sourcemap: 'external', logLevel: 'silent' });
-    const map = new SourceMap(JSON.parse(readFileSync(`${outfile}.map`, 'utf8')));
-    return trace.replace(/(?:file:\/\/)?[^\s()]*index\.m?js:(\d+):(\d+)/g, (whole, line: string, column: string) => {
-      const hit = map.findEntry(Number(line) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
-      if (!hit.originalSource) return whole;
+    // 'external' writes the maps without adding a comment, so the code is the deployed code.
+    await build({ ...esbuildOptions(nodeModules), entryPoints: [resolve(ROOT, entry)], outdir: dir, sourcemap: 'external', logLevel: 'silent' });
+    const maps = new Map<string, SourceMap>();
+    const mapOf = (file: string) => {
+      const name = file === 'index.js' ? 'index.mjs' : file;
+      if (!maps.has(name)) {
+        try {
+          maps.set(name, new SourceMap(JSON.parse(readFileSync(join(dir, `${name}.map`), 'utf8'))));
+        } catch {
+          return undefined;
+        }
+      }
+      return maps.get(name);
+    };
+    return trace.replace(/(?:file:\/\/)?[^\s()]*?((?:index|chunk-[A-Z0-9]+)\.m?js):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
+      const hit = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+      if (!hit?.originalSource) return whole;
       const source = relative(ROOT, resolve(dir, hit.originalSource.replace(/^file:\/\//, '')));
       return `${source}:${hit.originalLine! + 1}:${hit.originalColumn! + 1}`;
     });

@@ -3,18 +3,21 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { resetConfig } from '../../shared/config';
 import { ddb, resetClient } from '../../shared/store/db/client';
 import { call } from './http';
+import type { Floor } from './floor';
 import type { BenchStage } from './stage';
 
 export interface Ctx {
   stage: BenchStage;
   raw: DynamoDBDocumentClient;
+  /** The bare node:http server making the same single DynamoDB call (bench/floor.ts). */
+  floor: Floor;
   gw: Record<string, string>;
   admin: Record<string, string>;
   /** A tenant created through the admin routes. */
   tenant(name: string): Promise<{ orgId: string; dash: Record<string, string> }>;
 }
 
-export function context(stage: BenchStage): Ctx {
+export function context(stage: BenchStage, floor: Floor): Ctx {
   // The bench process talks to the stage's DynamoDB Local with the service's own client settings.
   Object.assign(process.env, { DYNAMODB_ENDPOINT: stage.endpoint, TABLE_NAME: stage.table, GW_SECRET: stage.gwSecret, ADMIN_SECRET: stage.adminSecret });
   resetConfig();
@@ -23,6 +26,7 @@ export function context(stage: BenchStage): Ctx {
   const admin = { 'admin-auth': stage.adminSecret };
   return {
     stage,
+    floor,
     raw: ddb(),
     gw,
     admin,

@@ -33,7 +33,7 @@ export async function emulatorColdStart(runs = 5): Promise<Row[]> {
   );
   const assetDir = join(OUT_DIR, 'sdk-only-asset');
   mkdirSync(assetDir, { recursive: true });
-  renameSync((await bundle('sdk-only-fn', entry)).file, join(assetDir, 'index.mjs'));
+  renameSync((await bundle('sdk-only-fn', entry, [], { plain: true })).file, join(assetDir, 'index.mjs'));
   const baseline: EmulatedFunction = {
     logicalId: 'SdkOnly', name: 'sdk-only', handler: 'index.handler', runtime: LAMBDA_RUNTIME, memoryMb: 1024, timeoutSeconds: 29, codeDir: assetDir, environment: {}, statements: [],
   };

@@ -35,6 +35,21 @@ async function rawThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: nu
   return { perSecond: ATTEMPTS / ((performance.now() - t0) / 1000), allowed };
 }
 
+/**
+ * The floor: the same conditional ADD per request through a bare node:http server (bench/floor.ts),
+ * 3,000 attempts at 50 connections, on an item with the same quota.
+ */
+async function floorThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: number; p50: number }> {
+  const Key = { PK: `BENCHF#${Date.now()}-${Math.random().toString(36).slice(2)}`, SK: 'QUOTA' };
+  await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...Key, used: 0, renews: 253_402_300_799 } }));
+  const result = await autocannon({
+    url: `${ctx.floor.url}/add`, method: 'POST', connections: CONCURRENCY, amount: ATTEMPTS,
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pk: Key.PK, sk: Key.SK, max: QUOTA }),
+  });
+  const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
+  return { perSecond: ATTEMPTS / result.duration, allowed: codes['200']?.count ?? 0, p50: result.latency.p50 };
+}
+
 /** 50 concurrent POST /gw/sessions/check on one key with quota 2,000, 3,000 attempts. */
 export async function quota(ctx: Ctx): Promise<Row[]> {
   const { orgId } = await ctx.tenant('bench-quota');
@@ -48,16 +63,23 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
     });
   await fire(warm.key, warm.apiId, 500);
   await rawThroughput(ctx);
+  await floorThroughput(ctx);
   const result = await fire(key, apiId, ATTEMPTS);
   const raw = await rawThroughput(ctx);
+  const floor = await floorThroughput(ctx);
+  const floorRatio = (ATTEMPTS / result.duration) / floor.perSecond;
+  const floorP50 = result.latency.p50 / floor.p50;
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const allowed = codes['200']?.count ?? 0;
   const denied = codes['429']?.count ?? 0;
   const perSecond = ATTEMPTS / (result.duration);
   const ratio = perSecond / raw.perSecond;
-  const detail = { allowed, denied_429: denied, other: ATTEMPTS - allowed - denied, stage_per_s: round(perSecond, 0), raw_per_s: round(raw.perSecond, 0), raw_allowed: raw.allowed };
+  const detail = { allowed, denied_429: denied, other: ATTEMPTS - allowed - denied, stage_per_s: round(perSecond, 0), raw_per_s: round(raw.perSecond, 0), raw_allowed: raw.allowed,
+    floor_per_s: round(floor.perSecond, 0), floor_allowed: floor.allowed, stage_p50_ms: result.latency.p50, floor_p50_ms: floor.p50 };
   return [
     { scenario: 'quota contention', measured: 'allowed of 3,000 checks, quota 2,000', value: allowed, target: '= 2000', pass: allowed === QUOTA && denied === ATTEMPTS - QUOTA, detail },
+    { scenario: 'quota contention', measured: 'checks/s / floor (bare node:http, same conditional ADD)/s', value: round(floorRatio), target: '>= 0.8', pass: floorRatio >= 0.8, detail },
+    { scenario: 'quota contention', measured: 'check p50 / floor p50 (50 connections)', value: round(floorP50), target: '<= 1.2', pass: floorP50 <= 1.2, detail },
     { scenario: 'quota contention', measured: 'checks/s / raw conditional UpdateItem/s', value: round(ratio), target: '>= 0.8', pass: ratio >= 0.8, detail },
   ];
 }

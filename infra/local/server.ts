@@ -14,7 +14,7 @@ import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
 import { toApiGatewayEvent } from './event';
-import { routeScope } from './route-scope';
+import { inRouteScope } from './route-scope';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string }>;
 
@@ -57,7 +57,18 @@ export function createLocalServer(): Server {
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toUpperCase();
-    const route = routeList.find((r) => r.method === method && matchPath(r.path, url.pathname));
+    // One match per request (the method first, the cheap test), its parameters kept for the event.
+    let route: (typeof routeList)[number] | undefined;
+    let pathParameters: Record<string, string> = {};
+    for (const r of routeList) {
+      if (r.method !== method) continue;
+      const params = matchPath(r.path, url.pathname);
+      if (params) {
+        route = r;
+        pathParameters = params;
+        break;
+      }
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -78,10 +89,10 @@ export function createLocalServer(): Server {
         const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
         const event = toApiGatewayEvent(req, url, body, {
           routeKey: `${route.method} ${route.path}`,
-          pathParameters: matchPath(route.path, url.pathname) ?? {},
+          pathParameters,
         });
         const handler = await loadHandler(route.entry);
-        send(res, await routeScope.run(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
+        send(res, await inRouteScope(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
       } catch (e) {
         // A handler that could not even be loaded: logged, and answered as the wrapper would.
         const group = groupOfPath(url.pathname);

@@ -1,25 +1,15 @@
 /**
  * Pure quota, rate and session rules (contract §6 and §10). Times are Unix epoch seconds.
  *
- * Live quota item (one per key, and one per organisation session), written by the store with
- * conditional atomic updates only, never read-modify-write:
- *   { quota_max, renewal_rate, used, renews }
- * - Spend one unit:   ADD used :one
- *                     IF (quota_max <= :zero OR used < quota_max) AND renews > :now
- *   The `renews > :now` guard matters: a unit spent in an elapsed window would be wiped by the
- *   renewal below and let one request too many through in the new window.
- * - When the spend fails, `ReturnValuesOnConditionCheckFailure: ALL_OLD` tells why:
- *   renews <= now -> renew, else QuotaExceeded.
- * - Renew (exactly once under concurrency):
- *                     SET used = :one, renews = :next   IF renews <= :now
- *   with :next = renewsAt(now, renewal_rate). Of N concurrent renewers one wins and has spent
- *   its unit; the others fail the condition and retry the spend in the new window.
- * - Reset (create, update without suppress_reset, reset_quota=1): Put/SET resetQuotaState().
- * - Update with suppress_reset=1: SET quota_max, renewal_rate only; used and renews stay.
- * A window that never renews holds renews = NEVER_RENEWS, so `renews <= :now` never holds.
- *
- * Rate limit: a fixed-window counter item per key and window start (rateWindow()), spent with
- * ADD count :one IF attribute_not_exists(count) OR count < :limit, expiring by TTL at `end`.
+ * The storage that enforces them (one conditional UpdateItem per allowed check, the hot-key
+ * shards) is described in the header of shared/store/live-quota.ts; this module holds the
+ * arithmetic it relies on, so it can be tested without a table:
+ * - a quota window ends at `renews` (NEVER_RENEWS when it never renews) and renews lazily;
+ * - a rate window is the fixed window of `per` seconds that holds now (rateWindow());
+ * - a counter split over shards gives shard i of n the share shareOf(total, i, n), so the shares
+ *   of any total add up to it exactly, and a smaller total never has a larger share;
+ * - sharded quota windows renew on one grid (nextOnGrid()), so every shard counts the same
+ *   window and the shares of quota_max cap the window's total.
  */
 
 /** quota_max at or below 0 (the gateway writes -1) puts no cap on requests. */
@@ -62,6 +52,28 @@ interface QuotaFields {
 export function resetQuotaState(session: QuotaFields, now: number): QuotaItemState {
   const quotaMax = isUnlimited(session.quota_max) ? UNLIMITED : (session.quota_max as number);
   return { quota_max: quotaMax, renewal_rate: session.quota_renewal_rate ?? 0, used: 0, renews: renewsAt(now, session.quota_renewal_rate) };
+}
+
+/**
+ * Shard `i`'s share of `total` units over `n` shards: the remainder goes to the first shards.
+ * Sum over i = total; share(a) <= share(b) for a <= b. Totals at or below 0 share nothing.
+ */
+export function shareOf(total: number, i: number, n: number): number {
+  if (!(total > 0)) return 0;
+  const whole = Math.floor(total);
+  return Math.floor(whole / n) + (i < whole % n ? 1 : 0);
+}
+
+/**
+ * The end of the window that holds `now` on the grid of `renewalRate`-second windows through
+ * `renews` (an elapsed window's end): renews + k × renewalRate, the first such time after now.
+ * A quota that never renews stays NEVER_RENEWS.
+ */
+export function nextOnGrid(renews: number, renewalRate: number, now: number): number {
+  const step = Math.floor(renewalRate);
+  if (!(step > 0) || renews >= NEVER_RENEWS) return NEVER_RENEWS;
+  if (renews > now) return renews;
+  return Math.min(renews + (Math.floor((now - renews) / step) + 1) * step, NEVER_RENEWS);
 }
 
 /** Whether a live window has elapsed and the next spend must renew it first. */

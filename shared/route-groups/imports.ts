@@ -17,8 +17,9 @@ export const importsRoutes = {
     idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
     query: importQuerySchema, result: okIdPairSchema,
-    // The validator reads its JSON schemas from its own package directory at run time.
-    nodeModules: ['@seriousme/openapi-schema-validator'],
+    // The validator reads its JSON schemas from its own package directory at run time; yaml, which
+    // it depends on, stays outside too, so the function ships it once (beside the bundle).
+    nodeModules: ['@seriousme/openapi-schema-validator', 'yaml'],
   }),
   streamsPatch: route({
     method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write',

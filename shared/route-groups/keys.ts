@@ -24,7 +24,7 @@ export const keysRoutes = {
   }),
   keysDashboardUpdate: route({
     method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API; resets the live quota unless suppress_reset=1; 422 an API or policy that is not the organisation\'s',
     params: z.object({ apiID: idSchema, keyID: usernameSchema }),
     query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,

@@ -3,13 +3,16 @@
  * organisation's session), kept for CACHE_SECONDS in a warm process so a check costs one
  * conditional update. Counters are never cached: quotas stay exact. Any key, policy or
  * organisation-session write in this process clears the whole cache (the keys and policies
- * services call forgetSessions), so one process (the local stage) never sees a stale session;
- * other warm processes see a change within CACHE_SECONDS.
+ * services call forgetSessions), with what the live-quota store remembers of hot keys' shards,
+ * so one process (the local stage) never sees a stale session; other warm processes see a
+ * change within CACHE_SECONDS. A stale shard layout costs one failed conditional write, never a
+ * unit; a stale spent-shard hint is the bound README "Limits" states for hot keys.
  */
 import { config } from '../config';
 import { TtlCache } from '../domain/ttl-cache';
 import type { KeySession } from '../schemas/keys';
 import type { StoredKey } from '../store/keys';
+import { forgetCounterHints } from '../store/live-quota';
 
 export interface CachedSession {
   session: StoredKey;
@@ -20,4 +23,6 @@ export const sessionCache = new TtlCache<CachedSession>(() => config().cacheMs);
 
 export function forgetSessions(): void {
   sessionCache.clear();
+  // What this process remembered of hot keys' shards (which are sharded, which are spent).
+  forgetCounterHints();
 }

@@ -1,19 +1,28 @@
 /**
  * The data-plane check (contract §10). Cheap by design: the key's session comes from the session
  * cache or one read of the key (plus, in parallel, its policies and its organisation's session
- * when it has them); then conditional updates only. No Scan, no list Query.
+ * when it has them); then an allowed check is one conditional UpdateItem on the key's counter
+ * (its quota and rate windows together, shared/store/live-quota.ts), plus one on the
+ * organisation's when it has a quota. No Scan, no list Query.
  */
 import { Refusal } from '../errors';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
 import { limitsFor } from '../domain/sessions';
 import { keyHash } from '../domain/key-ids';
-import { getKeySession, refundKeyQuota, spendKeyQuota, spendKeyRate } from '../store/keys';
+import { getKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { getOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { effectiveSession } from './keys';
 import { sessionCache, type CachedSession } from './session-cache';
 
 export type CheckResult =
-  | { allowed: true; quota_remaining: number; quota_renews: number }
+  | {
+      allowed: true;
+      quota_remaining: number;
+      quota_renews: number;
+      /** What the key's counter write returned: units spent in the window (with this one) of quota_max. */
+      used: number;
+      quota_max: number;
+    }
   | { allowed: false; reason: DenialReason };
 
 /** The key's effective session and its organisation's, from the cache or the table. */
@@ -38,26 +47,26 @@ export async function checkRequest(input: { key: string; api_id: string }, now: 
   if (denied) return { allowed: false, reason: denied };
 
   const limits = limitsFor(session, input.api_id);
-  const window = rateWindow(limits.rate, limits.per, now);
-  if (window && !(await spendKeyRate(hash, limits.scope, window))) {
-    return { allowed: false, reason: 'RateLimitExceeded' };
-  }
-
-  const spent = await spendKeyQuota(hash, limits.scope, limits.quota_max, limits.quota_renewal_rate, now);
-  if (!spent.ok) return { allowed: false, reason: 'QuotaExceeded' };
+  const spent = await spendKeyQuota(
+    hash,
+    limits.scope,
+    { max: limits.quota_max, renewalRate: limits.quota_renewal_rate, rate: rateWindow(limits.rate, limits.per, now) },
+    now,
+  );
+  if (!spent.ok) return { allowed: false, reason: spent.reason };
 
   if (org && !isUnlimited(org.quota_max)) {
     const orgSpent = await spendOrgQuota(session.org_id, org.quota_max!, org.quota_renewal_rate ?? 0, now);
     if (!orgSpent.ok) {
       // The organisation refused: the key's unit was not used, so give it back.
-      await refundKeyQuota(hash, limits.scope, spent.renews);
+      await refundKeyQuota(spent.receipt);
       return { allowed: false, reason: 'QuotaExceeded' };
     }
   }
   const remaining = isUnlimited(limits.quota_max)
     ? UNLIMITED
     : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
-  return { allowed: true, quota_remaining: remaining, quota_renews: spent.renews };
+  return { allowed: true, quota_remaining: remaining, quota_renews: spent.renews, used: spent.used, quota_max: limits.quota_max };
 }
 
 /** What a refused check says, per reason. */
@@ -71,8 +80,8 @@ const MESSAGES: Record<DenialReason, string> = {
 };
 
 /** POST /gw/sessions/check: the live quota when allowed; a 403 or 429 Refusal naming the reason otherwise. */
-export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<Extract<CheckResult, { allowed: true }>> {
+export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<{ allowed: true; quota_remaining: number; quota_renews: number }> {
   const result = await checkRequest(input);
-  if (result.allowed) return result;
-  throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
+  if (!result.allowed) throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
+  return { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews };
 }

@@ -1,30 +1,50 @@
 /**
  * Gateway keys (session objects), stored only under the SHA-256 of the clear key. The key item
  * holds the session as sent (minus the basic-auth password, kept as a scrypt hash in a private
- * attribute); its live quotas and rate windows share its partition, so the data-plane check
- * touches one partition per key. The clear key is never a storage key.
+ * attribute); its live quota counters (each holding a quota window and a rate window, and, for
+ * a hot key, their shards: shared/store/live-quota.ts) share its partition, so the data-plane
+ * check touches one partition key per key. The clear key is never a storage key.
  */
 import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
-import type { RateWindow } from '../domain/quota';
 import type { QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
 import { batchGet, getItem } from './db/items';
 import { queryAll } from './db/paging';
 import type { StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
-import { ensureQuotaItem, refundQuota, resetQuotaItem, spendQuota, spendRate, type LiveQuota, type Spend } from './live-quota';
+import {
+  CounterIsSharded,
+  demoteCounter,
+  ensureQuotaItem,
+  liveOf,
+  refund,
+  resetQuotaItem,
+  spend,
+  type CounterRef,
+  type LiveQuota,
+  type Receipt,
+  type Spend,
+  type SpendLimits,
+} from './live-quota';
 import { orgExistsCheck } from './organisations';
+import { nowSeconds } from '../domain/quota';
 
 export const keyKeys = {
   key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
   partition: (hash: string) => `KEY#${hash}`,
   /** Live quota of the key (scope '') or of one API under per-API limits (scope = api_id). */
   quota: (hash: string, scope = ''): StorageKey => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
-  /** Fixed rate window starting at `start` (epoch seconds); expires by TTL. */
-  rate: (hash: string, scope: string, start: number): StorageKey => ({ PK: `KEY#${hash}`, SK: `RATE#${scope}#${start}` }),
+  /** Shard `i` of a hot key's counter of `scope` (shared/store/live-quota.ts). */
+  shard: (hash: string, scope: string, i: number): StorageKey => ({ PK: `KEY#${hash}`, SK: `SHARD#${scope}#${i}` }),
+  shardPrefix: (scope: string) => `SHARD#${scope}#`,
   /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
   username: (orgId: string, user: string): StorageKey => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
 };
+
+/** The key's live quota counter of `scope` ('' = key-wide, else the API id under per-API limits). */
+export function counterOf(hash: string, scope: string): CounterRef {
+  return { head: keyKeys.quota(hash, scope), shard: (i) => keyKeys.shard(hash, scope, i), shardPrefix: keyKeys.shardPrefix(scope) };
+}
 
 export type StoredKey = KeySession & { key_hash: string; org_id: string; date_created: string; last_updated: string };
 
@@ -82,7 +102,8 @@ export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[
 
 /**
  * The key and its key-wide live quota in one consistent Query (SK between `KEY` and `QUOTA`
- * holds exactly those two), so a read costs one round trip.
+ * holds exactly those two), so a read costs one round trip (two for a hot key, whose shards
+ * are summed).
  */
 export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
   const items = await queryAll({
@@ -93,12 +114,13 @@ export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
   const item = items.find((i) => i.SK === 'KEY');
   if (!item) return undefined;
   const quota = items.find((i) => i.SK === 'QUOTA');
+  const live = quota ? await liveOf(counterOf(hash, ''), quota, nowSeconds()) : undefined;
   return {
     session: item.session as StoredKey,
     version: Number(item.version),
     ...(typeof item.basic_auth_hash === 'string' ? { basic_auth_hash: item.basic_auth_hash } : {}),
     ...(typeof item.username === 'string' ? { username: item.username } : {}),
-    ...(quota ? { live: { used: Number(quota.used ?? 0), renews: Number(quota.renews ?? 0) } } : {}),
+    ...(live ? { live } : {}),
   };
 }
 
@@ -127,15 +149,25 @@ export async function hashOfUsername(orgId: string, user: string): Promise<strin
 export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyItem, scopes: QuotaScope[], reset: boolean, now: number): Promise<number> {
   const hash = next.session.key_hash;
   const version = previous.version + 1;
-  await transactWrite([
+  const items = (): TxItem[] => [
     {
       op: putOp(keyItem({ ...next, version }), 'attribute_exists(PK) AND version = :v', { ':v': previous.version }),
       onConditionFail: () => new PreconditionFailed(),
     },
     ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
     ...usernameItems(hash, previous.session.org_id, next.username, previous.username),
-  ]);
-  return version;
+  ];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await transactWrite(items());
+      return version;
+    } catch (e) {
+      // A reset met a hot key's shards: fold them back into the counter (exactly), then reset it.
+      if (!(e instanceof CounterIsSharded) || attempt >= 3) throw e;
+      const scope = scopes.find((q) => keyKeys.quota(hash, q.scope).SK === e.head.SK)?.scope ?? '';
+      await demoteCounter(counterOf(hash, scope), now);
+    }
+  }
 }
 
 /** Deletes a key with its live quotas, rate windows and user-name marker. */
@@ -160,17 +192,12 @@ export async function deleteKey(hash: string): Promise<void> {
   await transactWrite(items);
 }
 
-/** Counts one request in the key's rate window of `scope`; false when the window is full. */
-export function spendKeyRate(hash: string, scope: string, window: RateWindow): Promise<boolean> {
-  return spendRate(keyKeys.rate(hash, scope, window.start), window);
+/** Spends one unit of the key's live quota of `scope` ('' = key-wide) and counts its rate window. */
+export function spendKeyQuota(hash: string, scope: string, limits: SpendLimits, now: number): Promise<Spend> {
+  return spend(counterOf(hash, scope), limits, now);
 }
 
-/** Spends one unit of the key's live quota of `scope` ('' = key-wide). */
-export function spendKeyQuota(hash: string, scope: string, max: number, renewalRate: number, now: number): Promise<Spend> {
-  return spendQuota(keyKeys.quota(hash, scope), max, renewalRate, now);
-}
-
-/** Gives back a unit spent in the window ending at `renews`. */
-export function refundKeyQuota(hash: string, scope: string, renews: number): Promise<void> {
-  return refundQuota(keyKeys.quota(hash, scope), renews);
+/** Gives back a unit the key spent (the organisation refused the request), and its rate count. */
+export function refundKeyQuota(receipt: Receipt): Promise<void> {
+  return refund(receipt);
 }

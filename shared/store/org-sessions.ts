@@ -8,7 +8,7 @@ import type { KeySession } from '../schemas/keys';
 import { getItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { putOp, transactWrite } from './db/transactions';
-import { ensureQuotaItem, resetQuotaItem, spendQuota, type Spend } from './live-quota';
+import { ensureQuotaItem, resetQuotaItem, spend, type Spend } from './live-quota';
 import { orgExistsCheck, orgKeys } from './organisations';
 
 /** Both items live in the organisation's partition. */
@@ -38,7 +38,10 @@ export async function getOrgSession(orgId: string): Promise<KeySession | undefin
   return item ? (item.session as KeySession) : undefined;
 }
 
-/** Spends one unit of the organisation's live quota. */
+/**
+ * Spends one unit of the organisation's live quota. It is one item, never sharded: every check
+ * of the organisation's keys shares its write ceiling (README "Limits").
+ */
 export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number): Promise<Spend> {
-  return spendQuota(orgSessionKeys.quota(orgId), max, renewalRate, now);
+  return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null }, now);
 }

@@ -8,7 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, inject } from 'vitest';
-import { routeScope } from '../../infra/local/route-scope';
+import { routeScope, watchRoutes } from '../../infra/local/route-scope';
 import { iamActionsOf } from './iam-actions';
 
 /** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
@@ -20,6 +20,7 @@ const note = (map: Map<string, Set<string>>, route: string, values: string[]) =>
   for (const v of values) set.add(v);
 };
 const PATCHED = Symbol.for('gw.tableActionsRecorder');
+watchRoutes();
 
 type From = typeof DynamoDBDocumentClient.from;
 const docClient = DynamoDBDocumentClient as unknown as { from: From; [PATCHED]?: true };

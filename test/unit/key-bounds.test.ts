@@ -47,7 +47,7 @@ describe('every storage key built from client input stays within DynamoDB key li
       apiKeys.listen({ domain: 'd'.repeat(253), path: `/${'€'.repeat(20_000)}` }),
       assetKeys.main(ID, ID), assetKeys.customId(ID, ID),
       hookKeys.hook(ID, ID),
-      keyKeys.key(HASH), keyKeys.quota(HASH, ID), keyKeys.rate(HASH, ID, Number.MAX_SAFE_INTEGER), keyKeys.username(ID, USERNAME),
+      keyKeys.key(HASH), keyKeys.quota(HASH, ID), keyKeys.shard(HASH, ID, 7), keyKeys.username(ID, USERNAME),
       oauthKeys.client(ID),
       orgSessionKeys.session(ID), orgSessionKeys.quota(ID),
       orgKeys.org(ID), orgKeys.counter(ID, 'API'),

@@ -1,0 +1,60 @@
+/**
+ * The floor of the benchmarks: a bare node:http server (no framework, no wrapper, no auth, no
+ * validation) that makes the same single DynamoDB call per request as the route it stands
+ * beside, with the service's own client settings (shared/store/db/client.ts). `npm run bench`
+ * starts it as a process of its own, like the stage, and reports the routes as ratios to it:
+ * whatever a route costs beyond the floor is the service's own code and its local server.
+ *   GET  /query?pk=&a=&b=   one consistent Query of PK = pk AND SK BETWEEN a AND b (the key read)
+ *   POST /add  {pk,sk,max} one conditional UpdateItem: ADD used 1 IF renews > now AND used < max
+ *                          (the check's steady-state write); 200, or 429 when the condition fails
+ * It prints its port on stdout.
+ */
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ddb, tableName } from '../shared/store/db/client';
+import { isConditionFailure } from '../shared/store/db/items';
+
+const body = async (req: IncomingMessage): Promise<string> => {
+  let s = '';
+  for await (const chunk of req) s += chunk;
+  return s;
+};
+
+const server = createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url ?? '/', 'http://floor');
+    if (req.method === 'GET' && url.pathname === '/query') {
+      const out = await ddb().send(
+        new QueryCommand({
+          TableName: tableName(), ConsistentRead: true, KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
+          ExpressionAttributeValues: { ':pk': url.searchParams.get('pk'), ':a': url.searchParams.get('a'), ':b': url.searchParams.get('b') },
+        }),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out.Items ?? []));
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/add') {
+      const { pk, sk, max } = JSON.parse(await body(req)) as { pk: string; sk: string; max: number };
+      try {
+        const out = await ddb().send(
+          new UpdateCommand({
+            TableName: tableName(), Key: { PK: pk, SK: sk }, UpdateExpression: 'ADD used :one', ConditionExpression: 'renews > :now AND used < :max',
+            ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': max },
+            ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ used: out.Attributes?.used }));
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+        res.writeHead(429, { 'content-type': 'application/json' }).end('{"allowed":false}');
+      }
+      return;
+    }
+    res.writeHead(404).end();
+  } catch (e) {
+    res.writeHead(500).end(String(e));
+  }
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));

@@ -1,0 +1,72 @@
+/**
+ * Cold starts (infra/bundling.ts): the deployed bundles load only what every request needs. The
+ * Secrets Manager client is a chunk of its own, imported on first use and only by functions that
+ * read a secret; the SDK's credential chain is the environment provider alone (no SSO, INI,
+ * process, web identity or STS code shipped); yaml ships once, beside the import function.
+ */
+import { build, type Metafile } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '../../infra/bundling';
+import { routes } from '../../shared/routes';
+
+const ROOT = process.cwd();
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function deployed(entry: string, nodeModules: readonly string[] = []): Promise<Metafile> {
+  const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
+  dirs.push(outdir);
+  return (await build({ ...esbuildOptions(nodeModules), entryPoints: [join(ROOT, entry)], outdir, metafile: true, logLevel: 'silent' })).metafile;
+}
+
+/** Output files index.mjs reaches by static imports (what a cold start loads) and the others. */
+function split(meta: Metafile): { atStart: string[]; onDemand: string[] } {
+  const seen = new Set<string>();
+  const walk = (out: string) => {
+    if (seen.has(out)) return;
+    seen.add(out);
+    for (const i of meta.outputs[out]!.imports) if (i.kind === 'import-statement' && meta.outputs[i.path]) walk(i.path);
+  };
+  walk(Object.keys(meta.outputs).find((o) => o.endsWith('index.mjs'))!);
+  return { atStart: [...seen], onDemand: Object.keys(meta.outputs).filter((o) => !seen.has(o) && o.endsWith('.mjs')) };
+}
+
+const packagesIn = (meta: Metafile, outputs: string[]) =>
+  new Set(outputs.flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1]).filter(Boolean));
+
+describe('function bundles', () => {
+  it('the check loads the Secrets Manager client only on first use, from a chunk of its own', async () => {
+    const meta = await deployed(routes.sessionsCheck.entry);
+    const { atStart, onDemand } = split(meta);
+    expect(packagesIn(meta, atStart).has('@aws-sdk/client-secrets-manager')).toBe(false);
+    expect(packagesIn(meta, onDemand).has('@aws-sdk/client-secrets-manager')).toBe(true);
+    // index.mjs imports that chunk dynamically: it is read when a secret is first needed.
+    const dynamic = meta.outputs[atStart.find((o) => o.endsWith('index.mjs'))!]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+    expect(dynamic.some((d) => packagesIn(meta, [d]).has('@aws-sdk/client-secrets-manager'))).toBe(true);
+  });
+
+  it('a function that reads no secret ships no Secrets Manager code', async () => {
+    const meta = await deployed('test/infra/fixtures/table-only.ts');
+    expect(packagesIn(meta, Object.keys(meta.outputs)).has('@aws-sdk/client-secrets-manager')).toBe(false);
+  });
+
+  it('the credential chain is the environment provider alone', async () => {
+    for (const entry of [routes.sessionsCheck.entry, routes.keysGet.entry]) {
+      const meta = await deployed(entry);
+      const shipped = packagesIn(meta, Object.keys(meta.outputs));
+      expect(shipped.has('@aws-sdk/credential-provider-env')).toBe(true);
+      for (const unused of ['credential-provider-node', 'credential-provider-sso', 'credential-provider-ini', 'credential-provider-process', 'credential-provider-web-identity', 'nested-clients']) {
+        expect(shipped.has(`@aws-sdk/${unused}`), `${entry} ships ${unused}`).toBe(false);
+      }
+    }
+  });
+
+  it('yaml ships once in the import function: beside the bundle, with the validator that needs it', async () => {
+    const meta = await deployed(routes.oasImport.entry, routes.oasImport.nodeModules);
+    expect(packagesIn(meta, Object.keys(meta.outputs)).has('yaml')).toBe(false);
+    expect(routes.oasImport.nodeModules).toContain('yaml');
+  });
+});
