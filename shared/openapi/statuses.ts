@@ -29,8 +29,12 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
   { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match names another version than the stored one' },
   {
     status: 413,
-    applies: takesBody,
-    when: () => 'The body is over 5 MB, or the object it makes is larger than storage holds (the message names which)',
+    // Every route reads the body before anything else, one that takes none too (contract §3).
+    applies: () => true,
+    when: (r) =>
+      takesBody(r)
+        ? 'The body is over 5 MB, or the object it makes is larger than storage holds (the message names which)'
+        : 'A body over 5 MB was sent (this route takes none; a smaller one is ignored)',
   },
   { status: 415, applies: takesBody, when: (r) => `A Content-Type other than ${(r.contentTypes ?? ['application/json']).join(', ')}` },
   { status: 422, applies: (r) => Boolean(r.idempotent), when: () => 'The Idempotency-Key was used before with another request' },
