@@ -74,3 +74,44 @@ export const hookListSchema = z.object({
   pages: z.number().int(),
   next_cursor: z.string().optional(),
 });
+
+/** The create and rotation answers: the envelope plus the signing secret, shown this once. */
+export const hookSecretAnswerSchema = z.object({
+  Status: z.string(),
+  Message: z.string(),
+  Meta: z.string().meta({ description: 'the hook id' }),
+  signing_secret: z.string().meta({ description: 'HMAC-SHA256 key of X-Gw-Signature; shown only in this answer' }),
+});
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One entry of a hook's delivery log (contract §11). */
+export const deliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event: z.string(),
+  api_id: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  response_code: z.number().int().optional(),
+  duration_ms: z.number().optional(),
+  next_attempt_at: z.string().optional(),
+  last_attempt_at: z.string().optional(),
+  error: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const deliveryListQuerySchema = pageQuerySchema;
+export const deliveryListSchema = z.object({
+  deliveries: z.array(deliverySchema),
+  pages: z.number().int(),
+  next_cursor: z.string().optional(),
+});
+
+/** The test route's answer: Meta names the Ping's delivery and event. */
+export const pingAnswerSchema = z.object({
+  Status: z.string(),
+  Message: z.string(),
+  Meta: z.object({ delivery_id: z.string(), event_id: z.string() }),
+});
