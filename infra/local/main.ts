@@ -7,6 +7,7 @@ import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
+import { startChangeFeed } from './change-feed';
 import { ensureTable } from './ensure-table';
 import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
 import { createLocalServer } from './server';
@@ -49,6 +50,8 @@ async function main() {
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();
+  // Webhook deliveries (contract §11): the table's stream, read from where the last start stopped.
+  const stopFeed = startChangeFeed({ endpoint, tableName, checkpointFile: join(dataDir, 'change-feed.json') });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -56,6 +59,7 @@ async function main() {
     console.log(`${signal}: stopping`);
     server.close();
     server.closeAllConnections();
+    await stopFeed();
     await dynamo?.stop();
     process.exit(0);
   };

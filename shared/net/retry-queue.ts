@@ -2,7 +2,7 @@
  * The cloud's retry queue (contract §11): a failed delivery is sent back to itself through SQS
  * with a delay. SQS delays a message at most 15 minutes, so a longer wait is the same message
  * sent again when it arrives early (the retry function does that). The local stage has no queue:
- * its stand-in reads due deliveries from the table (infra/local/events.ts), so nothing is sent
+ * its stand-in reads due deliveries from the table (infra/local/change-feed.ts), so nothing is sent
  * when no queue is configured.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';

@@ -25,6 +25,7 @@ import { readFeedRecord, type FeedChange, type FeedRecord } from '../store/chang
 import {
   claimAttempt,
   createDelivery,
+  dueDeliveries,
   getDelivery,
   listDeliveries,
   recordAttempt,
@@ -41,6 +42,8 @@ import { openSigningSecret } from './hooks';
 
 /** How long one attempt holds its delivery: longer than the 10 s call, so no two attempts overlap. */
 const LEASE_MS = 30_000;
+
+export type { FeedRecord, DueRef };
 
 const KEY_EVENT: Record<'created' | 'updated' | 'deleted', KeyEvent> = { created: 'TokenCreated', updated: 'TokenUpdated', deleted: 'TokenDeleted' };
 
@@ -195,6 +198,17 @@ export async function retryDelivery(ref: DueRef, nowMs: number = Date.now()): Pr
   if (!d || d.status !== 'pending') return;
   const waitSeconds = Math.max(1, ((d.next_at_ms ?? nowMs) - nowMs) / 1000);
   await scheduleRetry(config().hookRetryQueueUrl, ref, waitSeconds);
+}
+
+/**
+ * The local stage's stand-in for the retry queue (infra/local/change-feed.ts): attempts the pending
+ * deliveries whose time has come, from the due index, so retries (and deliveries left pending by a
+ * stop) go out without a queue. Answers how many were attempted.
+ */
+export async function attemptDueDeliveries(nowMs: number = Date.now(), limit = 25): Promise<number> {
+  const due = await dueDeliveries(nowMs, limit);
+  const done = await Promise.all(due.map((ref) => attemptDelivery(ref, nowMs)));
+  return done.filter((d) => d === 'attempted').length;
 }
 
 // --- routes ------------------------------------------------------------------------------------

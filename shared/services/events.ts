@@ -5,7 +5,8 @@
  * Kept apart from the delivery so the check's function loads none of it.
  */
 import { randomUUID } from 'node:crypto';
-import { EVENT_MESSAGES, type CheckEvent, type EventPayload } from '../domain/events';
+import { crossedTriggers, EVENT_MESSAGES, EVENT_OF_REFUSAL, type CheckEvent, type EventPayload } from '../domain/events';
+import { isUnlimited, type DenialReason } from '../domain/quota';
 import { putEvent } from '../store/events';
 
 export interface CheckEventInput {
@@ -39,4 +40,47 @@ export async function recordCheckEvent(e: CheckEventInput, now: Date = new Date(
     // Services know no http logger; this is the same JSON line shape.
     console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'event not recorded', event: e.event, api_id: e.apiId, error: err instanceof Error ? err.message : String(err) }));
   }
+}
+
+/**
+ * A refused check's event: the reason's event, or `OrgQuotaExceeded` when the organisation's quota
+ * refused (the client's answer is the same for both; the event says which). The delivery reads
+ * the API's organisation, so the check reads nothing more for it.
+ */
+export async function recordCheckRefusal(apiId: string, keyHash: string, reason: DenialReason, orgRefused: boolean): Promise<void> {
+  await recordCheckEvent({ event: orgRefused ? 'OrgQuotaExceeded' : EVENT_OF_REFUSAL[reason], apiId, keyHash, data: { reason } });
+}
+
+export interface SpendOutcome {
+  apiId: string;
+  keyHash: string;
+  orgId: string;
+  triggerLimits: readonly number[] | null | undefined;
+  quotaMax: number;
+  /** The key's usage as the spend's conditional ADD returned it. */
+  used: number;
+  remaining: number;
+  renews: number;
+}
+
+/**
+ * `TriggerExceeded` for each `monitor.trigger_limits` percentage this spend crossed. Computed from
+ * the count the spend's own write returned, which the conditional ADD hands to exactly one
+ * request, so each percentage fires once per quota window; nothing is read or written unless one
+ * was crossed.
+ */
+export async function recordTriggerCrossings(s: SpendOutcome): Promise<void> {
+  if (isUnlimited(s.quotaMax)) return;
+  const crossed = crossedTriggers(s.triggerLimits, s.quotaMax, s.used);
+  await Promise.all(
+    crossed.map((p) =>
+      recordCheckEvent({
+        event: 'TriggerExceeded',
+        apiId: s.apiId,
+        keyHash: s.keyHash,
+        orgId: s.orgId,
+        data: { trigger_limit: p, quota_max: s.quotaMax, quota_remaining: s.remaining, quota_renews: s.renews },
+      }),
+    ),
+  );
 }

@@ -5,25 +5,17 @@
  */
 import { Refusal } from '../errors';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
-import { crossedTriggers, EVENT_OF_REFUSAL } from '../domain/events';
 import { limitsFor } from '../domain/sessions';
 import { keyHash } from '../domain/key-ids';
 import { getKeySession, refundKeyQuota, spendKeyQuota, spendKeyRate } from '../store/keys';
 import { getOrgSession, spendOrgQuota } from '../store/org-sessions';
-import { recordCheckEvent } from './events';
+import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession } from './keys';
 import { sessionCache, type CachedSession } from './session-cache';
 
 export type CheckResult =
   | { allowed: true; quota_remaining: number; quota_renews: number }
-  | { allowed: false; reason: DenialReason; event?: RefusalEvent };
-
-/** What the refusal's event (contract §11) says beyond the reason. */
-interface RefusalEvent {
-  orgRefused?: boolean;
-  orgId?: string;
-  data?: Record<string, unknown>;
-}
+  | { allowed: false; reason: DenialReason; org?: true };
 
 /** The key's effective session and its organisation's, from the cache or the table. */
 async function sessionOf(hash: string): Promise<CachedSession | undefined> {
@@ -44,48 +36,30 @@ export async function checkRequest(input: { key: string; api_id: string }, now: 
   if (!known) return { allowed: false, reason: 'UnknownKey' };
   const { session, org } = known;
   const denied = checkSession(session, input.api_id, now);
-  if (denied) return { allowed: false, reason: denied, event: { orgId: session.org_id } };
+  if (denied) return { allowed: false, reason: denied };
 
   const limits = limitsFor(session, input.api_id);
   const window = rateWindow(limits.rate, limits.per, now);
   if (window && !(await spendKeyRate(hash, limits.scope, window))) {
-    return { allowed: false, reason: 'RateLimitExceeded', event: { orgId: session.org_id, data: { rate: limits.rate, per: limits.per } } };
+    return { allowed: false, reason: 'RateLimitExceeded' };
   }
 
   const spent = await spendKeyQuota(hash, limits.scope, limits.quota_max, limits.quota_renewal_rate, now);
-  if (!spent.ok) {
-    const data = { quota_max: limits.quota_max, quota_remaining: 0, quota_renews: spent.renews };
-    return { allowed: false, reason: 'QuotaExceeded', event: { orgId: session.org_id, data } };
-  }
+  if (!spent.ok) return { allowed: false, reason: 'QuotaExceeded' };
 
   if (org && !isUnlimited(org.quota_max)) {
     const orgSpent = await spendOrgQuota(session.org_id, org.quota_max!, org.quota_renewal_rate ?? 0, now);
     if (!orgSpent.ok) {
       // The organisation refused: the key's unit was not used, so give it back.
       await refundKeyQuota(hash, limits.scope, spent.renews);
-      const data = { quota_max: org.quota_max, quota_remaining: 0, quota_renews: orgSpent.renews };
-      return { allowed: false, reason: 'QuotaExceeded', event: { orgRefused: true, orgId: session.org_id, data } };
+      return { allowed: false, reason: 'QuotaExceeded', org: true };
     }
   }
   const remaining = isUnlimited(limits.quota_max)
     ? UNLIMITED
     : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
-  // Events (contract §11): a percentage of monitor.trigger_limits crossed by this very unit. Read
-  // from the values the spend returned: no read or write unless one was crossed.
-  const crossed = isUnlimited(limits.quota_max) ? [] : crossedTriggers(session.monitor?.trigger_limits, limits.quota_max, spent.used);
-  if (crossed.length) {
-    await Promise.all(
-      crossed.map((p) =>
-        recordCheckEvent({
-          event: 'TriggerExceeded',
-          apiId: input.api_id,
-          keyHash: hash,
-          orgId: session.org_id,
-          data: { trigger_limit: p, quota_max: limits.quota_max, quota_remaining: remaining, quota_renews: spent.renews },
-        }),
-      ),
-    );
-  }
+  // Contract §11: from the count this spend returned, so each percentage fires once per window.
+  await recordTriggerCrossings({ apiId: input.api_id, keyHash: hash, orgId: session.org_id, triggerLimits: session.monitor?.trigger_limits, quotaMax: limits.quota_max, used: spent.used, remaining, renews: spent.renews });
   return { allowed: true, quota_remaining: remaining, quota_renews: spent.renews };
 }
 
@@ -103,14 +77,6 @@ const MESSAGES: Record<DenialReason, string> = {
 export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<Extract<CheckResult, { allowed: true }>> {
   const result = await checkRequest(input);
   if (result.allowed) return result;
-  // The event is recorded before the answer (contract §11); the client's answer is the same for
-  // the key's quota and its organisation's, the event says which one refused.
-  await recordCheckEvent({
-    event: result.event?.orgRefused ? 'OrgQuotaExceeded' : EVENT_OF_REFUSAL[result.reason],
-    apiId: input.api_id,
-    keyHash: keyHash(input.key),
-    ...(result.event?.orgId ? { orgId: result.event.orgId } : {}),
-    data: { reason: result.reason, ...(result.event?.data ?? {}) },
-  });
+  await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
   throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
 }

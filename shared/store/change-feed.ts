@@ -27,14 +27,30 @@ export type FeedChange =
   | { kind: 'key'; change: 'created' | 'updated' | 'deleted'; session: StoredKey; recordId: string; occurredAt: string }
   | { kind: 'delivery'; ref: DueRef };
 
+/**
+ * An attribute value with no member at all is an empty map as some stream readers hand it over
+ * (DynamoDB Local's, through the SDK): read it as `{}` rather than refuse the record.
+ */
+function repaired(v: unknown): AttributeValue {
+  const a = (v ?? {}) as Record<string, unknown>;
+  if (Object.keys(a).length === 0) return { M: {} };
+  if (a.M && typeof a.M === 'object') return { M: Object.fromEntries(Object.entries(a.M).map(([k, x]) => [k, repaired(x)])) };
+  if (Array.isArray(a.L)) return { L: a.L.map(repaired) };
+  return a as unknown as AttributeValue;
+}
+
 const image = (i: Record<string, unknown> | undefined): Record<string, unknown> | undefined =>
-  i ? unmarshall(i as Record<string, AttributeValue>) : undefined;
+  i ? unmarshall(Object.fromEntries(Object.entries(i).map(([k, v]) => [k, repaired(v)]))) : undefined;
+
+/** The item's `entity`, read before anything else is decoded: most records are of no interest. */
+const entityOf = (i: Record<string, unknown> | undefined): unknown => (i?.entity as { S?: string } | undefined)?.S;
 
 /** What a record means for events, or undefined when nothing. */
 export function readFeedRecord(r: FeedRecord): FeedChange | undefined {
+  const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
+  if (entity !== EVENT_ENTITY && entity !== 'key' && entity !== DELIVERY_ENTITY) return undefined;
   const next = image(r.dynamodb?.NewImage);
   const prev = image(r.dynamodb?.OldImage);
-  const entity = (next ?? prev)?.entity;
   const at = r.dynamodb?.ApproximateCreationDateTime;
   const occurredAt = new Date(typeof at === 'number' && at > 0 ? at * 1000 : Date.now()).toISOString();
   if (entity === EVENT_ENTITY) {
@@ -42,6 +58,8 @@ export function readFeedRecord(r: FeedRecord): FeedChange | undefined {
   }
   if (entity === 'key') {
     const change = r.eventName === 'INSERT' ? 'created' : r.eventName === 'MODIFY' ? 'updated' : 'deleted';
+    // A write that leaves the key's version alone (usage kept on the item, say) is no TokenUpdated.
+    if (change === 'updated' && next?.version === prev?.version) return undefined;
     const session = ((change === 'deleted' ? prev : next)?.session ?? undefined) as StoredKey | undefined;
     return session ? { kind: 'key', change, session, recordId: r.eventID ?? occurredAt, occurredAt } : undefined;
   }

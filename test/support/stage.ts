@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/local/dynamodb-local';
+import { startChangeFeed } from '../../infra/local/change-feed';
 import { createLocalServer } from '../../infra/local/server';
 import { request, waitForPass, type Answer } from './client';
 import { ADMIN_SECRET, GW_SECRET, useTestTable } from './table';
@@ -33,13 +34,21 @@ export interface Stage {
 
 let counter = 0;
 
-/** The local stage's real HTTP server on a free port, over a fresh table. */
-export async function startStage(): Promise<Stage> {
+/**
+ * The local stage's real HTTP server on a free port, over a fresh table. `changeFeed` also reads
+ * the table's stream into the webhook delivery, as `npm start` does (only the suites about events
+ * ask for it, so the others do not poll the shared DynamoDB Local).
+ */
+export async function startStage(opts: { changeFeed?: boolean } = {}): Promise<Stage> {
   const table = await useTestTable();
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return stageAt(url, table, () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const stopFeed = opts.changeFeed ? startChangeFeed({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: table, pollMs: 100, dueMs: 250 }) : undefined;
+  return stageAt(url, table, async () => {
+    await stopFeed?.();
+    await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  });
 }
 
 /** A client for any stage serving the given credentials at `url` (by default the test ones). */
