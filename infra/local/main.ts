@@ -51,7 +51,12 @@ async function main() {
 
   const server = createLocalServer();
   // Webhook deliveries (contract §11): the table's stream, read from where the last start stopped.
-  const stopFeed = startChangeFeed({ endpoint, tableName, checkpointFile: join(dataDir, 'change-feed.json') });
+  const pollMs = Number(env.CHANGE_FEED_POLL_MS || 250);
+  if (!Number.isInteger(pollMs) || pollMs < 10) {
+    console.error(`CHANGE_FEED_POLL_MS: "${env.CHANGE_FEED_POLL_MS}" is not a whole number of milliseconds (10 or more)`);
+    process.exit(1);
+  }
+  const stopFeed = startChangeFeed({ endpoint, tableName, checkpointFile: join(dataDir, 'change-feed.json'), pollMs });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -200,6 +200,27 @@ describe('retries, the log, redeliver and the test route', () => {
   });
 });
 
+describe('delivery-time address checks', () => {
+  it('without ALLOW_PRIVATE_TARGETS, loopback, private and metadata targets are refused at delivery: failed at once, nothing sent', async () => {
+    const rx = await receiver();
+    const targets = [rx.url, 'http://10.1.2.3/hook', 'http://169.254.169.254/latest/meta-data'];
+    const hooks = await Promise.all(targets.map((u) => makeHook(u)));
+    delete process.env.ALLOW_PRIVATE_TARGETS;
+    try {
+      for (const h of hooks) expect((await s.dash(t.key, 'POST', `/api/hooks/${h.id}/test`)).status).toBe(200);
+      for (const h of hooks) {
+        const [entry] = await waitForLog(h.id, (d) => d[0]?.status === 'failed');
+        // Refused before any connection: no retry can help, so it is failed after one attempt.
+        expect(entry).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringContaining('refused') });
+        expect(entry).not.toHaveProperty('response_code');
+      }
+      expect(rx.calls).toHaveLength(0);
+    } finally {
+      process.env.ALLOW_PRIVATE_TARGETS = '1';
+    }
+  });
+});
+
 describe('signing secrets', () => {
   it('rotation answers a new secret once; later deliveries verify with it and not with the old one', async () => {
     const rx = await receiver();
