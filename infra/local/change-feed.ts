@@ -1,7 +1,7 @@
 /**
  * The local stage's change feed (contract §11): reads the table's stream from DynamoDB Local and
  * invokes the same delivery handler the cloud's event source mapping does
- * (functions/events/stream.ts), with the same DynamoDBStreamEvent shape. A batch's position is
+ * (functions/hooks/change-feed.ts), with the same DynamoDBStreamEvent shape. A batch's position is
  * kept only after the handler succeeded (in DATA_DIR when there is one), so a stopped stage
  * resumes where it stopped and nothing recorded is lost: at least once, as in the cloud.
  *
@@ -21,7 +21,7 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { handler as deliver } from '../../functions/events/stream';
+import { handler as deliver } from '../../functions/hooks/change-feed';
 import { attemptDueDeliveries } from '../../shared/services/deliveries';
 
 export interface ChangeFeedOptions {

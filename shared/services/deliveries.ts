@@ -2,11 +2,11 @@
  * Webhook delivery (contract §11): routes events to the hooks an API's event handlers name,
  * attempts deliveries (signed, guarded, logged), schedules retries, and serves the delivery log.
  *
- * Everything starts from the table's change feed (functions/events/stream.ts, the same handler
+ * Everything starts from the table's change feed (functions/hooks/change-feed.ts, the same handler
  * locally and in the cloud): an event item or a key change makes one delivery per routed hook
  * (with its cooldown window, in one transaction); a delivery item that appears, or is queued
  * again by a redeliver, is attempted. A failed attempt is scheduled again: through the retry
- * queue in the cloud (functions/events/retry.ts), from the due index locally. At least once:
+ * queue in the cloud (functions/hooks/retry-queue.ts), from the due index locally. At least once:
  * receivers dedupe by the payload `id`.
  */
 import { createHash, randomUUID } from 'node:crypto';

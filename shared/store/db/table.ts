@@ -9,7 +9,7 @@ export const TTL_ATTRIBUTE = 'expires_at';
 
 /**
  * The change feed (contract §11): every write, with the item before and after, for the webhook
- * delivery (functions/events/stream.ts), in the cloud and on DynamoDB Local alike.
+ * delivery (functions/hooks/change-feed.ts), in the cloud and on DynamoDB Local alike.
  */
 export const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const };
 
