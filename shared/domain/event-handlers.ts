@@ -3,12 +3,10 @@
  * stored API has (an OAS API's `server.eventHandlers[]` is converted into it): entries of
  * `event_handlers.events.<Event>[]` whose `handler_name` is `eh_web_hook_handler`. A handler names
  * a hook by `handler_meta.webhook_id` (classic) or `handler_meta.id` (the OAS `id`), or carries an
- * inline `target_path`, `method` and `header_map`. Pure: the services check that named hooks
- * exist and the delivery reads them.
+ * inline `target_path`, `method` and `header_map` (read, but not delivered to: README "Events").
+ * Pure: the services check that named hooks exist and the delivery reads them.
  */
-import { headerMapProblems } from '../schemas/webhook-headers';
 import { HOOK_METHODS } from '../schemas/hooks';
-import { targetRefusal } from '../schemas/webhook-target';
 import { isPlainObject } from './template-merge';
 
 type Obj = Record<string, unknown>;
@@ -17,9 +15,6 @@ export const WEBHOOK_HANDLER = 'eh_web_hook_handler';
 
 /** Seconds between two deliveries of one event for one key to one hook, unless a handler or hook says otherwise. */
 export const DEFAULT_EVENT_TIMEOUT = 60;
-
-/** Distinct hooks one definition may name (each is read when the definition is written). */
-export const MAX_HOOK_REFERENCES = 100;
 
 export interface InlineTarget {
   method: (typeof HOOK_METHODS)[number];
@@ -79,37 +74,6 @@ export function webhookHandlersOf(classic: unknown): WebhookHandler[] {
 /** The enabled webhook handlers of a definition for one event. */
 export function handlersFor(classic: unknown, event: string): WebhookHandler[] {
   return webhookHandlersOf(classic).filter((h) => h.enabled && h.trigger === event);
-}
-
-export interface HandlerProblem {
-  path: string;
-  message: string;
-}
-
-/**
- * What is wrong with a definition's webhook handlers as written (400): an inline target must pass
- * the rules of a hook (method, target, headers), and a definition names at most
- * MAX_HOOK_REFERENCES hooks. Hook ids are checked against the table by the service (422).
- */
-export function handlerProblems(classic: unknown): HandlerProblem[] {
-  const problems: HandlerProblem[] = [];
-  const handlers = webhookHandlersOf(classic);
-  for (const h of handlers) {
-    if (!h.inline) continue;
-    if (!(HOOK_METHODS as readonly string[]).includes(h.inline.method)) {
-      problems.push({ path: `${h.path}.method`, message: `must be one of ${HOOK_METHODS.join(', ')}` });
-    }
-    const why = targetRefusal(h.inline.target_path);
-    if (why) problems.push({ path: `${h.path}.target_path`, message: why });
-    for (const p of headerMapProblems(h.inline.header_map)) {
-      problems.push({ path: p.name === undefined ? `${h.path}.header_map` : `${h.path}.header_map.${p.name}`, message: p.message });
-    }
-  }
-  const ids = hookIdsOf(classic);
-  if (ids.length > MAX_HOOK_REFERENCES) {
-    problems.push({ path: 'event_handlers.events', message: `names ${ids.length} webhooks; at most ${MAX_HOOK_REFERENCES}` });
-  }
-  return problems;
 }
 
 /** The distinct hook ids a definition's webhook handlers name (enabled or not: all must exist). */

@@ -7,7 +7,8 @@
  * derived from the service key for this purpose alone, bound to the hook's organisation and id, so
  * the table alone never yields it and a sealed secret copied to another hook does not open.
  */
-import { NotFound } from '../errors';
+import { NotFound, Unprocessable } from '../errors';
+import { hookIdsOf } from '../domain/event-handlers';
 import { pageRequest } from '../domain/paging';
 import { seal, unseal } from '../domain/sealed';
 import { newSigningSecret } from '../domain/webhook-signature';
@@ -56,3 +57,18 @@ export const deleteHook = (orgId: string, hookId: string, ifMatch: number | unde
 
 /** The organisation's hooks in creation order, paged. */
 export const listHooks = (orgId: string, query: PageQuery) => store.listHooks(orgId, pageRequest(query));
+
+/**
+ * An API definition's webhook event handlers must name hooks of the API's organisation (contract
+ * §11): 422 naming each unknown id, checked when the definition is written. Nothing is read when
+ * the definition names no hook.
+ */
+export async function assertHandlersNameHooks(orgId: string, classic: unknown): Promise<void> {
+  const missing = await store.missingHooks(orgId, hookIdsOf(classic));
+  if (missing.length) {
+    throw new Unprocessable(
+      `event handlers name unknown webhooks: ${missing.join(', ')}`,
+      missing.map((id) => ({ path: 'event_handlers', message: `webhook ${id} does not exist in organisation ${orgId}` })),
+    );
+  }
+}

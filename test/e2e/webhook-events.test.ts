@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../shared/domain/webhook-signature';
 import { startStage, type Stage } from '../support/stage';
-import { makeKey, rightsFor, uid } from '../support/fixtures';
+import { makeKey, oasDoc, rightsFor, uid } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/receiver';
 
 let s: Stage;
@@ -235,5 +235,36 @@ describe('signing secrets', () => {
     const [call] = await rx.waitFor(1);
     expect(verifySignature(call!.headers['x-gw-signature']!, call!.body, secret)).toBe(true);
     expect(verifySignature(call!.headers['x-gw-signature']!, call!.body, hook.secret)).toBe(false);
+  });
+});
+
+describe('event handlers name webhooks', () => {
+  it('a classic or OAS definition naming an unknown webhook is 422 and stores nothing; known ones are kept and listed as hook_references', async () => {
+    const rx = await receiver();
+    const hook = await makeHook(rx.url);
+    const classicId = uid('evapi');
+    const classic = await s.gw('POST', '/gw/apis', {
+      api_id: classicId, name: classicId, org_id: t.orgId,
+      proxy: { listen_path: `/${classicId}/`, target_url: 'http://upstream.example' },
+      event_handlers: { events: { QuotaExceeded: [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: 'no-such-hook' } }] } },
+    });
+    expect(classic.status).toBe(422);
+    expect(JSON.stringify(classic.body)).toContain('no-such-hook');
+    expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
+
+    const oasId = uid('evoas');
+    const handlers = (id: string) => ({ server: { listenPath: { value: `/${oasId}/`, strip: true }, eventHandlers: [{ enabled: true, id, name: 'ops', trigger: 'QuotaExceeded', type: 'webhook', cooldownPeriod: 30 }] } });
+    // A hook of another organisation is unknown in this one.
+    const other = await s.tenant();
+    const foreign = (await s.dash(other.key, 'POST', '/api/hooks', { name: 'x', method: 'POST', target_path: rx.url })).body.Meta as string;
+    expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(foreign) }))).status).toBe(422);
+    expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).status).toBe(404);
+    expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
+    expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers('gone') }))).status).toBe(422);
+    expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
+
+    const listing = await s.dash(t.key, 'GET', '/api/apis?p=1&page_size=100');
+    const entry = listing.body.apis.find((a: any) => a.api_definition.api_id === oasId);
+    expect(entry.hook_references).toEqual([{ event_name: 'QuotaExceeded', event_timeout: 30, hook: { id: hook.id, name: 'ops' } }]);
   });
 });
