@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
+import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { startChangeFeed } from './change-feed';
@@ -16,6 +17,7 @@ async function main() {
   const env = process.env;
   // An invalid list stops the start here, naming the entry, before DynamoDB Local is started.
   parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
+  parseRetrySchedule(env.HOOK_RETRY_SECONDS);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');
