@@ -21,6 +21,8 @@ import { signatureHeader } from '../domain/webhook-signature';
 import type { PageQuery } from '../schemas/common';
 import { headerMapProblems } from '../schemas/webhook-headers';
 import { getApi } from '../store/apis';
+import { getKeySession } from '../store/keys';
+import { limitsFor } from '../domain/sessions';
 import { readFeedRecord, type FeedChange, type FeedRecord } from '../store/change-feed';
 import {
   claimAttempt,
@@ -87,6 +89,19 @@ async function route(c: FeedChange): Promise<DueRef[]> {
   return [];
 }
 
+/**
+ * A refusal's payload names the limit that refused (contract §11): read here, off the request
+ * path, from the key's session as it is now, so the check writes no more than the event.
+ */
+async function withKeyLimits(p: EventPayload): Promise<EventPayload> {
+  if ((p.event !== 'QuotaExceeded' && p.event !== 'RatelimitExceeded') || !p.key_hash) return p;
+  const stored = await getKeySession(p.key_hash);
+  if (!stored) return p;
+  const limits = limitsFor(await effectiveSession(stored), p.api_id);
+  const data = p.event === 'QuotaExceeded' ? { quota_max: limits.quota_max, quota_remaining: 0 } : { rate: limits.rate, per: limits.per };
+  return { ...p, data: { ...p.data, ...data } };
+}
+
 /** Cooldown windows are per (hook, event, key); a trigger's percentage is an event of its own. */
 function cooldownEvent(p: EventPayload): string {
   return p.event === 'TriggerExceeded' && p.data.trigger_limit !== undefined ? `${p.event}:${String(p.data.trigger_limit)}` : p.event;
@@ -99,8 +114,9 @@ function cooldownEvent(p: EventPayload): string {
 async function routeEvent(event: EventPayload): Promise<void> {
   const api = await getApi(event.api_id);
   if (!api) return;
-  const payload: EventPayload = { ...event, org_id: api.org_id };
   const handlers = handlersFor(api.classic, event.event).filter((h) => h.hookId);
+  if (handlers.length === 0) return;
+  const payload: EventPayload = { ...(await withKeyLimits(event)), org_id: api.org_id };
   const nowMs = Date.now();
   await Promise.all(
     handlers.map(async (h) => {

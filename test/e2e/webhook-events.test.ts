@@ -90,7 +90,7 @@ describe('events from the check', () => {
     expect(rx.calls).toHaveLength(1);
 
     const payload = JSON.parse(call!.body);
-    expect(payload).toMatchObject({ event: 'QuotaExceeded', org_id: t.orgId, api_id: apiId, key_hash: hash, message: expect.any(String), data: { reason: 'QuotaExceeded' } });
+    expect(payload).toMatchObject({ event: 'QuotaExceeded', org_id: t.orgId, api_id: apiId, key_hash: hash, message: expect.any(String), data: { reason: 'QuotaExceeded', quota_max: 2, quota_remaining: 0 } });
     expect(payload.id).toEqual(expect.any(String));
     expect(Date.parse(payload.occurred_at)).not.toBeNaN();
     expect(call!.body).not.toContain(key);
