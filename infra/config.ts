@@ -163,6 +163,7 @@ export function stageNames(stage: StageName) {
     alarmTopic: `${base}-alarms`,
     dashboard: base,
     alarm: (what: string) => `${base} ${what}`,
+    queue: (what: string) => `${base}-${what}`,
   };
 }
 

@@ -7,7 +7,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -26,6 +26,7 @@ import { Capacity } from './constructs/capacity';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { grantTableActions } from './constructs/table-grants';
+import { DELIVERY_TABLE_ACTIONS, RETRY_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -51,6 +52,8 @@ export class ManagementStack extends Stack {
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.protected },
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      // The change feed of webhook delivery (contract §11), as shared/store/db/table.ts defines it.
+      dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
       deletionProtection: config.protected,
       removalPolicy: keep,
       globalSecondaryIndexes: INDEXES.map((i) => ({
@@ -75,14 +78,14 @@ export class ManagementStack extends Stack {
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
     const bundlingOf = (entry: string, nodeModules: string[] = []): NodejsFunctionProps['bundling'] =>
       functionBundling(entry, nodeModules, nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined);
-    const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[]) =>
+    const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[], timeout = Duration.seconds(29)) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         entry: join(ROOT, entry),
         handler: 'handler',
         runtime: new Runtime(LAMBDA_RUNTIME, RuntimeFamily.NODEJS, { supportsInlineCode: true }),
         architecture: Architecture.ARM_64,
         memorySize: 1024,
-        timeout: Duration.seconds(29),
+        timeout,
         projectRoot: ROOT,
         depsLockFilePath: join(ROOT, 'package-lock.json'),
         bundling: bundlingOf(entry, nodeModules),
@@ -150,12 +153,30 @@ export class ManagementStack extends Stack {
       routes.set(r.name, route!);
     }
 
+    const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      table,
+      serviceKey: serverSecret,
+      removalPolicy: keep,
+      queueNames: { retry: names.queue('hook-retries'), deadLetter: names.queue('hook-dead-letters') },
+      // HOOK_RETRY_SECONDS is left to its default (README "Configuration"); ALLOW_PRIVATE_TARGETS is never set here.
+      makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+    });
+
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
-    this.monitoring = new Monitoring(this, 'Monitoring', { config, api, stage, table, functions: new Map([...functions, ['fallback', fallback]]) });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      config, api, stage, table,
+      functions: new Map([...functions, ['fallback', fallback], ['hookDelivery', delivery.deliveryFunction], ['hookRetry', delivery.retryFunction]]),
+      deadLetterQueues: [delivery.deadLetterQueue],
+    });
     acknowledgeFindings({
       table,
       secrets: { shared: [gwSecret, adminSecret], serviceKey: serverSecret },
-      functions: [...routeList.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]), [fallback, []]],
+      functions: [
+        ...routeList.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]),
+        [fallback, []],
+        [delivery.deliveryFunction, DELIVERY_TABLE_ACTIONS],
+        [delivery.retryFunction, RETRY_TABLE_ACTIONS],
+      ],
       api,
       routes: [...routes.values()],
     });

@@ -1,3 +1,4 @@
+import { parseRetrySchedule } from './domain/retry-schedule';
 import { parseHostAllowList, type HostAllowList } from './domain/upstream-hosts';
 
 /** Environment, parsed once per process (Lambda cold start or local stage). */
@@ -38,6 +39,10 @@ export interface Config {
    * cloud synth too), so a typo never silently widens or narrows the list.
    */
   upstreamAllowedHosts?: HostAllowList;
+  /** HOOK_RETRY_SECONDS: delays before each retry of a failed webhook delivery (contract §11). */
+  hookRetrySeconds: number[];
+  /** HOOK_RETRY_QUEUE_URL (cloud): the SQS queue that holds scheduled retries; unset locally. */
+  hookRetryQueueUrl?: string;
 }
 
 let cached: Config | undefined;
@@ -61,6 +66,8 @@ export function config(): Config {
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
     cacheMs: cacheMs(env.CACHE_SECONDS),
     upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
+    hookRetrySeconds: parseRetrySchedule(env.HOOK_RETRY_SECONDS),
+    hookRetryQueueUrl: env.HOOK_RETRY_QUEUE_URL || undefined,
   };
   return cached;
 }

@@ -38,3 +38,13 @@ export function addressRefusal(address: string, allowLoopback = false): string |
   if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST_V6)) return 'non-global IPv6';
   return undefined;
 }
+
+/**
+ * ALLOW_PRIVATE_TARGETS=1 lets webhooks call loopback and private addresses: for the local stage
+ * and the tests, whose receivers listen on 127.0.0.1; the cloud stack never sets it (README
+ * "Configuration"). Read from the environment at each use (not from shared/config.ts) because the
+ * schemas, which sit below the settings, check webhook targets too.
+ */
+export function privateTargetsAllowed(): boolean {
+  return process.env.ALLOW_PRIVATE_TARGETS === '1';
+}

@@ -52,6 +52,11 @@ export interface RouteDef<
   /** Path holds an id of an object that If-Match guards. */
   etag?: boolean;
   /**
+   * The route seals or opens something under a key derived from the service key besides
+   * Idempotency-Key records and cursors (a webhook's signing secret), so its function reads it.
+   */
+  serviceKey?: boolean;
+  /**
    * Packages installed beside the bundle instead of bundled into it (cloud only): for packages
    * that read their own files at run time.
    */
@@ -62,9 +67,9 @@ export interface RouteDef<
  * Whether the route's function needs the service key (SERVER_SECRET): Idempotency-Key records
  * and list cursors are keyed with it. Only those functions may read it in the cloud.
  */
-export function needsServiceKey(r: Pick<RouteDef, 'idempotent' | 'query'>): boolean {
+export function needsServiceKey(r: Pick<RouteDef, 'idempotent' | 'query' | 'serviceKey'>): boolean {
   const shape = (r.query as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return Boolean(r.idempotent) || (shape !== undefined && 'cursor' in shape);
+  return Boolean(r.idempotent) || Boolean(r.serviceKey) || (shape !== undefined && 'cursor' in shape);
 }
 
 /** Group of a request path by its prefix; everything else answers in the dashboard envelope. */

@@ -24,6 +24,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { routes } from '../../shared/routes';
@@ -52,6 +53,8 @@ export interface MonitoringProps {
   table: ITableV2;
   /** Every function of the stage by route name (the fallback included). */
   functions: ReadonlyMap<string, NodejsFunction>;
+  /** Queues whose every message is work that failed for good (webhook deliveries): any message alarms. */
+  deadLetterQueues?: IQueue[];
 }
 
 export class Monitoring extends NestedStack {
@@ -60,7 +63,7 @@ export class Monitoring extends NestedStack {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id, { description: `Alarms and dashboard of ${stageNames(props.config.stage).stack}` });
-    const { config, api, stage, table, functions } = props;
+    const { config, api, stage, table, functions, deadLetterQueues = [] } = props;
     const names = stageNames(config.stage);
     const t = config.alarms;
 
@@ -120,6 +123,15 @@ export class Monitoring extends NestedStack {
       alarm('CheckP99', 'check p99 latency', checkLatency, t.checkP99Ms, `p99 latency of ${check.method} ${check.path} (ms), three 5-minute periods in a row.`, 3),
       alarm('TableThrottles', 'table throttled requests', tableThrottles, t.tableThrottles, 'Table requests throttled by DynamoDB (clients see 503 and retry).'),
       alarm('TableSystemErrors', 'table system errors', tableErrors, t.tableSystemErrors, 'Table requests that failed inside DynamoDB (HTTP 500).'),
+      ...deadLetterQueues.map((q, i) =>
+        alarm(
+          `DeadLetters${i}`,
+          `dead letters ${i}`,
+          q.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+          1,
+          'Webhook change-feed batches or retries that failed for good (contract §11): read the messages, fix the cause, redeliver.',
+        ),
+      ),
     ];
 
     const fnMetrics = (m: (f: NodejsFunction) => Metric) => [...functions].map(([route, f]) => m(f).with({ label: route }));

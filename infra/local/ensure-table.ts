@@ -1,11 +1,15 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TTL_ATTRIBUTE } from '../../shared/store/db/table';
+import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, DynamoDBClient, ResourceInUseException, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../../shared/store/db/table';
 
 /** Creates the table from the shared definition when it does not exist yet. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<'created' | 'existing'> {
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A table made before the change feed existed (an older DATA_DIR) gets its stream now.
+    if (!Table?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: TABLE_STREAM }));
+    }
     return 'existing';
   } catch (e) {
     if (!(e instanceof ResourceNotFoundException)) throw e;

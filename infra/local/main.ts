@@ -5,10 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
+import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { ddb } from '../../shared/store/db/client';
 import { awaitLocalCommits } from './commit-wait';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
+import { startChangeFeed } from './change-feed';
 import { ensureTable } from './ensure-table';
 import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
 import { createLocalServer } from './server';
@@ -17,6 +19,7 @@ async function main() {
   const env = process.env;
   // An invalid list stops the start here, naming the entry, before DynamoDB Local is started.
   parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
+  parseRetrySchedule(env.HOOK_RETRY_SECONDS);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');
@@ -53,6 +56,13 @@ async function main() {
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();
+  // Webhook deliveries (contract §11): the table's stream, read from where the last start stopped.
+  const pollMs = Number(env.CHANGE_FEED_POLL_MS || 250);
+  if (!Number.isInteger(pollMs) || pollMs < 10) {
+    console.error(`CHANGE_FEED_POLL_MS: "${env.CHANGE_FEED_POLL_MS}" is not a whole number of milliseconds (10 or more)`);
+    process.exit(1);
+  }
+  const stopFeed = startChangeFeed({ endpoint, tableName, checkpointFile: join(dataDir, 'change-feed.json'), pollMs });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -60,6 +70,7 @@ async function main() {
     console.log(`${signal}: stopping`);
     server.close();
     server.closeAllConnections();
+    await stopFeed();
     await dynamo?.stop();
     process.exit(0);
   };

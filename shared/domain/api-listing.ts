@@ -1,4 +1,5 @@
 import type { ApiRecord } from './api-records';
+import { hookReferencesOf } from './event-handlers';
 
 /**
  * The dashboard listing entry of a record. Apart from api-records.ts, so reading a list never
@@ -12,7 +13,7 @@ export function listingEntry(api: ApiRecord) {
     categories: api.categories,
     created_at: api.created_at,
     updated_at: api.updated_at,
-    hook_references: [],
+    hook_references: hookReferencesOf(api.classic),
     is_site: false,
     sort_by: 0,
     user_group_owners: [],

@@ -6,7 +6,7 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'idempotency record' | 'idempotency fingerprint' | 'idempotent reply' | 'cursor';
+export type KeyPurpose = 'idempotency record' | 'idempotency fingerprint' | 'idempotent reply' | 'cursor' | 'webhook signing secret';
 
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, '', `gw-management ${purpose}`, 32));

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pageQuerySchema, shortText } from './common';
+import { okEnvelope, pageQuerySchema, shortText } from './common';
 import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from './webhook-headers';
 import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
@@ -74,3 +74,37 @@ export const hookListSchema = z.object({
   pages: z.number().int(),
   next_cursor: z.string().optional(),
 });
+
+/** The create and rotation answers: the envelope plus the signing secret, shown this once. */
+export const hookSecretAnswerSchema = okEnvelope(z.string().meta({ description: 'the hook id' })).extend({
+  signing_secret: z.string().meta({ description: 'HMAC-SHA256 key of X-Gw-Signature; shown only in this answer' }),
+});
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One entry of a hook's delivery log (contract §11). */
+export const deliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event: z.string(),
+  api_id: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  response_code: z.number().int().optional(),
+  duration_ms: z.number().optional(),
+  next_attempt_at: z.string().optional(),
+  last_attempt_at: z.string().optional(),
+  error: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const deliveryListQuerySchema = pageQuerySchema;
+export const deliveryListSchema = z.object({
+  deliveries: z.array(deliverySchema),
+  pages: z.number().int(),
+  next_cursor: z.string().optional(),
+});
+
+/** The test route's answer: Meta names the Ping's delivery and event. */
+export const pingAnswerSchema = okEnvelope(z.object({ delivery_id: z.string(), event_id: z.string() }));

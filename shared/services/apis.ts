@@ -12,6 +12,7 @@ import type { VersionQuery } from '../schemas/import';
 import { createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyId, replaceApi, replaceApiItems, type StoredApi } from '../store/apis';
 import { clientDeleteItems } from '../store/oauth-clients';
 import { transactWrite, type TxItem } from '../store/db/transactions';
+import { assertHandlersNameHooks } from './hooks';
 
 type Obj = Record<string, unknown>;
 
@@ -29,13 +30,17 @@ const now = () => new Date().toISOString();
 // --- writes ------------------------------------------------------------------------------------
 
 /** POST /gw/apis: a classic API; 409 when api_id or the listen path is taken. */
-export function createClassicApi(definition: Obj): Promise<ApiRecord> {
-  return createApi(recordFromClassic(definition, now()));
+export async function createClassicApi(definition: Obj): Promise<ApiRecord> {
+  const record = recordFromClassic(definition, now());
+  await assertHandlersNameHooks(record.org_id, record.classic);
+  return createApi(record);
 }
 
 /** POST /gw/apis/oas: a whole document or the bare extension; with base_api_id, a version of that base. */
-export function createOasApi(body: Obj, q: VersionQuery): Promise<ApiRecord> {
-  return createApiWithVersion(recordFromOas(normaliseOasWriteBody(body), now()), q);
+export async function createOasApi(body: Obj, q: VersionQuery): Promise<ApiRecord> {
+  const record = recordFromOas(normaliseOasWriteBody(body), now());
+  await assertHandlersNameHooks(record.org_id, record.classic);
+  return createApiWithVersion(record, q);
 }
 
 /**
@@ -49,7 +54,9 @@ export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, i
   const existing = await getApi(apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Obj, existing.oas?.[GW_EXTENSION] as Obj | undefined);
-  await replaceApiWithVersion(recordFromOas(doc, now(), existing), ifMatch, q);
+  const record = recordFromOas(doc, now(), existing);
+  await assertHandlersNameHooks(record.org_id, record.classic);
+  await replaceApiWithVersion(record, ifMatch, q);
 }
 
 // --- versions (contract §8) --------------------------------------------------------------------

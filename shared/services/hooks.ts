@@ -1,14 +1,47 @@
 /**
  * Webhooks of the caller's organisation (dashboard routes). The organisation is part of each
  * hook's storage key, so another organisation's hook is simply not found (404).
+ *
+ * Each hook has a signing secret (contract §11), answered once when it is made or rotated. It must
+ * sign every delivery, so it cannot be kept as a hash: it is sealed (AES-256-GCM) under a key
+ * derived from the service key for this purpose alone, bound to the hook's organisation and id, so
+ * the table alone never yields it and a sealed secret copied to another hook does not open.
  */
-import { NotFound } from '../errors';
+import { NotFound, Unprocessable } from '../errors';
+import { hookIdsOf } from '../domain/event-handlers';
 import { pageRequest } from '../domain/paging';
+import { seal, unseal } from '../domain/sealed';
+import { newSigningSecret } from '../domain/webhook-signature';
 import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
+import { serviceKey } from '../secrets';
 import * as store from '../store/hooks';
 
-export const createHook = (orgId: string, input: HookInput): Promise<Hook> => store.createHook(orgId, input);
+const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
+
+async function sealedSecret(orgId: string, hookId: string): Promise<{ secret: string; sealed: string }> {
+  const secret = newSigningSecret();
+  return { secret, sealed: seal(secret, await serviceKey('webhook signing secret'), sealContext(orgId, hookId)) };
+}
+
+/** Creates a hook; answers it with its signing secret, which no later read shows. */
+export async function createHook(orgId: string, input: HookInput): Promise<{ hook: Hook; signingSecret: string }> {
+  const id = store.newHookId();
+  const { secret, sealed } = await sealedSecret(orgId, id);
+  return { hook: await store.createHook(orgId, id, input, sealed), signingSecret: secret };
+}
+
+/** A new signing secret for the hook, answered once; deliveries from now on are signed with it. */
+export async function rotateSigningSecret(orgId: string, hookId: string): Promise<{ version: number; signingSecret: string }> {
+  const { secret, sealed } = await sealedSecret(orgId, hookId);
+  return { version: await store.setSigningSecret(orgId, hookId, sealed), signingSecret: secret };
+}
+
+/** The clear signing secret of a stored hook, for signing a delivery; undefined when it cannot be opened. */
+export async function openSigningSecret(orgId: string, hookId: string, sealed: string | undefined): Promise<string | undefined> {
+  if (!sealed) return undefined;
+  return unseal(sealed, await serviceKey('webhook signing secret'), sealContext(orgId, hookId));
+}
 
 export async function getHook(orgId: string, hookId: string): Promise<Hook> {
   const hook = await store.getHook(orgId, hookId);
@@ -24,3 +57,18 @@ export const deleteHook = (orgId: string, hookId: string, ifMatch: number | unde
 
 /** The organisation's hooks in creation order, paged. */
 export const listHooks = (orgId: string, query: PageQuery) => store.listHooks(orgId, pageRequest(query));
+
+/**
+ * An API definition's webhook event handlers must name hooks of the API's organisation (contract
+ * §11): 422 naming each unknown id, checked when the definition is written. Nothing is read when
+ * the definition names no hook.
+ */
+export async function assertHandlersNameHooks(orgId: string, classic: unknown): Promise<void> {
+  const missing = await store.missingHooks(orgId, hookIdsOf(classic));
+  if (missing.length) {
+    throw new Unprocessable(
+      `event handlers name unknown webhooks: ${missing.join(', ')}`,
+      missing.map((id) => ({ path: 'event_handlers', message: `webhook ${id} does not exist in organisation ${orgId}` })),
+    );
+  }
+}

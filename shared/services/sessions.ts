@@ -11,6 +11,7 @@ import { limitsFor } from '../domain/sessions';
 import { keyHash } from '../domain/key-ids';
 import { getKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { getOrgSession, spendOrgQuota } from '../store/org-sessions';
+import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession } from './keys';
 import { sessionCache, type CachedSession } from './session-cache';
 
@@ -23,7 +24,7 @@ export type CheckResult =
       used: number;
       quota_max: number;
     }
-  | { allowed: false; reason: DenialReason };
+  | { allowed: false; reason: DenialReason; org?: true };
 
 /** The key's effective session and its organisation's, from the cache or the table. */
 async function sessionOf(hash: string): Promise<CachedSession | undefined> {
@@ -60,12 +61,14 @@ export async function checkRequest(input: { key: string; api_id: string }, now: 
     if (!orgSpent.ok) {
       // The organisation refused: the key's unit was not used, so give it back.
       await refundKeyQuota(spent.receipt);
-      return { allowed: false, reason: 'QuotaExceeded' };
+      return { allowed: false, reason: 'QuotaExceeded', org: true };
     }
   }
   const remaining = isUnlimited(limits.quota_max)
     ? UNLIMITED
     : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
+  // Contract §11: from the count this spend returned, so each percentage fires once per window.
+  await recordTriggerCrossings({ apiId: input.api_id, keyHash: hash, orgId: session.org_id, triggerLimits: session.monitor?.trigger_limits, quotaMax: limits.quota_max, used: spent.used, remaining, renews: spent.renews });
   return { allowed: true, quota_remaining: remaining, quota_renews: spent.renews, used: spent.used, quota_max: limits.quota_max };
 }
 
@@ -82,6 +85,9 @@ const MESSAGES: Record<DenialReason, string> = {
 /** POST /gw/sessions/check: the live quota when allowed; a 403 or 429 Refusal naming the reason otherwise. */
 export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<{ allowed: true; quota_remaining: number; quota_renews: number }> {
   const result = await checkRequest(input);
-  if (!result.allowed) throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
+  if (!result.allowed) {
+    await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
+    throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
+  }
   return { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews };
 }

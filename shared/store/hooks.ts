@@ -2,11 +2,12 @@ import { NotFound, PreconditionFailed } from '../errors';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook, HookInput } from '../schemas/hooks';
-import { getItem, stripItem } from './db/items';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './db/client';
+import { batchGet, getItem, isConditionFailure, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite } from './db/transactions';
-import { replaceVersioned } from './db/versioning';
 import { countChange, readCount } from './organisations';
 
 /**
@@ -21,36 +22,102 @@ export const hookKeys = {
 
 const notFound = (hookId: string) => () => new NotFound(`webhook ${hookId} not found`);
 
-function itemOf(hook: Hook) {
+/** The signing secret, sealed by the service (never shown by a read: contract §11). */
+const SECRET_ATTR = 'signing_secret_sealed';
+const PRIVATE = [SECRET_ATTR];
+
+function itemOf(hook: Hook, sealedSecret: string) {
   return {
     ...hookKeys.hook(hook.org_id, hook.id),
     entity: 'hook',
     GSI1PK: hookKeys.ofOrg(hook.org_id),
     GSI1SK: timeSortKey(hook.created_at, hook.id),
     ...hook,
+    [SECRET_ATTR]: sealedSecret,
   };
 }
 
-/** Creates a hook and moves the organisation's hook count in the same transaction. */
-export async function createHook(orgId: string, input: HookInput): Promise<Hook> {
+/** A new hook's id: the service seals its signing secret for it before the hook is written. */
+export const newHookId = (): string => newDbId();
+
+/** Creates a hook with its sealed signing secret and moves the organisation's hook count in the same transaction. */
+export async function createHook(orgId: string, hookId: string, input: HookInput, sealedSecret: string): Promise<Hook> {
   const now = new Date().toISOString();
-  const hook: Hook = { ...input, id: newDbId(), org_id: orgId, created_at: now, updated_at: now, version: 1 };
-  await transactWrite([{ op: putOp(itemOf(hook), 'attribute_not_exists(PK)') }, countChange(orgId, 'HOOK', 1)]);
+  const hook: Hook = { ...input, id: hookId, org_id: orgId, created_at: now, updated_at: now, version: 1 };
+  await transactWrite([{ op: putOp(itemOf(hook, sealedSecret), 'attribute_not_exists(PK)') }, countChange(orgId, 'HOOK', 1)]);
   return hook;
 }
 
 export async function getHook(orgId: string, hookId: string): Promise<Hook | undefined> {
   const item = await getItem(hookKeys.hook(orgId, hookId), true);
-  return item ? stripItem<Hook>(item) : undefined;
+  return item ? stripItem<Hook>(item, PRIVATE) : undefined;
 }
 
-/** Full replace: omitted members take their defaults; id, org and creation time stay. */
+/** A hook with its sealed signing secret, for the delivery (which signs with it). */
+export async function getHookForDelivery(orgId: string, hookId: string): Promise<{ hook: Hook; sealedSecret: string | undefined } | undefined> {
+  const item = await getItem(hookKeys.hook(orgId, hookId), true);
+  if (!item) return undefined;
+  return { hook: stripItem<Hook>(item, PRIVATE), sealedSecret: typeof item[SECRET_ATTR] === 'string' ? item[SECRET_ATTR] : undefined };
+}
+
+/** The ids among `hookIds` that name no hook of the organisation (one BatchGetItem per 100). */
+export async function missingHooks(orgId: string, hookIds: readonly string[]): Promise<string[]> {
+  if (hookIds.length === 0) return [];
+  const found = await batchGet(hookIds.map((id) => hookKeys.hook(orgId, id)), true, ['id']);
+  const ids = new Set(found.map((i) => String(i.id)));
+  return hookIds.filter((id) => !ids.has(id));
+}
+
+/** Replaces the sealed signing secret of an existing hook (its version moves on); 404 unknown. */
+export async function setSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: hookKeys.hook(orgId, hookId),
+        UpdateExpression: 'SET #s = :s, updated_at = :now ADD version :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#s': SECRET_ATTR },
+        ExpressionAttributeValues: { ':s': sealedSecret, ':now': new Date().toISOString(), ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.version);
+  } catch (e) {
+    if (isConditionFailure(e)) throw notFound(hookId)();
+    throw e;
+  }
+}
+
+/**
+ * Full replace: omitted members take their defaults; id, org, creation time and signing secret
+ * stay. The Put is guarded by the version the secret was read with, so a rotation in between is
+ * read again rather than undone; without If-Match the last write still wins.
+ */
 export async function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> {
-  const current = await getHook(orgId, hookId);
-  if (!current) throw notFound(hookId)();
-  const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: 0 };
-  const version = await replaceVersioned(hookKeys.hook(orgId, hookId), itemOf(next), ifMatch, notFound(hookId));
-  return { ...next, version };
+  for (;;) {
+    const current = await getHookForDelivery(orgId, hookId);
+    if (!current) throw notFound(hookId)();
+    if (ifMatch !== undefined && ifMatch !== current.hook.version) throw new PreconditionFailed();
+    const version = current.hook.version + 1;
+    const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
+    const item: Record<string, unknown> = itemOf(next, current.sealedSecret ?? '');
+    if (!current.sealedSecret) delete item[SECRET_ATTR];
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: item,
+          ConditionExpression: 'attribute_exists(PK) AND version = :v',
+          ExpressionAttributeValues: { ':v': current.hook.version },
+        }),
+      );
+      return next;
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+      if (ifMatch !== undefined) throw new PreconditionFailed();
+    }
+  }
 }
 
 /**
@@ -77,5 +144,5 @@ export async function deleteHook(orgId: string, hookId: string, ifMatch: number 
 export async function listHooks(orgId: string, req: PageRequest) {
   const q: ListQuery = { index: 'GSI1', partition: hookKeys.ofOrg(orgId), forward: true };
   const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'HOOK')]);
-  return { hooks: page.items.map((i) => stripItem<Hook>(i)), pages: pageCount(total, req), next_cursor: page.nextCursor };
+  return { hooks: page.items.map((i) => stripItem<Hook>(i, PRIVATE)), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

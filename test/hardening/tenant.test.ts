@@ -40,6 +40,7 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
   keyHash: (a) => [a.gwKeyHash],
   assetID: (a) => [a.assetDbId, a.assetCustomId],
   hookID: (a) => [a.hookId],
+  deliveryID: (a) => [a.deliveryId],
   // Date parts of the key-activity route: the day A's analytics record falls on.
   startDay: () => [ACTIVITY_DAY.day],
   startMonth: () => [ACTIVITY_DAY.month],

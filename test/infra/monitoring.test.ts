@@ -45,7 +45,7 @@ describe.each(STAGES)('stage %s', (stage) => {
   const name = (what: string) => `gw-management-${stage} ${what}`;
 
   it('alarms on every function: errors >= 1 and throttles >= 1 in 5 minutes, to the topic', () => {
-    const fns = [...routeList.map((r) => r.name), 'fallback'];
+    const fns = [...routeList.map((r) => r.name), 'fallback', 'hookDelivery', 'hookRetry'];
     for (const route of fns) {
       const fnId = t().functionIdOf(route);
       for (const [what, metric] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {
@@ -65,7 +65,8 @@ describe.each(STAGES)('stage %s', (stage) => {
         });
       }
     }
-    expect(t().resources('AWS::CloudWatch::Alarm')).toHaveLength(fns.length * 2 + 4);
+    // The service alarms: 5xx rate, check p99, table throttles and errors, webhook dead letters.
+    expect(t().resources('AWS::CloudWatch::Alarm')).toHaveLength(fns.length * 2 + 5);
   });
 
   it('alarms on the API 5xx rate: >= 1 % of requests over 5 minutes', () => {

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { freePort } from '../../infra/local/dynamodb-local';
+import { startChangeFeed } from '../../infra/local/change-feed';
 import { createLocalServer } from '../../infra/local/server';
 import { ddb } from '../../shared/store/db/client';
 import { cloudAssembly } from './assembly';
@@ -49,8 +50,13 @@ let counter = 0;
  */
 export const onEmulator = process.env.STAGE === 'emulator';
 
-/** The local stage's real HTTP server on a free port, over a fresh table (STAGE=emulator: the emulated stack). */
-export async function startStage(): Promise<Stage> {
+/**
+ * The local stage's real HTTP server on a free port, over a fresh table (STAGE=emulator: the
+ * emulated stack). `changeFeed` also reads the table's stream into the webhook delivery, as
+ * `npm start` does (only the suites about events ask for it, so the others do not poll the shared
+ * DynamoDB Local); the emulator feeds no stream, so those suites skip there.
+ */
+export async function startStage(opts: { changeFeed?: boolean } = {}): Promise<Stage> {
   const table = await useTestTable();
   // As npm start does (infra/local/main.ts): transactional writes answered once committed.
   awaitLocalCommits(ddb());
@@ -58,7 +64,11 @@ export async function startStage(): Promise<Stage> {
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return stageAt(url, table, () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const stopFeed = opts.changeFeed ? startChangeFeed({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: table, pollMs: 100, dueMs: 250 }) : undefined;
+  return stageAt(url, table, async () => {
+    await stopFeed?.();
+    await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  });
 }
 
 /** A client for any stage serving the given credentials at `url` (by default the test ones). */

@@ -31,6 +31,8 @@ export interface World {
   adminKey: string;
   clientId: string;
   hookId: string;
+  /** The delivery of a Ping to the hook (pending: no stage of the hardening suites reads the change feed). */
+  deliveryId: string;
   assetDbId: string;
   assetCustomId: string;
 }
@@ -67,6 +69,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   const clientId = `client-${tag}`;
   await ok('POST', '/gw/oauth/clients/create', { api_id: apiId, redirect_uri: 'https://app.example/cb', client_id: clientId, policy_id: policyId });
   const hook = await ok('POST', '/api/hooks', hookBody('hook'));
+  const ping = await ok('POST', `/api/hooks/${hook.Meta}/test`);
   const assetCustomId = `asset-${tag}`;
   const asset = await ok('POST', '/api/assets', { id: assetCustomId, name: 'T', data: assetData('T') });
   await ok('POST', '/gw/analytics', {
@@ -77,7 +80,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   });
   return {
     tag, orgId, key, emails, userIds: [owner.Meta.id, second.Meta.id], apiId, apiDbId, classicApiId, importedApiId: imported.ID,
-    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, clientId, hookId: hook.Meta,
+    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, clientId, hookId: hook.Meta, deliveryId: ping.Meta.delivery_id,
     assetDbId: asset.Meta, assetCustomId,
   };
 }
@@ -110,10 +113,12 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('GET', '/api/users/search?q=matrix&page_size=10');
   await c.ok('GET', '/api/apis?p=1&page_size=10&sort=name');
   await c.ok('GET', `/gw/apis/oas/${w.apiId}?mode=public`);
+  await c.ok('POST', `/api/hooks/${w.hookId}/signing-secret`);
+  await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
   const { day, month, year } = ACTIVITY_DAY;
   const params = {
     orgID: w.orgId, apiID: w.apiId, policyID: w.policyId, assetID: w.assetCustomId, clientID: w.clientId, keyID: w.gwKey,
-    keyHash: w.gwKeyHash, hookID: w.hookId, userID: second,
+    keyHash: w.gwKeyHash, hookID: w.hookId, deliveryID: w.deliveryId, userID: second,
     startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
   };
   return { world: w, params };

@@ -6,10 +6,16 @@ const target =
   'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
 /** What JSON Schema can say of target_path: an absolute http(s) URL with a host. */
 const bodyRule = { properties: { target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' } } };
+const signature = 'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; contract §11';
 const headers = 'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case.';
 
 export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
-  hooksCreate: { description: `${target} ${headers}`, success: 'Webhook created; Meta is its id', etag: true, bodyRule },
+  hooksCreate: {
+    description: `${target} ${headers} The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (${signature}).`,
+    success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
+    etag: true,
+    bodyRule,
+  },
   hooksList: { description: "Webhooks of the caller's organisation in creation order, paged (contract §5).", success: 'A page of webhooks' },
   hooksGet: { description: "A webhook of the caller's organisation.", success: 'The webhook', etag: true, answers: { 404: 'No such webhook' } },
   hooksUpdate: {
@@ -20,4 +26,26 @@ export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
     answers: { 404: 'No such webhook' },
   },
   hooksDelete: { description: "A webhook of the caller's organisation.", success: 'Webhook deleted; Meta is its id', answers: { 404: 'No such webhook' } },
+  hooksSigningSecret: {
+    description: `A new signing secret replaces the old one at once: deliveries from now on are signed with it (${signature}), and signatures made with the old one no longer verify.`,
+    success: 'Signing secret rotated; Meta is the hook id, signing_secret the new secret (shown this once)',
+    answers: { 404: 'No such webhook' },
+  },
+  hooksDeliveries: {
+    description:
+      'The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), ' +
+      'attempts, last response code, duration, next attempt time and error text. Entries expire 30 days after their event.',
+    success: 'A page of deliveries',
+    answers: { 404: 'No such webhook' },
+  },
+  hooksRedeliver: {
+    description: 'Queues one more attempt of a delivery, due now, whatever its status; the attempt is logged like the others.',
+    success: 'Delivery queued; Meta is the delivery id',
+    answers: { 404: 'No such webhook or delivery' },
+  },
+  hooksTest: {
+    description: 'Sends a Ping event to the webhook through the delivery (signed, logged, retried like any event; no cooldown).',
+    success: 'Ping queued; Meta names its delivery_id and event_id',
+    answers: { 404: 'No such webhook' },
+  },
 };

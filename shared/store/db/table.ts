@@ -7,6 +7,12 @@ export const TABLE_KEYS = { partitionKey: 'PK', sortKey: 'SK' } as const;
 /** Items with this attribute (epoch seconds) are removed by DynamoDB TTL. */
 export const TTL_ATTRIBUTE = 'expires_at';
 
+/**
+ * The change feed (contract §11): every write, with the item before and after, for the webhook
+ * delivery (functions/hooks/change-feed.ts), in the cloud and on DynamoDB Local alike.
+ */
+export const TABLE_STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const };
+
 /** Overloaded global secondary indexes; every list is a Query on one of these or on the base table. */
 export const INDEXES = [
   { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
@@ -26,6 +32,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: TABLE_STREAM,
     AttributeDefinitions: [...attrs].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
     KeySchema: [
       { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' as const },

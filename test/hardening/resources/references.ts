@@ -26,6 +26,9 @@ export const NO_REFERENCES: Record<string, string> = {
   hooksCreate: 'a webhook names only its target URL',
   hooksUpdate: 'as hooksCreate',
   hooksDelete: 'names only its path object',
+  hooksSigningSecret: 'names only its path object',
+  hooksRedeliver: 'names only its path objects (the hook and its delivery)',
+  hooksTest: 'names only its path object',
 };
 
 const JSON_TYPE = { 'content-type': 'application/json' };

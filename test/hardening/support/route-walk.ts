@@ -42,9 +42,19 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
     if (status >= 400 && status < 500) refused.add(routeKey(r));
   }
   return {
-    answers: c.answers,
+    answers: c.answers.map((a) => ({ ...a, route: withParamNames(a.route, seeded) })),
     noSuccess: routeList.map(routeKey).filter((k) => !c.seen.get(k)?.ok),
     noRefusal: routeList.map(routeKey).filter((k) => !refused.has(k)),
     seedProblems: [],
   };
+}
+
+/**
+ * An unmatched path is recorded as sent; the ids the stage generated itself (a hook's, a
+ * delivery's) differ between two stages even with the same tag, so each seeded value is written
+ * back as its parameter's name and the walks compare.
+ */
+function withParamNames(route: string, seeded: SeededWorld): string {
+  const values = Object.entries(seeded.params).filter(([, v]) => v.length >= 8).sort(([, a], [, b]) => b.length - a.length);
+  return values.reduce((r, [name, v]) => r.split(v).join(`{${name}}`), route);
 }

@@ -1,0 +1,202 @@
+/**
+ * The local stage's change feed (contract §11): reads the table's stream from DynamoDB Local and
+ * invokes the same delivery handler the cloud's event source mapping does
+ * (functions/hooks/change-feed.ts), with the same DynamoDBStreamEvent shape. A batch's position is
+ * kept only after the handler succeeded (in DATA_DIR when there is one), so a stopped stage
+ * resumes where it stopped and nothing recorded is lost: at least once, as in the cloud.
+ *
+ * The cloud's retry queue has a stand-in here too: pending deliveries whose time has come are
+ * attempted from the table's due index, which also picks up deliveries an interrupted stage left.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ListStreamsCommand,
+  TrimmedDataAccessException,
+  type Shard,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { handler as deliver } from '../../functions/hooks/change-feed';
+import { attemptDueDeliveries } from '../../shared/services/deliveries';
+
+export interface ChangeFeedOptions {
+  endpoint: string;
+  tableName: string;
+  /** Where the read position is kept across restarts; in memory only without it. */
+  checkpointFile?: string;
+  /** Milliseconds between two reads of the stream (default 250). */
+  pollMs?: number;
+  /** Milliseconds between two looks at the due index (default 1000). */
+  dueMs?: number;
+  log?: (msg: string) => void;
+}
+
+interface Checkpoint {
+  streamArn?: string;
+  /** Per shard: the last sequence number handed over successfully, and whether the shard is read to its end. */
+  shards: Record<string, { seq?: string; done?: boolean }>;
+}
+
+const BATCH = 100;
+
+function loadCheckpoint(file: string | undefined): Checkpoint {
+  if (!file || !existsSync(file)) return { shards: {} };
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
+    return { streamArn: c.streamArn, shards: c.shards ?? {} };
+  } catch {
+    return { shards: {} };
+  }
+}
+
+function saveCheckpoint(file: string | undefined, c: Checkpoint): void {
+  if (!file) return;
+  // Written whole and renamed, so a kill mid-write leaves the previous position, never half a file.
+  writeFileSync(`${file}.tmp`, JSON.stringify(c));
+  renameSync(`${file}.tmp`, file);
+}
+
+/** A stream record in the shape Lambda hands to a DynamoDB Streams function. */
+function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Records'][number] {
+  const d = r.dynamodb ?? {};
+  const at = d.ApproximateCreationDateTime as Date | number | undefined;
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as 'INSERT' | 'MODIFY' | 'REMOVE',
+    eventVersion: r.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: r.awsRegion ?? 'local',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(at !== undefined ? { ApproximateCreationDateTime: at instanceof Date ? Math.floor(at.getTime() / 1000) : at } : {}),
+      Keys: d.Keys as never,
+      NewImage: d.NewImage as never,
+      OldImage: d.OldImage as never,
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType,
+    },
+  };
+}
+
+/** Starts reading; answers a function that stops it (after the batch in hand). */
+export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
+  const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const log = opts.log ?? ((m: string) => console.error(m));
+  const checkpoint = loadCheckpoint(opts.checkpointFile);
+  const iterators = new Map<string, string>();
+  let stopped = false;
+  let streamArn: string | undefined;
+
+  async function findStream(): Promise<string | undefined> {
+    const out = await client.send(new ListStreamsCommand({ TableName: opts.tableName }));
+    const arn = out.Streams?.[0]?.StreamArn;
+    if (arn && checkpoint.streamArn !== arn) {
+      // Another table of the same name: its positions mean nothing here.
+      checkpoint.streamArn = arn;
+      checkpoint.shards = {};
+    }
+    return arn;
+  }
+
+  async function shardsOf(arn: string): Promise<Shard[]> {
+    const shards: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const out = await client.send(new DescribeStreamCommand({ StreamArn: arn, ...(start ? { ExclusiveStartShardId: start } : {}) }));
+      shards.push(...(out.StreamDescription?.Shards ?? []));
+      start = out.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return shards;
+  }
+
+  async function iteratorOf(arn: string, shardId: string): Promise<string | undefined> {
+    const known = iterators.get(shardId);
+    if (known) return known;
+    const seq = checkpoint.shards[shardId]?.seq;
+    const out = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: arn,
+        ShardId: shardId,
+        ShardIteratorType: seq ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+        ...(seq ? { SequenceNumber: seq } : {}),
+      }),
+    );
+    return out.ShardIterator;
+  }
+
+  /** Reads one shard as far as it goes now; the position moves only past batches the handler took. */
+  async function readShard(arn: string, shard: Shard): Promise<void> {
+    const id = shard.ShardId!;
+    for (let iterator = await iteratorOf(arn, id); iterator && !stopped; ) {
+      let out;
+      try {
+        out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
+      } catch (e) {
+        iterators.delete(id);
+        if (e instanceof ExpiredIteratorException) return;
+        if (e instanceof TrimmedDataAccessException) {
+          log(`change feed: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
+          delete checkpoint.shards[id];
+          return;
+        }
+        throw e;
+      }
+      const records = out.Records ?? [];
+      if (records.length) {
+        try {
+          await deliver({ Records: records.map((r) => lambdaRecord(r, arn)) });
+        } catch (e) {
+          // Handed over again on the next round, from the same position (at least once).
+          iterators.delete(id);
+          log(`change feed: delivery handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
+          return;
+        }
+        checkpoint.shards[id] = { seq: records[records.length - 1]!.dynamodb!.SequenceNumber! };
+        saveCheckpoint(opts.checkpointFile, checkpoint);
+      }
+      if (!out.NextShardIterator) {
+        checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
+        saveCheckpoint(opts.checkpointFile, checkpoint);
+        iterators.delete(id);
+        return;
+      }
+      iterators.set(id, out.NextShardIterator);
+      if (records.length < BATCH) return;
+      iterator = out.NextShardIterator;
+    }
+  }
+
+  async function pollStream(): Promise<void> {
+    streamArn ??= await findStream();
+    if (!streamArn) return;
+    for (const shard of await shardsOf(streamArn)) {
+      if (stopped) return;
+      if (checkpoint.shards[shard.ShardId!]?.done) continue;
+      await readShard(streamArn, shard);
+    }
+  }
+
+  const loop = async (what: string, every: number, step: () => Promise<unknown>) => {
+    while (!stopped) {
+      try {
+        await step();
+      } catch (e) {
+        if (!stopped) log(`change feed: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      await new Promise((r) => setTimeout(r, every));
+    }
+  };
+  const running = Promise.all([loop('reading the stream', opts.pollMs ?? 250, pollStream), loop('attempting due deliveries', opts.dueMs ?? 1000, () => attemptDueDeliveries())]);
+
+  return async () => {
+    stopped = true;
+    await running;
+    client.destroy();
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Which webhooks an API's event handlers name (contract §11), read from the classic form every
+ * stored API has (an OAS API's `server.eventHandlers[]` is converted into it): entries of
+ * `event_handlers.events.<Event>[]` whose `handler_name` is `eh_web_hook_handler`. A handler names
+ * a hook by `handler_meta.webhook_id` (classic) or `handler_meta.id` (the OAS `id`), or carries an
+ * inline `target_path`, `method` and `header_map` (read, but not delivered to: README "Events").
+ * Pure: the services check that named hooks exist and the delivery reads them.
+ */
+import { HOOK_METHODS } from '../schemas/hooks';
+import { isPlainObject } from './template-merge';
+
+type Obj = Record<string, unknown>;
+
+export const WEBHOOK_HANDLER = 'eh_web_hook_handler';
+
+/** Seconds between two deliveries of one event for one key to one hook, unless a handler or hook says otherwise. */
+export const DEFAULT_EVENT_TIMEOUT = 60;
+
+export interface InlineTarget {
+  method: (typeof HOOK_METHODS)[number];
+  target_path: string;
+  header_map: Record<string, string>;
+}
+
+export interface WebhookHandler {
+  trigger: string;
+  /** The hook it names, or undefined for an inline target. */
+  hookId?: string;
+  inline?: InlineTarget;
+  /** From the handler's meta; undefined: the hook's own, else the default. */
+  eventTimeout?: number;
+  name?: string;
+  enabled: boolean;
+  /** Where it sits in the classic form, for error paths. */
+  path: string;
+}
+
+const asObj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Every webhook handler of a classic definition, enabled or not, in definition order. */
+export function webhookHandlersOf(classic: unknown): WebhookHandler[] {
+  const events = asObj(asObj(asObj(classic).event_handlers).events);
+  const out: WebhookHandler[] = [];
+  for (const [trigger, list] of Object.entries(events)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry, i) => {
+      const e = asObj(entry);
+      if (e.handler_name !== WEBHOOK_HANDLER) return;
+      const meta = asObj(e.handler_meta);
+      const hookId = str(meta.webhook_id) ?? str(meta.id);
+      const timeout = meta.event_timeout;
+      const handler: WebhookHandler = {
+        trigger,
+        enabled: meta.disabled !== true,
+        path: `event_handlers.events.${trigger}[${i}].handler_meta`,
+        ...(hookId ? { hookId } : {}),
+        ...(typeof timeout === 'number' && Number.isInteger(timeout) && timeout >= 0 ? { eventTimeout: timeout } : {}),
+        ...(str(meta.name) ? { name: str(meta.name) } : {}),
+      };
+      if (!hookId) {
+        handler.inline = {
+          method: (typeof meta.method === 'string' ? meta.method.toUpperCase() : 'POST') as InlineTarget['method'],
+          target_path: typeof meta.target_path === 'string' ? meta.target_path : '',
+          header_map: Object.fromEntries(Object.entries(asObj(meta.header_map)).map(([k, v]) => [k, String(v)])),
+        };
+      }
+      out.push(handler);
+    });
+  }
+  return out;
+}
+
+/** The enabled webhook handlers of a definition for one event. */
+export function handlersFor(classic: unknown, event: string): WebhookHandler[] {
+  return webhookHandlersOf(classic).filter((h) => h.enabled && h.trigger === event);
+}
+
+/** The distinct hook ids a definition's webhook handlers name (enabled or not: all must exist). */
+export function hookIdsOf(classic: unknown): string[] {
+  return [...new Set(webhookHandlersOf(classic).flatMap((h) => (h.hookId ? [h.hookId] : [])))];
+}
+
+/**
+ * `hook_references` of the dashboard's API listing entry: one per webhook handler that names a
+ * hook, as the reference dashboard lists them (`event_name`, `event_timeout`, `hook`).
+ */
+export function hookReferencesOf(classic: unknown): Array<{ event_name: string; event_timeout: number; hook: { id: string; name: string } }> {
+  return webhookHandlersOf(classic)
+    .filter((h) => h.hookId)
+    .map((h) => ({ event_name: h.trigger, event_timeout: h.eventTimeout ?? DEFAULT_EVENT_TIMEOUT, hook: { id: h.hookId!, name: h.name ?? '' } }));
+}
