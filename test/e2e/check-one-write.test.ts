@@ -168,7 +168,11 @@ describe("the organisation's quota after the key's", () => {
     ]);
     const refused = await recorded(() => check(key, api));
     expect(refused.result.body).toMatchObject({ allowed: false, reason: 'QuotaExceeded' });
-    expect(refused.commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
+    // The refusal also records its QuotaExceeded event (one PutItem, contract §11); the organisation's counter is not touched.
+    expect(refused.commands).toEqual([
+      { command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` },
+      { command: 'PutItemCommand', key: '' },
+    ]);
     expect(await read(org)).toMatchObject({ used: 2 });
   });
 
