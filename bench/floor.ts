@@ -7,11 +7,16 @@
  *   GET  /query?pk=&a=&b=   one consistent Query of PK = pk AND SK BETWEEN a AND b (the key read)
  *   POST /add  {pk,sk,max} one conditional UpdateItem: ADD used 1 IF renews > now AND used < max
  *                          (the check's steady-state write); 200, or 429 when the condition fails
+ *   POST /tx   {pk, item}  one TransactWriteItems: a conditional Put of the item and an ADD on a
+ *                          counter (what POST /api/hooks writes: the hook and its organisation's
+ *                          list counter), answered once committed, with the same commit wait as
+ *                          the local stage (infra/local/commit-wait.ts)
  * It prints its port on stdout.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { awaitLocalCommits } from '../infra/local/commit-wait';
 import { ddb, tableName } from '../shared/store/db/client';
 import { isConditionFailure } from '../shared/store/db/items';
 
@@ -51,10 +56,25 @@ const server = createServer(async (req, res) => {
       }
       return;
     }
+    if (req.method === 'POST' && url.pathname === '/tx') {
+      const { pk, item } = JSON.parse(await body(req)) as { pk: string; item: Record<string, unknown> };
+      await ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: { ...item, PK: pk, SK: 'BENCH' }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Update: { TableName: tableName(), Key: { PK: 'BENCH#FLOORCOUNT', SK: 'COUNT' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+          ],
+        }),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      return;
+    }
     res.writeHead(404).end();
   } catch (e) {
     res.writeHead(500).end(String(e));
   }
 });
+// As the local stage does (infra/local/main.ts): a transaction is answered once committed.
+awaitLocalCommits(ddb());
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));

@@ -29,7 +29,20 @@ export async function write(ctx: Ctx, samples = 1000): Promise<Row[]> {
     })));
   const tx = await interleaved(300, rawTx, raw);
   const p50 = percentile(s.a, 50) / percentile(s.b, 50);
+  // The floor: a bare node:http server making the route's one transaction, same client, same commit wait.
+  const viaFloor = async () => {
+    const r = await call(ctx.floor.url, 'POST', '/tx', {}, { pk: `BENCH#F${++n}`, item: { ...hook, filler } });
+    if (r.status !== 200) throw new Error(`floor tx ${r.status}`);
+    return r.ms;
+  };
+  await interleaved(100, viaStage, viaFloor);
+  const f = await interleaved(samples, viaStage, viaFloor);
+  const floorP50 = percentile(f.a, 50) / percentile(f.b, 50);
   return [
+    {
+      scenario: 'write', measured: 'POST /api/hooks / floor (bare node:http, same transaction), p50', value: round(floorP50), target: '<= 1.15', pass: floorP50 <= 1.15,
+      detail: { stage_p50_ms: round(percentile(f.a, 50)), floor_p50_ms: round(percentile(f.b, 50)), stage_p99_ms: round(percentile(f.a, 99)), floor_p99_ms: round(percentile(f.b, 99)), samples },
+    },
     {
       scenario: 'write', measured: 'POST /api/hooks / raw PutItem, p50', value: round(p50), target: '<= 1.5', pass: p50 <= 1.5,
       detail: {
