@@ -65,6 +65,9 @@ describe('the document refuses what the server refuses for a reason JSON Schema 
   const cases: Array<[string, string, string | undefined, 'gw' | 'dash' | 'admin']> = [
     ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: '/relative/path' }), 'dash'],
     ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'ftp://x.example/' }), 'dash'],
+    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: { HOST: 'a' } }), 'dash'],
+    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: { 'X-Forwarded-For': 'a' } }), 'dash'],
+    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`x-h${i}`, 'v'])) }), 'dash'],
     ['POST', '/gw/oauth/clients/create', JSON.stringify({ api_id: 'some-api', redirect_uri: 'not a uri' }), 'gw'],
     ['POST', '/gw/policies', JSON.stringify({ ...policy, smoothing: { trigger: 0.015 } }), 'gw'],
     ['POST', '/gw/policies', `{"id":"refused-policy","__proto__":{"rate":1}}`, 'gw'],

@@ -1,11 +1,28 @@
 import type { hooksRoutes } from '../../route-groups/hooks';
 import type { GroupDocs } from '../route-doc';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS } from '../../schemas/webhook-headers';
 
 const target =
   'target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public ' +
   'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
-/** What JSON Schema can say of target_path: an absolute http(s) URL with a host. */
-const bodyRule = { properties: { target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' } } };
+/** A pattern matching `text` in any case (JSON Schema patterns have no case-insensitive flag). */
+const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+const deniedNames = DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase);
+const deniedPrefixes = DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1)));
+/**
+ * What JSON Schema can say of target_path (an absolute http(s) URL with a host) and of header_map
+ * (the header count and the names the delivery owns, in any case). Names equal but for case and
+ * the total size stay in the description.
+ */
+const bodyRule = {
+  properties: {
+    target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    header_map: {
+      maxProperties: HEADER_LIMITS.count,
+      propertyNames: { not: { pattern: `^(?:(?:${deniedNames.join('|')})$|${deniedPrefixes.join('|')})` } },
+    },
+  },
+};
 const signature = 'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; contract §11';
 const headers = 'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case.';
 
