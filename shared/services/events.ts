@@ -7,7 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { crossedTriggers, EVENT_MESSAGES, EVENT_OF_REFUSAL, type CheckEvent, type EventPayload } from '../domain/events';
 import { isUnlimited, type DenialReason } from '../domain/quota';
+import { TtlCache } from '../domain/ttl-cache';
 import { putEvent } from '../store/events';
+
+/**
+ * How often one warm process records the same refusal (event, API and key; for an unknown key,
+ * event and API): a client hammering a refused key, or spraying made-up keys, costs the table
+ * one write a second per process instead of one per request (contract §11). Deliveries are
+ * limited further by each hook's cooldown.
+ */
+export const REFUSAL_EVENT_MS = 1_000;
+const recentRefusals = new TtlCache<true>(() => REFUSAL_EVENT_MS);
 
 export interface CheckEventInput {
   event: CheckEvent;
@@ -48,7 +58,12 @@ export async function recordCheckEvent(e: CheckEventInput, now: Date = new Date(
  * the API's organisation, so the check reads nothing more for it.
  */
 export async function recordCheckRefusal(apiId: string, keyHash: string, reason: DenialReason, orgRefused: boolean): Promise<void> {
-  await recordCheckEvent({ event: orgRefused ? 'OrgQuotaExceeded' : EVENT_OF_REFUSAL[reason], apiId, keyHash, data: { reason } });
+  const event = orgRefused ? 'OrgQuotaExceeded' : EVENT_OF_REFUSAL[reason];
+  // Claimed before the write, synchronously, so concurrent refusals in this process record one.
+  const seen = `${event}\n${apiId}\n${reason === 'UnknownKey' ? '' : keyHash}`;
+  if (recentRefusals.get(seen)) return;
+  recentRefusals.set(seen, true);
+  await recordCheckEvent({ event, apiId, keyHash, data: { reason } });
 }
 
 export interface SpendOutcome {

@@ -173,6 +173,10 @@ describe("the organisation's quota after the key's", () => {
       { command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` },
       { command: 'PutItemCommand', key: '' },
     ]);
+    // A second refusal within a second records no second event (contract §11): the one write only.
+    const again = await recorded(() => check(key, api));
+    expect(again.result.status).toBe(429);
+    expect(again.commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
     expect(await read(org)).toMatchObject({ used: 2 });
   });
 
