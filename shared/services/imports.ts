@@ -12,12 +12,13 @@ import { importOptionsOf, type ImportQuery } from '../schemas/import';
 import { importDocumentOf } from '../net/import-source';
 import { getAsset } from '../store/assets';
 import { createApiWithVersion } from './apis';
+import { assertHandlersNameHooks } from './hooks';
 import { requireOwnReferences } from './references';
 
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's
- * messages; 422 unknown templateID, unknown base, missing new_version_name, or a policy or
- * version API the definition names that is not the caller's; 409 listen path taken.
+ * messages; 422 unknown templateID, unknown base, missing new_version_name, or a policy,
+ * version API or webhook the definition names that is not the caller's; 409 listen path taken.
  */
 export async function importApi(orgId: string, rawBody: string | undefined, contentType: string | undefined, query: ImportQuery) {
   let doc = await importDocumentOf(rawBody, contentType);
@@ -29,5 +30,6 @@ export async function importApi(orgId: string, rawBody: string | undefined, cont
   await validateOpenApi(doc);
   const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), config().upstreamAllowedHosts);
   await requireOwnReferences(orgId, record, { versions: true });
+  await assertHandlersNameHooks(orgId, record.classic);
   return createApiWithVersion(record, query);
 }

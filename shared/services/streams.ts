@@ -8,12 +8,13 @@ import { NotFound } from '../errors';
 import { patchedStreamsRecord } from '../domain/imported-api';
 import { importOptionsOf, type ImportFlagsQuery } from '../schemas/import';
 import { getApi, getApiSummaryByAnyId, replaceApi } from '../store/apis';
+import { assertHandlersNameHooks } from './hooks';
 import { requireOwnReferences } from './references';
 
 /**
  * PATCH /api/apis/streams/{apiID}: an unknown API, or another organisation's, is 404 from its
- * summary before any part of its definition is read; 422 a policy the definition names that is
- * not the caller's; 409 listen path taken.
+ * summary before any part of its definition is read; 422 a policy or webhook the definition
+ * names that is not the caller's; 409 listen path taken.
  */
 export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: number | undefined) {
   const summary = await getApiSummaryByAnyId(apiId);
@@ -22,5 +23,6 @@ export async function patchStreamsApi(orgId: string, apiId: string, body: Record
   if (!existing || existing.org_id !== orgId) throw new NotFound(`API ${apiId} not found`);
   const record = patchedStreamsRecord(body, importOptionsOf(query), existing, new Date().toISOString(), config().upstreamAllowedHosts);
   await requireOwnReferences(orgId, record, { versions: false });
+  await assertHandlersNameHooks(orgId, record.classic);
   await replaceApi(record, ifMatch);
 }

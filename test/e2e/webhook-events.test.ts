@@ -268,6 +268,24 @@ suite('event handlers name webhooks', () => {
     expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers('gone') }))).status).toBe(422);
     expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
 
+    // The dashboard's writes check the same: the import and the streams patch.
+    // The import takes a plain document: event handlers come with a template.
+    const templateId = uid('evtpl');
+    const template = {
+      id: templateId, name: 'events template', kind: 'oas-template',
+      data: { 'x-gw-api-gateway': { server: { listenPath: { value: `/${templateId}/`, strip: true }, eventHandlers: handlers('no-such-hook').server.eventHandlers } } },
+    };
+    expect((await s.dash(t.key, 'POST', '/api/assets', template)).status).toBe(200);
+    const plain = { openapi: '3.0.3', info: { title: 'events import', version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
+    const refusedImport = await s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' });
+    expect(refusedImport.status, JSON.stringify(refusedImport.body)).toBe(422);
+    expect(JSON.stringify(refusedImport.body)).toContain('no-such-hook');
+    const streamed = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
+    const streamsBody = { ...streamed, 'x-gw-api-gateway': { ...streamed['x-gw-api-gateway'], server: { ...streamed['x-gw-api-gateway'].server, eventHandlers: handlers('no-such-hook').server.eventHandlers } }, 'x-gw-streaming': { streams: {} } };
+    const refusedPatch = await s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': 'application/vnd.gw.streams.oas' });
+    expect(refusedPatch.status).toBe(422);
+    expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers[0].id).toBe(hook.id);
+
     const listing = await s.dash(t.key, 'GET', '/api/apis?p=1&page_size=100');
     const entry = listing.body.apis.find((a: any) => a.api_definition.api_id === oasId);
     expect(entry.hook_references).toEqual([{ event_name: 'QuotaExceeded', event_timeout: 30, hook: { id: hook.id, name: 'ops' } }]);
