@@ -13,7 +13,7 @@ import { ddb, resetClient, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
 import { demoteCounter, forgetCounterHints, promote, spend, type SpendLimits } from '../../shared/store/live-quota';
 import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { onEmulator, startStage, type Stage } from '../support/stage';
 import { startThrottlingDynamo, type ThrottlingDynamo } from '../support/throttling-dynamo';
 
 let s: Stage;
@@ -126,7 +126,9 @@ describe('a hot key behind a per-item write ceiling', () => {
 
   const check = (key: string, api: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: api });
 
-  it('is sharded when throttled and never admits more than quota_max; a reset folds the shards back', async () => {
+  // The ceiling sits in front of this process's client; the emulated stack's functions reach
+  // DynamoDB through the emulator's own endpoint (README "Tests").
+  it.skipIf(onEmulator)('is sharded when throttled and never admits more than quota_max; a reset folds the shards back', async () => {
     const t = await s.tenant();
     const api = await makeApi(s, t.orgId);
     const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
