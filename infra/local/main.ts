@@ -94,6 +94,7 @@ async function main() {
         `  admin        Admin-Auth: ${shown(secrets, 'adminSecret')}`,
         `  service key  ${shown(secrets, 'serverSecret', false)}`,
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
+        `  webhooks     delivered from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')})`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
       ].join('\n'),
     );
