@@ -9,8 +9,8 @@ export function parseOrgLimits(env: Readonly<Record<string, string | undefined>>
   const out = {} as Record<OrgLimitClass, number>;
   for (const [cls, spec] of Object.entries(ORG_LIMITS) as Array<[OrgLimitClass, (typeof ORG_LIMITS)[OrgLimitClass]]>) {
     const raw = env[spec.env]?.trim();
-    const n = raw === undefined || raw === '' ? spec.perWindow : Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > ORG_LIMIT_MAX) {
+    const n = raw === undefined || raw === '' ? spec.perWindow : /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= 1 && n <= ORG_LIMIT_MAX)) {
       throw new Error(`${spec.env}: "${raw}" is not a whole number of requests per ${ORG_LIMIT_WINDOW_SECONDS} s (1..${ORG_LIMIT_MAX})`);
     }
     out[cls] = n;
