@@ -45,7 +45,8 @@ export interface RouteDef<
   orgLimit?: OrgLimitClass;
   /**
    * Every table action this route's code path sends (middleware included: the dashboard
-   * credential read, Idempotency-Key claim, completion and release), by IAM name, with each item
+   * credential read, the organisation limit's UpdateItem, Idempotency-Key claim, completion and
+   * release), by IAM name, with each item
    * of a transaction counted as its own action as IAM does. The cloud function is granted exactly
    * these; test/after/table-actions.test.ts checks them against what the route's tests send
    * through the local stage. Required on every built route.
