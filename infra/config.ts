@@ -5,6 +5,7 @@
  */
 import type { Node } from 'constructs';
 import { SECRET_REFRESH, SECRET_ROTATION_WINDOW } from '../shared/config';
+import { ORG_LIMIT_MAX, ORG_LIMITS, type OrgLimitClass } from '../shared/limits';
 import { parseHostAllowList } from '../shared/domain/upstream-hosts';
 
 export const STAGES = ['dev', 'prod'] as const;
@@ -29,6 +30,11 @@ export interface StageConfig {
    * import or streams patch may name; unset, any host.
    */
   upstreamAllowedHosts?: string;
+  /**
+   * ORG_WRITE_LIMIT and ORG_HOOK_TEST_LIMIT of the dashboard functions that spend them: each
+   * organisation's requests per window, by class (README "Limits").
+   */
+  orgLimits: Record<OrgLimitClass, number>;
   /** Concurrent executions kept for the check alone, so no other function can use them up. */
   checkReservedConcurrency: number;
   /**
@@ -69,6 +75,8 @@ const NUMBERS = {
   alarmTableSystemErrors: { default: 1, min: 1, max: 1_000_000 },
   secretRefreshSeconds: SECRET_REFRESH,
   secretRotationWindowSeconds: SECRET_ROTATION_WINDOW,
+  orgWriteLimit: { default: ORG_LIMITS.writes.perWindow, min: 1, max: ORG_LIMIT_MAX },
+  orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
 } as const satisfies Record<string, { default: number | Record<StageName, number>; min: number; max: number; decimal?: boolean }>;
 
 export type NumberKey = keyof typeof NUMBERS;
@@ -133,6 +141,7 @@ export function readStageConfig(node: Node): StageConfig {
     protected: stage === 'prod',
     alarmEmail: typeof email === 'string' && email !== '' ? email : undefined,
     upstreamAllowedHosts: typeof hosts === 'string' && hosts !== '' ? hosts : undefined,
+    orgLimits: { writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
     throttle: {
       check: pair('checkRateLimit', 'checkBurstLimit'),
       writes: pair('writeRateLimit', 'writeBurstLimit'),

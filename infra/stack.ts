@@ -15,7 +15,8 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { needsServiceKey, type TableAction } from '../shared/route-def';
+import { ORG_LIMITS } from '../shared/limits';
+import { needsServiceKey, orgLimitOf, type TableAction } from '../shared/route-def';
 import { routeList } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { functionBundling } from './bundling';
@@ -139,6 +140,8 @@ export class ManagementStack extends Stack {
       }
       if (needsServiceKey(r)) environment.SERVER_SECRET_ARN = serverSecret.secretArn;
       if (r.group === 'dashboard' && config.upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = config.upstreamAllowedHosts;
+      const limit = orgLimitOf(r);
+      if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
       const f = fn(r.name, r.entry, environment, r.nodeModules);
       grantTableActions(f, table, r.tableActions ?? []);
       if (r.group === 'gateway') gwSecret.grantRead(f);

@@ -1,11 +1,18 @@
+import { permissionOf, type RouteDef } from '../shared/route-def';
 import { routeList } from '../shared/routes';
 
 const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as const;
 
+/** The credential, and for a dashboard route the user_permissions group and level it needs. */
+function credential(r: RouteDef): string {
+  const p = permissionOf(r);
+  return p ? `${GROUP[r.group]} (${p.group}: ${p.level})` : GROUP[r.group];
+}
+
 /** The README's routes table, rendered from the route table so the two cannot drift. */
 export function routesMarkdown(): string {
   const rows = routeList.map(
-    (r) => `| ${r.method} | \`${r.path}\` | ${GROUP[r.group]} | ${r.summary.replace(/\|/g, '\\|')} |`,
+    (r) => `| ${r.method} | \`${r.path}\` | ${credential(r)} | ${r.summary.replace(/\|/g, '\\|')} |`,
   );
   return ['| Method | Path | Cred. | What |', '|---|---|---|---|', ...rows].join('\n');
 }

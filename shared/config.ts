@@ -1,4 +1,6 @@
+import { parseOrgLimits } from './domain/org-limits';
 import { parseRetrySchedule } from './domain/retry-schedule';
+import type { OrgLimitClass } from './limits';
 import { parseHostAllowList, type HostAllowList } from './domain/upstream-hosts';
 
 /** Environment, parsed once per process (Lambda cold start or local stage). */
@@ -43,6 +45,8 @@ export interface Config {
   hookRetrySeconds: number[];
   /** HOOK_RETRY_QUEUE_URL (cloud): the SQS queue that holds scheduled retries; unset locally. */
   hookRetryQueueUrl?: string;
+  /** ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
+  orgLimits: Record<OrgLimitClass, number>;
 }
 
 let cached: Config | undefined;
@@ -68,6 +72,7 @@ export function config(): Config {
     upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
     hookRetrySeconds: parseRetrySchedule(env.HOOK_RETRY_SECONDS),
     hookRetryQueueUrl: env.HOOK_RETRY_QUEUE_URL || undefined,
+    orgLimits: parseOrgLimits(env),
   };
   return cached;
 }

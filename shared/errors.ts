@@ -35,6 +35,12 @@ export class Unauthorized extends AppError {
     super(401, message);
   }
 }
+/** A dashboard user whose `user_permissions` do not reach the level a route needs (contract §9). */
+export class Forbidden extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
 export class NotFound extends AppError {
   constructor(message = 'Not found') {
     super(404, message);
@@ -69,6 +75,16 @@ export class UnsupportedMediaType extends AppError {
 export class Unprocessable extends AppError {
   constructor(message: string, details?: ErrorDetail[]) {
     super(422, message, details);
+  }
+}
+/** A per-organisation limit is spent (README "Limits"); answered with `Retry-After`. */
+export class TooManyRequests extends AppError {
+  constructor(
+    message: string,
+    /** Whole seconds until the limit's window ends. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
   }
 }
 

@@ -20,3 +20,20 @@ export const LIMITS = {
   /** Lambda's response limit; bigger answers are refused (lists: before they are built). */
   responseBytes: 6_000_000,
 } as const;
+
+/**
+ * Per-organisation limits of dashboard requests, spent once a request is authenticated, allowed
+ * by the user's permissions and valid (README "Limits"): units per fixed window, by class. The
+ * environment may change each (shared/config.ts).
+ */
+export const ORG_LIMITS = {
+  /** Every dashboard write but the webhook test and redelivery. */
+  writes: { perWindow: 600, env: 'ORG_WRITE_LIMIT' },
+  /** POST /api/hooks/{hookID}/test and .../redeliver: each sends a request to a receiver. */
+  hookTest: { perWindow: 60, env: 'ORG_HOOK_TEST_LIMIT' },
+} as const;
+export type OrgLimitClass = keyof typeof ORG_LIMITS;
+/** The fixed window every class counts in, aligned to the epoch (so to the minute). */
+export const ORG_LIMIT_WINDOW_SECONDS = 60;
+/** The largest limit the environment may set. */
+export const ORG_LIMIT_MAX = 1_000_000;

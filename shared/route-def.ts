@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { OrgLimitClass } from './limits';
+import type { PermissionGroup } from './schemas/permissions';
 
 export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,8 +33,20 @@ export interface RouteDef<
   /** Read routes change nothing; their tableActions are all read actions. */
   access: 'read' | 'write';
   /**
+   * Dashboard routes (required there): the `user_permissions` group the route belongs to. It needs
+   * read on it when `access` is read, write when it is write (contract §9).
+   */
+  permission?: PermissionGroup;
+  /**
+   * The per-organisation limit (shared/limits.ts) the route spends once authorised, when it is not
+   * the default: `writes` for every dashboard write; reads spend none. A route that spends one
+   * declares UpdateItem (the counter's).
+   */
+  orgLimit?: OrgLimitClass;
+  /**
    * Every table action this route's code path sends (middleware included: the dashboard
-   * credential read, Idempotency-Key claim, completion and release), by IAM name, with each item
+   * credential read, the organisation limit's UpdateItem, Idempotency-Key claim, completion and
+   * release), by IAM name, with each item
    * of a transaction counted as its own action as IAM does. The cloud function is granted exactly
    * these; test/after/table-actions.test.ts checks them against what the route's tests send
    * through the local stage. Required on every built route.
@@ -70,6 +84,17 @@ export interface RouteDef<
 export function needsServiceKey(r: Pick<RouteDef, 'idempotent' | 'query' | 'serviceKey'>): boolean {
   const shape = (r.query as { shape?: Record<string, unknown> } | undefined)?.shape;
   return Boolean(r.idempotent) || Boolean(r.serviceKey) || (shape !== undefined && 'cursor' in shape);
+}
+
+/** The group and level a dashboard route needs in the user's `user_permissions` (contract §9). */
+export function permissionOf(r: Pick<RouteDef, 'group' | 'permission' | 'access'>): { group: PermissionGroup; level: 'read' | 'write' } | undefined {
+  return r.group === 'dashboard' && r.permission ? { group: r.permission, level: r.access } : undefined;
+}
+
+/** The per-organisation limit a route spends: its own, else `writes` for a dashboard write. */
+export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): OrgLimitClass | undefined {
+  if (r.group !== 'dashboard' || r.access !== 'write') return undefined;
+  return r.orgLimit ?? 'writes';
 }
 
 /** Group of a request path by its prefix; everything else answers in the dashboard envelope. */

@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { freePort } from '../../infra/local/dynamodb-local';
 import type { Ctx } from '../lib/context';
+import { UNLIMITED_ORGS } from '../lib/stage';
 import { call, timed } from '../lib/http';
 import { interleaved, median, percentile, round, type Row } from '../lib/stats';
 
@@ -116,6 +117,7 @@ async function stageWithoutCommitWait(ctx: Ctx): Promise<{ url: string; stop(): 
       ADMIN_SECRET: ctx.stage.adminSecret,
       LOG_LEVEL: 'info',
       LOCAL_COMMIT_WAIT: 'off',
+      ...UNLIMITED_ORGS,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

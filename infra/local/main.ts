@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
+import { parseOrgLimits } from '../../shared/domain/org-limits';
 import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { ddb } from '../../shared/store/db/client';
@@ -17,9 +18,10 @@ import { createLocalServer } from './server';
 
 async function main() {
   const env = process.env;
-  // An invalid list stops the start here, naming the entry, before DynamoDB Local is started.
+  // An invalid list or limit stops the start here, naming it, before DynamoDB Local is started.
   parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
   parseRetrySchedule(env.HOOK_RETRY_SECONDS);
+  parseOrgLimits(env);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');

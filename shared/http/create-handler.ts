@@ -1,7 +1,9 @@
 /**
  * createHandler: a route's handler wrapped in named Middy middlewares, in this order:
  *   auth               the credential of the route's group (401)
+ *   permission         a dashboard user's user_permissions reach the route's group and level (403)
  *   parse-and-validate the body (413, 415, 400) and the route's schemas (400)
+ *   org-limit          a dashboard write spends its organisation's limit (429 with Retry-After)
  *   idempotency        Idempotency-Key claims, replays and releases
  *   handler-input      the validated input, handed to the handler
  *   error-envelope     every failure in the group's envelope (its onError runs first)
@@ -18,7 +20,9 @@ import { log } from './logger';
 import { auth } from './middleware/auth';
 import { errorEnvelope } from './middleware/error-envelope';
 import { idempotency } from './middleware/idempotency';
+import { orgLimit } from './middleware/org-limit';
 import { parseAndValidate } from './middleware/parse-and-validate';
+import { permission } from './middleware/permission';
 import { requestIdOf, type HttpMiddleware, type Principal, type RequestState } from './middleware/state';
 import { errorResult, finalise, jsonResult, type Result } from './respond';
 
@@ -84,7 +88,9 @@ export function createHandler<R extends RouteDef>(
   const label = `${route.method} ${route.path}`;
   const core = middy<APIGatewayProxyEventV2, Result, Error, InputContext, RequestState>()
     .use(auth(route))
+    .use(permission(route))
     .use(parseAndValidate(route))
+    .use(orgLimit(route))
     .use(idempotency(route))
     .use(handlerInput(route))
     .use(errorEnvelope(route))

@@ -6,7 +6,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, Refusal, ResponseTooLarge } from '../errors';
+import { AppError, Refusal, ResponseTooLarge, TooManyRequests } from '../errors';
 import { LIMITS } from '../limits';
 import type { Group } from '../route-def';
 import { errorBody, type Reply } from './envelopes';
@@ -30,7 +30,11 @@ export function jsonResult(reply: Reply): Result {
  */
 export function errorResult(group: Group, err: unknown, requestId: string, route = ''): Result {
   if (err instanceof AppError) {
-    return jsonResult({ status: err.status, body: errorBody(group, err.message, err.details, err instanceof Refusal ? err.fields : undefined) });
+    return jsonResult({
+      status: err.status,
+      body: errorBody(group, err.message, err.details, err instanceof Refusal ? err.fields : undefined),
+      ...(err instanceof TooManyRequests ? { headers: { 'Retry-After': String(err.retryAfterSeconds) } } : {}),
+    });
   }
   log('error', 'unhandled error', {
     requestId,

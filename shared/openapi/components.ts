@@ -30,6 +30,7 @@ import { organisationInputSchema } from '../schemas/organisations';
 import { partitionsSchema, policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
 import { smoothingSchema } from '../schemas/smoothing';
 import { gwStreamingSchema, streamsBodySchema } from '../schemas/streams';
+import { userPermissionsSchema } from '../schemas/permissions';
 import { userCreateSchema, userIssuedSchema, userListSchema, userSchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 import { healthSchema, openApiDescriptionSchema } from '../route-groups/system';
 
@@ -69,6 +70,7 @@ export const NAMED_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['OpenApiDescription', openApiDescriptionSchema],
   // Organisations and users
   ['OrganisationCreate', organisationInputSchema],
+  ['UserPermissions', userPermissionsSchema],
   ['User', userSchema],
   ['UserList', userListSchema],
   ['UserCreate', userCreateSchema],

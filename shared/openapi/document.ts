@@ -6,7 +6,8 @@
  */
 import * as z from 'zod';
 import { routeGroups } from '../routes';
-import type { RouteDef } from '../route-def';
+import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
+import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
 import { importedPolicySchema } from '../schemas/policies';
 import { ID_PATTERN } from '../schemas/common';
@@ -41,6 +42,7 @@ const HEADERS: Record<string, Json> = {
   'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
+  'Retry-After': { description: 'Whole seconds until the organisation\'s limit window ends (1-60)', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
 };
 const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
 const everyAnswerHeaders = (): Json => Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
@@ -291,6 +293,7 @@ function responses(r: Route, set: SchemaSet): Json {
       if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
       for (const h of r.doc.headers ?? []) headers[h] = headerRef(h);
     }
+    if (status === 429 && orgLimitOf(r)) headers['Retry-After'] = headerRef('Retry-After');
     const model = r.doc.models?.[status];
     const schema = status === 200 ? set.use(r.result, 'output') : set.named(model ?? errorModel(r.group), 'output');
     const example = recorded[String(status)];
@@ -309,12 +312,25 @@ function shortSummary(summary: string): string {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
+/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, README "Limits"). */
+function gate(r: Route): string {
+  const p = permissionOf(r);
+  if (!p) return '';
+  const limit = orgLimitOf(r);
+  return (
+    `\n\nNeeds \`${p.level}\` on \`${p.group}\` in the user's \`user_permissions\`${p.level === 'read' ? ' (or `write`)' : ''}, else 403.` +
+    (limit ? ` Spends one unit of the organisation's \`${limit}\` limit (${ORG_LIMITS[limit].perWindow} per ${ORG_LIMIT_WINDOW_SECONDS} s by default), else 429 with Retry-After.` : '')
+  );
+}
+
 function operation(r: Route, set: SchemaSet): Json {
   const body = requestBody(r, set);
+  const permission = permissionOf(r);
   return {
     operationId: r.name,
     summary: shortSummary(r.summary),
-    description: `${r.summary}.\n\n${r.doc.description}`,
+    description: `${r.summary}.\n\n${r.doc.description}${gate(r)}`,
+    ...(permission ? { 'x-permission': permission } : {}),
     tags: [r.tag],
     security: r.group === 'public' ? [] : [{ [r.group]: [] }],
     parameters: parameters(r, set),
@@ -327,6 +343,11 @@ const INFO_DESCRIPTION = [
   'Management interface of an API gateway and its dashboard. Every path is served under one base URL; the credential depends on the prefix: ',
   '`/api/...` takes a dashboard access key (`Authorization: Bearer <key>`), `/gw/...` the gateway secret (`X-Gw-Authorization`), ',
   '`/admin/...` the admin secret (`Admin-Auth`).',
+  '',
+  'A dashboard operation also needs the user\'s `user_permissions` on its object group: `x-permission` names the group and the level ',
+  '(`read`: read or write; `write`: write), else 403. Absent or `{}` permissions, or `"IsAdmin": "admin"`, grant every group; otherwise ',
+  'a group not listed is `deny`. Each dashboard write spends one unit of its organisation\'s limit per 60-second window (the webhook ',
+  'test and redelivery a tighter one), else 429 with `Retry-After`; requests refused before (credential, permission, validation) spend nothing.',
   '',
   'Every answer is JSON and carries `X-Request-Id`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Errors come in the ',
   'envelope of the path\'s prefix: `DashboardError` for `/api` and `/admin`, `GatewayError` for `/gw`. Besides the statuses each ',

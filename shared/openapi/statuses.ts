@@ -2,7 +2,8 @@
  * The statuses an operation answers: derived from its table entry where a rule of the service
  * decides them for every route alike (contract §3), plus what the route declares (RouteDoc.answers).
  */
-import type { RouteDef } from '../route-def';
+import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
+import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
 import type { RouteDoc } from './route-doc';
 
 /** Whether the route reads anything from the request a client could get wrong. */
@@ -24,6 +25,14 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
         .join('; '),
   },
   { status: 401, applies: (r) => r.group !== 'public', when: (r) => `The ${CREDENTIAL[r.group]} is missing or not valid` },
+  {
+    status: 403,
+    applies: (r) => Boolean(permissionOf(r)),
+    when: (r) => {
+      const p = permissionOf(r)!;
+      return `The user's user_permissions grant less than ${p.level} on ${p.group} (${p.level === 'read' ? 'read or write' : 'write'} needed; contract §9); the message names both. Nothing is read or written`;
+    },
+  },
   { status: 404, applies: (r) => Boolean(r.params), when: () => 'No such object, or one of another organisation (answered exactly alike)' },
   { status: 409, applies: (r) => Boolean(r.idempotent), when: () => 'A request with this Idempotency-Key is still running' },
   { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match names another version than the stored one' },
@@ -38,6 +47,17 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
   },
   { status: 415, applies: takesBody, when: (r) => `A Content-Type other than ${(r.contentTypes ?? ['application/json']).join(', ')}` },
   { status: 422, applies: (r) => Boolean(r.idempotent), when: () => 'The Idempotency-Key was used before with another request' },
+  {
+    status: 429,
+    applies: (r) => Boolean(orgLimitOf(r)),
+    when: (r) => {
+      const spec = ORG_LIMITS[orgLimitOf(r)!];
+      return (
+        `The organisation has spent its ${orgLimitOf(r)} limit: ${spec.perWindow} requests per fixed ${ORG_LIMIT_WINDOW_SECONDS}-second window by default (${spec.env}); ` +
+        'Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it'
+      );
+    },
+  },
   { status: 500, applies: () => true, when: () => 'An internal failure; the body names only the request id, the log has the rest' },
   { status: 503, applies: () => true, when: () => 'Storage is throttled; retry shortly' },
 ];

@@ -15,7 +15,7 @@ export const analyticsRoutes = {
   }),
   keyActivity: route({
     method: 'GET', path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard',
-    entry: 'functions/analytics/key-activity.ts', access: 'read', tableActions: ['GetItem', 'Query'],
+    entry: 'functions/analytics/key-activity.ts', access: 'read', permission: 'analytics', tableActions: ['GetItem', 'Query'],
     summary:
       'Key analytics: one row per (API, path) over whole days start..end (at most 366), busiest first, paged; ' +
       '400 for a bad or reversed date, 404 for a key of another organisation',

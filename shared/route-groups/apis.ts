@@ -9,7 +9,7 @@ import { versionQuerySchema } from '../schemas/import';
 
 export const apisRoutes = {
   apisList: route({
-    method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read',
+    method: 'GET', path: '/api/apis', group: 'dashboard', entry: 'functions/apis/list.ts', access: 'read', permission: 'apis',
     tableActions: ['GetItem', 'Query'],
     summary: "List the caller's organisation's APIs: paged, sort by name, created_at or updated_at (- for descending)",
     query: apiListQuerySchema, result: apiListSchema,

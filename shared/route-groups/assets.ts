@@ -6,29 +6,29 @@ import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } 
 
 export const assetsRoutes = {
   assetsCreate: route({
-    method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', idempotent: true,
+    method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', permission: 'assets', idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create a template (asset); Meta is the new _id, ID the custom id; 409 custom id taken, 422 kind other than oas-template',
     body: assetInputSchema, result: okIdPairSchema,
   }),
   assetsList: route({
-    method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read',
+    method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read', permission: 'assets',
     tableActions: ['GetItem', 'Query'],
     summary: "List the caller's organisation's templates, paged", query: assetListQuerySchema, result: assetListSchema,
   }),
   assetsGet: route({
-    method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read',
+    method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read', permission: 'assets',
     tableActions: ['GetItem'],
     summary: 'Get a template by _id or custom id', result: assetSchema,
   }),
   assetsUpdate: route({
-    method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', etag: true,
-    tableActions: ['GetItem', 'PutItem', 'DeleteItem'],
+    method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', permission: 'assets', etag: true,
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Replace a template (by _id or custom id); 409 custom id taken, 412 stale If-Match, 422 kind',
     body: assetInputSchema, result: okIdPairSchema,
   }),
   assetsDelete: route({
-    method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', etag: true,
+    method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', permission: 'assets', etag: true,
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Delete a template (by _id or custom id)', result: okIdSchema,
   }),

@@ -12,7 +12,7 @@ import { STREAMS_MEDIA_TYPES, streamsBodySchema, streamsQuerySchema } from '../s
 
 export const importsRoutes = {
   oasImport: route({
-    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/imports/oas-import.ts', access: 'write',
+    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/imports/oas-import.ts', access: 'write', permission: 'apis',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
@@ -22,8 +22,8 @@ export const importsRoutes = {
     nodeModules: ['@seriousme/openapi-schema-validator', 'yaml'],
   }),
   streamsPatch: route({
-    method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'],
+    method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', entry: 'functions/imports/streams-patch.ts', access: 'write', permission: 'apis',
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     etag: true, contentTypes: STREAMS_MEDIA_TYPES,
     summary: 'Patch a streams API (application/vnd.gw.streams.oas or its +json form); 415 other media types, 400 without x-gw-api-gateway or x-gw-streaming.streams, 404 unknown API, 422 a policy that is not the caller organisation\'s, 409 listen path taken',
     query: streamsQuerySchema, body: streamsBodySchema, result: okNullSchema,

@@ -23,7 +23,7 @@ export const keysRoutes = {
     summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400)', query: keyGetQuerySchema, result: keyWriteSchema,
   }),
   keysDashboardUpdate: route({
-    method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write',
+    method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write', permission: 'keys',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API; resets the live quota unless suppress_reset=1; 422 an API or policy that is not the organisation\'s',
     params: z.object({ apiID: idSchema, keyID: usernameSchema }),

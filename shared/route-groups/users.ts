@@ -26,12 +26,12 @@ export const usersRoutes = {
     result: userIssuedSchema,
   }),
   usersList: route({
-    method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read',
+    method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read', permission: 'users',
     tableActions: ['GetItem', 'Query'],
     summary: "List the caller's organisation's users", query: pageQuerySchema, result: userListSchema,
   }),
   usersSearch: route({
-    method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read',
+    method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read', permission: 'users',
     tableActions: ['GetItem', 'Query'],
     summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
     query: userSearchQuerySchema, result: userListSchema,

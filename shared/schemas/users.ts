@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSchema, looseObject, okEnvelopeWithId, pageQuerySchema, shortText } from './common';
+import { userPermissionsSchema } from './permissions';
 
 /** Body of POST /admin/users (contract §9): issues a dashboard access key. */
 export const userCreateSchema = z.object({
@@ -8,7 +9,7 @@ export const userCreateSchema = z.object({
   first_name: shortText.optional().default(''),
   last_name: shortText.optional().default(''),
   password: z.string().min(8).max(256).optional(),
-  user_permissions: z.record(z.string().max(128), z.string().max(128)).optional().default({}),
+  user_permissions: userPermissionsSchema.optional().default({}),
   active: z.boolean().optional().default(true),
   group_id: idSchema.optional(),
   password_max_days: z.number().int().min(0).max(36_500).optional(),

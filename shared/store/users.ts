@@ -28,6 +28,8 @@ export interface AccessKeyOwner {
   user_id: string;
   org_id: string;
   active: boolean;
+  /** The user's `user_permissions` as stored (contract §9). */
+  permissions: Record<string, unknown>;
 }
 
 /**
@@ -91,8 +93,9 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
       op: {
         Put: {
           TableName: table,
-          // The owner's org and active flag are copied here so a dashboard request costs one GetItem.
-          Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: input.org_id, active: user.active },
+          // The owner's org, active flag and permissions are copied here so a dashboard request
+          // costs one GetItem, its permission check included.
+          Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: input.org_id, active: user.active, user_permissions: user.user_permissions },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
@@ -102,12 +105,25 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
   return { user, accessKey };
 }
 
-/** Who holds a dashboard access key, by its hash: the key item copies the owner's org and active flag. */
+/**
+ * Who holds a dashboard access key, by its hash: the key item copies the owner's org, active flag
+ * and permissions. A key item written before permissions were copied has none: its user's are read
+ * (a second GetItem, only for such items).
+ */
 export async function findAccessKeyOwner(hash: string): Promise<AccessKeyOwner | undefined> {
   const item = await getItem(userKeys.accessKey(hash));
   if (!item) return undefined;
-  return { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true };
+  const owner = { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true };
+  const copied = permissionsOf(item);
+  if (copied) return { ...owner, permissions: copied };
+  const user = owner.active ? await getItem(userKeys.user(owner.user_id)) : undefined;
+  return { ...owner, permissions: permissionsOf(user) ?? {} };
 }
+
+const permissionsOf = (item: Item | undefined): Record<string, unknown> | undefined => {
+  const p = item?.user_permissions;
+  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined;
+};
 
 const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: userKeys.ofOrg(orgId), forward: true });
 
@@ -180,8 +196,9 @@ async function changeUser<T>(ifMatch: number | undefined, attempt: () => Promise
 /**
  * Replaces a user's editable fields (PUT /admin/users/{userID}). The e-mail marker moves in the
  * same transaction when the e-mail changes (409 when taken in the organisation), and the access
- * key item's copy of `active` follows, so a deactivated user's key is refused by the next table
- * read. An omitted password keeps the stored hash.
+ * key item's copies of `active` and `user_permissions` follow, so a deactivated user's key is
+ * refused, and changed permissions apply, from the next table read. An omitted password keeps the
+ * stored hash.
  */
 export async function replaceUser(id: string, input: UserUpdate, ifMatch: number | undefined): Promise<{ user: User; version: number }> {
   // Hashing is slow on purpose (scrypt): once, outside the retry loop.
@@ -227,9 +244,9 @@ export async function replaceUser(id: string, input: UserUpdate, ifMatch: number
           Update: {
             TableName: table,
             Key: userKeys.accessKey(item.access_key_hash),
-            UpdateExpression: 'SET active = :a',
+            UpdateExpression: 'SET active = :a, user_permissions = :p',
             ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':a': input.active },
+            ExpressionAttributeValues: { ':a': input.active, ':p': input.user_permissions },
           },
         },
         // No mapping: the key item exists whenever the user names it (both change in one
@@ -259,7 +276,14 @@ export async function rotateAccessKey(id: string): Promise<{ user: User; accessK
         op: {
           Put: {
             TableName: table,
-            Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: String(item.org_id), active: item.active === true },
+            Item: {
+              ...userKeys.accessKey(accessKeyHash),
+              entity: 'access_key',
+              user_id: id,
+              org_id: String(item.org_id),
+              active: item.active === true,
+              user_permissions: permissionsOf(item) ?? {},
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },

@@ -104,28 +104,40 @@ describe('idempotency records hold nothing the table alone can open', () => {
 });
 
 describe('a reply larger than one record holds is still kept whole (contract §3)', () => {
-  /** A user of about 320 KB, near DynamoDB's 400 KB item limit: its reply, sealed as text, used not to fit a record. */
-  const bigUser = (email: string) => ({
+  /**
+   * A key of about 320 KB (its meta_data), near DynamoDB's 400 KB item limit, which the key result
+   * echoes: its reply, sealed as text, used not to fit a record.
+   */
+  const bigKey = (apiId: string, alias: string) => ({
     org_id: orgId,
-    email_address: email,
-    user_permissions: Object.fromEntries(
+    alias,
+    access_rights: rightsFor(apiId),
+    meta_data: Object.fromEntries(
       Array.from({ length: 1380 }, (_, i) => [`${String(i).padStart(5, '0')}-${randomBytes(72).toString('base64')}`, randomBytes(96).toString('base64')]),
     ),
   });
 
-  it('POST /admin/users of ~320 KB with an Idempotency-Key answers 200 once, and its retry replays the same answer', async () => {
-    const email = `big-${Date.now()}@x.example`;
-    const body = bigUser(email);
+  it('POST /admin/org/keys of ~320 KB with an Idempotency-Key answers 200 once, and its retry replays the same answer', async () => {
+    const apiId = await makeApi(s, orgId);
+    const alias = `big-${Date.now()}`;
+    const body = bigKey(apiId, alias);
     expect(JSON.stringify(body).length).toBeGreaterThan(320_000);
-    const first = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `big-${email}` });
+    const first = await s.admin('POST', '/admin/org/keys', body, { 'idempotency-key': alias });
     expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(200);
-    const again = await s.admin('POST', '/admin/users', body, { 'idempotency-key': `big-${email}` });
+    const again = await s.admin('POST', '/admin/org/keys', body, { 'idempotency-key': alias });
     expect(again.status, JSON.stringify(again.body).slice(0, 300)).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    // One user was created, and its access key (shown once) is the one both answers carry.
-    const dash = await s.dash(first.body.Message, 'GET', '/api/users?p=-1');
-    expect(dash.body.users.filter((u: { email_address: string }) => u.email_address === email)).toHaveLength(1);
+    // One key was created, and its clear id (shown once) is the one both answers carry.
+    const keys: unknown[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await ddb().send(new ScanCommand({ TableName: s.table, ConsistentRead: true, ExclusiveStartKey: start, FilterExpression: 'entity = :e AND #s.alias = :a', ExpressionAttributeNames: { '#s': 'session' }, ExpressionAttributeValues: { ':e': 'key', ':a': alias } }));
+      keys.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    expect(keys).toHaveLength(1);
+    expect((await s.gw('GET', `/gw/keys/${first.body.key_id}`)).body).toMatchObject({ alias, org_id: orgId });
   });
 });
 

@@ -38,11 +38,6 @@ async function refused(write: () => Promise<Answer>, group: 'gateway' | 'dashboa
 const limit = (object: string) => new RegExp(`^The ${object} is larger than DynamoDB's 400 KB item limit \\(\\d+ KB as stored\\)`);
 
 describe("objects over DynamoDB's 400 KB item limit answer 413 and store nothing", () => {
-  it('a user with 4,000 permissions', async () => {
-    const perms = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`${'p'.repeat(96)}${String(i).padStart(4, '0')}`, 'write']));
-    await refused(() => s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: `big-${n++}@example.com`, user_permissions: perms }), 'admin', limit('user'));
-  });
-
   it('a key with 720 KB of meta_data: gateway create, admin create, dashboard update', async () => {
     await refused(() => s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId), meta_data: bigMeta() }), 'gateway', limit('key'));
     await refused(() => s.admin('POST', '/admin/org/keys', { org_id: t.orgId, access_rights: rightsFor(apiId), meta_data: bigMeta() }), 'admin', limit('key'));

@@ -81,7 +81,7 @@ async function requestsUntilRefused(key: string): Promise<number> {
 
 describe('PUT /admin/users/{userID}', () => {
   it('replaces the editable fields, keeps id, org, stamps and password; answers the user with its ETag', async () => {
-    const u = await newUser({ first_name: 'Ann', password: 'first password', user_permissions: { apis: 'read' } });
+    const u = await newUser({ first_name: 'Ann', password: 'first password', user_permissions: { apis: 'read', users: 'read' } });
     const listed = async () => (await s.dash(u.key, 'GET', '/api/users?p=-1')).body.users.find((x: any) => x.id === u.id);
     const before = await listed();
     const r = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: true, last_name: 'Lee', org_id: 'elsewhere', id: 'forged' });

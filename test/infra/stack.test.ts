@@ -15,7 +15,7 @@ import { evaluate } from '../../infra/local/emulator/iam';
 import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
-import { needsServiceKey } from '../../shared/route-def';
+import { needsServiceKey, orgLimitOf } from '../../shared/route-def';
 import { routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
@@ -241,6 +241,21 @@ describe('capacity settings from context', () => {
     expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000, DetailedMetricsEnabled: true });
     expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
     expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
+  }, 120_000);
+
+  it('give each dashboard function that spends an organisation limit its number, the default or a -c value', () => {
+    const spending = routeList.filter((r) => orgLimitOf(r));
+    expect(spending.length).toBeGreaterThan(0);
+    const lowered = templateOf(stageStack({ orgWriteLimit: '100', orgHookTestLimit: '5' }).stack);
+    for (const r of routeList) {
+      const limit = orgLimitOf(r);
+      const vars = lowered.functionOf(r.name)[1].Properties.Environment.Variables;
+      expect([vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([limit === 'writes' ? '100' : undefined, limit === 'hookTest' ? '5' : undefined]);
+    }
+    const vars = (name: string) => templateOf(stageStack({}).stack).functionOf(name)[1].Properties.Environment.Variables;
+    expect(vars('hooksCreate').ORG_WRITE_LIMIT).toBe('600');
+    expect(vars('hooksTest').ORG_HOOK_TEST_LIMIT).toBe('60');
+    expect(() => stageStack({ orgWriteLimit: '0' })).toThrow(/context "orgWriteLimit": expected 1\.\.1000000, got 0/);
   }, 120_000);
 
   it('take the secret refresh and rotation window from -c values', () => {

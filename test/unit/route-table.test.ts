@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { orgLimitOf, permissionOf } from '../../shared/route-def';
 import { routeGroups, routeList, routes } from '../../shared/routes';
 
 const camel = (kebab: string) => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -50,5 +51,29 @@ describe('the route table and the handler files', () => {
     const odd = params.filter((p) => !/^[a-z]+ID$/.test(p) && !NON_ID_PARAMS.includes(p));
     expect(odd).toEqual([]);
     expect(params).toEqual(expect.arrayContaining(['apiID', 'keyID', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
+  });
+});
+
+describe('permissions and per-organisation limits in the table (README "Credentials", "Limits")', () => {
+  it('names a permission group on every dashboard route and on no other; the level is the route\'s access', () => {
+    expect(routeList.filter((r) => r.group === 'dashboard' && !r.permission).map((r) => r.name)).toEqual([]);
+    expect(routeList.filter((r) => r.group !== 'dashboard' && r.permission).map((r) => r.name)).toEqual([]);
+    expect(permissionOf(routes.hooksCreate)).toEqual({ group: 'hooks', level: 'write' });
+    expect(permissionOf(routes.hooksDeliveries)).toEqual({ group: 'hooks', level: 'read' });
+    expect(permissionOf(routes.oasImport)).toEqual({ group: 'apis', level: 'write' });
+    expect(permissionOf(routes.keysDashboardUpdate)).toEqual({ group: 'keys', level: 'write' });
+    expect(permissionOf(routes.keyActivity)).toEqual({ group: 'analytics', level: 'read' });
+    expect(permissionOf(routes.usersCreate)).toBeUndefined();
+  });
+
+  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, and nothing else spend one', () => {
+    const spending = routeList.filter((r) => orgLimitOf(r)).map((r) => `${r.name}:${orgLimitOf(r)}`);
+    const writes = routeList.filter((r) => r.group === 'dashboard' && r.access === 'write');
+    expect(spending.sort()).toEqual(writes.map((r) => `${r.name}:${['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes'}`).sort());
+    expect(routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name), 'orgLimit on a route that spends none').toEqual([]);
+  });
+
+  it('declares UpdateItem (the counter\'s conditional ADD) on every route that spends a limit', () => {
+    expect(routeList.filter((r) => orgLimitOf(r) && !r.tableActions?.includes('UpdateItem')).map((r) => r.name)).toEqual([]);
   });
 });

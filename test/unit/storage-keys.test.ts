@@ -45,6 +45,8 @@ const OWNER: Record<string, string> = {
   'ANBATCH#*': 'analytics',
   'CHUNK#*#': 'analytics',
   'CHUNK#*#*': 'analytics',
+  'ORGLIMIT#*#*': 'org-limits',
+  'W#*': 'org-limits',
 };
 
 /** The service's own code; bench/ writes keys of its own for raw DynamoDB baselines. */

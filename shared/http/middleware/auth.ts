@@ -25,7 +25,7 @@ export async function principalOf(group: Group, headers: Headers): Promise<Princ
       if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
       const owner = await activeOwnerOf(token);
       if (!owner) throw new Unauthorized('Access key is not valid');
-      return { group, orgId: owner.org_id, userId: owner.user_id };
+      return { group, orgId: owner.org_id, userId: owner.user_id, permissions: owner.permissions };
     }
   }
 }

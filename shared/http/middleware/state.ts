@@ -5,11 +5,12 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import type { StoredPermissions } from '../../domain/permissions';
 import type { Result } from '../respond';
 
 /** Who sends the request, by the credential of its route's group. */
 export type Principal =
-  | { group: 'dashboard'; orgId: string; userId: string }
+  | { group: 'dashboard'; orgId: string; userId: string; permissions: StoredPermissions }
   | { group: 'gateway' }
   | { group: 'admin' }
   | { group: 'public' };

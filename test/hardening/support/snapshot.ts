@@ -5,9 +5,12 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../shared/store/db/client';
 
-/** Bookkeeping that may move without any object changing: idempotency claims, rate windows, health probes. */
+/**
+ * Bookkeeping that may move without any object changing: idempotency claims, rate windows, the
+ * organisations' limit counters (a valid write the service refuses has spent its unit), health probes.
+ */
 const IGNORED = (item: Record<string, unknown>) =>
-  String(item.PK).startsWith('IDEMP#') || String(item.SK).startsWith('RATE#') || item.PK === 'HEALTH';
+  String(item.PK).startsWith('IDEMP#') || String(item.SK).startsWith('RATE#') || String(item.PK).startsWith('ORGLIMIT#') || item.PK === 'HEALTH';
 
 function canonical(v: unknown): unknown {
   if (v instanceof Set) return { $set: [...v].map(canonical).sort() };

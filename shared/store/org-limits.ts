@@ -1,0 +1,38 @@
+/**
+ * Per-organisation limit counters (README "Limits"): one item per organisation, class and fixed
+ * window, spent only by one conditional ADD, never read-modify-write. Every window has its own
+ * item, so a new window needs no reset (its first unit creates it) and under any concurrency at
+ * most `max` units are spent in it. Each item expires by TTL when its window ends; none is ever
+ * read after that.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { OrgLimitClass } from '../limits';
+import { ddb, tableName } from './db/client';
+import { isConditionFailure } from './db/items';
+import type { StorageKey } from './db/storage-key';
+import { TTL_ATTRIBUTE } from './db/table';
+
+export const orgLimitKeys = {
+  /** The counter of one window (its start, epoch seconds). */
+  window: (orgId: string, cls: OrgLimitClass, start: number): StorageKey => ({ PK: `ORGLIMIT#${orgId}#${cls}`, SK: `W#${start}` }),
+};
+
+/** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
+export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: orgLimitKeys.window(orgId, cls, window.start),
+        UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
+        ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
+        ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'org_limit', ':exp': window.end },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}
