@@ -7,8 +7,9 @@
  *   key update, counted at the client, for the issue's case (6 APIs each with 3,000 handlers
  *   naming one hook, a key granting all 6) and for the widest fan-out the limits allow;
  * - organisation B's Ping delay (from `POST /api/hooks/{id}/test` to B's receiver): alone, right
- *   after organisation A's one key event fanned out to 100 hooks on a receiver that never answers,
- *   and while A has 300 deliveries on it.
+ *   after organisation A's one key event fanned out to 100 hooks on a receiver that never answers
+ *   (`fan-out`), while A has 300 deliveries on it (`tarpits`), and while A's three key events
+ *   making those 300 are still being routed (`tarpits-routing`).
  *
  * Prints a JSON report; the same script runs against any revision (it uses routes and the change
  * feed handler only), which is how the "before" figures were taken.
@@ -25,6 +26,7 @@ import { createLocalServer } from '../infra/local/server';
 import { resetConfig } from '../shared/config';
 import { resetSecrets } from '../shared/secrets';
 import { ddb, resetClient } from '../shared/store/db/client';
+import { dueDeliveries } from '../shared/store/hook-deliveries';
 import { request } from '../test/support/client';
 import { startReceiver, startTarpit } from '../test/support/receiver';
 
@@ -133,8 +135,12 @@ async function pingDelay(b: { key: string }, hookId: string, rx: { calls: unknow
   return Date.now() - started;
 }
 
-/** A's key events on 5 APIs × 20 hooks (100 hooks) on a receiver that never answers, and B's Ping. */
-async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3): Promise<Record<string, unknown>> {
+/**
+ * A's key events on 5 APIs × 20 hooks (100 hooks) on a receiver that never answers, and B's Ping
+ * once A's calls hang: right away, or (`routed`) once all of A's deliveries exist, so only their
+ * attempts are under way.
+ */
+async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3, routed: boolean): Promise<Record<string, unknown>> {
   const tarpit = await startTarpit();
   const rx = await startReceiver();
   const a = await tenant('orga');
@@ -160,12 +166,15 @@ async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3): 
       const del = await gw('DELETE', `/gw/keys/${key}`);
       if (del.status !== 200) throw new Error(`key delete: ${del.text}`);
     }
+    if (routed) {
+      while ((await dueDeliveries(Date.now() + 86_400_000, 1000)).filter((d) => d.org_id === a.orgId).length < 100 * aEvents && Date.now() - started < 120_000) await sleep(100);
+    }
     // A's deliveries are under way (the first calls hang at the tarpit) before B pings.
     while (tarpit.count() < 10 && Date.now() - started < 60_000) await sleep(20);
     await sleep(1_000);
     const hanging = tarpit.count();
     const delay = await pingDelay(b, bHook!, rx);
-    return { ping_alone_ms: alone, a_calls_hanging_when_b_pinged: hanging, ping_under_noise_ms: delay ?? '> 120000' };
+    return { ping_alone_ms: alone, a_deliveries: 100 * aEvents, a_calls_hanging_when_b_pinged: hanging, a_calls_open_at_once_max: tarpit.maxOpen(), ping_under_noise_ms: delay ?? '> 120000' };
   } finally {
     await Promise.all([tarpit.close(), rx.close()]);
     await stop();
@@ -216,8 +225,9 @@ async function main() {
       }
       report['routing-widest'] = { apis: 150, per_record: await routingWork((await makeKey(w.orgId, apiIds)).hash) };
     }
-    if (want('fan-out')) report['fan-out'] = await noisyNeighbour(dynamo.endpoint, await freshTable(dynamo.endpoint), 1);
-    if (want('tarpits')) report.tarpits = await noisyNeighbour(dynamo.endpoint, await freshTable(dynamo.endpoint), 3);
+    if (want('fan-out')) report['fan-out'] = await noisyNeighbour(dynamo.endpoint, await freshTable(dynamo.endpoint), 1, false);
+    if (want('tarpits')) report.tarpits = await noisyNeighbour(dynamo.endpoint, await freshTable(dynamo.endpoint), 3, true);
+    if (want('tarpits-routing')) report['tarpits-routing'] = await noisyNeighbour(dynamo.endpoint, await freshTable(dynamo.endpoint), 3, false);
     console.log(JSON.stringify(report, null, 2));
   } finally {
     server.closeAllConnections();

@@ -53,6 +53,8 @@ export interface Tarpit {
   url: string;
   /** Requests that arrived (none is ever answered). */
   count(): number;
+  /** The most requests it held open at one time (each caller gives up on its own). */
+  maxOpen(): number;
   close(): Promise<void>;
 }
 
@@ -62,8 +64,12 @@ export interface Tarpit {
  */
 export async function startTarpit(): Promise<Tarpit> {
   let n = 0;
+  let open = 0;
+  let most = 0;
   const server = createServer((req) => {
     n++;
+    most = Math.max(most, ++open);
+    req.socket.once('close', () => open--);
     req.resume();
   });
   server.keepAliveTimeout = 0;
@@ -73,6 +79,7 @@ export async function startTarpit(): Promise<Tarpit> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tarpit`,
     count: () => n,
+    maxOpen: () => most,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
