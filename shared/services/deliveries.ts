@@ -143,7 +143,7 @@ async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void
           api_id: api.api_id,
           key_hash: session.key_hash,
           message: EVENT_MESSAGES[event],
-          data: { alias: session.alias ?? '', expires: session.expires ?? 0, apis: granted },
+          data: { alias: session.alias ?? '', expires: session.expires ?? 0, apis: apiIds },
         },
       });
     }
@@ -333,9 +333,11 @@ async function call(d: StoredDelivery): Promise<Attempt> {
 /**
  * The local stage's stand-in for delayed queue messages (infra/local/change-feed.ts): queues the
  * pending deliveries whose time has come, from the due index, so retries (and deliveries left
- * pending by a stop) go out. Answers how many it queued.
+ * pending by a stop) go out. It reads far enough (one page of small items) that one
+ * organisation's backlog at the head of the index does not hide another's retries: the queue
+ * then orders them fairly and takes each once. Answers how many it read.
  */
-export async function queueDueDeliveries(nowMs: number = Date.now(), limit = 25): Promise<number> {
+export async function queueDueDeliveries(nowMs: number = Date.now(), limit = 1000): Promise<number> {
   const due = await dueDeliveries(nowMs, limit);
   if (due.length) await requeue(due, 0);
   return due.length;

@@ -3,7 +3,10 @@
  * DynamoDB Local: exact under concurrent claims, given back on release, and leases of attempts
  * that died end on their own. And a rotation keeps the replaced signing secret beside the new one.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { resetConfig } from '../../shared/config';
+import { runQueuedAttempt } from '../../shared/services/deliveries';
 import { budgetKeys, claimAttemptSlot, releaseAttemptSlot } from '../../shared/store/delivery-budget';
 import { getItem } from '../../shared/store/db/items';
 import { getHook, getHookForDelivery, newHookId, createHook, replaceHook, setSigningSecret } from '../../shared/store/hooks';
@@ -50,6 +53,35 @@ describe('attempts in flight per organisation', () => {
     await releaseAttemptSlot('budget-none', 'x', NOW);
     await releaseAttemptSlot('budget-a', 'never-claimed', NOW);
     expect(await getItem(budgetKeys.inFlight('budget-none'), true)).toBeUndefined();
+  });
+});
+
+describe('an attempt without a free slot', () => {
+  it('goes back to the queue, later each time (2, 4, ... at most 60 s), and is not attempted', async () => {
+    const org = 'budget-full';
+    for (let i = 0; i < 10; i++) await claimAttemptSlot(org, `busy${i}`, Date.now(), Date.now() + 30_000, 10);
+    process.env.HOOK_QUEUE_URL = 'https://sqs.example/attempts';
+    resetConfig();
+    const sent: SendMessageBatchCommand['input'][] = [];
+    const send = vi.spyOn(SQSClient.prototype, 'send').mockImplementation(async (command: unknown) => {
+      sent.push((command as SendMessageBatchCommand).input);
+      return { Successful: [], Failed: [] } as never;
+    });
+    try {
+      const m = { org_id: org, hook_id: 'h', id: 'not-even-stored' };
+      expect(await runQueuedAttempt(m)).toBe('deferred');
+      expect(await runQueuedAttempt({ ...m, deferrals: 4 })).toBe('deferred');
+      expect(await runQueuedAttempt({ ...m, deferrals: 9 })).toBe('deferred');
+      expect(sent.map((b) => [b.Entries![0]!.DelaySeconds, JSON.parse(b.Entries![0]!.MessageBody!).deferrals, b.Entries![0]!.MessageGroupId])).toEqual([
+        [2, 1, org],
+        [32, 5, org],
+        [60, 10, org],
+      ]);
+    } finally {
+      send.mockRestore();
+      delete process.env.HOOK_QUEUE_URL;
+      resetConfig();
+    }
   });
 });
 
