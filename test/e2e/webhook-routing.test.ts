@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as changeFeed } from '../../functions/hooks/change-feed';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { dueDeliveries } from '../../shared/store/hook-deliveries';
-import { makeKey, rightsFor, uid } from '../support/fixtures';
+import { makeKey, rightsFor, uid, unthrottled } from '../support/fixtures';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 
 let s: Stage;
@@ -61,7 +61,9 @@ suite('routing work per change-feed record', () => {
     const t = await s.tenant();
     const hooks: string[] = [];
     for (let i = 0; i < 100; i += 20) {
-      const made = await Promise.all(Array.from({ length: 20 }, (_, j) => s.dash(t.key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: 'https://hooks.example/x' })));
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, j) => unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: 'https://hooks.example/x' }))),
+      );
       hooks.push(...made.map((r) => r.body.Meta as string));
     }
     const apiIds: string[] = [];
