@@ -27,7 +27,7 @@ import { Capacity } from './constructs/capacity';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { grantTableActions } from './constructs/table-grants';
-import { DELIVERY_TABLE_ACTIONS, RETRY_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
+import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -160,15 +160,15 @@ export class ManagementStack extends Stack {
       table,
       serviceKey: serverSecret,
       removalPolicy: keep,
-      queueNames: { retry: names.queue('hook-retries'), deadLetter: names.queue('hook-dead-letters') },
-      // HOOK_RETRY_SECONDS is left to its default (README "Configuration"); ALLOW_PRIVATE_TARGETS is never set here.
+      queueNames: { attempts: names.queue('hook-attempts'), deadLetter: names.queue('hook-dead-letters') },
+      // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults (README "Configuration"); ALLOW_PRIVATE_TARGETS is never set here.
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config, api, stage, table,
-      functions: new Map([...functions, ['fallback', fallback], ['hookDelivery', delivery.deliveryFunction], ['hookRetry', delivery.retryFunction]]),
+      functions: new Map([...functions, ['fallback', fallback], ['hookRouting', delivery.routingFunction], ['hookAttempts', delivery.attemptFunction]]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
     acknowledgeFindings({
@@ -177,8 +177,8 @@ export class ManagementStack extends Stack {
       functions: [
         ...routeList.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]),
         [fallback, []],
-        [delivery.deliveryFunction, DELIVERY_TABLE_ACTIONS],
-        [delivery.retryFunction, RETRY_TABLE_ACTIONS],
+        [delivery.routingFunction, ROUTING_TABLE_ACTIONS],
+        [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
       ],
       api,
       routes: [...routes.values()],

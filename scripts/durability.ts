@@ -262,14 +262,15 @@ interface Burst {
 }
 
 /**
- * BURST_SIZE creates that each write one transaction (webhooks, users, classic APIs, policies,
- * all in the base organisation), sent at once; the last answer to arrive SIGKILLs both
- * processes before anything else runs, so no other request follows the last transaction.
+ * BURST_SIZE creates that each write one transaction (webhooks in the trial's own organisation;
+ * users, classic APIs, policies in the base organisation), sent at once; the last answer to
+ * arrive SIGKILLs both processes before anything else runs, so no other request follows the last
+ * transaction.
  */
-async function burst(url: string, secrets: Secrets, base: User, run: string, pids: Pids): Promise<Burst> {
+async function burst(url: string, secrets: Secrets, base: User, hooksUser: User, run: string, pids: Pids): Promise<Burst> {
   const admin = { 'admin-auth': secrets.adminSecret };
   const gw = { 'x-gw-authorization': secrets.gwSecret };
-  const dash = { authorization: `Bearer ${base.key}` };
+  const dash = { authorization: `Bearer ${hooksUser.key}` };
   const out: Burst = { acked: [], rejected: [], killGapMs: 0 };
   let unanswered = BURST_SIZE;
   let killed: Promise<void> | undefined;
@@ -288,7 +289,7 @@ async function burst(url: string, secrets: Secrets, base: User, run: string, pid
     if (i < 12) {
       const hook = { name: `hook ${id}`, method: 'POST', target_path: `https://hooks.example.com/${id}` };
       [path, headers, body] = ['/api/hooks', dash, hook];
-      acked = (r) => ({ kind: 'hook', id: String(r.body.Meta), key: base.key, name: hook.name, target: hook.target_path, writes: 1 });
+      acked = (r) => ({ kind: 'hook', id: String(r.body.Meta), key: hooksUser.key, name: hook.name, target: hook.target_path, writes: 1 });
     } else if (i < 15) {
       const user = { org_id: base.orgId, email_address: `${id}@burst.example`, first_name: `First ${id}` };
       [path, headers, body] = ['/admin/users', admin, user];
@@ -517,8 +518,14 @@ async function main() {
   const bursts: BurstResult[] = [];
   for (let trial = 1; trial <= BURST_TRIALS; trial++) {
     const run = `b${trial}${Date.now().toString(36)}`;
+    // The burst's webhooks go to an organisation of their own: one holds at most 100 (README "Limits").
+    const hooksOrg = `hooks-${run}`;
+    const ho = await call(stage.url, 'POST', '/admin/organisations', { 'admin-auth': secrets.adminSecret }, { id: hooksOrg });
+    const hu = await call(stage.url, 'POST', '/admin/users', { 'admin-auth': secrets.adminSecret }, { org_id: hooksOrg, email_address: `${hooksOrg}@durability.example` });
+    if (ho.status !== 200 || hu.status !== 200) throw new Error(`burst tenant not created: ${ho.status} ${hu.status}`);
+    const hooksUser: User = { kind: 'user', orgId: hooksOrg, email: `${hooksOrg}@durability.example`, firstName: '', key: String(hu.body.Meta.access_key), writes: 1 };
     await warmUpBurst(stage.url, secrets, baseUser);
-    const b = await burst(stage.url, secrets, baseUser, run, stagePids(stage, dataDir));
+    const b = await burst(stage.url, secrets, baseUser, hooksUser, run, stagePids(stage, dataDir));
     all.push(...b.acked);
 
     stage = await startStage(dataDir);

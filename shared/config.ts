@@ -43,8 +43,13 @@ export interface Config {
   upstreamAllowedHosts?: HostAllowList;
   /** HOOK_RETRY_SECONDS: delays before each retry of a failed webhook delivery (contract §11). */
   hookRetrySeconds: number[];
-  /** HOOK_RETRY_QUEUE_URL (cloud): the SQS queue that holds scheduled retries; unset locally. */
-  hookRetryQueueUrl?: string;
+  /** HOOK_QUEUE_URL (cloud): the SQS fair queue of webhook attempts; unset locally (an in-process queue). */
+  hookQueueUrl?: string;
+  /**
+   * HOOK_SECRET_ROTATION_SECONDS: how long after a signing-secret rotation deliveries carry a
+   * second `v1=` signature made with the replaced secret.
+   */
+  hookSecretRotationMs: number;
   /** ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
   orgLimits: Record<OrgLimitClass, number>;
 }
@@ -71,7 +76,8 @@ export function config(): Config {
     cacheMs: cacheMs(env.CACHE_SECONDS),
     upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
     hookRetrySeconds: parseRetrySchedule(env.HOOK_RETRY_SECONDS),
-    hookRetryQueueUrl: env.HOOK_RETRY_QUEUE_URL || undefined,
+    hookQueueUrl: env.HOOK_QUEUE_URL || undefined,
+    hookSecretRotationMs: secondsSetting(env.HOOK_SECRET_ROTATION_SECONDS, HOOK_SECRET_ROTATION),
     orgLimits: parseOrgLimits(env),
   };
   return cached;
@@ -86,6 +92,7 @@ function cacheMs(value: string | undefined): number {
 /** Defaults and bounds (seconds) of the secret settings; the cloud stage's context checks the same. */
 export const SECRET_REFRESH = { default: 300, min: 1, max: 3600 } as const;
 export const SECRET_ROTATION_WINDOW = { default: 3600, min: 0, max: 7 * 24 * 3600 } as const;
+export const HOOK_SECRET_ROTATION = { default: 24 * 3600, min: 0, max: 7 * 24 * 3600 } as const;
 
 /** A whole number of seconds within bounds, in ms; unset, empty or out of bounds: the default. */
 function secondsSetting(value: string | undefined, s: { default: number; min: number; max: number }): number {

@@ -37,3 +37,23 @@ export type OrgLimitClass = keyof typeof ORG_LIMITS;
 export const ORG_LIMIT_WINDOW_SECONDS = 60;
 /** The largest limit the environment may set. */
 export const ORG_LIMIT_MAX = 1_000_000;
+
+/**
+ * Webhook fan-out (README "Limits", contract §11): what one organisation's hooks and one event may
+ * cost the shared delivery. Writes past them are refused; routing applies them again, so
+ * definitions stored before they existed cannot fan out further.
+ */
+export const WEBHOOK_LIMITS = {
+  /** Webhooks of one organisation (409 on `POST /api/hooks`, exact under concurrency). */
+  hooksPerOrg: 100,
+  /** Webhook event handlers (entries naming a hook or an inline target) in one API definition. */
+  handlersPerApi: 100,
+  /** Distinct webhooks one event of one API reaches. */
+  hooksPerEvent: 20,
+  /** APIs of a key whose handlers one key event is routed through (the first by id). */
+  apisPerKeyEvent: 100,
+  /** Deliveries one change-feed record makes (a key event through all of its APIs). */
+  deliveriesPerRecord: 100,
+  /** Attempts of one organisation in flight at once, across every delivery worker. */
+  attemptsInFlightPerOrg: 10,
+} as const;

@@ -1,6 +1,7 @@
 /** What every scenario gets: the stage, its credentials, a tenant, and a raw client on the same DynamoDB Local. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { resetConfig } from '../../shared/config';
+import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { ddb, resetClient } from '../../shared/store/db/client';
 import { call } from './http';
 import type { Floor } from './floor';
@@ -15,7 +16,14 @@ export interface Ctx {
   admin: Record<string, string>;
   /** A tenant created through the admin routes. */
   tenant(name: string): Promise<{ orgId: string; dash: Record<string, string> }>;
+  /**
+   * The dashboard headers of a tenant with room for one more webhook: a new tenant every
+   * `WEBHOOK_LIMITS.hooksPerOrg` calls, for scenarios that create hooks by the thousand.
+   */
+  hookOwners(name: string): () => Promise<Record<string, string>>;
 }
+
+let tenants = 0;
 
 export function context(stage: BenchStage, floor: Floor): Ctx {
   // The bench process talks to the stage's DynamoDB Local with the service's own client settings.
@@ -31,12 +39,20 @@ export function context(stage: BenchStage, floor: Floor): Ctx {
     gw,
     admin,
     async tenant(name) {
-      const orgId = `${name}-${Date.now().toString(36)}`;
+      const orgId = `${name}-${Date.now().toString(36)}-${++tenants}`;
       const org = await call(stage.url, 'POST', '/admin/organisations', admin, { id: orgId, owner_name: name });
       if (org.status !== 200) throw new Error(`org: ${JSON.stringify(org.body)}`);
       const user = await call(stage.url, 'POST', '/admin/users', admin, { org_id: orgId, email_address: `bench@${orgId}.example` });
       if (user.status !== 200) throw new Error(`user: ${JSON.stringify(user.body)}`);
       return { orgId, dash: { authorization: `Bearer ${user.body.Meta.access_key}` } };
+    },
+    hookOwners(name) {
+      let made = 0;
+      let dash: Promise<Record<string, string>> | undefined;
+      return () => {
+        if (made++ % WEBHOOK_LIMITS.hooksPerOrg === 0) dash = this.tenant(name).then((t) => t.dash);
+        return dash!;
+      };
     },
   };
 }

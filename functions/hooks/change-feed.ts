@@ -1,11 +1,13 @@
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { processChangeFeed, type FeedRecord } from '../../shared/services/deliveries';
 
 /**
  * The change feed's one consumer (contract §11): the table's stream in the cloud (event source
  * mapping), DynamoDB Local's stream on the local stage (infra/local/change-feed.ts), the same
- * DynamoDBStreamEvent either way. A storage failure throws, so the batch is handed over again.
+ * DynamoDBStreamEvent either way. It routes and enqueues only. Records that failed are reported
+ * (partial batch failures), so the feed resumes from the first of them.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
-  await processChangeFeed(event.Records as FeedRecord[]);
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const failed = await processChangeFeed(event.Records as FeedRecord[]);
+  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };

@@ -129,7 +129,7 @@ export class Monitoring extends NestedStack {
           `dead letters ${i}`,
           q.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
           1,
-          'Webhook change-feed batches or retries that failed for good (contract §11): read the messages, fix the cause, redeliver.',
+          'Webhook change-feed batches or attempt messages that failed for good (contract §11): read the messages, fix the cause, redeliver.',
         ),
       ),
     ];

@@ -1,10 +1,18 @@
 /**
- * Webhook delivery in the cloud (contract §11): the table's stream feeds one delivery function
- * (functions/hooks/change-feed.ts, the handler the local stage invokes too) through an event
- * source mapping that batches, bisects a failing batch and sends what still fails to the
- * dead-letter queue; failed attempts are retried through the retry queue, whose messages arrive
- * after their delay (functions/hooks/retry-queue.ts) and go to the same dead-letter queue after
- * five receives. Each function gets only the table actions its code sends.
+ * Webhook delivery in the cloud (contract §11), in two stages so that no organisation's receivers
+ * hold up another's:
+ * - the table's stream feeds the routing function (functions/hooks/change-feed.ts, the handler the
+ *   local stage invokes too) through an event source mapping that batches, runs four batches of a
+ *   shard side by side (a key's records stay in order), reports the records that failed (partial
+ *   batch failures) and bisects, and sends what still fails to the dead-letter queue. Routing
+ *   never calls a receiver: it makes deliveries and queues their attempts;
+ * - the attempt queue is an SQS standard queue whose messages carry their organisation as
+ *   MessageGroupId, which makes it a fair queue: SQS hands out other organisations' messages ahead
+ *   of one organisation's backlog. The attempt function (functions/hooks/attempt-queue.ts) runs
+ *   each attempt within the organisation's budget of attempts in flight and reports failed
+ *   messages alone; retries are the same messages with a delay; after five receives a message
+ *   goes to the same dead-letter queue.
+ * Each function gets only the table actions its code sends.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -17,27 +25,39 @@ import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { grantTableActions } from './table-grants';
 
-/** What the delivery code sends: routing reads the API (Query) and the key's policies (BatchGetItem), a delivery is a transaction of Puts, attempts are conditional Updates. */
-export const DELIVERY_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'];
-/** A retry reads and updates its delivery and reads its hook. */
-export const RETRY_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
+/**
+ * What routing sends: the key's session (GetItem) and its policies, the APIs and the hooks
+ * (BatchGetItem), a large definition's parts (Query), a delivery with its cooldown window (a
+ * transaction of Puts).
+ */
+export const ROUTING_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem'];
+/** An attempt claims its organisation's budget and its delivery, reads the delivery and its hook, and records the outcome. */
+export const ATTEMPT_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
-/** How long one invocation may take: a batch's attempts run side by side, each at most 10 s. */
-export const DELIVERY_TIMEOUT = Duration.seconds(60);
+/** A routing batch: at most 25 records, each within its budget of reads and 100 deliveries. */
+export const ROUTING_TIMEOUT = Duration.seconds(60);
+/** An attempt batch: its attempts run side by side, each at most 10 s, plus the claims and the record. */
+export const ATTEMPT_TIMEOUT = Duration.seconds(30);
+/**
+ * Attempt invocations at once (of 10 messages each). Each organisation holds at most 10 attempts
+ * in flight, so with 50 several organisations at their budget still leave workers for the others;
+ * it also bounds what webhooks take of the account's Lambda concurrency.
+ */
+export const ATTEMPT_CONCURRENCY = 50;
 
 export interface WebhookDeliveryProps {
   table: ITableV2;
   serviceKey: ISecret;
   removalPolicy: RemovalPolicy;
-  queueNames: { retry: string; deadLetter: string };
+  queueNames: { attempts: string; deadLetter: string };
   /** Builds a function of the stage (infra/stack.ts) with extra environment and a timeout. */
   makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => NodejsFunction;
 }
 
 export class WebhookDelivery extends Construct {
-  readonly deliveryFunction: NodejsFunction;
-  readonly retryFunction: NodejsFunction;
-  readonly retryQueue: Queue;
+  readonly routingFunction: NodejsFunction;
+  readonly attemptFunction: NodejsFunction;
+  readonly attemptQueue: Queue;
   readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
@@ -45,32 +65,33 @@ export class WebhookDelivery extends Construct {
     const { table, serviceKey } = props;
     const queueBase = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, removalPolicy: props.removalPolicy };
     this.deadLetterQueue = new Queue(this, 'DeadLetters', { ...queueBase, queueName: props.queueNames.deadLetter, retentionPeriod: Duration.days(14) });
-    this.retryQueue = new Queue(this, 'Retries', {
+    this.attemptQueue = new Queue(this, 'Attempts', {
       ...queueBase,
-      queueName: props.queueNames.retry,
+      queueName: props.queueNames.attempts,
       // Six times the function's timeout, as Lambda asks of a queue it reads.
-      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT.toSeconds() * 6),
+      visibilityTimeout: Duration.seconds(ATTEMPT_TIMEOUT.toSeconds() * 6),
       retentionPeriod: Duration.days(14),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
     });
 
-    const environment = { SERVER_SECRET_ARN: serviceKey.secretArn, HOOK_RETRY_QUEUE_URL: this.retryQueue.queueUrl };
-    this.deliveryFunction = props.makeFunction('hookDelivery', 'functions/hooks/change-feed.ts', environment, DELIVERY_TIMEOUT);
-    this.retryFunction = props.makeFunction('hookRetry', 'functions/hooks/retry-queue.ts', environment, DELIVERY_TIMEOUT);
+    const queueUrl = { HOOK_QUEUE_URL: this.attemptQueue.queueUrl };
+    // Routing signs nothing: it never reads the service key.
+    this.routingFunction = props.makeFunction('hookRouting', 'functions/hooks/change-feed.ts', queueUrl, ROUTING_TIMEOUT);
+    this.attemptFunction = props.makeFunction('hookAttempts', 'functions/hooks/attempt-queue.ts', { ...queueUrl, SERVER_SECRET_ARN: serviceKey.secretArn }, ATTEMPT_TIMEOUT);
+    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS);
+    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS);
+    serviceKey.grantRead(this.attemptFunction);
+    for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 
-    for (const [f, actions] of [[this.deliveryFunction, DELIVERY_TABLE_ACTIONS], [this.retryFunction, RETRY_TABLE_ACTIONS]] as const) {
-      grantTableActions(f, table, actions);
-      serviceKey.grantRead(f);
-      this.retryQueue.grantSendMessages(f);
-    }
-
-    // Only the items the delivery acts on invoke it: event items, keys and deliveries written, keys removed.
+    // Only the items routing acts on invoke it: event items, keys and deliveries written, keys removed.
     const entities = FilterRule.or('event', 'key', 'delivery');
-    this.deliveryFunction.addEventSource(
+    this.routingFunction.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 25,
         maxBatchingWindow: Duration.seconds(1),
+        parallelizationFactor: 4,
+        reportBatchItemFailures: true,
         bisectBatchOnError: true,
         retryAttempts: 5,
         maxRecordAge: Duration.hours(24),
@@ -81,6 +102,6 @@ export class WebhookDelivery extends Construct {
         ],
       }),
     );
-    this.retryFunction.addEventSource(new SqsEventSource(this.retryQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.attemptFunction.addEventSource(new SqsEventSource(this.attemptQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: ATTEMPT_CONCURRENCY }));
   }
 }

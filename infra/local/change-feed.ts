@@ -2,11 +2,15 @@
  * The local stage's change feed (contract §11): reads the table's stream from DynamoDB Local and
  * invokes the same delivery handler the cloud's event source mapping does
  * (functions/hooks/change-feed.ts), with the same DynamoDBStreamEvent shape. A batch's position is
- * kept only after the handler succeeded (in DATA_DIR when there is one), so a stopped stage
- * resumes where it stopped and nothing recorded is lost: at least once, as in the cloud.
+ * kept only up to the records the handler took (in DATA_DIR when there is one): a record it
+ * reports failed, and everything after it, is handed over again, and a stopped stage resumes
+ * where it stopped, so nothing recorded is lost: at least once, as in the cloud.
  *
- * The cloud's retry queue has a stand-in here too: pending deliveries whose time has come are
- * attempted from the table's due index, which also picks up deliveries an interrupted stage left.
+ * The handler routes and enqueues only; attempts run from an in-process fair queue
+ * (attempt-queue.ts) with each organisation's budget of attempts in flight, as the cloud's SQS
+ * fair queue and its workers do. The cloud's delayed messages have a stand-in here too: pending
+ * deliveries whose time has come are queued from the table's due index, which also picks up
+ * deliveries an interrupted stage left.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
@@ -22,7 +26,10 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as deliver } from '../../functions/hooks/change-feed';
-import { attemptDueDeliveries } from '../../shared/services/deliveries';
+import { WEBHOOK_LIMITS } from '../../shared/limits';
+import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
+import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/deliveries';
+import { FairQueue } from './attempt-queue';
 
 export interface ChangeFeedOptions {
   endpoint: string;
@@ -43,6 +50,8 @@ interface Checkpoint {
 }
 
 const BATCH = 100;
+/** Attempts in flight on the local stage, all organisations together (each is one socket). */
+const WORKERS = 50;
 
 function loadCheckpoint(file: string | undefined): Checkpoint {
   if (!file || !existsSync(file)) return { shards: {} };
@@ -149,16 +158,28 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
       }
       const records = out.Records ?? [];
       if (records.length) {
+        let failed: Set<string>;
         try {
-          await deliver({ Records: records.map((r) => lambdaRecord(r, arn)) });
+          const answer = await deliver({ Records: records.map((r) => lambdaRecord(r, arn)) });
+          failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier ?? ''));
         } catch (e) {
           // Handed over again on the next round, from the same position (at least once).
           iterators.delete(id);
           log(`change feed: delivery handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
           return;
         }
-        checkpoint.shards[id] = { seq: records[records.length - 1]!.dynamodb!.SequenceNumber! };
-        saveCheckpoint(opts.checkpointFile, checkpoint);
+        // As Lambda does with partial batch failures: keep the position before the first failed record.
+        const firstFailed = records.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber ?? ''));
+        const taken = firstFailed < 0 ? records.length : firstFailed;
+        if (taken > 0) {
+          checkpoint.shards[id] = { seq: records[taken - 1]!.dynamodb!.SequenceNumber! };
+          saveCheckpoint(opts.checkpointFile, checkpoint);
+        }
+        if (firstFailed >= 0) {
+          iterators.delete(id);
+          log(`change feed: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
+          return;
+        }
       }
       if (!out.NextShardIterator) {
         checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
@@ -192,11 +213,23 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
       await new Promise((r) => setTimeout(r, every));
     }
   };
-  const running = Promise.all([loop('reading the stream', opts.pollMs ?? 250, pollStream), loop('attempting due deliveries', opts.dueMs ?? 1000, () => attemptDueDeliveries())]);
+  const attempts = new FairQueue<AttemptMessage>({
+    perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
+    total: WORKERS,
+    groupOf: (m) => m.org_id,
+    idOf: (m) => `${m.org_id}\n${m.hook_id}\n${m.id}`,
+    run: (m) => runQueuedAttempt(m),
+    onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  useInProcessQueue((m) => attempts.push(m));
+  const running = Promise.all([loop('reading the stream', opts.pollMs ?? 250, pollStream), loop('queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries())]);
 
   return async () => {
     stopped = true;
     await running;
+    // Attempts under way finish on their own; one cut short stays pending and is attempted after the
+    // next start (the due index finds it), as is a message the stopped queue no longer takes.
+    attempts.stop();
     client.destroy();
   };
 }

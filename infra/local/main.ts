@@ -8,6 +8,7 @@ import { resetConfig } from '../../shared/config';
 import { parseOrgLimits } from '../../shared/domain/org-limits';
 import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
+import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { ddb } from '../../shared/store/db/client';
 import { awaitLocalCommits } from './commit-wait';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
@@ -96,7 +97,7 @@ async function main() {
         `  admin        Admin-Auth: ${shown(secrets, 'adminSecret')}`,
         `  service key  ${shown(secrets, 'serverSecret', false)}`,
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
-        `  webhooks     delivered from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')})`,
+        `  webhooks     routed from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')}), attempted from a fair queue, ${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
       ].join('\n'),
     );

@@ -6,6 +6,8 @@
  * inline `target_path`, `method` and `header_map` (read, but not delivered to: README "Events").
  * Pure: the services check that named hooks exist and the delivery reads them.
  */
+import type { ErrorDetail } from '../errors';
+import { WEBHOOK_LIMITS } from '../limits';
 import { HOOK_METHODS } from '../schemas/hooks';
 import { isPlainObject } from './template-merge';
 
@@ -71,9 +73,46 @@ export function webhookHandlersOf(classic: unknown): WebhookHandler[] {
   return out;
 }
 
-/** The enabled webhook handlers of a definition for one event. */
-export function handlersFor(classic: unknown, event: string): WebhookHandler[] {
-  return webhookHandlersOf(classic).filter((h) => h.enabled && h.trigger === event);
+/** A hook one event of an API reaches, with the cooldown of the first handler naming it. */
+export interface EventRoute {
+  hookId: string;
+  eventTimeout?: number;
+}
+
+/**
+ * The distinct hooks the enabled handlers of a definition name for one event, in definition
+ * order: a hook named twice is delivered to once. At most `WEBHOOK_LIMITS.hooksPerEvent`, so a
+ * definition stored before that limit existed reaches its first ones only.
+ */
+export function routesFor(classic: unknown, event: string): EventRoute[] {
+  const routes = new Map<string, EventRoute>();
+  for (const h of webhookHandlersOf(classic)) {
+    if (!h.enabled || h.trigger !== event || !h.hookId || routes.has(h.hookId)) continue;
+    if (routes.size === WEBHOOK_LIMITS.hooksPerEvent) break;
+    routes.set(h.hookId, { hookId: h.hookId, ...(h.eventTimeout !== undefined ? { eventTimeout: h.eventTimeout } : {}) });
+  }
+  return [...routes.values()];
+}
+
+/**
+ * What a definition's webhook handlers break of the fan-out limits (contract §11), checked on
+ * every write of a definition: at most `handlersPerApi` webhook handlers in all, and at most
+ * `hooksPerEvent` distinct hooks named for one event (enabled or not: enabling one is a write too).
+ */
+export function handlerLimitProblems(classic: unknown): ErrorDetail[] {
+  const handlers = webhookHandlersOf(classic);
+  const problems: ErrorDetail[] = [];
+  if (handlers.length > WEBHOOK_LIMITS.handlersPerApi) {
+    problems.push({ path: 'event_handlers', message: `at most ${WEBHOOK_LIMITS.handlersPerApi} webhook event handlers per API definition (${handlers.length} given)` });
+  }
+  const hooksByEvent = new Map<string, Set<string>>();
+  for (const h of handlers) if (h.hookId) hooksByEvent.set(h.trigger, (hooksByEvent.get(h.trigger) ?? new Set()).add(h.hookId));
+  for (const [event, hooks] of hooksByEvent) {
+    if (hooks.size > WEBHOOK_LIMITS.hooksPerEvent) {
+      problems.push({ path: `event_handlers.events.${event}`, message: `one event may reach at most ${WEBHOOK_LIMITS.hooksPerEvent} distinct webhooks (${hooks.size} named)` });
+    }
+  }
+  return problems;
 }
 
 /** The distinct hook ids a definition's webhook handlers name (enabled or not: all must exist). */

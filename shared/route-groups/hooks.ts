@@ -17,7 +17,7 @@ export const hooksRoutes = {
   hooksCreate: route({
     method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', permission: 'hooks', idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once)',
+    summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once); 409 when the organisation has 100 webhooks',
     body: hookInputSchema, result: hookSecretAnswerSchema,
   }),
   hooksList: route({
@@ -43,13 +43,13 @@ export const hooksRoutes = {
   hooksSigningSecret: route({
     method: 'POST', path: '/api/hooks/{hookID}/signing-secret', group: 'dashboard', entry: 'functions/hooks/signing-secret.ts', access: 'write', permission: 'hooks', serviceKey: true,
     tableActions: ['GetItem', 'UpdateItem'],
-    summary: 'Rotate a webhook\'s signing secret: answers the new one once (signing_secret); deliveries are signed with it from now on; 404 when unknown',
+    summary: 'Rotate a webhook\'s signing secret: answers the new one once (signing_secret); deliveries are signed with it from now on, and with the old one too for HOOK_SECRET_ROTATION_SECONDS (24 h); 404 when unknown',
     result: hookSecretAnswerSchema,
   }),
   hooksDeliveries: route({
     method: 'GET', path: '/api/hooks/{hookID}/deliveries', group: 'dashboard', entry: 'functions/hooks/deliveries.ts', access: 'read', permission: 'hooks',
     tableActions: ['GetItem', 'Query'],
-    summary: 'A webhook\'s delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, next attempt, error; entries expire after 30 days; 404 when unknown',
+    summary: 'A webhook\'s delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, next attempt, error class; entries expire after 30 days; 404 when unknown',
     query: deliveryListQuerySchema, result: deliveryListSchema,
   }),
   hooksRedeliver: route({

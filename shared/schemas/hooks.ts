@@ -94,7 +94,14 @@ export const deliverySchema = z.object({
   duration_ms: z.number().optional(),
   next_attempt_at: z.string().optional(),
   last_attempt_at: z.string().optional(),
-  error: z.string().optional(),
+  error: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Why the last attempt did not deliver, as a class: refused_target, connection_failed, tls_error, timeout, http_error (see response_code), ' +
+        'hook_deleted, refused_headers, secret_unavailable',
+    }),
   created_at: z.string(),
   updated_at: z.string(),
 });

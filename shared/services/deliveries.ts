@@ -1,29 +1,38 @@
 /**
  * Webhook delivery (contract §11): routes events to the hooks an API's event handlers name,
- * attempts deliveries (signed, guarded, logged), schedules retries, and serves the delivery log.
+ * attempts deliveries (signed, guarded, logged), and serves the delivery log. Two stages, so that
+ * no organisation's receivers hold up another's:
  *
- * Everything starts from the table's change feed (functions/hooks/change-feed.ts, the same handler
- * locally and in the cloud): an event item or a key change makes one delivery per routed hook
- * (with its cooldown window, in one transaction); a delivery item that appears, or is queued
- * again by a redeliver, is attempted. A failed attempt is scheduled again: through the retry
- * queue in the cloud (functions/hooks/retry-queue.ts), from the due index locally. At least once:
- * receivers dedupe by the payload `id`.
+ * - The change feed (functions/hooks/change-feed.ts, the same handler locally and in the cloud)
+ *   routes and enqueues, and never calls a receiver. An event item or a key change makes one
+ *   delivery per routed hook (with its cooldown window, in one transaction), within a fixed
+ *   budget per record (README "Limits"); a delivery item that appears, or is queued again by a
+ *   redeliver, becomes a message of the attempt queue.
+ * - The attempt queue (shared/net/attempt-queue.ts: an SQS fair queue in the cloud read by
+ *   functions/hooks/attempt-queue.ts, a fair queue in the process locally) runs each attempt
+ *   within its organisation's budget of attempts in flight. A failed attempt is queued again with
+ *   its delay (locally the due index brings it back).
+ *
+ * At least once: every step is safe to repeat, and receivers dedupe by the payload `id`.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { NotFound } from '../errors';
 import { privateTargetsAllowed } from '../ip-addresses';
+import { WEBHOOK_LIMITS } from '../limits';
 import { config } from '../config';
-import { DEFAULT_EVENT_TIMEOUT, handlersFor } from '../domain/event-handlers';
+import { mapLimit } from '../domain/concurrency';
+import { DEFAULT_EVENT_TIMEOUT, routesFor, type EventRoute } from '../domain/event-handlers';
 import { deliveryIdOf, EVENT_MESSAGES, type EventName, type EventPayload, type KeyEvent } from '../domain/events';
 import { pageRequest } from '../domain/paging';
 import { nextDelay } from '../domain/retry-schedule';
 import { signatureHeader } from '../domain/webhook-signature';
 import type { PageQuery } from '../schemas/common';
 import { headerMapProblems } from '../schemas/webhook-headers';
-import { getApi } from '../store/apis';
+import { getApi, getApis } from '../store/apis';
 import { getKeySession } from '../store/keys';
 import { limitsFor } from '../domain/sessions';
 import { readFeedRecord, type FeedChange, type FeedRecord } from '../store/change-feed';
+import { claimAttemptSlot, releaseAttemptSlot } from '../store/delivery-budget';
 import {
   claimAttempt,
   createDelivery,
@@ -36,57 +45,110 @@ import {
   type DueRef,
   type StoredDelivery,
 } from '../store/hook-deliveries';
-import { getHookForDelivery } from '../store/hooks';
+import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
-import { scheduleRetry } from '../net/retry-queue';
+import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './keys';
 import { openSigningSecret } from './hooks';
 
-/** How long one attempt holds its delivery: longer than the 10 s call, so no two attempts overlap. */
+/** How long one attempt holds its delivery and its organisation's budget: longer than the 10 s call, so no two attempts overlap. */
 const LEASE_MS = 30_000;
+/** Deliveries made side by side for one record. */
+const ROUTING_WRITES_IN_FLIGHT = 25;
 
-export type { FeedRecord, DueRef };
+export type { FeedRecord, DueRef, AttemptMessage };
 
 const KEY_EVENT: Record<'created' | 'updated' | 'deleted', KeyEvent> = { created: 'TokenCreated', updated: 'TokenUpdated', deleted: 'TokenDeleted' };
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+
+/** A line of the service's own log, in the JSON shape of shared/http/logger.ts (which services do not import). */
+function logLine(level: keyof typeof LEVELS, msg: string, fields: Record<string, unknown>): void {
+  if (LEVELS[level] < LEVELS[config().logLevel]) return;
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields });
+  if (level === 'warn' || level === 'error') console.error(line);
+  else console.log(line);
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 // --- the change feed ---------------------------------------------------------------------------
 
 /**
- * One batch of the change feed. Routing and attempts of different records run side by side; a
- * storage failure throws, so the feed hands the batch over again (the cloud's event source
- * mapping bisects it), and every step is safe to repeat: a delivery id is derived from its event
+ * One batch of the change feed; answers the sequence numbers of the records that failed (a
+ * storage or queue failure), so the feed hands the batch over again from the first of them and
+ * keeps what came before (partial batch failures). A failed record without a sequence number
+ * fails the whole batch. Every step is safe to repeat: a delivery id is derived from its event
  * and hook, and an attempt needs a claim.
  */
-export async function processChangeFeed(records: readonly FeedRecord[]): Promise<void> {
-  const changes = records.map(readFeedRecord).filter((c): c is FeedChange => c !== undefined);
-  const routed = await Promise.all(changes.map(route));
-  await Promise.all(routed.flat().map((ref) => attemptDelivery(ref)));
+export async function processChangeFeed(records: readonly FeedRecord[]): Promise<string[]> {
+  const failed: string[] = [];
+  const fail = (r: FeedRecord, e: unknown) => {
+    const seq = r.dynamodb?.SequenceNumber;
+    if (!seq) throw e;
+    logLine('error', 'change feed: record failed; it is handed over again', { sequence: seq, error: errorText(e) });
+    failed.push(seq);
+  };
+  const attempts: Array<{ record: FeedRecord; message: AttemptMessage }> = [];
+  await Promise.all(
+    records.map(async (r) => {
+      try {
+        const c = readFeedRecord(r);
+        if (c?.kind === 'delivery') attempts.push({ record: r, message: c.ref });
+        else if (c) await route(c);
+      } catch (e) {
+        fail(r, e);
+      }
+    }),
+  );
+  if (attempts.length) {
+    let refused: Set<AttemptMessage>;
+    try {
+      refused = new Set(await enqueueAttempts(config().hookQueueUrl, attempts.map((a) => a.message)));
+    } catch (e) {
+      refused = new Set(attempts.map((a) => a.message));
+      logLine('error', 'change feed: the attempt queue failed', { error: errorText(e) });
+    }
+    for (const a of attempts) if (refused.has(a.message)) fail(a.record, new Error('the attempt queue did not take the message'));
+  }
+  return failed;
 }
 
-async function route(c: FeedChange): Promise<DueRef[]> {
-  if (c.kind === 'delivery') return [c.ref];
-  if (c.kind === 'event') {
-    await routeEvent(c.payload);
-    return [];
-  }
+async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void> {
+  if (c.kind === 'event') return routeEvent(c.payload);
   const session = await effectiveSession(c.session);
   const event = KEY_EVENT[c.change];
-  await Promise.all(
-    Object.keys(session.access_rights ?? {}).map((apiId) =>
-      routeEvent({
-        // One id per (feed record, API): a record handed over twice makes the same deliveries.
-        id: createHash('sha256').update(`${c.recordId}\n${apiId}`).digest('hex').slice(0, 32),
-        event,
-        occurred_at: c.occurredAt,
-        org_id: session.org_id,
-        api_id: apiId,
-        key_hash: session.key_hash,
-        message: EVENT_MESSAGES[event],
-        data: { alias: session.alias ?? '', expires: session.expires ?? 0, apis: Object.keys(session.access_rights ?? {}) },
-      }),
-    ),
-  );
-  return [];
+  const granted = Object.keys(session.access_rights ?? {}).sort();
+  // A key may grant thousands of APIs: one record reads at most this many definitions.
+  const apiIds = granted.slice(0, WEBHOOK_LIMITS.apisPerKeyEvent);
+  if (granted.length > apiIds.length) {
+    logLine('warn', 'key event routed through the first APIs of the key only', { event, key_hash: session.key_hash, apis: granted.length, routed: apiIds.length });
+  }
+  const apis = (await getApis(apiIds)).sort((a, b) => (a.api_id < b.api_id ? -1 : 1));
+  // One event per key change, so a hook that several of the key's APIs name gets it once.
+  const id = createHash('sha256').update(c.recordId).digest('hex').slice(0, 32);
+  const targets = new Map<string, Target>();
+  for (const api of apis) {
+    for (const r of routesFor(api.classic, event)) {
+      const k = routedHookKey(api.org_id, r.hookId);
+      if (targets.has(k)) continue;
+      targets.set(k, {
+        orgId: api.org_id,
+        route: r,
+        payload: {
+          id,
+          event,
+          occurred_at: c.occurredAt,
+          org_id: api.org_id,
+          api_id: api.api_id,
+          key_hash: session.key_hash,
+          message: EVENT_MESSAGES[event],
+          data: { alias: session.alias ?? '', expires: session.expires ?? 0, apis: apiIds },
+        },
+      });
+    }
+  }
+  await makeDeliveries([...targets.values()]);
 }
 
 /**
@@ -107,48 +169,99 @@ function cooldownEvent(p: EventPayload): string {
   return p.event === 'TriggerExceeded' && p.data.trigger_limit !== undefined ? `${p.event}:${String(p.data.trigger_limit)}` : p.event;
 }
 
-/**
- * Makes a delivery for each hook the API's enabled handlers name for this event, in the API's
- * organisation. Handlers with an inline target, unknown APIs and deleted hooks route nothing.
- */
+/** An event of the check goes to the hooks the API's enabled handlers name for it, in the API's organisation. */
 async function routeEvent(event: EventPayload): Promise<void> {
   const api = await getApi(event.api_id);
   if (!api) return;
-  const handlers = handlersFor(api.classic, event.event).filter((h) => h.hookId);
-  if (handlers.length === 0) return;
+  const routes = routesFor(api.classic, event.event);
+  if (routes.length === 0) return;
   const payload: EventPayload = { ...(await withKeyLimits(event)), org_id: api.org_id };
+  await makeDeliveries(routes.map((r) => ({ orgId: api.org_id, route: r, payload })));
+}
+
+interface Target {
+  orgId: string;
+  route: EventRoute;
+  payload: EventPayload;
+}
+
+/**
+ * One delivery per target whose hook exists (one BatchGetItem reads them all), at most
+ * `WEBHOOK_LIMITS.deliveriesPerRecord`; handlers with an inline target, unknown APIs and deleted
+ * hooks route nothing.
+ */
+async function makeDeliveries(all: Target[]): Promise<void> {
+  const targets = all.slice(0, WEBHOOK_LIMITS.deliveriesPerRecord);
+  if (all.length > targets.length) {
+    logLine('warn', 'event reaches more webhooks than one record delivers to; the rest are skipped', { event: all[0]!.payload.event, event_id: all[0]!.payload.id, hooks: all.length, delivered: targets.length });
+  }
+  if (targets.length === 0) return;
+  const hooks = await getRoutedHooks(targets.map((t) => ({ orgId: t.orgId, hookId: t.route.hookId })));
   const nowMs = Date.now();
-  await Promise.all(
-    handlers.map(async (h) => {
-      const found = await getHookForDelivery(api.org_id, h.hookId!);
-      if (!found) return;
-      const seconds = h.eventTimeout ?? found.hook.event_timeout ?? DEFAULT_EVENT_TIMEOUT;
-      const cooldown: Cooldown | undefined = payload.key_hash ? { event: cooldownEvent(payload), keyHash: payload.key_hash, seconds } : undefined;
-      await createDelivery(
-        {
-          id: deliveryIdOf(payload.occurred_at, payload.id, h.hookId!),
-          org_id: api.org_id,
-          hook_id: h.hookId!,
-          event_id: payload.id,
-          event: payload.event,
-          api_id: payload.api_id,
-          payload: JSON.stringify(payload),
-          created_at: new Date(nowMs).toISOString(),
-        },
-        cooldown,
-        nowMs,
-      );
-    }),
-  );
+  await mapLimit(targets, ROUTING_WRITES_IN_FLIGHT, async ({ orgId, route: r, payload }) => {
+    const hook = hooks.get(routedHookKey(orgId, r.hookId));
+    if (!hook) return;
+    const seconds = r.eventTimeout ?? hook.event_timeout ?? DEFAULT_EVENT_TIMEOUT;
+    const cooldown: Cooldown | undefined = payload.key_hash ? { event: cooldownEvent(payload), keyHash: payload.key_hash, seconds } : undefined;
+    await createDelivery(
+      {
+        id: deliveryIdOf(payload.occurred_at, payload.id, r.hookId),
+        org_id: orgId,
+        hook_id: r.hookId,
+        event_id: payload.id,
+        event: payload.event,
+        api_id: payload.api_id,
+        payload: JSON.stringify(payload),
+        created_at: new Date(nowMs).toISOString(),
+      },
+      cooldown,
+      nowMs,
+    );
+  });
 }
 
 // --- attempts ----------------------------------------------------------------------------------
 
+/** Sends `messages` to the attempt queue; a message it does not take fails the caller, so its source is handed over again. */
+async function requeue(messages: AttemptMessage[], delaySeconds: number): Promise<void> {
+  const refused = await enqueueAttempts(config().hookQueueUrl, messages, delaySeconds);
+  if (refused.length) throw new Error(`the attempt queue did not take ${refused.length} message(s)`);
+}
+
+/**
+ * One message of the attempt queue. The attempt runs only within its organisation's budget of
+ * attempts in flight (WEBHOOK_LIMITS.attemptsInFlightPerOrg, across every worker): without room
+ * the message goes back to the queue, later each time (2, 4, 8... at most 60 s), so one
+ * organisation's slow receivers hold at most that many workers. A message that comes before its
+ * delivery is due (SQS delays at most 15 minutes) is queued again for the rest of the wait; one
+ * for a delivery that is no longer pending, or that another worker is attempting, is dropped.
+ */
+export async function runQueuedAttempt(m: AttemptMessage, nowMs: number = Date.now()): Promise<'attempted' | 'deferred' | 'dropped' | 'early'> {
+  const leaseId = `${m.id}.${randomUUID().slice(0, 8)}`;
+  const until = nowMs + LEASE_MS;
+  if (!(await claimAttemptSlot(m.org_id, leaseId, nowMs, until, WEBHOOK_LIMITS.attemptsInFlightPerOrg))) {
+    const deferrals = (m.deferrals ?? 0) + 1;
+    await requeue([{ ...m, deferrals }], Math.min(60, 2 ** deferrals));
+    return 'deferred';
+  }
+  const ref: DueRef = { org_id: m.org_id, hook_id: m.hook_id, id: m.id };
+  try {
+    if ((await attemptDelivery(ref, nowMs)) === 'attempted') return 'attempted';
+  } finally {
+    await releaseAttemptSlot(m.org_id, leaseId, until);
+  }
+  const d = await getDelivery(ref.org_id, ref.hook_id, ref.id);
+  if (!d || d.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
+  await requeue([ref], Math.max(1, (d.next_at_ms! - nowMs) / 1000));
+  return 'early';
+}
+
 /**
  * One attempt of a delivery, when it is pending, due and nobody else is attempting it. A failure
- * is scheduled again per HOOK_RETRY_SECONDS; after the schedule it is `failed`.
+ * is scheduled again per HOOK_RETRY_SECONDS; after the schedule it is `failed`. The log keeps the
+ * failure's class; what happened in detail goes to the service's own log.
  */
-export async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise<'attempted' | 'skipped'> {
+async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise<'attempted' | 'skipped'> {
   const claimed = await claimAttempt(ref.org_id, ref.hook_id, ref.id, nowMs, LEASE_MS);
   if (!claimed) return 'skipped';
   const { delivery, lease } = claimed;
@@ -159,6 +272,15 @@ export async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): 
     await recordAttempt(delivery, lease, { status: 'delivered', responseCode: result.status, durationMs: result.durationMs }, done);
     return 'attempted';
   }
+  logLine('info', 'webhook attempt failed', {
+    org_id: delivery.org_id,
+    hook_id: delivery.hook_id,
+    delivery_id: delivery.id,
+    attempt: attempts,
+    error: result.error,
+    ...(result.status !== undefined ? { status: result.status } : {}),
+    detail: result.detail,
+  });
   const delay = result.refused ? undefined : nextDelay(config().hookRetrySeconds, attempts);
   const outcome = {
     responseCode: result.status,
@@ -170,21 +292,26 @@ export async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): 
     return 'attempted';
   }
   // Queued before it is recorded: a queue message that arrives before the record waits for it.
-  await scheduleRetry(config().hookRetryQueueUrl, ref, delay);
+  await requeue([ref], delay);
   await recordAttempt(delivery, lease, { ...outcome, status: 'pending', nextAtMs: done + delay * 1000 }, done);
   return 'attempted';
 }
 
-async function call(d: StoredDelivery): Promise<CallResult> {
+/** A failure of the service's own side of a delivery, as the log shows it. */
+type Attempt = Omit<CallResult, 'error'> & { error?: CallResult['error'] | 'hook_deleted' | 'refused_headers' | 'secret_unavailable' };
+
+async function call(d: StoredDelivery): Promise<Attempt> {
   const found = await getHookForDelivery(d.org_id, d.hook_id);
-  if (!found) return { durationMs: 0, error: 'the webhook was deleted', refused: true };
-  const { hook, sealedSecret } = found;
+  if (!found) return { durationMs: 0, error: 'hook_deleted', refused: true };
+  const { hook, sealedSecret, previous } = found;
   // Checked again at delivery: a stored hook cannot carry a header the rules refuse today.
   const problems = headerMapProblems(hook.header_map);
-  if (problems.length) return { durationMs: 0, error: `header_map refused: ${problems[0]!.message}`, refused: true };
+  if (problems.length) return { durationMs: 0, error: 'refused_headers', detail: problems[0]!.message, refused: true };
   const secret = await openSigningSecret(d.org_id, d.hook_id, sealedSecret);
-  if (!secret) return { durationMs: 0, error: 'the signing secret cannot be opened (was the service key changed?)' };
-  const t = Math.floor(Date.now() / 1000);
+  if (!secret) return { durationMs: 0, error: 'secret_unavailable', detail: 'the signing secret cannot be opened (was the service key changed?)' };
+  const now = Date.now();
+  // During a rotation's window the replaced secret signs too (contract §11).
+  const old = previous && now < previous.rotatedAtMs + config().hookSecretRotationMs ? await openSigningSecret(d.org_id, d.hook_id, previous.sealed) : undefined;
   return callWebhook(
     {
       method: hook.method,
@@ -195,7 +322,7 @@ async function call(d: StoredDelivery): Promise<CallResult> {
         ...hook.header_map,
         'x-gw-event': d.event,
         'x-gw-delivery': d.id,
-        'x-gw-signature': signatureHeader(secret, t, d.payload),
+        'x-gw-signature': signatureHeader(old ? [secret, old] : [secret], Math.floor(now / 1000), d.payload),
       },
       body: d.payload,
     },
@@ -204,27 +331,16 @@ async function call(d: StoredDelivery): Promise<CallResult> {
 }
 
 /**
- * A retry that came due (the retry queue's message, or the local stand-in's). A message that
- * arrives before its time (SQS delays at most 15 minutes) or while an attempt holds the delivery
- * is queued again for the rest of the wait; one for a delivery no longer pending is dropped.
+ * The local stage's stand-in for delayed queue messages (infra/local/change-feed.ts): queues the
+ * pending deliveries whose time has come, from the due index, so retries (and deliveries left
+ * pending by a stop) go out. It reads far enough (one page of small items) that one
+ * organisation's backlog at the head of the index does not hide another's retries: the queue
+ * then orders them fairly and takes each once. Answers how many it read.
  */
-export async function retryDelivery(ref: DueRef, nowMs: number = Date.now()): Promise<void> {
-  if ((await attemptDelivery(ref, nowMs)) === 'attempted') return;
-  const d = await getDelivery(ref.org_id, ref.hook_id, ref.id);
-  if (!d || d.status !== 'pending') return;
-  const waitSeconds = Math.max(1, ((d.next_at_ms ?? nowMs) - nowMs) / 1000);
-  await scheduleRetry(config().hookRetryQueueUrl, ref, waitSeconds);
-}
-
-/**
- * The local stage's stand-in for the retry queue (infra/local/change-feed.ts): attempts the pending
- * deliveries whose time has come, from the due index, so retries (and deliveries left pending by a
- * stop) go out without a queue. Answers how many were attempted.
- */
-export async function attemptDueDeliveries(nowMs: number = Date.now(), limit = 25): Promise<number> {
+export async function queueDueDeliveries(nowMs: number = Date.now(), limit = 1000): Promise<number> {
   const due = await dueDeliveries(nowMs, limit);
-  const done = await Promise.all(due.map((ref) => attemptDelivery(ref, nowMs)));
-  return done.filter((d) => d === 'attempted').length;
+  if (due.length) await requeue(due, 0);
+  return due.length;
 }
 
 // --- routes ------------------------------------------------------------------------------------

@@ -7,8 +7,8 @@
  * derived from the service key for this purpose alone, bound to the hook's organisation and id, so
  * the table alone never yields it and a sealed secret copied to another hook does not open.
  */
-import { NotFound, Unprocessable } from '../errors';
-import { hookIdsOf } from '../domain/event-handlers';
+import { BadRequest, NotFound, Unprocessable } from '../errors';
+import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
 import { pageRequest } from '../domain/paging';
 import { seal, unseal } from '../domain/sealed';
 import { newSigningSecret } from '../domain/webhook-signature';
@@ -59,11 +59,14 @@ export const deleteHook = (orgId: string, hookId: string, ifMatch: number | unde
 export const listHooks = (orgId: string, query: PageQuery) => store.listHooks(orgId, pageRequest(query));
 
 /**
- * An API definition's webhook event handlers must name hooks of the API's organisation (contract
- * §11): 422 naming each unknown id, checked when the definition is written. Nothing is read when
- * the definition names no hook.
+ * An API definition's webhook event handlers must stay within the fan-out limits (400 naming
+ * each, before anything is read) and name hooks of the API's organisation (contract §11): 422
+ * naming each unknown id, checked when the definition is written. Nothing is read when the
+ * definition names no hook.
  */
 export async function assertHandlersNameHooks(orgId: string, classic: unknown): Promise<void> {
+  const over = handlerLimitProblems(classic);
+  if (over.length) throw new BadRequest(`event handlers: ${over.map((p) => p.message).join('; ')}`, over);
   const missing = await store.missingHooks(orgId, hookIdsOf(classic));
   if (missing.length) {
     throw new Unprocessable(

@@ -203,6 +203,17 @@ export async function getApi(apiId: string): Promise<Stored | undefined> {
   return decodeItems(await getApiItems(apiId))?.api;
 }
 
+/**
+ * Many APIs at once, for the change feed's routing: one BatchGetItem per 100 main items (which
+ * hold the whole definition unless it is large) and one Query more only for each definition
+ * stored in several parts. Absent ones are missing; order is not kept.
+ */
+export async function getApis(apiIds: readonly string[]): Promise<Stored[]> {
+  const mains = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true);
+  const apis = await Promise.all(mains.map((main) => (Number(main.parts ?? 1) > 1 ? getApi(String(main.api_id)) : decodeItems([main])?.api)));
+  return apis.filter((a): a is Stored => a !== undefined);
+}
+
 function getApiItems(apiId: string): Promise<Json[]> {
   return queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': apiKeys.partition(apiId) }, ConsistentRead: true });
 }

@@ -17,6 +17,8 @@ export interface FeedRecord {
   eventName?: 'INSERT' | 'MODIFY' | 'REMOVE';
   dynamodb?: {
     ApproximateCreationDateTime?: number;
+    /** What a partial batch failure names (the feed resumes from the first one named). */
+    SequenceNumber?: string;
     NewImage?: Record<string, unknown>;
     OldImage?: Record<string, unknown>;
   };

@@ -5,13 +5,14 @@
  *
  * - A delivery is created in one transaction with its cooldown window: the delivery only when its
  *   id is new (a change-feed record seen twice makes no second one), the window only when the last
- *   one has ended (exact under any concurrency: one delivery per window).
+ *   one has ended (exact under any concurrency: one delivery per window). Without a window it is
+ *   one conditional Put.
  * - One attempt at a time: an attempt first claims a lease (conditional update on status, due time
  *   and lease), then records its outcome under that lease.
  * - While pending, a delivery sits in the due index (GSI2 `HOOKDUE`, by next attempt time), from
  *   which the local stage's stand-in for the retry queue picks what is due, after a restart too.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors';
 import type { PageRequest } from '../domain/paging';
 import { pageCount } from '../domain/paging';
@@ -103,21 +104,27 @@ export async function createDelivery(
     ...dueAttrs(d, nowMs),
   };
   const now = Math.floor(nowMs / 1000);
+  if (!cooldown || cooldown.seconds <= 0) {
+    // No window to keep: one conditional Put (a transaction would cost twice the writes).
+    try {
+      await ddb().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+      return 'created';
+    } catch (e) {
+      if (isConditionFailure(e)) return 'exists';
+      throw e;
+    }
+  }
   try {
     await transactWrite([
       { op: putOp(item, 'attribute_not_exists(PK)'), onConditionFail: () => new DeliveryExists('delivery exists') },
-      ...(cooldown && cooldown.seconds > 0
-        ? [
-            {
-              op: putOp(
-                { ...deliveryKeys.cooldown(d.org_id, d.hook_id, cooldown.event, cooldown.keyHash), entity: 'hook_cooldown', window_end: now + cooldown.seconds, expires_at: now + cooldown.seconds },
-                'attribute_not_exists(PK) OR window_end <= :now',
-                { ':now': now },
-              ),
-              onConditionFail: () => new CoolingDown('cooling down'),
-            },
-          ]
-        : []),
+      {
+        op: putOp(
+          { ...deliveryKeys.cooldown(d.org_id, d.hook_id, cooldown.event, cooldown.keyHash), entity: 'hook_cooldown', window_end: now + cooldown.seconds, expires_at: now + cooldown.seconds },
+          'attribute_not_exists(PK) OR window_end <= :now',
+          { ':now': now },
+        ),
+        onConditionFail: () => new CoolingDown('cooling down'),
+      },
     ]);
     return 'created';
   } catch (e) {

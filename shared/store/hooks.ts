@@ -1,4 +1,5 @@
-import { NotFound, PreconditionFailed } from '../errors';
+import { Conflict, NotFound, PreconditionFailed } from '../errors';
+import { WEBHOOK_LIMITS } from '../limits';
 import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook, HookInput } from '../schemas/hooks';
@@ -8,7 +9,7 @@ import { batchGet, getItem, isConditionFailure, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite } from './db/transactions';
-import { countChange, readCount } from './organisations';
+import { countChange, countUpWithin, readCount } from './organisations';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
@@ -24,7 +25,16 @@ const notFound = (hookId: string) => () => new NotFound(`webhook ${hookId} not f
 
 /** The signing secret, sealed by the service (never shown by a read: contract §11). */
 const SECRET_ATTR = 'signing_secret_sealed';
-const PRIVATE = [SECRET_ATTR];
+/** The secret a rotation replaced and when (ms): deliveries carry its signature too for a while. */
+const PREVIOUS_ATTR = 'previous_signing_secret_sealed';
+const ROTATED_ATTR = 'signing_secret_rotated_ms';
+const PRIVATE = [SECRET_ATTR, PREVIOUS_ATTR, ROTATED_ATTR];
+
+/** A rotation's previous secret, sealed, and when it was replaced. */
+export interface PreviousSecret {
+  sealed: string;
+  rotatedAtMs: number;
+}
 
 function itemOf(hook: Hook, sealedSecret: string) {
   return {
@@ -40,11 +50,16 @@ function itemOf(hook: Hook, sealedSecret: string) {
 /** A new hook's id: the service seals its signing secret for it before the hook is written. */
 export const newHookId = (): string => newDbId();
 
-/** Creates a hook with its sealed signing secret and moves the organisation's hook count in the same transaction. */
+/**
+ * Creates a hook with its sealed signing secret and moves the organisation's hook count in the
+ * same transaction, only while the organisation has fewer than `WEBHOOK_LIMITS.hooksPerOrg` (409).
+ */
 export async function createHook(orgId: string, hookId: string, input: HookInput, sealedSecret: string): Promise<Hook> {
   const now = new Date().toISOString();
   const hook: Hook = { ...input, id: hookId, org_id: orgId, created_at: now, updated_at: now, version: 1 };
-  await transactWrite([{ op: putOp(itemOf(hook, sealedSecret), 'attribute_not_exists(PK)') }, countChange(orgId, 'HOOK', 1)]);
+  const max = WEBHOOK_LIMITS.hooksPerOrg;
+  const full = () => new Conflict(`the organisation has ${max} webhooks, the most it may have; delete one before creating another`);
+  await transactWrite([{ op: putOp(itemOf(hook, sealedSecret), 'attribute_not_exists(PK)') }, countUpWithin(orgId, 'HOOK', max, full)]);
   return hook;
 }
 
@@ -53,12 +68,28 @@ export async function getHook(orgId: string, hookId: string): Promise<Hook | und
   return item ? stripItem<Hook>(item, PRIVATE) : undefined;
 }
 
-/** A hook with its sealed signing secret, for the delivery (which signs with it). */
-export async function getHookForDelivery(orgId: string, hookId: string): Promise<{ hook: Hook; sealedSecret: string | undefined } | undefined> {
+/** A hook with its sealed signing secret (and the one a rotation replaced), for the delivery, which signs with them. */
+export async function getHookForDelivery(
+  orgId: string,
+  hookId: string,
+): Promise<{ hook: Hook; sealedSecret: string | undefined; previous?: PreviousSecret } | undefined> {
   const item = await getItem(hookKeys.hook(orgId, hookId), true);
   if (!item) return undefined;
-  return { hook: stripItem<Hook>(item, PRIVATE), sealedSecret: typeof item[SECRET_ATTR] === 'string' ? item[SECRET_ATTR] : undefined };
+  const previous = typeof item[PREVIOUS_ATTR] === 'string' && item[PREVIOUS_ATTR] !== '' ? { sealed: item[PREVIOUS_ATTR], rotatedAtMs: Number(item[ROTATED_ATTR]) } : undefined;
+  return { hook: stripItem<Hook>(item, PRIVATE), sealedSecret: typeof item[SECRET_ATTR] === 'string' ? item[SECRET_ATTR] : undefined, ...(previous ? { previous } : {}) };
 }
+
+/** What routing needs of a hook: that it exists, and its own cooldown. */
+export type RoutedHook = Pick<Hook, 'id' | 'org_id' | 'event_timeout'>;
+
+/** The hooks among `refs` that exist, keyed by `routedHookKey` (one BatchGetItem per 100, three attributes each). */
+export async function getRoutedHooks(refs: ReadonlyArray<{ orgId: string; hookId: string }>): Promise<Map<string, RoutedHook>> {
+  const unique = new Map(refs.map((r) => [routedHookKey(r.orgId, r.hookId), hookKeys.hook(r.orgId, r.hookId)]));
+  const items = await batchGet([...unique.values()], true, ['id', 'org_id', 'event_timeout']);
+  return new Map(items.map((i) => [routedHookKey(String(i.org_id), String(i.id)), i as unknown as RoutedHook]));
+}
+
+export const routedHookKey = (orgId: string, hookId: string) => `${orgId}\n${hookId}`;
 
 /** The ids among `hookIds` that name no hook of the organisation (one BatchGetItem per 100). */
 export async function missingHooks(orgId: string, hookIds: readonly string[]): Promise<string[]> {
@@ -68,17 +99,21 @@ export async function missingHooks(orgId: string, hookIds: readonly string[]): P
   return hookIds.filter((id) => !ids.has(id));
 }
 
-/** Replaces the sealed signing secret of an existing hook (its version moves on); 404 unknown. */
+/**
+ * Replaces the sealed signing secret of an existing hook (its version moves on) and keeps the one
+ * it replaces, with the time, for the rotation window; 404 unknown.
+ */
 export async function setSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
+  const now = new Date();
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: hookKeys.hook(orgId, hookId),
-        UpdateExpression: 'SET #s = :s, updated_at = :now ADD version :one',
+        UpdateExpression: 'SET #p = if_not_exists(#s, :none), #r = :ms, #s = :s, updated_at = :now ADD version :one',
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#s': SECRET_ATTR },
-        ExpressionAttributeValues: { ':s': sealedSecret, ':now': new Date().toISOString(), ':one': 1 },
+        ExpressionAttributeNames: { '#s': SECRET_ATTR, '#p': PREVIOUS_ATTR, '#r': ROTATED_ATTR },
+        ExpressionAttributeValues: { ':s': sealedSecret, ':none': '', ':ms': now.getTime(), ':now': now.toISOString(), ':one': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
@@ -103,6 +138,7 @@ export async function replaceHook(orgId: string, hookId: string, input: HookInpu
     const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
     const item: Record<string, unknown> = itemOf(next, current.sealedSecret ?? '');
     if (!current.sealedSecret) delete item[SECRET_ATTR];
+    if (current.previous) Object.assign(item, { [PREVIOUS_ATTR]: current.previous.sealed, [ROTATED_ATTR]: current.previous.rotatedAtMs });
     try {
       await ddb().send(
         new PutCommand({

@@ -4,7 +4,7 @@
  * (contract §5). Every count moves in the same transaction as the create or delete it counts.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../errors';
+import { Conflict, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
 import { ddb, tableName } from './db/client';
 import { getItem, isConditionFailure } from './db/items';
@@ -55,6 +55,27 @@ export function countChange(orgId: string, kind: CountedKind, delta: 1 | -1): Tx
         ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
       },
     },
+  };
+}
+
+/**
+ * The count's +1 only while it is below `max`: a limit on how many objects of `kind` an
+ * organisation holds, exact under any concurrency because the count moves in the create's own
+ * transaction. `refused` is the error when the organisation is at its limit.
+ */
+export function countUpWithin(orgId: string, kind: CountedKind, max: number, refused: () => AppError): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: orgKeys.counter(orgId, kind),
+        UpdateExpression: 'ADD #n :d SET entity = :e',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':d': 1, ':e': 'counter', ':max': max },
+      },
+    },
+    onConditionFail: refused,
   };
 }
 

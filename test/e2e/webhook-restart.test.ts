@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../shared/domain/webhook-signature';
+import { verifyWebhookSignature } from '../../shared/domain/webhook-signature';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
 import { spawnStage, stageAt, type SpawnedStage } from '../support/stage';
@@ -52,7 +52,7 @@ describe('restart between an event and its delivery', () => {
     const [call] = await rx.waitFor(1, 30_000);
     expect(call!.headers['x-gw-event']).toBe('QuotaExceeded');
     expect(JSON.parse(call!.body)).toMatchObject({ event: 'QuotaExceeded', api_id: apiId });
-    expect(verifySignature(call!.headers['x-gw-signature']!, call!.body, hook.body.signing_secret)).toBe(true);
+    expect(verifyWebhookSignature(hook.body.signing_secret, call!.headers['x-gw-signature']!, call!.body).ok).toBe(true);
     // The position the second stage keeps for the next start.
     expect(existsSync(join(dataDir, 'change-feed.json'))).toBe(true);
     await rx.close();

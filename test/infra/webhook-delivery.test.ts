@@ -1,7 +1,9 @@
 /**
- * Webhook delivery in the synthesized stack (contract §11): the table's stream, the delivery
- * function with its event source mapping (batching, bisect, on-failure destination), the retry
- * queue with its dead-letter queue, least-privilege policies, and the alarm on dead letters.
+ * Webhook delivery in the synthesized stack (contract §11): the table's stream, the routing
+ * function with its event source mapping (batching, parallel batches, partial batch failures,
+ * bisect, on-failure destination), the attempt queue (an SQS fair queue: messages carry their
+ * organisation as MessageGroupId) read by the attempt function with partial batch failures and a
+ * concurrency cap, least-privilege policies, and the alarm on dead letters.
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,14 +28,16 @@ describe('webhook delivery resources', () => {
     t.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
-  it('feeds the delivery function from the stream: batched, bisected on error, failures to the dead-letter queue, filtered to the items it acts on', () => {
-    const [fnId] = t.functionOf('hookDelivery');
+  it('feeds the routing function from the stream: batched, four batches of a shard at once, failed records reported, bisected, failures to the dead-letter queue, filtered to the items it acts on', () => {
+    const [fnId] = t.functionOf('hookRouting');
     const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
     t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId },
       EventSourceArn: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] }),
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 25,
+      ParallelizationFactor: 4,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: 5,
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
@@ -41,37 +45,46 @@ describe('webhook delivery resources', () => {
     });
   });
 
-  it('retries through an encrypted SQS queue with a dead-letter queue, read by the retry function with partial batch failures', () => {
+  it('attempts run from an encrypted SQS queue with a dead-letter queue, read by the attempt function with partial batch failures and at most 50 invocations at once', () => {
     const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
-    const retries = refOf('AWS::SQS::Queue', 'WebhookDeliveryRetries');
+    const attempts = refOf('AWS::SQS::Queue', 'WebhookDeliveryAttempts');
     t.template.hasResourceProperties('AWS::SQS::Queue', {
-      QueueName: 'gw-management-dev-hook-retries',
+      QueueName: 'gw-management-dev-hook-attempts',
       SqsManagedSseEnabled: true,
+      // Six times the attempt function's 30 s.
+      VisibilityTimeout: 180,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
     });
-    const [fnId] = t.functionOf('hookRetry');
+    const [fnId, fn] = t.functionOf('hookAttempts');
+    expect(fn.Properties.Timeout).toBe(30);
     t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId },
-      EventSourceArn: { 'Fn::GetAtt': [retries, 'Arn'] },
+      EventSourceArn: { 'Fn::GetAtt': [attempts, 'Arn'] },
+      BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 50 },
     });
-    const [, delivery] = t.functionOf('hookDelivery');
-    expect(delivery.Properties.Environment.Variables).toMatchObject({ HOOK_RETRY_QUEUE_URL: { Ref: retries }, SERVER_SECRET_ARN: expect.anything() });
+    const [, routing] = t.functionOf('hookRouting');
+    expect(routing.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts } });
+    // Routing signs nothing, so it never gets the service key.
+    expect(routing.Properties.Environment.Variables).not.toHaveProperty('SERVER_SECRET_ARN');
+    expect(fn.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts }, SERVER_SECRET_ARN: expect.anything() });
     // Private targets are for the local stage and the tests only.
     for (const [, f] of t.resources('AWS::Lambda::Function')) expect(f.Properties.Environment?.Variables ?? {}).not.toHaveProperty('ALLOW_PRIVATE_TARGETS');
   });
 
-  it('grants each delivery function only the table actions its code sends, the service key and sending to the retry queue', () => {
+  it('grants each delivery function only the table actions its code sends, sending to the attempt queue, and the service key to the attempt function only', () => {
     const tableActions = (name: string) =>
       t.actionsOf(t.functionOf(name)[1]).filter((a) => a.startsWith('dynamodb:') && !a.startsWith('dynamodb:DescribeStream') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
-    expect(new Set(tableActions('hookDelivery'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
-    expect(new Set(tableActions('hookRetry'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-    for (const name of ['hookDelivery', 'hookRetry']) {
+    expect(new Set(tableActions('hookRouting'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
+    expect(new Set(tableActions('hookAttempts'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    for (const name of ['hookRouting', 'hookAttempts']) {
       const actions = t.actionsOf(t.functionOf(name)[1]);
       expect(actions).toContain('sqs:SendMessage');
-      expect(actions).toContain('secretsmanager:GetSecretValue');
       expect(actions.some((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*' || a === 'sqs:*')).toBe(false);
     }
+    expect(t.actionsOf(t.functionOf('hookAttempts')[1])).toContain('secretsmanager:GetSecretValue');
+    expect(t.actionsOf(t.functionOf('hookRouting')[1])).not.toContain('secretsmanager:GetSecretValue');
     // Route functions never reach the queues.
     expect(t.actionsOf(t.functionOf('hooksTest')[1]).some((a) => a.startsWith('sqs:'))).toBe(false);
   });

@@ -48,3 +48,38 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
+
+export interface Tarpit {
+  url: string;
+  /** Requests that arrived (none is ever answered). */
+  count(): number;
+  /** The most requests it held open at one time (each caller gives up on its own). */
+  maxOpen(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A receiver that takes every request and never answers: the slow receiver of the noisy-neighbour
+ * cases (each call holds its attempt for the whole call timeout).
+ */
+export async function startTarpit(): Promise<Tarpit> {
+  let n = 0;
+  let open = 0;
+  let most = 0;
+  const server = createServer((req) => {
+    n++;
+    most = Math.max(most, ++open);
+    req.socket.once('close', () => open--);
+    req.resume();
+  });
+  server.keepAliveTimeout = 0;
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 1024, r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tarpit`,
+    count: () => n,
+    maxOpen: () => most,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}

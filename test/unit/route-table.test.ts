@@ -11,7 +11,7 @@ import { routeGroups, routeList, routes } from '../../shared/routes';
 const camel = (kebab: string) => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Handler files that are no route of the table: the HTTP API's $default route. */
-const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/retry-queue.ts'];
+const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts'];
 
 /** Path parameters that hold no id keep the reference spec's names; every id is `<thing>ID`. */
 const NON_ID_PARAMS = ['keyHash', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];

@@ -38,6 +38,7 @@ const OWNER: Record<string, string> = {
   'DLV#': 'hook-deliveries',
   'DLV#*': 'hook-deliveries',
   'HOOKCOOL#*#*#*#*': 'hook-deliveries',
+  'HOOKBUDGET#*': 'delivery-budget',
   'ORG#*#ASSET#*': 'assets',
   'ORG#*#ASSETID#*': 'assets',
   'ORG#*#ASSETS': 'assets',

@@ -1,8 +1,13 @@
-/** The pure parts of webhook delivery (contract §11) and the delivery-time address guard. */
-import { describe, expect, it } from 'vitest';
+/** The pure parts of webhook delivery (contract §11) and the delivery-time call: address guard, timeouts, error classes. */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { handlerLimitProblems, routesFor } from '../../shared/domain/event-handlers';
 import { crossedTriggers, deliveryIdOf } from '../../shared/domain/events';
 import { nextDelay, parseRetrySchedule } from '../../shared/domain/retry-schedule';
-import { signatureHeader, verifySignature } from '../../shared/domain/webhook-signature';
+import { signatureHeader, signatureOf, verifyWebhookSignature } from '../../shared/domain/webhook-signature';
+import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { callWebhook } from '../../shared/net/webhook-call';
 
 describe('TriggerExceeded crossings', () => {
@@ -28,12 +33,40 @@ describe('HOOK_RETRY_SECONDS', () => {
 });
 
 describe('signatures and ids', () => {
+  const T = 1700000000;
+  const at = (seconds: number) => ({ now: seconds * 1000 });
+
   it('a signature verifies only with its secret, body and time', () => {
-    const h = signatureHeader('s1', 1700000000, '{"a":1}');
-    expect(verifySignature(h, '{"a":1}', 's1')).toBe(true);
-    expect(verifySignature(h, '{"a":2}', 's1')).toBe(false);
-    expect(verifySignature(h, '{"a":1}', 's2')).toBe(false);
-    expect(verifySignature(h.replace('t=1700000000', 't=1700000001'), '{"a":1}', 's1')).toBe(false);
+    const h = signatureHeader(['s1'], T, '{"a":1}');
+    expect(h).toBe(`t=${T},v1=${signatureOf('s1', T, '{"a":1}')}`);
+    expect(verifyWebhookSignature('s1', h, '{"a":1}', at(T))).toEqual({ ok: true, timestamp: T });
+    expect(verifyWebhookSignature('s1', h, Buffer.from('{"a":1}'), at(T)).ok).toBe(true);
+    expect(verifyWebhookSignature('s1', h, '{"a":2}', at(T))).toEqual({ ok: false, reason: 'no_match' });
+    expect(verifyWebhookSignature('s2', h, '{"a":1}', at(T))).toEqual({ ok: false, reason: 'no_match' });
+    expect(verifyWebhookSignature('s1', h.replace(`t=${T}`, `t=${T + 1}`), '{"a":1}', at(T)).ok).toBe(false);
+    for (const bad of [undefined, '', 'v1=abc', `t=${T}`, `t=x,v1=${'0'.repeat(64)}`, `t=${T},v1=zz`]) {
+      expect(verifyWebhookSignature('s1', bad, '{"a":1}', at(T)), String(bad)).toEqual({ ok: false, reason: 'malformed' });
+    }
+  });
+
+  it('refuses a timestamp further than the tolerance from now, either way (300 s unless told)', () => {
+    const h = signatureHeader(['s1'], T, 'b');
+    expect(verifyWebhookSignature('s1', h, 'b', at(T + 300)).ok).toBe(true);
+    expect(verifyWebhookSignature('s1', h, 'b', at(T - 300)).ok).toBe(true);
+    expect(verifyWebhookSignature('s1', h, 'b', at(T + 301))).toEqual({ ok: false, reason: 'outside_tolerance' });
+    expect(verifyWebhookSignature('s1', h, 'b', at(T - 301))).toEqual({ ok: false, reason: 'outside_tolerance' });
+    expect(verifyWebhookSignature('s1', h, 'b', { now: (T + 3600) * 1000, toleranceSeconds: 3600 }).ok).toBe(true);
+    // A replay of yesterday's delivery is refused by the default.
+    expect(verifyWebhookSignature('s1', h, 'b', { now: (T + 86400) * 1000 }).ok).toBe(false);
+  });
+
+  it('during a rotation the header carries both signatures, and either secret verifies it', () => {
+    const h = signatureHeader(['new', 'old'], T, 'b');
+    expect(h.match(/v1=[0-9a-f]{64}/g)).toHaveLength(2);
+    expect(verifyWebhookSignature('new', h, 'b', at(T)).ok).toBe(true);
+    expect(verifyWebhookSignature('old', h, 'b', at(T)).ok).toBe(true);
+    expect(verifyWebhookSignature(['other', 'old'], h, 'b', at(T)).ok).toBe(true);
+    expect(verifyWebhookSignature('other', h, 'b', at(T)).ok).toBe(false);
   });
 
   it('a delivery id depends only on its event and hook, and sorts by time', () => {
@@ -48,7 +81,9 @@ describe('the delivery-time address guard', () => {
   it('refuses a name that resolves to a private, loopback or metadata address, before any connection', async () => {
     for (const address of ['10.0.0.7', '127.0.0.1', '169.254.169.254', '::1', 'fd00::1']) {
       const r = await callWebhook(req('https://hooks.example/x'), { allowPrivate: false, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] });
-      expect(r, address).toMatchObject({ refused: true, error: expect.stringContaining('refused') });
+      expect(r, address).toMatchObject({ refused: true, error: 'refused_target' });
+      // The address stays in the service's log; the class the delivery log shows names none.
+      expect(r.detail).toContain(address);
       expect(r.status).toBeUndefined();
     }
   });
@@ -63,5 +98,103 @@ describe('the delivery-time address guard', () => {
 
   it('refuses a non-http scheme', async () => {
     expect((await callWebhook(req('ftp://hooks.example/x'), { allowPrivate: true })).refused).toBe(true);
+  });
+});
+
+describe('event handler limits and routing (contract §11)', () => {
+  const handler = (hookId: string, extra: Record<string, unknown> = {}) => ({ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: hookId, ...extra } });
+  const classic = (events: Record<string, unknown[]>) => ({ event_handlers: { events } });
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `h${i}`);
+
+  it('a hook named many times for one event is one route, with the first handler\'s cooldown; disabled handlers route nothing', () => {
+    const c = classic({ QuotaExceeded: [handler('a', { event_timeout: 5 }), handler('a', { event_timeout: 9 }), handler('b', { disabled: true }), handler('c')], AuthFailure: [handler('b')] });
+    expect(routesFor(c, 'QuotaExceeded')).toEqual([{ hookId: 'a', eventTimeout: 5 }, { hookId: 'c' }]);
+    expect(routesFor(c, 'AuthFailure')).toEqual([{ hookId: 'b' }]);
+    // 3,000 handlers naming one hook (the issue's case) are one delivery.
+    expect(routesFor(classic({ TokenUpdated: Array.from({ length: 3000 }, () => handler('one')) }), 'TokenUpdated')).toEqual([{ hookId: 'one' }]);
+  });
+
+  it('routing reaches at most hooksPerEvent distinct hooks, so a definition stored before the limit fans out no further', () => {
+    const routes = routesFor(classic({ AuthFailure: ids(50).map((id) => handler(id)) }), 'AuthFailure');
+    expect(routes.map((r) => r.hookId)).toEqual(ids(WEBHOOK_LIMITS.hooksPerEvent));
+  });
+
+  it('a definition over the handler count or the distinct hooks of one event is refused, naming each', () => {
+    expect(handlerLimitProblems(classic({ QuotaExceeded: ids(20).map((id) => handler(id)), AuthFailure: ids(20).map((id) => handler(id)) }))).toEqual([]);
+    expect(handlerLimitProblems(classic({ QuotaExceeded: ids(21).map((id) => handler(id)) }))).toEqual([
+      { path: 'event_handlers.events.QuotaExceeded', message: 'one event may reach at most 20 distinct webhooks (21 named)' },
+    ]);
+    // Disabled handlers count: enabling one later is not checked again.
+    expect(handlerLimitProblems(classic({ QuotaExceeded: ids(21).map((id) => handler(id, { disabled: true })) }))).toHaveLength(1);
+    const many = classic({ QuotaExceeded: Array.from({ length: 101 }, () => handler('same')) });
+    expect(handlerLimitProblems(many)).toEqual([{ path: 'event_handlers', message: 'at most 100 webhook event handlers per API definition (101 given)' }]);
+  });
+});
+
+describe('the delivery-time call: timeouts and the classes the log shows', () => {
+  const servers: Server[] = [];
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
+    for (const c of cleanups.splice(0)) c();
+  });
+  const serve = async (handle: (res: import('node:http').ServerResponse) => void): Promise<string> => {
+    const s = createServer((req, res) => req.resume().on('end', () => handle(res)));
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`;
+  };
+  const post = (url: string) => ({ method: 'POST', url, headers: {}, body: '{}' });
+
+  it('an HTTP answer that is not 2xx is http_error with its status; a redirect too', async () => {
+    const failing = await serve((res) => {
+      res.statusCode = 503;
+      res.end();
+    });
+    expect(await callWebhook(post(failing), { allowPrivate: true })).toMatchObject({ status: 503, error: 'http_error' });
+    const redirect = await serve((res) => {
+      res.writeHead(302, { location: 'http://169.254.169.254/' });
+      res.end();
+    });
+    expect(await callWebhook(post(redirect), { allowPrivate: true })).toMatchObject({ status: 302, error: 'http_error' });
+  });
+
+  it('a refused port is connection_failed, a name that does not resolve too: nothing of the address or Node\'s text in the class', async () => {
+    const closed = await serve(() => {});
+    servers[0]!.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const refused = await callWebhook(post(closed), { allowPrivate: true });
+    expect(refused).toMatchObject({ error: 'connection_failed' });
+    expect(refused.detail).toMatch(/ECONNREFUSED/);
+    const unresolved = await callWebhook(post('https://nowhere.example/x'), { allowPrivate: false, resolve: async () => { throw new Error('getaddrinfo ENOTFOUND nowhere.example'); } });
+    expect(unresolved).toMatchObject({ error: 'connection_failed' });
+    expect(unresolved.detail).toMatch(/ENOTFOUND/);
+  });
+
+  it('a receiver that takes the request and never answers is timeout after the whole-call limit', async () => {
+    const url = await serve(() => {});
+    const r = await callWebhook(post(url), { allowPrivate: true, timeoutMs: 300 });
+    expect(r).toMatchObject({ error: 'timeout' });
+    expect(r.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('a target that never completes the TCP handshake is connection_failed after the connect timeout, well before the whole-call limit', async () => {
+    // A listener whose process is stopped: the kernel completes handshakes only until its backlog
+    // is full, then drops them, as a firewall that drops packets does.
+    const child = spawn(process.execPath, ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanups.push(() => child.kill('SIGKILL'));
+    const port = await new Promise<number>((r) => child.stdout!.once('data', (d) => r(Number(String(d)))));
+    process.kill(child.pid!, 'SIGSTOP');
+    const fillers: Socket[] = [];
+    cleanups.push(() => fillers.forEach((f) => f.destroy()));
+    for (let i = 0; i < 3; i++) fillers.push(connect(port, '127.0.0.1').on('error', () => {}));
+    await new Promise((r) => setTimeout(r, 200));
+    const r = await callWebhook(post(`http://127.0.0.1:${port}/hook`), { allowPrivate: true, timeoutMs: 5_000, connectTimeoutMs: 300 });
+    expect(r).toMatchObject({ error: 'connection_failed' });
+    expect(r.detail).toMatch(/not connected within 300 ms/);
+    expect(r.durationMs).toBeLessThan(2_000);
   });
 });

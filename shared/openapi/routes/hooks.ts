@@ -23,7 +23,7 @@ const bodyRule = {
     },
   },
 };
-const signature = 'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; contract §11';
+const signature = 'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11';
 const headers = 'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case.';
 
 export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
@@ -32,6 +32,7 @@ export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
     success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
     etag: true,
     bodyRule,
+    answers: { 409: 'The organisation has 100 webhooks, the most it may have (exact under concurrent creates); delete one first' },
   },
   hooksList: { description: "Webhooks of the caller's organisation in creation order, paged (contract §5).", success: 'A page of webhooks' },
   hooksGet: { description: "A webhook of the caller's organisation.", success: 'The webhook', etag: true, answers: { 404: 'No such webhook' } },
@@ -44,14 +45,17 @@ export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
   },
   hooksDelete: { description: "A webhook of the caller's organisation.", success: 'Webhook deleted; Meta is its id', answers: { 404: 'No such webhook' } },
   hooksSigningSecret: {
-    description: `A new signing secret replaces the old one at once: deliveries from now on are signed with it (${signature}), and signatures made with the old one no longer verify.`,
+    description:
+      `A new signing secret signs every delivery from now on (${signature}). For HOOK_SECRET_ROTATION_SECONDS (default 24 h) deliveries also carry ` +
+      'a second v1= made with the replaced secret (t=...,v1=<new>,v1=<old>), so a receiver accepts either while it switches; after that only the new one signs.',
     success: 'Signing secret rotated; Meta is the hook id, signing_secret the new secret (shown this once)',
     answers: { 404: 'No such webhook' },
   },
   hooksDeliveries: {
     description:
       'The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), ' +
-      'attempts, last response code, duration, next attempt time and error text. Entries expire 30 days after their event.',
+      'attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, ' +
+      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.',
     success: 'A page of deliveries',
     answers: { 404: 'No such webhook' },
   },
