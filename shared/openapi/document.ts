@@ -259,8 +259,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       name: 'If-Match',
       in: 'header',
       required: false,
-      description: 'An ETag this service sent: the change applies only to that version (412 otherwise); without it the last write wins',
-      schema: { type: 'string', pattern: '^\\s*(W/)?"?\\d{1,15}"?\\s*$' },
+      description:
+        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins',
+      schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?("\\d{1,15}"|\\d{1,15})(\\s*,\\s*(W/)?("\\d{1,15}"|\\d{1,15})){0,19})\\s*$' },
     });
   }
   return out;

@@ -16,6 +16,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
 import * as store from '../store/hooks';
+import type { IfMatch } from '../domain/if-match';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
 
@@ -50,10 +51,10 @@ export async function getHook(orgId: string, hookId: string): Promise<Hook> {
 }
 
 /** Full replace: omitted members are emptied; 404 unknown, 412 stale If-Match. */
-export const replaceHook = (orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> =>
+export const replaceHook = (orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> =>
   store.replaceHook(orgId, hookId, input, ifMatch);
 
-export const deleteHook = (orgId: string, hookId: string, ifMatch: number | undefined): Promise<void> => store.deleteHook(orgId, hookId, ifMatch);
+export const deleteHook = (orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> => store.deleteHook(orgId, hookId, ifMatch);
 
 /** The organisation's hooks in creation order, paged. */
 export const listHooks = (orgId: string, query: PageQuery) => store.listHooks(orgId, pageRequest(query));

@@ -16,6 +16,7 @@ import { putOrgSession } from '../store/org-sessions';
 import { getPolicies, type StoredPolicy } from '../store/policies';
 import { missingApis, resolvePolicies } from './references';
 import { forgetSessions } from './session-cache';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -120,13 +121,13 @@ export async function updateKeyFromDashboard(
   params: { apiID: string; keyID: string },
   query: KeyLookup & { suppress_reset?: boolean },
   input: SessionInput,
-  ifMatch: number | undefined,
+  ifMatch: IfMatch | undefined,
 ) {
   const api = await getApiSummaryByAnyId(params.apiID);
   if (!api || api.org_id !== orgId) throw new NotFound(`API ${params.apiID} not found`);
   const current = await findOwnKey(orgId, params.keyID, query);
   if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
-  if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+  if (!ifMatchAllows(ifMatch, current.version)) throw new PreconditionFailed();
   const { item, effective } = await updateKey(current, input, !query.suppress_reset);
   const data = await showKey(item, effective);
   return { result: { api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, version: item.version };

@@ -10,13 +10,14 @@ import { importOptionsOf, type ImportFlagsQuery } from '../schemas/import';
 import { getApi, getApiSummaryByAnyId, replaceApi } from '../store/apis';
 import { assertHandlersNameHooks } from './hooks';
 import { requireOwnReferences } from './references';
+import type { IfMatch } from '../domain/if-match';
 
 /**
  * PATCH /api/apis/streams/{apiID}: an unknown API, or another organisation's, is 404 from its
  * summary before any part of its definition is read; 422 a policy or webhook the definition
  * names that is not the caller's; 409 listen path taken.
  */
-export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: number | undefined) {
+export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: IfMatch | undefined) {
   const summary = await getApiSummaryByAnyId(apiId);
   if (!summary || summary.org_id !== orgId) throw new NotFound(`API ${apiId} not found`);
   const existing = await getApi(summary.api_id);

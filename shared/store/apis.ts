@@ -19,6 +19,7 @@ import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
 import { countChange, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 export type { ApiRecord };
 
@@ -254,11 +255,11 @@ export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | und
  * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
  * instead of answering 412 for a header the caller never sent.
  */
-async function onLatest<T>(apiId: string, ifMatch: number | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
+async function onLatest<T>(apiId: string, ifMatch: IfMatch | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const previous = await getApi(apiId);
     if (!previous) throw new NotFound(`API ${apiId} not found`);
-    if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, previous.version)) throw new PreconditionFailed();
     try {
       return await write(previous);
     } catch (e) {
@@ -267,8 +268,8 @@ async function onLatest<T>(apiId: string, ifMatch: number | undefined, write: (p
   }
 }
 
-/** Replaces an API; `ifMatch` (when sent) must name the current version. */
-export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
+/** Replaces an API; `ifMatch` (when sent) must allow the current version. */
+export function replaceApi(api: ApiRecord, ifMatch: IfMatch | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
   return onLatest(api.api_id, ifMatch, async (previous) => {
     const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
     await transactWrite([...replaceApiItems(next, previous), ...extra]);

@@ -8,6 +8,7 @@ import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import type { StorageKey } from './db/storage-key';
 import { transactWrite } from './db/transactions';
 import { deleteVersioned, replaceVersioned } from './db/versioning';
+import type { IfMatch } from '../domain/if-match';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
@@ -58,14 +59,14 @@ export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy
 }
 
 /** Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. */
-export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
+export async function replacePolicy(policy: Policy, ifMatch: IfMatch | undefined): Promise<number> {
   const current = await getPolicy(policy.id);
   if (!current) throw notFound(policy.id)();
   const version = await replaceVersioned(policyKey(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
   return version;
 }
 
-export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
+export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
   await deleteVersioned(policyKey(id), ifMatch, notFound(id));
 }
 

@@ -71,6 +71,32 @@ describe('If-Match', () => {
         expect(Number(JSON.parse(await g.etag()))).toBe(Number(JSON.parse(version)) + 1);
       }
     });
+
+    it(`${r.method} ${r.path}: compares strongly (weak tag 412), takes a list, and * (412 once there is no object)`, async () => {
+      const g = await GUARDED[r.name]!(s, W);
+      const stale = await g.etag();
+      await g.bump();
+      const fresh = await g.etag();
+      const weak = await g.call(`W/${fresh}`);
+      expect(weak.status, JSON.stringify(weak.body)).toBe(412);
+      expect(await g.etag()).toBe(fresh);
+      const missed = await g.call(`${stale}, W/${fresh}`);
+      expect(missed.status, JSON.stringify(missed.body)).toBe(412);
+      const listed = await g.call(`${stale}, ${fresh}`);
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      if (deletes) {
+        expect(await g.exists()).toBe(false);
+        const gone = await g.call('*');
+        expect(gone.status, JSON.stringify(gone.body)).toBe(412);
+        const again = await GUARDED[r.name]!(s, W);
+        expect((await again.call('*')).status).toBe(200);
+        expect(await again.exists()).toBe(false);
+      } else {
+        const any = await g.call('*');
+        expect(any.status, JSON.stringify(any.body)).toBe(200);
+        expect(Number(JSON.parse(await g.etag()))).toBe(Number(JSON.parse(fresh)) + 2);
+      }
+    });
   }
 });
 
