@@ -8,8 +8,8 @@ import { keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema
 export const keysRoutes = {
   keysCreate: route({
     method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy, 409 a basic-auth user name taken in the organisation',
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown organisation, API or policy, 409 a basic-auth user name taken in the organisation',
     body: keyGatewaySchema, result: keyWriteSchema,
   }),
   keysGet: route({

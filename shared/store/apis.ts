@@ -17,7 +17,7 @@ import { batchGet, getItem } from './db/items';
 import { listPage, queryAll } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
-import { countChange, readCount } from './organisations';
+import { countChange, orgMustExist, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
 import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
@@ -115,7 +115,10 @@ function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
 
 const claimDelete = (claim: ListenClaim): TxItem => ({ op: deleteOp(apiKeys.listen(claim)) });
 
-/** Transaction items that create an API: api_id, database id and listen claim unique (409), org count +1. */
+/**
+ * Transaction items that create an API: its organisation exists unless blank (422), api_id,
+ * database id and listen claim unique (409), org count +1.
+ */
 export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   const claim = listenClaimOf(api);
@@ -128,13 +131,14 @@ export function createApiItems(api: ApiRecord): TxItem[] {
     ...parts.map((p) => ({ op: put(p) })),
     countChange(api.org_id, 'API', 1),
     ...(claim ? [claimPut(api, claim)] : []),
+    ...(api.org_id ? [orgMustExist(api.org_id)] : []),
   ];
 }
 
 /**
  * Transaction items that replace an API read at `previous.version`: the main item only if it is
  * still that version (412 otherwise), parts rewritten, surplus parts removed, counts moved when
- * the organisation changes, the listen claim moved when it changes (409 when the new one is
+ * the organisation changes (to one that exists, 422 otherwise), the listen claim moved when it changes (409 when the new one is
  * taken). An unchanged claim is written again (an API stored before claims existed takes its
  * own) unless `keepClaim`: a base rewritten beside its version keeps its path and must not write
  * its marker, as one transaction may not touch an item twice and a version on the base's path
@@ -153,6 +157,7 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = fa
     items.push({ op: deleteOp(apiKeys.part(api.api_id, n)) });
   }
   if (previous.org_id !== api.org_id) {
+    if (api.org_id) items.push(orgMustExist(api.org_id));
     items.push(countChange(previous.org_id, 'API', -1));
     items.push(countChange(api.org_id, 'API', 1));
   }

@@ -1,4 +1,4 @@
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import { Conflict, NotFound, PreconditionFailed } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { hashPassword } from '../domain/passwords';
 import { pageCount, type PageRequest } from '../domain/paging';
@@ -8,7 +8,7 @@ import { getItem, stripItem } from './db/items';
 import { countMatching, listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { transactWrite, type TxItem } from './db/transactions';
-import { countChange, orgExistsCheck, readCount } from './organisations';
+import { countChange, orgMustExist, readCount } from './organisations';
 import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /** Dashboard users, the uniqueness of their e-mail in the organisation, and their access keys. */
@@ -59,7 +59,7 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
     version: 1,
   };
   await transactWrite([
-    { op: orgExistsCheck(input.org_id), onConditionFail: () => new Unprocessable(`organisation ${input.org_id} does not exist`) },
+    orgMustExist(input.org_id),
     {
       op: {
         Put: {

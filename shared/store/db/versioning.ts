@@ -4,16 +4,21 @@ import { NotFound, PreconditionFailed } from '../../errors';
 import { ddb, tableName } from './client';
 import { getItem, isConditionFailure } from './items';
 import type { StorageKey } from './storage-key';
+import { transactWrite, type TxItem } from './transactions';
 
 type Key = StorageKey;
 type Item = Record<string, unknown>;
 
+/** The versioned Put lost to another writer (checks go in a transaction, which has no ALL_OLD to tell). */
+class Stale extends PreconditionFailed {}
+
 /**
  * Optimistic locking (contract §3). With `ifMatch` the write succeeds only on a version it
  * allows (412 otherwise); without it the last write wins, still guarded so a concurrent writer is
- * never silently undone between our read and our write. Answers the new version.
+ * never silently undone between our read and our write. `checks` (conditions on other items, such
+ * as "the organisation exists") go into the same transaction. Answers the new version.
  */
-export async function replaceVersioned(key: Key, item: Item, ifMatch: IfMatch | undefined, notFound: () => NotFound): Promise<number> {
+export async function replaceVersioned(key: Key, item: Item, ifMatch: IfMatch | undefined, notFound: () => NotFound, checks: TxItem[] = []): Promise<number> {
   for (;;) {
     let expected = onlyVersion(ifMatch);
     if (expected === undefined) {
@@ -22,18 +27,22 @@ export async function replaceVersioned(key: Key, item: Item, ifMatch: IfMatch | 
       expected = Number(current.version ?? 0);
       if (!ifMatchAllows(ifMatch, expected)) throw new PreconditionFailed();
     }
+    const put = {
+      TableName: tableName(),
+      Item: { ...item, ...key, version: expected + 1 },
+      ConditionExpression: 'attribute_exists(PK) AND version = :v',
+      ExpressionAttributeValues: { ':v': expected },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
     try {
-      await ddb().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: { ...item, ...key, version: expected + 1 },
-          ConditionExpression: 'attribute_exists(PK) AND version = :v',
-          ExpressionAttributeValues: { ':v': expected },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+      if (checks.length) await transactWrite([...checks, { op: { Put: put }, onConditionFail: (old) => (old ? new Stale() : notFound()) }]);
+      else await ddb().send(new PutCommand(put));
       return expected + 1;
     } catch (e) {
+      if (e instanceof Stale) {
+        if (ifMatch !== undefined) throw new PreconditionFailed();
+        continue;
+      }
       if (!isConditionFailure(e)) throw e;
       if (!e.Item) throw notFound();
       if (ifMatch !== undefined) throw new PreconditionFailed();
