@@ -6,7 +6,7 @@
  * shared/services/apis.ts from the transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
+import { Conflict, ListenPathTaken, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
 import { sha256Hex } from '../domain/hashing';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
@@ -108,7 +108,7 @@ function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
     },
     onConditionFail: (old) => {
       const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
-      return new Conflict(`${describeClaim(claim)} is already used by ${holder}`);
+      return new ListenPathTaken(`${describeClaim(claim)} is already used by ${holder}`);
     },
   };
 }
