@@ -42,7 +42,7 @@ export const importsDocs: GroupDocs<typeof importsRoutes> = {
     answers: {
       400: 'An upstream outside UPSTREAM_ALLOWED_HOSTS',
       404: "No such API in the caller's organisation",
-      409: `The listen path is taken; or ${STORED_TOO_LARGE}`,
+      409: `The listen path is taken (the message says to pass listenPath); or ${STORED_TOO_LARGE}`,
       422: "A policy the definition names is not the caller organisation's",
     },
   },
