@@ -5,6 +5,7 @@
  * their headers and examples recorded from the e2e run (shared/openapi/examples.json).
  */
 import * as z from 'zod';
+import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import type { RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
@@ -39,6 +40,10 @@ const HEADERS: Record<string, Json> = {
   'X-Content-Type-Options': { description: 'Browsers must not guess the media type', required: true, schema: { const: 'nosniff' } },
   ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
   'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
+  'Idempotent-Secrets-Withheld': {
+    description: `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first answer was lost`,
+    schema: { type: 'string' },
+  },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
 };
@@ -250,7 +255,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
+      description: r.secrets?.length
+        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
+        : 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     });
   }
@@ -290,6 +297,7 @@ function responses(r: Route, set: SchemaSet): Json {
     if (status === 200) {
       if (r.doc.etag) headers.ETag = headerRef('ETag');
       if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      if (r.idempotent && r.secrets?.length) headers['Idempotent-Secrets-Withheld'] = headerRef('Idempotent-Secrets-Withheld');
       for (const h of r.doc.headers ?? []) headers[h] = headerRef(h);
     }
     const model = r.doc.models?.[status];

@@ -93,15 +93,16 @@ export async function setSigningSecret(orgId: string, hookId: string, sealedSecr
 /**
  * Full replace: omitted members take their defaults; id, org, creation time and signing secret
  * stay. The Put is guarded by the version the secret was read with, so a rotation in between is
- * read again rather than undone; without If-Match the last write still wins.
+ * read again rather than undone; without If-Match the last write still wins. `input` is built
+ * from the hook as read in each attempt (the service keeps masked header values from it).
  */
-export async function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
+export async function replaceHook(orgId: string, hookId: string, input: (current: Hook) => HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
   for (;;) {
     const current = await getHookForDelivery(orgId, hookId);
     if (!current) throw notFound(hookId)();
     if (!ifMatchAllows(ifMatch, current.hook.version)) throw new PreconditionFailed();
     const version = current.hook.version + 1;
-    const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
+    const next: Hook = { ...input(current.hook), id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
     const item: Record<string, unknown> = itemOf(next, current.sealedSecret ?? '');
     if (!current.sealedSecret) delete item[SECRET_ATTR];
     try {

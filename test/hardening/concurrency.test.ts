@@ -16,6 +16,7 @@ import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
 import { assetData, importDoc, oasDoc, rightsFor, uid } from '../support/fixtures';
 import { buildWorld, type World } from '../support/world';
+import { SECRET_WITHHELD, withholdSecrets } from '../../shared/domain/idempotent-reply';
 
 const N = 10;
 let s: Stage;
@@ -102,7 +103,10 @@ describe('If-Match', () => {
 
 describe('Idempotency-Key', () => {
   for (const r of idempotentRoutes) {
-    it(`POST ${r.path}: replay answers the same, another body is 422, ${N} concurrent duplicates create one`, async () => {
+    const secrets = r.secrets ?? [];
+    /** The answer as a replay gives it: the secrets the route shows once withheld. */
+    const asReplayed = (a: Answer) => JSON.parse(withholdSecrets(a.text, secrets));
+    it(`POST ${r.path}: replay answers the same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} concurrent duplicates create one`, async () => {
       const c = creating(s, W, uid('idem'))[r.name]!;
       const count0 = await c.count?.();
       const key = uid('k');
@@ -110,8 +114,14 @@ describe('Idempotency-Key', () => {
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       const replay = await c.send(0, key);
       expect(replay.status).toBe(200);
-      expect(replay.body).toEqual(first.body);
+      expect(replay.body).toEqual(asReplayed(first));
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.headers.get('idempotent-secrets-withheld')).toBe(secrets.length ? secrets.join(', ') : null);
+      for (const path of secrets) {
+        const shown = path.split('.').reduce((v: any, k) => v?.[k], first.body);
+        expect(typeof shown === 'string' && shown !== SECRET_WITHHELD, `${path} shown in the first answer`).toBe(true);
+        expect(replay.text, `${path} never shown again`).not.toContain(shown);
+      }
       const other = await c.send(1, key);
       expect(other.status, JSON.stringify(other.body)).toBe(422);
       if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 1);
@@ -123,10 +133,10 @@ describe('Idempotency-Key', () => {
       expect(got.every((x) => x === 200 || x === 409), JSON.stringify(got)).toBe(true);
       const oks = rs.filter((x) => x.status === 200);
       expect(oks.length).toBeGreaterThanOrEqual(1);
-      for (const o of oks) expect(o.body).toEqual(oks[0]!.body);
+      for (const o of oks) expect(asReplayed(o)).toEqual(asReplayed(oks[0]!));
       const after = await c.send(2, key2);
       expect(after.status).toBe(200);
-      expect(after.body).toEqual(oks[0]!.body);
+      expect(after.body).toEqual(asReplayed(oks[0]!));
       if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 2);
     });
 
