@@ -10,7 +10,6 @@ import { routeGroups } from '../routes';
 import type { RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
 import { importedPolicySchema } from '../schemas/policies';
-import { ID_PATTERN } from '../schemas/common';
 import { GRANT_RULE, JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
 import type { RouteDoc } from './route-doc';
@@ -199,19 +198,10 @@ class SchemaSet {
 
 /**
  * An imported policy: a policy, or an exported one whose blank id the service replaces by its
- * `_id` before checking it (a preprocess, which Zod's conversion cannot state).
+ * `_id` before checking it (a preprocess, which Zod's conversion cannot state): ExportedPolicy
+ * holds every rule of a policy, so the document takes no body the import refuses for them.
  */
-const IMPORTED_POLICY: Json = {
-  anyOf: [
-    { $ref: 'input:Policy' },
-    {
-      type: 'object',
-      required: ['_id'],
-      properties: { id: { const: '' }, _id: { type: 'string', pattern: ID_PATTERN.source } },
-      description: 'An exported policy with a blank id: its _id becomes its id, then it must be a Policy',
-    },
-  ],
-};
+const IMPORTED_POLICY: Json = { anyOf: [{ $ref: 'input:Policy' }, { $ref: 'input:ExportedPolicy' }] };
 
 /**
  * What every generated schema also says: no object takes a __proto__ member (the parser refuses
