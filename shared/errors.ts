@@ -57,6 +57,11 @@ export class Conflict extends AppError {
     super(409, message);
   }
 }
+/**
+ * A (custom domain, listen path) another API already claims (contract §7). The dashboard routes
+ * that take a `listenPath` flag say so in its message (contract §8).
+ */
+export class ListenPathTaken extends Conflict {}
 export class PreconditionFailed extends AppError {
   constructor(message = 'The object has changed since the version given in If-Match') {
     super(412, message);

@@ -63,6 +63,12 @@ export interface RouteDef<
   result: z.ZodType;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
+  /**
+   * Members of the success body that hold a secret shown once (dot paths, `Meta.access_key`). The
+   * reply an Idempotency-Key keeps has them withheld, so a replay never shows a secret again
+   * (contract §3).
+   */
+  secrets?: readonly string[];
   /** Path holds an id of an object that If-Match guards. */
   etag?: boolean;
   /**

@@ -29,3 +29,27 @@ export function openReply(parts: readonly Uint8Array[], key: Buffer, context: st
     return undefined;
   }
 }
+
+/** What a replay answers in place of a secret (contract §3): the secret itself is never kept. */
+export const SECRET_WITHHELD = 'withheld: a secret is shown only in the first answer; rotate it if that answer was lost';
+
+/**
+ * The reply body to keep for replays: each member at `paths` (dot paths into the JSON body) that
+ * holds a value is replaced by SECRET_WITHHELD. Text that is not JSON is kept as it is.
+ */
+export function withholdSecrets(body: string, paths: readonly string[]): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  for (const path of paths) {
+    const names = path.split('.');
+    let at: unknown = value;
+    for (const name of names.slice(0, -1)) at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[name] : undefined;
+    const last = names[names.length - 1]!;
+    if (at !== null && typeof at === 'object' && Object.hasOwn(at, last)) (at as Record<string, unknown>)[last] = SECRET_WITHHELD;
+  }
+  return JSON.stringify(value);
+}

@@ -4,6 +4,7 @@
  * requests, whichever organisation they belong to: the store keeps one marker item per claim
  * (README, "Choices where the spec is silent").
  */
+import { ListenPathTaken } from '../errors';
 import type { ApiRecord } from './api-records';
 import { isPlainObject } from './template-merge';
 
@@ -25,6 +26,23 @@ const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 export function normaliseListenPath(value: unknown): string {
   const segments = text(value).split('/').filter((s) => s !== '');
   return `/${segments.join('/')}`;
+}
+
+/** The longest slug a default listen path takes from a title (contract §8). */
+export const LISTEN_SLUG_MAX = 64;
+
+/**
+ * The listen path an import takes when neither `listenPath` nor a template names one (contract
+ * §8): `/<slug>/`, the slug being the title lower-cased, every run of characters other than a-z
+ * and 0-9 turned into one `-`, trimmed of `-`, at most 64 characters, `api` when nothing is left.
+ * Titles differ far more often than `/` does, so organisations that import without a listen
+ * path do not take one path from each other.
+ */
+export function defaultListenPath(title: unknown): string {
+  const runs = text(title).toLowerCase().split(/[^a-z0-9]+/).filter((r) => r !== '');
+  let slug = runs.join('-').slice(0, LISTEN_SLUG_MAX);
+  if (slug.endsWith('-')) slug = slug.slice(0, -1);
+  return `/${slug || 'api'}/`;
 }
 
 /** Host names are case-insensitive and may be written with the root's trailing dot. */
@@ -64,4 +82,12 @@ export const sameClaim = (a: ListenClaim | undefined, b: ListenClaim | undefined
 /** The claim as messages name it. */
 export function describeClaim(c: ListenClaim): string {
   return `listen path ${c.path}${c.domain ? ` on domain ${c.domain}` : ''}`;
+}
+
+/**
+ * The error a dashboard write whose query takes `listenPath` answers: a taken listen path names
+ * the parameter that picks another one (contract §8); any other error as it is.
+ */
+export function withListenPathHint(e: unknown): unknown {
+  return e instanceof ListenPathTaken ? new ListenPathTaken(`${e.message}; pass the listenPath query parameter to serve this API on another path`) : e;
 }

@@ -1,6 +1,7 @@
 import { BadRequest } from '../errors';
 import { gwApiGatewaySchema } from '../schemas/api-oas';
 import { LIMITS } from '../limits';
+import { defaultListenPath } from './listen-paths';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { deepMerge, isPlainObject } from './template-merge';
@@ -54,7 +55,7 @@ export function buildImportedGateway(doc: OasDoc, options: ImportOptions): Obj {
   const info = isPlainObject(doc.info) ? doc.info : {};
   const defaults: Obj = {
     info: { name: typeof info.title === 'string' ? info.title : '', state: { active: true, internal: false } },
-    server: { listenPath: { value: '/', strip: true } },
+    server: { listenPath: { value: defaultListenPath(info.title), strip: true } },
   };
   const gw = deepMerge(defaults, isPlainObject(doc[GW_EXTENSION]) ? doc[GW_EXTENSION] : {}) as Obj;
   const upstream = obj(gw, 'upstream');

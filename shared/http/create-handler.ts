@@ -13,7 +13,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { BadRequest } from '../errors';
+import { parseIfMatch, type IfMatch } from '../domain/if-match';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';
 import { log } from './logger';
@@ -39,8 +39,8 @@ export interface HandlerContext<P, Q, B> {
   principal: Principal;
   /** The caller's organisation; only dashboard routes have one. */
   readonly org: string;
-  /** Version named by If-Match, when sent. */
-  ifMatch: number | undefined;
+  /** What If-Match asks of the stored version, when sent (contract §3). */
+  ifMatch: IfMatch | undefined;
   requestId: string;
 }
 
@@ -50,13 +50,6 @@ export interface HandlerContext<P, Q, B> {
  * the emulator each make a new context per invocation.
  */
 type InputContext = Context & { handlerInput?: HandlerContext<unknown, unknown, unknown> };
-
-function parseIfMatch(header: string | undefined): number | undefined {
-  if (header === undefined) return undefined;
-  const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
-  if (!m) throw new BadRequest('If-Match must be an ETag this service sent, such as "3"');
-  return Number(m[1]);
-}
 
 const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
   name: 'handler-input',
@@ -75,7 +68,7 @@ const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
         if (principal.group !== 'dashboard') throw new Error(`route ${route.path} has no organisation`);
         return principal.orgId;
       },
-      ifMatch: parseIfMatch(headers['if-match']),
+      ifMatch: (request.internal.ifMatch = parseIfMatch(headers['if-match'])),
       requestId: requestIdOf(request.event),
     };
   },

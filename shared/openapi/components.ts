@@ -27,7 +27,7 @@ import {
 } from '../schemas/keys';
 import { oauthClientListSchema, oauthClientSchema, oauthCreatedSchema, oauthCreateSchema, oauthUpdateSchema } from '../schemas/oauth';
 import { organisationInputSchema } from '../schemas/organisations';
-import { partitionsSchema, policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
+import { exportedPolicySchema, partitionsSchema, policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
 import { smoothingSchema } from '../schemas/smoothing';
 import { gwStreamingSchema, streamsBodySchema } from '../schemas/streams';
 import { userPermissionsSchema } from '../schemas/permissions';
@@ -91,6 +91,7 @@ export const NAMED_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['SessionCheckAllowed', sessionCheckResultSchema],
   ['Partitions', partitionsSchema],
   ['Policy', policySchema],
+  ['ExportedPolicy', exportedPolicySchema],
   ['PolicyImport', policyImportSchema],
   ['PoliciesImported', policiesImportedSchema],
   // API definitions

@@ -5,12 +5,12 @@
  * their headers and examples recorded from the e2e run (shared/openapi/examples.json).
  */
 import * as z from 'zod';
+import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
 import { importedPolicySchema } from '../schemas/policies';
-import { ID_PATTERN } from '../schemas/common';
 import { GRANT_RULE, JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
 import type { RouteDoc } from './route-doc';
@@ -40,6 +40,10 @@ const HEADERS: Record<string, Json> = {
   'X-Content-Type-Options': { description: 'Browsers must not guess the media type', required: true, schema: { const: 'nosniff' } },
   ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
   'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
+  'Idempotent-Secrets-Withheld': {
+    description: `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first answer was lost`,
+    schema: { type: 'string' },
+  },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
   'Retry-After': { description: 'Whole seconds until the organisation\'s limit window ends (1-60)', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
@@ -196,19 +200,10 @@ class SchemaSet {
 
 /**
  * An imported policy: a policy, or an exported one whose blank id the service replaces by its
- * `_id` before checking it (a preprocess, which Zod's conversion cannot state).
+ * `_id` before checking it (a preprocess, which Zod's conversion cannot state): ExportedPolicy
+ * holds every rule of a policy, so the document takes no body the import refuses for them.
  */
-const IMPORTED_POLICY: Json = {
-  anyOf: [
-    { $ref: 'input:Policy' },
-    {
-      type: 'object',
-      required: ['_id'],
-      properties: { id: { const: '' }, _id: { type: 'string', pattern: ID_PATTERN.source } },
-      description: 'An exported policy with a blank id: its _id becomes its id, then it must be a Policy',
-    },
-  ],
-};
+const IMPORTED_POLICY: Json = { anyOf: [{ $ref: 'input:Policy' }, { $ref: 'input:ExportedPolicy' }] };
 
 /**
  * What every generated schema also says: no object takes a __proto__ member (the parser refuses
@@ -252,7 +247,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
+      description: r.secrets?.length
+        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
+        : 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     });
   }
@@ -261,8 +258,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       name: 'If-Match',
       in: 'header',
       required: false,
-      description: 'An ETag this service sent: the change applies only to that version (412 otherwise); without it the last write wins',
-      schema: { type: 'string', pattern: '^\\s*(W/)?"?\\d{1,15}"?\\s*$' },
+      description:
+        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins',
+      schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?("\\d{1,15}"|\\d{1,15})(\\s*,\\s*(W/)?("\\d{1,15}"|\\d{1,15})){0,19})\\s*$' },
     });
   }
   return out;
@@ -291,6 +289,7 @@ function responses(r: Route, set: SchemaSet): Json {
     if (status === 200) {
       if (r.doc.etag) headers.ETag = headerRef('ETag');
       if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+      if (r.idempotent && r.secrets?.length) headers['Idempotent-Secrets-Withheld'] = headerRef('Idempotent-Secrets-Withheld');
       for (const h of r.doc.headers ?? []) headers[h] = headerRef(h);
     }
     if (status === 429 && orgLimitOf(r)) headers['Retry-After'] = headerRef('Retry-After');

@@ -18,7 +18,7 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
       [
         takesBody(r) ? 'The body is not JSON (or YAML where taken), or a value breaks the schema' : 'A value breaks the schema',
         'each problem is named by its path (body.method, query.p, params.apiID) in the errors',
-        r.etag ? 'an If-Match that is no ETag of this service' : '',
+        r.etag ? 'an If-Match that is neither * nor a list of ETags of this service' : '',
         r.idempotent ? 'an Idempotency-Key that is not 1-255 visible ASCII characters' : '',
       ]
         .filter(Boolean)
@@ -35,7 +35,7 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
   },
   { status: 404, applies: (r) => Boolean(r.params), when: () => 'No such object, or one of another organisation (answered exactly alike)' },
   { status: 409, applies: (r) => Boolean(r.idempotent), when: () => 'A request with this Idempotency-Key is still running' },
-  { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match names another version than the stored one' },
+  { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object' },
   {
     status: 413,
     // Every route reads the body before anything else, one that takes none too (contract §3).

@@ -16,14 +16,14 @@ export const apisRoutes = {
   }),
   oasCreate: route({
     method: 'POST', path: '/gw/apis/oas', group: 'gateway', entry: 'functions/apis/oas-create.ts', access: 'write',
-    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    idempotent: true, summary: 'Create an OAS API from a document with x-gw-api-gateway or the bare extension; 409 taken id or listen path, 422 an event handler naming an unknown webhook',
+    tableActions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
+    idempotent: true, summary: 'Create an OAS API from a document with x-gw-api-gateway or the bare extension; 409 taken id or listen path, 422 an unknown organisation or an event handler naming an unknown webhook',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
   oasUpdate: route({
     method: 'PUT', path: '/gw/apis/oas/{apiID}', group: 'gateway', entry: 'functions/apis/oas-update.ts', access: 'write',
-    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    etag: true, summary: 'Replace an OAS API; 400 when the body names another id, 409 a listen path taken by another API, 422 an event handler naming an unknown webhook',
+    tableActions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
+    etag: true, summary: 'Replace an OAS API; 400 when the body names another id, 409 a listen path taken by another API, 422 a move to an unknown organisation or an event handler naming an unknown webhook',
     query: versionQuerySchema, body: oasWriteBodySchema, result: gatewayWriteSchema,
   }),
   oasGet: route({
@@ -33,8 +33,8 @@ export const apisRoutes = {
   }),
   classicCreate: route({
     method: 'POST', path: '/gw/apis', group: 'gateway', entry: 'functions/apis/classic-create.ts', access: 'write',
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    idempotent: true, summary: 'Create a classic API; 409 when api_id or the listen path is taken, 422 an event handler naming an unknown webhook', body: classicApiSchema, result: gatewayWriteSchema,
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
+    idempotent: true, summary: 'Create a classic API; 409 when api_id or the listen path is taken, 422 an unknown organisation or an event handler naming an unknown webhook', body: classicApiSchema, result: gatewayWriteSchema,
   }),
   classicGet: route({
     method: 'GET', path: '/gw/apis/{apiID}', group: 'gateway', entry: 'functions/apis/classic-get.ts', access: 'read',

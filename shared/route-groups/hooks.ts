@@ -16,7 +16,7 @@ import {
 export const hooksRoutes = {
   hooksCreate: route({
     method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', permission: 'hooks', idempotent: true,
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['signing_secret'],
     summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once); 409 when the organisation has 100 webhooks',
     body: hookInputSchema, result: hookSecretAnswerSchema,
   }),

@@ -13,7 +13,7 @@ import { STREAMS_MEDIA_TYPES, streamsBodySchema, streamsQuerySchema } from '../s
 export const importsRoutes = {
   oasImport: route({
     method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', entry: 'functions/imports/oas-import.ts', access: 'write', permission: 'apis',
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     idempotent: true, bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id; 415 other types, 422 a templateID, base, version API or policy that is not the caller organisation\'s, 409 listen path taken',
     query: importQuerySchema, result: okIdPairSchema,

@@ -8,8 +8,8 @@ import { keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema
 export const keysRoutes = {
   keysCreate: route({
     method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown API or policy, 409 a basic-auth user name taken in the organisation',
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['key'],
+    summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown organisation, API or policy, 409 a basic-auth user name taken in the organisation',
     body: keyGatewaySchema, result: keyWriteSchema,
   }),
   keysGet: route({
@@ -31,7 +31,7 @@ export const keysRoutes = {
   }),
   orgKeysAdminCreate: route({
     method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/org-keys-admin-create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['key_id'],
     summary: 'Create a key for the organisation in org_id; 422 unknown organisation, API or policy', body: keyAdminSchema, result: keyResultSchema,
   }),
   orgKeysUpdate: route({

@@ -7,7 +7,7 @@ import { oauthClientListSchema, oauthClientSchema, oauthCreateSchema, oauthCreat
 export const oauthRoutes = {
   oauthCreate: route({
     method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['secret'],
     summary:
       'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed); ' +
       '422 unknown API or policy, 400 a policy that does not grant the API, 409 a taken client_id',

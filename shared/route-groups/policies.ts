@@ -7,8 +7,8 @@ import { policiesImportedSchema, policyImportSchema, policySchema } from '../sch
 export const policiesRoutes = {
   policiesCreate: route({
     method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a policy under its id; 409 when the id is taken', body: policySchema, result: gatewayWriteSchema,
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create a policy under its id; 409 when the id is taken, 422 an org_id naming no organisation', body: policySchema, result: gatewayWriteSchema,
   }),
   policiesGet: route({
     method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read',
@@ -17,8 +17,8 @@ export const policiesRoutes = {
   }),
   policiesUpdate: route({
     method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true,
-    tableActions: ['GetItem', 'PutItem'],
-    summary: 'Replace a policy; 400 when the body names another id', body: policySchema, result: gatewayWriteSchema,
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem'],
+    summary: 'Replace a policy; 400 when the body names another id, 422 an org_id naming no organisation', body: policySchema, result: gatewayWriteSchema,
   }),
   policiesDelete: route({
     method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', etag: true,
@@ -27,8 +27,8 @@ export const policiesRoutes = {
   }),
   policiesImport: route({
     method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write',
-    tableActions: ['BatchGetItem', 'PutItem'],
-    summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true',
+    tableActions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
+    summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true; 422 an org_id naming no organisation',
     body: policyImportSchema, result: policiesImportedSchema,
   }),
 } satisfies Record<string, RouteDef>;

@@ -8,7 +8,7 @@ export const usersRoutes = {
   usersCreate: route({
     method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true,
+    idempotent: true, secrets: ['Message', 'Meta.access_key'],
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
     body: userCreateSchema, result: userIssuedSchema,
   }),
@@ -21,7 +21,7 @@ export const usersRoutes = {
   usersRotateAccessKey: route({
     method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', entry: 'functions/users/rotate-access-key.ts', access: 'write',
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true,
+    idempotent: true, secrets: ['Message', 'Meta.access_key'],
     summary: "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); the old key is refused at once in this process and everywhere within CACHE_SECONDS; 404 unknown user",
     result: userIssuedSchema,
   }),

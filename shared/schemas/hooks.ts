@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { okEnvelope, pageQuerySchema, shortText } from './common';
-import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, headerMapProblems } from './webhook-headers';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_MASK, headerMapProblems } from './webhook-headers';
 import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
@@ -26,7 +26,8 @@ const headerMap = z
     maxProperties: HEADER_LIMITS.count,
     description:
       `At most ${HEADER_LIMITS.count} headers and ${HEADER_LIMITS.totalChars} characters of names and values together; ` +
-      `names unique ignoring case; not these (any case): ${DENIED_HEADER_NAMES.join(', ')}`,
+      `names unique ignoring case; not these (any case): ${DENIED_HEADER_NAMES.join(', ')}. Values are write-only: ` +
+      `a value of ${HEADER_VALUE_MASK} (what reads show) keeps the value stored under that name (400 when there is none)`,
   });
 
 /** An absolute http(s) URL that does not name this machine or a private, link-local or metadata address. */
@@ -59,7 +60,7 @@ export const hookSchema = z.object({
   name: z.string(),
   method: z.enum(HOOK_METHODS),
   target_path: z.string(),
-  header_map: z.record(z.string(), z.string()),
+  header_map: z.record(z.string(), z.string()).meta({ description: `Header names as stored; every value reads as ${HEADER_VALUE_MASK} (values are write-only)` }),
   template_path: z.string().optional(),
   event_timeout: z.number().int().optional(),
   created_at: z.string(),

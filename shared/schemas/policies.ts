@@ -59,6 +59,15 @@ function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.Refineme
 export const policySchema = storableBody(z.looseObject(policyFields).superRefine(perApiAlone));
 export type Policy = z.infer<typeof policySchema>;
 
+/**
+ * An exported policy whose `id` is blank or absent: every member as in a policy, and `_id`, which
+ * becomes its id. The import takes it through `importedPolicySchema`'s preprocess; this states
+ * the same rules for the OpenAPI document, which cannot express a preprocess.
+ */
+export const exportedPolicySchema = storableBody(
+  z.looseObject({ ...policyFields, id: z.literal('').optional(), _id: idSchema }).superRefine(perApiAlone),
+);
+
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
 export const importedPolicySchema = z.preprocess((v) => {
   if (v && typeof v === 'object' && !Array.isArray(v)) {

@@ -3,6 +3,12 @@
  * meant to be checked again when it is delivered, so these are plain functions without I/O.
  */
 
+/**
+ * What every read shows for a header value: values are write-only (receivers' credentials live
+ * there). Sent back as a value on PUT, it keeps the value stored under that name.
+ */
+export const HEADER_VALUE_MASK = '********';
+
 /** Limits of one hook's headers; the total is what goes on the wire (names plus values). */
 export const HEADER_LIMITS = { count: 50, nameChars: 256, valueChars: 8192, totalChars: 16_384 } as const;
 

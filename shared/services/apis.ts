@@ -13,6 +13,7 @@ import { createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyI
 import { clientDeleteItems } from '../store/oauth-clients';
 import { transactWrite, type TxItem } from '../store/db/transactions';
 import { assertHandlersNameHooks } from './hooks';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 type Obj = Record<string, unknown>;
 
@@ -47,7 +48,7 @@ export async function createOasApi(body: Obj, q: VersionQuery): Promise<ApiRecor
  * PUT /gw/apis/oas/{apiID}: replaces; 400 when the body names another id; 404 unknown. The
  * stored version list of a base is kept (only version writes change it).
  */
-export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, ifMatch: number | undefined): Promise<void> {
+export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, ifMatch: IfMatch | undefined): Promise<void> {
   const doc = normaliseOasWriteBody(body);
   const info = ((doc[GW_EXTENSION] as Record<string, any>).info ??= {});
   assertSameId(apiId, info.id, 'body.x-gw-api-gateway.info.id');
@@ -141,7 +142,7 @@ export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): P
  * version of that base. A child that moves to another base leaves its old base's version list in
  * the same transaction.
  */
-export async function replaceApiWithVersion(child: ApiRecord, ifMatch: number | undefined, q: VersionQuery): Promise<ApiRecord> {
+export async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
   if (!q.base_api_id) return replaceApi(child, ifMatch);
   requireVersionName(q);
   const baseId = q.base_api_id;
@@ -199,11 +200,11 @@ async function deleteItems(api: StoredApi): Promise<TxItem[]> {
  * delete that lost a race to a write of the API is retried on the newer version; a base that
  * changed is re-read whether or not If-Match was sent, as it is not the object the client named.
  */
-export async function deleteApi(apiId: string, ifMatch: number | undefined): Promise<ApiRecord> {
+export async function deleteApi(apiId: string, ifMatch: IfMatch | undefined): Promise<ApiRecord> {
   for (let attempt = 1; ; attempt++) {
     const api = await getApi(apiId);
     if (!api) throw new NotFound(`API ${apiId} not found`);
-    if (ifMatch !== undefined && ifMatch !== api.version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, api.version)) throw new PreconditionFailed();
     const children = await liveChildren(api);
     if (children.length > 0) {
       throw new Conflict(`API ${apiId} is the base of versions ${children.join(', ')}; delete or unlink its versions first`);

@@ -7,6 +7,7 @@ import { pageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset, type AssetInput } from '../schemas/assets';
 import type { PageQuery } from '../schemas/common';
 import * as store from '../store/assets';
+import type { IfMatch } from '../domain/if-match';
 
 function checkKind(kind: string | undefined): void {
   if (kind !== undefined && kind !== ASSET_KIND) {
@@ -30,13 +31,13 @@ export async function getAsset(orgId: string, assetId: string): Promise<{ asset:
 }
 
 /** Replaces an asset: 404 unknown, 409 custom id taken, 412 stale If-Match, 422 kind. */
-export function replaceAsset(orgId: string, assetId: string, input: AssetInput, ifMatch: number | undefined): Promise<{ asset: Asset; version: number }> {
+export function replaceAsset(orgId: string, assetId: string, input: AssetInput, ifMatch: IfMatch | undefined): Promise<{ asset: Asset; version: number }> {
   checkKind(input.kind);
   return store.replaceAsset(orgId, assetId, input, ifMatch);
 }
 
 /** Deletes an asset with its custom-id marker: 404 unknown, 412 stale If-Match. */
-export const deleteAsset = (orgId: string, assetId: string, ifMatch: number | undefined): Promise<Asset> => store.deleteAsset(orgId, assetId, ifMatch);
+export const deleteAsset = (orgId: string, assetId: string, ifMatch: IfMatch | undefined): Promise<Asset> => store.deleteAsset(orgId, assetId, ifMatch);
 
 /** The organisation's assets in creation order, paged. */
 export const listAssets = (orgId: string, query: PageQuery) => store.listAssets(orgId, pageRequest(query));

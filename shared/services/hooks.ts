@@ -9,6 +9,7 @@
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
+import { keepMaskedHeaderValues, maskHeaderValues } from '../domain/hook-headers';
 import { pageRequest } from '../domain/paging';
 import { seal, unseal } from '../domain/sealed';
 import { newSigningSecret } from '../domain/webhook-signature';
@@ -16,6 +17,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
 import * as store from '../store/hooks';
+import type { IfMatch } from '../domain/if-match';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
 
@@ -24,11 +26,15 @@ async function sealedSecret(orgId: string, hookId: string): Promise<{ secret: st
   return { secret, sealed: seal(secret, await serviceKey('webhook signing secret'), sealContext(orgId, hookId)) };
 }
 
-/** Creates a hook; answers it with its signing secret, which no later read shows. */
+/** A hook as reads show it: header values write-only (masked). */
+const shown = (hook: Hook): Hook => ({ ...hook, header_map: maskHeaderValues(hook.header_map) });
+
+/** Creates a hook; answers it with its signing secret, which no later read shows. A masked header value has nothing to keep (400). */
 export async function createHook(orgId: string, input: HookInput): Promise<{ hook: Hook; signingSecret: string }> {
   const id = store.newHookId();
+  const headers = keepMaskedHeaderValues(input.header_map, {});
   const { secret, sealed } = await sealedSecret(orgId, id);
-  return { hook: await store.createHook(orgId, id, input, sealed), signingSecret: secret };
+  return { hook: shown(await store.createHook(orgId, id, { ...input, header_map: headers }, sealed)), signingSecret: secret };
 }
 
 /** A new signing secret for the hook, answered once; deliveries from now on are signed with it. */
@@ -46,17 +52,23 @@ export async function openSigningSecret(orgId: string, hookId: string, sealed: s
 export async function getHook(orgId: string, hookId: string): Promise<Hook> {
   const hook = await store.getHook(orgId, hookId);
   if (!hook) throw new NotFound(`webhook ${hookId} not found`);
-  return hook;
+  return shown(hook);
 }
 
-/** Full replace: omitted members are emptied; 404 unknown, 412 stale If-Match. */
-export const replaceHook = (orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> =>
-  store.replaceHook(orgId, hookId, input, ifMatch);
+/**
+ * Full replace: omitted members are emptied; a header value sent as the mask keeps the stored
+ * value of that name (read in the same locked attempt as the write); 404 unknown, 412 stale If-Match.
+ */
+export const replaceHook = async (orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> =>
+  shown(await store.replaceHook(orgId, hookId, (current) => ({ ...input, header_map: keepMaskedHeaderValues(input.header_map, current.header_map) }), ifMatch));
 
-export const deleteHook = (orgId: string, hookId: string, ifMatch: number | undefined): Promise<void> => store.deleteHook(orgId, hookId, ifMatch);
+export const deleteHook = (orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> => store.deleteHook(orgId, hookId, ifMatch);
 
-/** The organisation's hooks in creation order, paged. */
-export const listHooks = (orgId: string, query: PageQuery) => store.listHooks(orgId, pageRequest(query));
+/** The organisation's hooks in creation order, paged, header values masked. */
+export async function listHooks(orgId: string, query: PageQuery) {
+  const page = await store.listHooks(orgId, pageRequest(query));
+  return { ...page, hooks: page.hooks.map(shown) };
+}
 
 /**
  * An API definition's webhook event handlers must stay within the fan-out limits (400 naming

@@ -6,6 +6,7 @@
 import { config } from '../config';
 import { Unprocessable } from '../errors';
 import { importedRecord } from '../domain/imported-api';
+import { withListenPathHint } from '../domain/listen-paths';
 import { validateOpenApi } from '../domain/oas-parse';
 import { mergeTemplate } from '../domain/template-merge';
 import { importOptionsOf, type ImportQuery } from '../schemas/import';
@@ -18,7 +19,8 @@ import { requireOwnReferences } from './references';
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's
  * messages; 422 unknown templateID, unknown base, missing new_version_name, or a policy,
- * version API or webhook the definition names that is not the caller's; 409 listen path taken.
+ * version API or webhook the definition names that is not the caller's; 409 listen path taken
+ * (the default one is `/<slug of the title>/`, contract §8), saying to pass `listenPath`.
  */
 export async function importApi(orgId: string, rawBody: string | undefined, contentType: string | undefined, query: ImportQuery) {
   let doc = await importDocumentOf(rawBody, contentType);
@@ -31,5 +33,7 @@ export async function importApi(orgId: string, rawBody: string | undefined, cont
   const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), config().upstreamAllowedHosts);
   await requireOwnReferences(orgId, record, { versions: true });
   await assertHandlersNameHooks(orgId, record.classic);
-  return createApiWithVersion(record, query);
+  return createApiWithVersion(record, query).catch((e: unknown) => {
+    throw withListenPathHint(e);
+  });
 }

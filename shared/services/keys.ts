@@ -16,6 +16,7 @@ import { putOrgSession } from '../store/org-sessions';
 import { getPolicies, type StoredPolicy } from '../store/policies';
 import { missingApis, resolvePolicies } from './references';
 import { forgetSessions } from './session-cache';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -45,10 +46,10 @@ export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
 
 /**
  * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once
- * and the session as reads show it. With `orgMustExist` the organisation is checked in the same
- * transaction (422 when absent).
+ * and the session as reads show it. A named organisation is checked in the same transaction
+ * (422 when absent).
  */
-async function issueKey(input: SessionInput, orgId: string, orgMustExist = false): Promise<{ key: string; hash: string; shown: StoredKey }> {
+async function issueKey(input: SessionInput, orgId: string): Promise<{ key: string; hash: string; shown: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed);
@@ -63,20 +64,19 @@ async function issueKey(input: SessionInput, orgId: string, orgMustExist = false
     { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
     quotaScopes(effective),
     now,
-    orgMustExist,
   );
   // The live quota as the create left it: fresh, its window starting now.
   return { key, hash, shown: shownSession(effective, { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) }, effective.quota_max, now) };
 }
 
-/** POST /gw/keys/create: a key of the body's organisation (none: an unprefixed key). */
+/** POST /gw/keys/create: a key of the body's organisation (422 when it does not exist; none: an unprefixed key). */
 export function createGatewayKey(input: SessionInput & { org_id?: string }): Promise<{ key: string; hash: string }> {
   return issueKey(input, input.org_id ?? '');
 }
 
 /** POST /admin/org/keys: a key of the organisation in org_id (422 when it does not exist). */
 export async function createOrganisationKey(input: SessionInput & { org_id: string }) {
-  const { key, hash, shown } = await issueKey(input, input.org_id, true);
+  const { key, hash, shown } = await issueKey(input, input.org_id);
   return { api_model: {}, key_id: key, data: shown, key_hash: hash };
 }
 
@@ -120,13 +120,13 @@ export async function updateKeyFromDashboard(
   params: { apiID: string; keyID: string },
   query: KeyLookup & { suppress_reset?: boolean },
   input: SessionInput,
-  ifMatch: number | undefined,
+  ifMatch: IfMatch | undefined,
 ) {
   const api = await getApiSummaryByAnyId(params.apiID);
   if (!api || api.org_id !== orgId) throw new NotFound(`API ${params.apiID} not found`);
   const current = await findOwnKey(orgId, params.keyID, query);
   if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
-  if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+  if (!ifMatchAllows(ifMatch, current.version)) throw new PreconditionFailed();
   const { item, effective } = await updateKey(current, input, !query.suppress_reset);
   const data = await showKey(item, effective);
   return { result: { api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, version: item.version };

@@ -9,6 +9,7 @@ import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
 import { getApiSummary } from '../store/apis';
 import { deleteClientOfApi, getClient, listClientsOfApi, putNewClient, replaceClient, shownClient, type StoredClient } from '../store/oauth-clients';
 import { getPolicy } from '../store/policies';
+import type { IfMatch } from '../domain/if-match';
 
 const clientNotFound = (clientId: string) => new NotFound(`OAuth client ${clientId} not found`);
 
@@ -59,7 +60,7 @@ async function clientOfApi(apiId: string, clientId: string): Promise<StoredClien
 }
 
 /** Replaces redirect_uri, policy_id, meta_data and description; id and secret stay. */
-export async function updateClient(apiId: string, clientId: string, input: OAuthUpdate, ifMatch: number | undefined) {
+export async function updateClient(apiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined) {
   const current = await clientOfApi(apiId, clientId);
   for (const [field, value, own] of [['api_id', input.api_id, apiId], ['client_id', input.client_id, clientId]] as const) {
     if (value !== undefined && value !== '' && value !== own) {
@@ -89,7 +90,7 @@ export async function listClients(apiId: string): Promise<OAuthClient[]> {
 }
 
 /** Deletes a client of the API in the path; 404 for another API's client, 412 for a stale If-Match. */
-export async function deleteClient(apiId: string, clientId: string, ifMatch: number | undefined): Promise<void> {
+export async function deleteClient(apiId: string, clientId: string, ifMatch: IfMatch | undefined): Promise<void> {
   await requireApi(apiId);
   await deleteClientOfApi(apiId, clientId, ifMatch);
 }

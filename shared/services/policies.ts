@@ -6,6 +6,7 @@ import { BadRequest, NotFound } from '../errors';
 import type { Policy } from '../schemas/policies';
 import * as store from '../store/policies';
 import { forgetSessions } from './session-cache';
+import type { IfMatch } from '../domain/if-match';
 
 /** Creates a policy under the client's id; a taken id is 409. */
 export async function createPolicy(policy: Policy): Promise<store.StoredPolicy> {
@@ -23,7 +24,7 @@ export async function getPolicy(id: string): Promise<{ policy: store.StoredPolic
 }
 
 /** Full replacement of the policy in the path; 400 when the body names another id, 412 stale If-Match. */
-export async function replacePolicy(policyId: string, policy: Policy, ifMatch: number | undefined): Promise<number> {
+export async function replacePolicy(policyId: string, policy: Policy, ifMatch: IfMatch | undefined): Promise<number> {
   if (policy.id !== policyId) {
     throw new BadRequest(`The body names policy ${policy.id} but the path names ${policyId}`, [{ path: 'body.id', message: 'must equal the policy id of the path' }]);
   }
@@ -33,7 +34,7 @@ export async function replacePolicy(policyId: string, policy: Policy, ifMatch: n
 }
 
 /** Deletes a policy: keys naming it stop receiving what it granted. */
-export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
+export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
   await store.deletePolicy(id, ifMatch);
   forgetSessions();
 }

@@ -8,6 +8,7 @@ import type { PageQuery } from '../schemas/common';
 import type { User, UserCreate, UserUpdate } from '../schemas/users';
 import { createUser as storeNewUser, listUsers, replaceUser, rotateAccessKey, searchUsers } from '../store/users';
 import { forgetAccessKeys } from './credentials';
+import type { IfMatch } from '../domain/if-match';
 
 /** Creates a user with its access key, answered this once; 422 unknown organisation, 409 e-mail taken. */
 export function createUser(input: UserCreate): Promise<{ user: User; accessKey: string }> {
@@ -23,7 +24,7 @@ export function searchOrgUsers(orgId: string, query: PageQuery & { q: string }) 
 }
 
 /** Replaces a user's editable fields; 404 unknown, 409 e-mail taken, 412 stale If-Match. */
-export async function updateUser(id: string, input: UserUpdate, ifMatch: number | undefined): Promise<{ user: User; version: number }> {
+export async function updateUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
   const out = await replaceUser(id, input, ifMatch);
   forgetAccessKeys();
   return out;

@@ -6,7 +6,7 @@
  * shared/services/apis.ts from the transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
+import { Conflict, ListenPathTaken, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
 import { sha256Hex } from '../domain/hashing';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
@@ -17,8 +17,9 @@ import { batchGet, getItem } from './db/items';
 import { listPage, queryAll } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
-import { countChange, readCount } from './organisations';
+import { countChange, orgMustExist, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 export type { ApiRecord };
 
@@ -107,14 +108,17 @@ function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
     },
     onConditionFail: (old) => {
       const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
-      return new Conflict(`${describeClaim(claim)} is already used by ${holder}`);
+      return new ListenPathTaken(`${describeClaim(claim)} is already used by ${holder}`);
     },
   };
 }
 
 const claimDelete = (claim: ListenClaim): TxItem => ({ op: deleteOp(apiKeys.listen(claim)) });
 
-/** Transaction items that create an API: api_id, database id and listen claim unique (409), org count +1. */
+/**
+ * Transaction items that create an API: its organisation exists unless blank (422), api_id,
+ * database id and listen claim unique (409), org count +1.
+ */
 export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   const claim = listenClaimOf(api);
@@ -127,13 +131,14 @@ export function createApiItems(api: ApiRecord): TxItem[] {
     ...parts.map((p) => ({ op: put(p) })),
     countChange(api.org_id, 'API', 1),
     ...(claim ? [claimPut(api, claim)] : []),
+    ...(api.org_id ? [orgMustExist(api.org_id)] : []),
   ];
 }
 
 /**
  * Transaction items that replace an API read at `previous.version`: the main item only if it is
  * still that version (412 otherwise), parts rewritten, surplus parts removed, counts moved when
- * the organisation changes, the listen claim moved when it changes (409 when the new one is
+ * the organisation changes (to one that exists, 422 otherwise), the listen claim moved when it changes (409 when the new one is
  * taken). An unchanged claim is written again (an API stored before claims existed takes its
  * own) unless `keepClaim`: a base rewritten beside its version keeps its path and must not write
  * its marker, as one transaction may not touch an item twice and a version on the base's path
@@ -152,6 +157,7 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = fa
     items.push({ op: deleteOp(apiKeys.part(api.api_id, n)) });
   }
   if (previous.org_id !== api.org_id) {
+    if (api.org_id) items.push(orgMustExist(api.org_id));
     items.push(countChange(previous.org_id, 'API', -1));
     items.push(countChange(api.org_id, 'API', 1));
   }
@@ -265,11 +271,11 @@ export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | und
  * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
  * instead of answering 412 for a header the caller never sent.
  */
-async function onLatest<T>(apiId: string, ifMatch: number | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
+async function onLatest<T>(apiId: string, ifMatch: IfMatch | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const previous = await getApi(apiId);
     if (!previous) throw new NotFound(`API ${apiId} not found`);
-    if (ifMatch !== undefined && ifMatch !== previous.version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, previous.version)) throw new PreconditionFailed();
     try {
       return await write(previous);
     } catch (e) {
@@ -278,8 +284,8 @@ async function onLatest<T>(apiId: string, ifMatch: number | undefined, write: (p
   }
 }
 
-/** Replaces an API; `ifMatch` (when sent) must name the current version. */
-export function replaceApi(api: ApiRecord, ifMatch: number | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
+/** Replaces an API; `ifMatch` (when sent) must allow the current version. */
+export function replaceApi(api: ApiRecord, ifMatch: IfMatch | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
   return onLatest(api.api_id, ifMatch, async (previous) => {
     const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
     await transactWrite([...replaceApiItems(next, previous), ...extra]);

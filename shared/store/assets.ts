@@ -13,6 +13,7 @@ import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
 import { countChange, readCount } from './organisations';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 type Item = Record<string, unknown>;
 
@@ -114,12 +115,12 @@ export async function getAsset(orgId: string, assetId: string): Promise<{ asset:
  * marker moves in the same transaction, 409 when taken). If-Match must name the current version
  * (412); without it the last write wins, re-reading when another writer got in between.
  */
-export async function replaceAsset(orgId: string, assetId: string, input: AssetInput, ifMatch: number | undefined) {
+export async function replaceAsset(orgId: string, assetId: string, input: AssetInput, ifMatch: IfMatch | undefined) {
   for (;;) {
     const current = await findItem(orgId, assetId, true);
     if (!current) throw notFound(assetId);
     const version = Number(current.version);
-    if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, version)) throw new PreconditionFailed();
     const dbId = String(current._id);
     const oldId = typeof current.id === 'string' ? current.id : undefined;
     const newId = input.id ?? oldId;
@@ -141,12 +142,12 @@ export async function replaceAsset(orgId: string, assetId: string, input: AssetI
 }
 
 /** Deletes an asset, its custom-id marker and its count in one transaction; 404 / 412 as for PUT. */
-export async function deleteAsset(orgId: string, assetId: string, ifMatch: number | undefined): Promise<Asset> {
+export async function deleteAsset(orgId: string, assetId: string, ifMatch: IfMatch | undefined): Promise<Asset> {
   for (;;) {
     const current = await findItem(orgId, assetId, true);
     if (!current) throw notFound(assetId);
     const version = Number(current.version);
-    if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, version)) throw new PreconditionFailed();
     const tx: TxItem[] = [
       // Guarded by the version read, so the marker removed below is the one this version holds.
       { op: deleteOp(assetKeys.main(orgId, String(current._id)), 'version = :v', { ':v': version }), onConditionFail: () => new Stale() },

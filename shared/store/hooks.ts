@@ -10,6 +10,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite } from './db/transactions';
 import { countChange, countUpWithin, readCount } from './organisations';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
@@ -127,15 +128,16 @@ export async function setSigningSecret(orgId: string, hookId: string, sealedSecr
 /**
  * Full replace: omitted members take their defaults; id, org, creation time and signing secret
  * stay. The Put is guarded by the version the secret was read with, so a rotation in between is
- * read again rather than undone; without If-Match the last write still wins.
+ * read again rather than undone; without If-Match the last write still wins. `input` is built
+ * from the hook as read in each attempt (the service keeps masked header values from it).
  */
-export async function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: number | undefined): Promise<Hook> {
+export async function replaceHook(orgId: string, hookId: string, input: (current: Hook) => HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
   for (;;) {
     const current = await getHookForDelivery(orgId, hookId);
     if (!current) throw notFound(hookId)();
-    if (ifMatch !== undefined && ifMatch !== current.hook.version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, current.hook.version)) throw new PreconditionFailed();
     const version = current.hook.version + 1;
-    const next: Hook = { ...input, id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
+    const next: Hook = { ...input(current.hook), id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
     const item: Record<string, unknown> = itemOf(next, current.sealedSecret ?? '');
     if (!current.sealedSecret) delete item[SECRET_ATTR];
     if (current.previous) Object.assign(item, { [PREVIOUS_ATTR]: current.previous.sealed, [ROTATED_ATTR]: current.previous.rotatedAtMs });
@@ -160,11 +162,11 @@ export async function replaceHook(orgId: string, hookId: string, input: HookInpu
  * Deletes a hook and moves the count in one transaction. The delete is guarded by the version
  * just read; without If-Match a concurrent replace only causes a re-read, never a 412.
  */
-export async function deleteHook(orgId: string, hookId: string, ifMatch: number | undefined): Promise<void> {
+export async function deleteHook(orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> {
   for (;;) {
     const current = await getHook(orgId, hookId);
     if (!current) throw notFound(hookId)();
-    if (ifMatch !== undefined && ifMatch !== current.version) throw new PreconditionFailed();
+    if (!ifMatchAllows(ifMatch, current.version)) throw new PreconditionFailed();
     try {
       await transactWrite([
         { op: deleteOp(hookKeys.hook(orgId, hookId), 'version = :v', { ':v': current.version }), onConditionFail: () => new PreconditionFailed() },

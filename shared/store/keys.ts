@@ -5,7 +5,7 @@
  * a hot key, their shards: shared/store/live-quota.ts) share its partition, so the data-plane
  * check touches one partition key per key. The clear key is never a storage key.
  */
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import { Conflict, NotFound, PreconditionFailed } from '../errors';
 import type { QuotaScope } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
 import { batchGet, getItem } from './db/items';
@@ -26,7 +26,7 @@ import {
   type Spend,
   type SpendLimits,
 } from './live-quota';
-import { orgExistsCheck } from './organisations';
+import { orgMustExist } from './organisations';
 import { nowSeconds } from '../domain/quota';
 
 export const keyKeys = {
@@ -85,12 +85,16 @@ function usernameItems(hash: string, orgId: string, next: string | undefined, pr
   return items;
 }
 
-/** Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one transaction. */
-export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number, orgMustExist = false): Promise<void> {
+/**
+ * Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one
+ * transaction; the key's organisation must exist (422), unless it is blank (a key the gateway
+ * manages itself).
+ */
+export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number): Promise<void> {
   const hash = k.session.key_hash;
   const org = k.session.org_id;
   await transactWrite([
-    ...(orgMustExist ? [{ op: orgExistsCheck(org), onConditionFail: () => new Unprocessable(`organisation ${org} does not exist`) }] : []),
+    ...(org ? [orgMustExist(org)] : []),
     {
       op: putOp(keyItem({ ...k, version: 1 }), 'attribute_not_exists(PK)'),
       onConditionFail: () => new Conflict('key already exists'),

@@ -11,7 +11,8 @@ import { getItem, isConditionFailure, stripItem } from './db/items';
 import { listPage, queryAll } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
-import { replaceVersioned } from './db/versioning';
+import { replaceVersioned, versionCondition } from './db/versioning';
+import type { IfMatch } from '../domain/if-match';
 
 export const oauthKeys = {
   client: (clientId: string): StorageKey => ({ PK: `OAUTH#${clientId}`, SK: 'OAUTH' }),
@@ -52,7 +53,7 @@ export async function getClient(clientId: string): Promise<StoredClient | undefi
 }
 
 /** Replaces a client (412 on a stale If-Match); answers the new version. */
-export function replaceClient(next: StoredClient, ifMatch: number | undefined): Promise<number> {
+export function replaceClient(next: StoredClient, ifMatch: IfMatch | undefined): Promise<number> {
   return replaceVersioned(oauthKeys.client(next.client_id), itemOf(next), ifMatch, clientNotFound(next.client_id));
 }
 
@@ -74,14 +75,15 @@ export async function clientDeleteItems(apiId: string): Promise<TxItem[]> {
 }
 
 /** Deletes a client of the API; 404 for another API's client, 412 for a stale If-Match. */
-export async function deleteClientOfApi(apiId: string, clientId: string, ifMatch: number | undefined): Promise<void> {
+export async function deleteClientOfApi(apiId: string, clientId: string, ifMatch: IfMatch | undefined): Promise<void> {
+  const version = versionCondition(ifMatch);
   try {
     await ddb().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: oauthKeys.client(clientId),
-        ConditionExpression: `api_id = :api${ifMatch === undefined ? '' : ' AND version = :v'}`,
-        ExpressionAttributeValues: { ':api': apiId, ...(ifMatch === undefined ? {} : { ':v': ifMatch }) },
+        ConditionExpression: version ? `api_id = :api AND ${version.expression}` : 'api_id = :api',
+        ExpressionAttributeValues: { ':api': apiId, ...version?.values },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );

@@ -4,7 +4,7 @@
  * (contract §5). Every count moves in the same transaction as the create or delete it counts.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, type AppError } from '../errors';
+import { Conflict, Unprocessable, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
 import { ddb, tableName } from './db/client';
 import { getItem, isConditionFailure } from './db/items';
@@ -41,6 +41,15 @@ export async function putNewOrganisation(org: Organisation): Promise<void> {
 /** Condition for transactions that need the organisation to exist. */
 export function orgExistsCheck(orgId: string): TxItem['op'] {
   return conditionCheckOp(orgKeys.org(orgId), 'attribute_exists(PK)');
+}
+
+/**
+ * The transaction item of a write that names an organisation (contract §3): 422 when it does
+ * not exist, checked in the write's own transaction, so nothing is stored for it and a later
+ * organisation created with that id inherits nothing.
+ */
+export function orgMustExist(orgId: string): TxItem {
+  return { op: orgExistsCheck(orgId), onConditionFail: () => new Unprocessable(`organisation ${orgId} does not exist`) };
 }
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */

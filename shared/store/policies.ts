@@ -1,13 +1,14 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../errors';
 import { newDbId } from '../domain/hashing';
 import type { Policy } from '../schemas/policies';
-import { ddb, tableName } from './db/client';
-import { batchGet, getItem, isConditionFailure, stripItem } from './db/items';
+import { tableName } from './db/client';
+import { batchGet, getItem, stripItem } from './db/items';
 import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import type { StorageKey } from './db/storage-key';
-import { transactWrite } from './db/transactions';
+import { putOp, transactWrite, type TxItem } from './db/transactions';
 import { deleteVersioned, replaceVersioned } from './db/versioning';
+import { orgMustExist } from './organisations';
+import type { IfMatch } from '../domain/if-match';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
@@ -33,15 +34,16 @@ function itemOf(policy: Policy, now: string, previous?: { _id: string; date_crea
   };
 }
 
-/** Creates a policy under the client's id; a taken id is 409. */
+/** The organisation a policy names must exist (422); a policy without one is for gateway writes only. */
+const orgChecks = (orgIds: Iterable<string | undefined>): TxItem[] => [...new Set(orgIds)].filter((o): o is string => !!o).map(orgMustExist);
+
+/** Creates a policy under the client's id; a taken id is 409, an unknown organisation 422. */
 export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
   const item = { ...itemOf(policy, new Date().toISOString()), version: 1 };
-  try {
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
-  } catch (e) {
-    if (isConditionFailure(e)) throw new Conflict(`policy ${policy.id} already exists`);
-    throw e;
-  }
+  await transactWrite([
+    ...orgChecks([policy.org_id]),
+    { op: putOp(item, 'attribute_not_exists(PK)'), onConditionFail: () => new Conflict(`policy ${policy.id} already exists`) },
+  ]);
   return stripItem<StoredPolicy>(item, ['version']);
 }
 
@@ -57,23 +59,28 @@ export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy
   return items.map((i) => stripItem(i));
 }
 
-/** Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. */
-export async function replacePolicy(policy: Policy, ifMatch: number | undefined): Promise<number> {
+/**
+ * Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. A policy moved
+ * to another organisation needs it to exist (422), checked in the write's transaction.
+ */
+export async function replacePolicy(policy: Policy, ifMatch: IfMatch | undefined): Promise<number> {
   const current = await getPolicy(policy.id);
   if (!current) throw notFound(policy.id)();
-  const version = await replaceVersioned(policyKey(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id));
+  const checks = policy.org_id !== current.org_id ? orgChecks([policy.org_id]) : [];
+  const version = await replaceVersioned(policyKey(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id), checks);
   return version;
 }
 
-export async function deletePolicy(id: string, ifMatch: number | undefined): Promise<void> {
+export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
   await deleteVersioned(policyKey(id), ifMatch, notFound(id));
 }
 
 /**
  * Writes validated policies under their own ids (an existing one is replaced, keeping its `_id`
  * and creation time). Every policy is sized first, so one too large for DynamoDB is a 413 before
- * anything is written. Then each run of up to 100 policies and 4 MB is one transaction, so an
- * import that fits one is all-or-nothing even on a storage failure.
+ * anything is written. Then each run of up to 100 items and 4 MB is one transaction (its policies
+ * and a check that each organisation they name exists, 422 otherwise), so an import that fits one
+ * is all-or-nothing even on a storage failure.
  */
 export async function importPolicies(policies: readonly Policy[]): Promise<void> {
   const now = new Date().toISOString();
@@ -85,13 +92,14 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
   });
   let run: typeof items = [];
   let bytes = 0;
+  const orgsOf = (list: typeof items) => new Set(list.map(({ item }) => item.org_id).filter((o): o is string => !!o));
   const flush = async () => {
-    if (run.length) await transactWrite(run.map(({ item }) => ({ op: { Put: { TableName: tableName(), Item: item } } })));
+    if (run.length) await transactWrite([...orgChecks(orgsOf(run)), ...run.map(({ item }) => ({ op: { Put: { TableName: tableName(), Item: item } } }))]);
     run = [];
     bytes = 0;
   };
   for (const it of items) {
-    if (run.length === 100 || bytes + it.size > MAX_TRANSACTION_BYTES) await flush();
+    if (run.length + orgsOf([...run, it]).size >= 100 || bytes + it.size > MAX_TRANSACTION_BYTES) await flush();
     run.push(it);
     bytes += it.size;
   }

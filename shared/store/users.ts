@@ -1,4 +1,4 @@
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import { Conflict, NotFound, PreconditionFailed } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { hashPassword } from '../domain/passwords';
 import { pageCount, type PageRequest } from '../domain/paging';
@@ -8,7 +8,8 @@ import { getItem, stripItem } from './db/items';
 import { countMatching, listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { transactWrite, type TxItem } from './db/transactions';
-import { countChange, orgExistsCheck, readCount } from './organisations';
+import { countChange, orgMustExist, readCount } from './organisations';
+import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /** Dashboard users, the uniqueness of their e-mail in the organisation, and their access keys. */
 export const userKeys = {
@@ -60,7 +61,7 @@ export async function createUser(input: UserCreate): Promise<{ user: User; acces
     version: 1,
   };
   await transactWrite([
-    { op: orgExistsCheck(input.org_id), onConditionFail: () => new Unprocessable(`organisation ${input.org_id} does not exist`) },
+    orgMustExist(input.org_id),
     {
       op: {
         Put: {
@@ -158,11 +159,11 @@ class Stale extends PreconditionFailed {}
 const userNotFound = (id: string) => new NotFound(`user ${id} not found`);
 
 /** The user's current item (consistent read), with If-Match checked against its version. */
-async function currentUser(id: string, ifMatch: number | undefined): Promise<{ item: Item; version: number }> {
+async function currentUser(id: string, ifMatch: IfMatch | undefined): Promise<{ item: Item; version: number }> {
   const item = await getItem(userKeys.user(id), true);
   if (!item) throw userNotFound(id);
   const version = Number(item.version ?? 1);
-  if (ifMatch !== undefined && ifMatch !== version) throw new PreconditionFailed();
+  if (!ifMatchAllows(ifMatch, version)) throw new PreconditionFailed();
   return { item, version };
 }
 
@@ -183,7 +184,7 @@ const userPut = (item: Item, version: number): TxItem => ({
  * Retries `attempt` while another writer changes the user between our read and our write,
  * unless If-Match named a version (then that is a 412).
  */
-async function changeUser<T>(ifMatch: number | undefined, attempt: () => Promise<T>): Promise<T> {
+async function changeUser<T>(ifMatch: IfMatch | undefined, attempt: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       return await attempt();
@@ -200,7 +201,7 @@ async function changeUser<T>(ifMatch: number | undefined, attempt: () => Promise
  * refused, and changed permissions apply, from the next table read. An omitted password keeps the
  * stored hash.
  */
-export async function replaceUser(id: string, input: UserUpdate, ifMatch: number | undefined): Promise<{ user: User; version: number }> {
+export async function replaceUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
   // Hashing is slow on purpose (scrypt): once, outside the retry loop.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return changeUser(ifMatch, async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStage, type Stage } from '../support/stage';
+import { getHookForDelivery } from '../../shared/store/hooks';
+import { HEADER_VALUE_MASK } from '../../shared/schemas/webhook-headers';
 
 let s: Stage;
 let a: { orgId: string; key: string };
@@ -12,6 +14,10 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const valid = { name: 'Alerts', method: 'POST', target_path: 'https://hooks.example/alert', header_map: { 'X-Token': 'abc' } };
+/** Header values are write-only: reads show each as the mask. */
+const masked = (m: Record<string, string>) => Object.fromEntries(Object.keys(m).map((k) => [k, HEADER_VALUE_MASK]));
+/** What the delivery will send: the stored header map. */
+const storedHeaders = async (orgId: string, id: string) => (await getHookForDelivery(orgId, id))?.hook.header_map;
 
 describe('webhooks', () => {
   it('rejects a missing or invalid method and a missing or relative target_path with 400, storing nothing', async () => {
@@ -70,7 +76,8 @@ describe('webhooks', () => {
     }
     const list = await s.dash(fresh.key, 'GET', '/api/hooks?p=-1');
     expect(list.body.hooks).toHaveLength(1);
-    expect(list.body.hooks[0]).toMatchObject({ id: kept, version: 1, header_map: valid.header_map, target_path: valid.target_path });
+    expect(list.body.hooks[0]).toMatchObject({ id: kept, version: 1, header_map: masked(valid.header_map), target_path: valid.target_path });
+    expect(await storedHeaders(fresh.orgId, kept)).toEqual(valid.header_map);
   });
 
   it('stores a hook at the header limits: 50 headers, 16,384 characters in all', async () => {
@@ -80,7 +87,8 @@ describe('webhooks', () => {
     for (const n of Object.keys(headers)) headers[n] = '\u00e9'.repeat(each);
     const r = await s.dash(a.key, 'POST', '/api/hooks', { ...valid, header_map: headers });
     expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
-    expect((await s.dash(a.key, 'GET', `/api/hooks/${r.body.Meta}`)).body.header_map).toEqual(headers);
+    expect((await s.dash(a.key, 'GET', `/api/hooks/${r.body.Meta}`)).body.header_map).toEqual(masked(headers));
+    expect(await storedHeaders(a.orgId, r.body.Meta)).toEqual(headers);
   });
 
   it('create -> get -> replace (an omitted name is emptied) -> delete', async () => {
@@ -92,7 +100,7 @@ describe('webhooks', () => {
 
     const got = await s.dash(a.key, 'GET', `/api/hooks/${id}`);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ id, org_id: a.orgId, ...valid });
+    expect(got.body).toMatchObject({ id, org_id: a.orgId, ...valid, header_map: masked(valid.header_map) });
     expect(got.headers.get('etag')).toBe('"1"');
 
     const replaced = await s.dash(a.key, 'PUT', `/api/hooks/${id}`, { method: 'PATCH', target_path: 'http://other.example:8080/x?y=1' });

@@ -14,6 +14,7 @@ import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
 import { startStage, type Stage } from '../support/stage';
 import { SERVER_SECRET } from '../support/table';
+import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
 let s: Stage;
 let orgId: string;
@@ -94,11 +95,13 @@ describe('idempotency records hold nothing the table alone can open', () => {
     expect(openTheOldWay(sealed, '1', scope)).toBeUndefined();
     expect(openReply([sealed], replyKey(deriveKey('guessed-secret', 'idempotent reply'), '1', scope), scope)).toBeUndefined();
     expect(openReply([sealed], replyKey(Buffer.alloc(32), '1', scope), scope)).toBeUndefined();
-    // ...the service key and the Idempotency-Key together open it, which is how replays work.
+    // ...the service key and the Idempotency-Key together open it, which is how replays work; the
+    // clear key was never kept in it at all (a replay answers it withheld).
     const opened = openReply([sealed], replyKey(deriveKey(SERVER_SECRET, 'idempotent reply'), '1', scope), scope);
-    expect(opened).toContain(clearKey);
+    expect(opened).toContain(first.body.key_hash);
+    expect(opened).not.toContain(clearKey);
     const replay = await s.gw('POST', '/gw/keys/create', { org_id: orgId, access_rights: rightsFor(apiId) }, { 'idempotency-key': '1' });
-    expect(replay.body).toEqual(first.body);
+    expect(replay.body).toEqual({ ...first.body, key: SECRET_WITHHELD });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 });
@@ -127,8 +130,8 @@ describe('a reply larger than one record holds is still kept whole (contract §3
     const again = await s.admin('POST', '/admin/org/keys', body, { 'idempotency-key': alias });
     expect(again.status, JSON.stringify(again.body).slice(0, 300)).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(first.body);
-    // One key was created, and its clear id (shown once) is the one both answers carry.
+    expect(again.body).toEqual({ ...first.body, key_id: SECRET_WITHHELD });
+    // One key was created, and its clear id is shown once, in the first answer.
     const keys: unknown[] = [];
     let start: Record<string, unknown> | undefined;
     do {

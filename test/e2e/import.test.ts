@@ -57,7 +57,7 @@ const freshPath = () => `listenPath=/imported-${++paths}/`;
 /** The query with a fresh listen path, unless it sets one. */
 const withOwnPath = (query: string) => (query.includes('listenPath=') ? query : `${query}${query ? '&' : '?'}${freshPath()}`);
 
-/** Imports with a fresh listen path unless `ownPath` is false (the default `/` or a template's path). */
+/** Imports with a fresh listen path unless `ownPath` is false (the default `/<slug of the title>/` or a template's path). */
 async function imported(body: string, contentType = 'application/json', query = '', ownPath = true): Promise<{ id: string; api_id: string; doc: Any }> {
   const r = await importDoc(t.key, body, contentType, ownPath ? withOwnPath(query) : query);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -111,11 +111,11 @@ describe('import: document and generated defaults', () => {
     expect(a.api_id).not.toBe(b.api_id);
   });
 
-  it('generates the defaults: name, state, listen path /, strip, upstream from servers[0] with variables', async () => {
+  it('generates the defaults: name, state, listen path /<slug of the title>/, strip, upstream from servers[0] with variables', async () => {
     const { doc } = await imported(petstoreJson, 'application/json', '', false);
     const gw = doc['x-gw-api-gateway'];
     expect(gw.info).toMatchObject({ name: 'Petstore', state: { active: true, internal: false } });
-    expect(gw.server.listenPath).toEqual({ value: '/', strip: true });
+    expect(gw.server.listenPath).toEqual({ value: '/petstore/', strip: true });
     expect(gw.upstream).toEqual({ url: 'https://api.pets.example.com/v1' });
     expect(gw.server.customDomain).toBeUndefined();
     expect(gw.server.authentication).toBeUndefined();
@@ -130,8 +130,8 @@ describe('import: document and generated defaults', () => {
   it('each query override replaces its default', async () => {
     const up = await imported(petstoreJson, 'application/json', '?upstreamURL=' + encodeURIComponent('http://backend.internal:8080/pets'));
     expect(up.doc['x-gw-api-gateway'].upstream.url).toBe('http://backend.internal:8080/pets');
-    const lp = await imported(petstoreJson, 'application/json', '?listenPath=/petstore/');
-    expect(lp.doc['x-gw-api-gateway'].server.listenPath).toEqual({ value: '/petstore/', strip: true });
+    const lp = await imported(petstoreJson, 'application/json', '?listenPath=/pets-override/');
+    expect(lp.doc['x-gw-api-gateway'].server.listenPath).toEqual({ value: '/pets-override/', strip: true });
     const cd = await imported(petstoreJson, 'application/json', '?customDomain=pets.example.com');
     expect(cd.doc['x-gw-api-gateway'].server.customDomain).toEqual({ enabled: true, name: 'pets.example.com' });
     const auth = await imported(petstoreJson, 'application/json', '?authentication=true');
@@ -141,7 +141,7 @@ describe('import: document and generated defaults', () => {
     });
     // The classic form follows the OAS one.
     const classic = await s.gw('GET', `/gw/apis/${lp.api_id}`);
-    expect(classic.body.proxy.listen_path).toBe('/petstore/');
+    expect(classic.body.proxy.listen_path).toBe('/pets-override/');
   });
 
   it('allowList lands on every operation, keyed by operationId or path+METHOD', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
+import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 import { startStage, type Stage } from '../support/stage';
 import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 
@@ -93,13 +94,15 @@ describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyID})',
 });
 
 describe('idempotent key create', () => {
-  it('replays the clear key, while the stored reply holds neither the key nor the Idempotency-Key', async () => {
+  it('never replays the clear key (withheld, key_hash kept), and the stored reply holds neither the key nor the Idempotency-Key', async () => {
     const idem = `idem-${Date.now()}-secret-ish`;
     const body = { org_id: t.orgId, access_rights: rightsFor(apiId) };
     const first = await s.gw('POST', '/gw/keys/create', body, { 'idempotency-key': idem });
     const again = await s.gw('POST', '/gw/keys/create', body, { 'idempotency-key': idem });
     expect(first.status).toBe(200);
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual({ ...first.body, key: SECRET_WITHHELD });
+    expect(again.headers.get('idempotent-secrets-withheld')).toBe('key');
+    expect(again.text).not.toContain(first.body.key);
     const stored = await ddb().send(new ScanCommand({ TableName: s.table, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'idempotency' } }));
     const text = JSON.stringify(stored.Items);
     expect(stored.Items!.length).toBeGreaterThan(0);

@@ -37,6 +37,36 @@ const importAt = (key: string, query: string) => s.dash(key, 'POST', `/api/apis/
 const exists = async (apiId: string) => (await s.gw('GET', `/gw/apis/${apiId}`)).status === 200;
 const count = async (key: string) => (await s.dash(key, 'GET', '/api/apis?p=-1')).body.apis.length as number;
 
+describe('imports without listenPath (contract §8: the default is /<slug of the title>/)', () => {
+  const titled = (title: string) => JSON.stringify({ ...JSON.parse(petstoreJson), info: { title, version: '1' } });
+  const importTitled = (key: string, title: string) => s.dash(key, 'POST', '/api/apis/oas/import', titled(title), { 'content-type': 'application/json' });
+
+  it('two organisations importing documents with different titles both succeed, each on its own path', async () => {
+    const [ta, tb] = [`Orders ${id('t')}`, `Billing ${id('t')}`];
+    const ra = await importTitled(a.key, ta);
+    const rb = await importTitled(b.key, tb);
+    expect(ra.status, JSON.stringify(ra.body)).toBe(200);
+    expect(rb.status, JSON.stringify(rb.body)).toBe(200);
+    const pathOf = async (apiId: string) => (await s.gw('GET', `/gw/apis/${apiId}`)).body.proxy.listen_path as string;
+    expect(await pathOf(ra.body.ID)).toBe(`/${ta.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/`);
+    expect(await pathOf(rb.body.ID)).toBe(`/${tb.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/`);
+    // Nobody holds / by importing without a listen path.
+    expect((await create(id('root'), a.orgId, server('/'))).status).toBe(200);
+  });
+
+  it('the same title twice is 409, and the message says to pass listenPath; with it the import succeeds', async () => {
+    const title = `Shared ${id('t')}`;
+    expect((await importTitled(a.key, title)).status).toBe(200);
+    const before = await count(b.key);
+    const clash = await importTitled(b.key, title);
+    expect(clash.status).toBe(409);
+    expect(clash.body.Message).toContain('pass the listenPath query parameter');
+    expect(await count(b.key)).toBe(before);
+    const own = await s.dash(b.key, 'POST', `/api/apis/oas/import?listenPath=/${id('own')}/`, titled(title), { 'content-type': 'application/json' });
+    expect(own.status).toBe(200);
+  });
+});
+
 describe('one API per domain and listen path', () => {
   it('a second API on a taken path is 409 naming the holder in its own organisation, and is not stored', async () => {
     const first = id('first');
@@ -60,7 +90,7 @@ describe('one API per domain and listen path', () => {
     const before = await count(b.key);
     const r = await importAt(b.key, 'listenPath=/held/');
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ Status: 'Error', Message: 'listen path /held is already used by an API of another organisation', Meta: null });
+    expect(r.body).toEqual({ Status: 'Error', Message: 'listen path /held is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path', Meta: null });
     expect(JSON.stringify(r.body)).not.toContain(held);
     expect(await count(b.key)).toBe(before);
     const gw = await create(id('b-held'), b.orgId, server('/held'));
@@ -134,7 +164,7 @@ describe('one API per domain and listen path', () => {
     expect((await patch('')).status).toBe(200);
     const clash = await patch('?listenPath=/streams-taken/');
     expect(clash.status).toBe(409);
-    expect(clash.body.Message).toBe('listen path /streams-taken is already used by an API of another organisation');
+    expect(clash.body.Message).toBe('listen path /streams-taken is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path');
     expect((await s.gw('GET', `/gw/apis/${r.body.ID}`)).body.proxy.listen_path).toBe('/streams-own/');
   });
 
@@ -158,8 +188,8 @@ describe('one API per domain and listen path', () => {
     const moved = id('moved');
     expect((await create(moved, a.orgId, server('/moving/'))).status).toBe(200);
     expect((await update(moved, b.orgId, server('/moving/'))).status).toBe(200);
-    expect((await importAt(a.key, 'listenPath=/moving/')).body.Message).toBe('listen path /moving is already used by an API of another organisation');
-    expect((await importAt(b.key, 'listenPath=/moving/')).body.Message).toBe(`listen path /moving is already used by API ${moved}`);
+    expect((await importAt(a.key, 'listenPath=/moving/')).body.Message).toBe('listen path /moving is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path');
+    expect((await importAt(b.key, 'listenPath=/moving/')).body.Message).toBe(`listen path /moving is already used by API ${moved}; pass the listenPath query parameter to serve this API on another path`);
   });
 
   it('an API stored before claims existed takes its claim on its next write', async () => {

@@ -73,6 +73,11 @@ describe('the document refuses what the server refuses for a reason JSON Schema 
     ['POST', '/gw/policies', `{"id":"refused-policy","__proto__":{"rate":1}}`, 'gw'],
     ['POST', '/gw/policies', JSON.stringify({ ...policy, rate: 1e308 }), 'gw'],
     ['POST', '/gw/policies', JSON.stringify({ ...policy, per: 1e-131 }), 'gw'],
+    // An exported policy (blank id, its _id kept) is held to every rule of a policy.
+    ['POST', '/admin/policies/import', JSON.stringify({ Data: [{ _id: 'exported-policy', rate: 'fast' }] }), 'admin'],
+    ['POST', '/admin/policies/import', JSON.stringify({ Data: [{ _id: 'exported-policy', id: '', smoothing: { trigger: 0.015 } }] }), 'admin'],
+    ['POST', '/admin/policies/import', JSON.stringify({ Data: [{ _id: 'exported-policy', per: 1e-131 }] }), 'admin'],
+    ['POST', '/admin/policies/import', JSON.stringify({ Data: [{ _id: 'exported-policy', tags: 'gold' }] }), 'admin'],
     ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', rate: 1 }), 'gw'],
     ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', access_rights: {}, apply_policies: [] }), 'gw'],
     ['POST', '/gw/keys/create', JSON.stringify({ org_id: 'some-org', apply_policies: ['p'], quota_max: 9007199254740994 }), 'gw'],

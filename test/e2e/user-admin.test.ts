@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from '../support/client';
 import { onEmulator, spawnStage, startStage, type SpawnedStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
+import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
 /**
  * Short, so the test runs in seconds; the README default is 2, which the emulated stage's
@@ -171,8 +172,9 @@ describe('POST /admin/users/{userID}/access-key', () => {
     const u = await newUser();
     const first = await s.admin('POST', `/admin/users/${u.id}/access-key`, undefined, { 'idempotency-key': `rot-${u.id}` });
     const again = await s.admin('POST', `/admin/users/${u.id}/access-key`, undefined, { 'idempotency-key': `rot-${u.id}` });
-    expect(again.body).toEqual(first.body);
+    expect(again.body).toEqual({ ...first.body, Message: SECRET_WITHHELD, Meta: { ...first.body.Meta, access_key: SECRET_WITHHELD } });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).not.toContain(first.body.Message);
     expect(await useKey(first.body.Meta.access_key)).toBe(200);
   });
 

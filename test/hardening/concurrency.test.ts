@@ -16,6 +16,7 @@ import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
 import { assetData, importDoc, oasDoc, rightsFor, uid } from '../support/fixtures';
 import { buildWorld, type World } from '../support/world';
+import { SECRET_WITHHELD, withholdSecrets } from '../../shared/domain/idempotent-reply';
 
 const N = 10;
 let s: Stage;
@@ -71,12 +72,41 @@ describe('If-Match', () => {
         expect(Number(JSON.parse(await g.etag()))).toBe(Number(JSON.parse(version)) + 1);
       }
     });
+
+    it(`${r.method} ${r.path}: compares strongly (weak tag 412), takes a list, and * (412 once there is no object)`, async () => {
+      const g = await GUARDED[r.name]!(s, W);
+      const stale = await g.etag();
+      await g.bump();
+      const fresh = await g.etag();
+      const weak = await g.call(`W/${fresh}`);
+      expect(weak.status, JSON.stringify(weak.body)).toBe(412);
+      expect(await g.etag()).toBe(fresh);
+      const missed = await g.call(`${stale}, W/${fresh}`);
+      expect(missed.status, JSON.stringify(missed.body)).toBe(412);
+      const listed = await g.call(`${stale}, ${fresh}`);
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      if (deletes) {
+        expect(await g.exists()).toBe(false);
+        const gone = await g.call('*');
+        expect(gone.status, JSON.stringify(gone.body)).toBe(412);
+        const again = await GUARDED[r.name]!(s, W);
+        expect((await again.call('*')).status).toBe(200);
+        expect(await again.exists()).toBe(false);
+      } else {
+        const any = await g.call('*');
+        expect(any.status, JSON.stringify(any.body)).toBe(200);
+        expect(Number(JSON.parse(await g.etag()))).toBe(Number(JSON.parse(fresh)) + 2);
+      }
+    });
   }
 });
 
 describe('Idempotency-Key', () => {
   for (const r of idempotentRoutes) {
-    it(`POST ${r.path}: replay answers the same, another body is 422, ${N} concurrent duplicates create one`, async () => {
+    const secrets = r.secrets ?? [];
+    /** The answer as a replay gives it: the secrets the route shows once withheld. */
+    const asReplayed = (a: Answer) => JSON.parse(withholdSecrets(a.text, secrets));
+    it(`POST ${r.path}: replay answers the same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} concurrent duplicates create one`, async () => {
       const c = creating(s, W, uid('idem'))[r.name]!;
       const count0 = await c.count?.();
       const key = uid('k');
@@ -84,8 +114,14 @@ describe('Idempotency-Key', () => {
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       const replay = await c.send(0, key);
       expect(replay.status).toBe(200);
-      expect(replay.body).toEqual(first.body);
+      expect(replay.body).toEqual(asReplayed(first));
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.headers.get('idempotent-secrets-withheld')).toBe(secrets.length ? secrets.join(', ') : null);
+      for (const path of secrets) {
+        const shown = path.split('.').reduce((v: any, k) => v?.[k], first.body);
+        expect(typeof shown === 'string' && shown !== SECRET_WITHHELD, `${path} shown in the first answer`).toBe(true);
+        expect(replay.text, `${path} never shown again`).not.toContain(shown);
+      }
       const other = await c.send(1, key);
       expect(other.status, JSON.stringify(other.body)).toBe(422);
       if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 1);
@@ -97,10 +133,10 @@ describe('Idempotency-Key', () => {
       expect(got.every((x) => x === 200 || x === 409), JSON.stringify(got)).toBe(true);
       const oks = rs.filter((x) => x.status === 200);
       expect(oks.length).toBeGreaterThanOrEqual(1);
-      for (const o of oks) expect(o.body).toEqual(oks[0]!.body);
+      for (const o of oks) expect(asReplayed(o)).toEqual(asReplayed(oks[0]!));
       const after = await c.send(2, key2);
       expect(after.status).toBe(200);
-      expect(after.body).toEqual(oks[0]!.body);
+      expect(after.body).toEqual(asReplayed(oks[0]!));
       if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 2);
     });
 

@@ -136,6 +136,21 @@ describe("B's key on A's objects", () => {
     console.log(`tenant matrix: ${objectRoutes.length} dashboard object routes, ${calls} cross-tenant calls, all 404`);
   });
 
+  it("If-Match: * on A's objects answers exactly as on objects that exist nowhere (412), and changes nothing", async () => {
+    const before = await viewOf(s, A);
+    for (const r of objectRoutes.filter((x) => x.etag)) {
+      for (const p of combos(r, A)) {
+        const theirs = await callAs(B.key, r, p, A, { 'if-match': '*' });
+        const nowhere = Object.fromEntries(Object.keys(p).map((n) => [n, `nowhere-${n}`]));
+        const none = await callAs(B.key, r, nowhere, A, { 'if-match': '*' });
+        const what = `${r.method} ${fill(r.path, p)} if-match=*`;
+        expect(theirs.status, `${what}: ${JSON.stringify(theirs.body)}`).toBe(412);
+        expect(theirs.body, what).toEqual(none.body);
+      }
+    }
+    expect(await viewOf(s, A)).toEqual(before);
+  });
+
   it('the key lookups by hash, user name and guess find nothing of A', async () => {
     const before = await viewOf(s, A);
     const body = { access_rights: rightsFor(A.apiId), alias: 'hijacked' };

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recordFromClassic } from '../../shared/domain/api-records';
 import { ResponseTooLarge } from '../../shared/errors';
 import { createApi, listApis } from '../../shared/store/apis';
+import { putNewOrganisation } from '../../shared/store/organisations';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
@@ -13,6 +14,9 @@ beforeAll(async () => {
 });
 
 async function apisOf(orgId: string, count: number, text: () => string): Promise<void> {
+  // An API's organisation must exist (contract §3).
+  const now = new Date().toISOString();
+  await putNewOrganisation({ id: orgId, created_at: now, updated_at: now, version: 1 });
   for (let i = 0; i < count; i++) {
     const proxy = { listen_path: `/${orgId}-${i}/` };
     await createApi(recordFromClassic({ api_id: `${orgId}-${i}`, name: `api ${i}`, org_id: orgId, proxy, description: text() }, new Date().toISOString()));

@@ -20,20 +20,33 @@ const notFound = () => new NotFound('thing not found');
 describe('optimistic locking', () => {
   it('412 on a stale If-Match, 404 when absent, version moves by one', async () => {
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key('a'), name: 'v1', version: 1 } }));
-    expect(await replaceVersioned(key('a'), { name: 'v2' }, 1, notFound)).toBe(2);
-    await expect(replaceVersioned(key('a'), { name: 'stale' }, 1, notFound)).rejects.toMatchObject({ status: 412 });
+    expect(await replaceVersioned(key('a'), { name: 'v2' }, [1], notFound)).toBe(2);
+    await expect(replaceVersioned(key('a'), { name: 'stale' }, [1], notFound)).rejects.toMatchObject({ status: 412 });
     expect((await getItem(key('a')))?.name).toBe('v2');
     expect(await replaceVersioned(key('a'), { name: 'v3' }, undefined, notFound)).toBe(3);
-    await expect(replaceVersioned(key('missing'), {}, 1, notFound)).rejects.toMatchObject({ status: 404 });
-    await expect(deleteVersioned(key('a'), 2, notFound)).rejects.toMatchObject({ status: 412 });
-    await deleteVersioned(key('a'), 3, notFound);
+    await expect(replaceVersioned(key('missing'), {}, [1], notFound)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteVersioned(key('a'), [2], notFound)).rejects.toMatchObject({ status: 412 });
+    await deleteVersioned(key('a'), [3], notFound);
     expect(await getItem(key('a'))).toBeUndefined();
+  });
+
+  it('If-Match lists, * and weak-only lists (contract §3): any listed version, any version, none', async () => {
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key('l'), name: 'v1', version: 1 } }));
+    expect(await replaceVersioned(key('l'), { name: 'v2' }, [7, 1], notFound)).toBe(2);
+    await expect(replaceVersioned(key('l'), { name: 'no' }, [1, 3], notFound)).rejects.toMatchObject({ status: 412 });
+    expect(await replaceVersioned(key('l'), { name: 'v3' }, '*', notFound)).toBe(3);
+    await expect(replaceVersioned(key('l'), { name: 'weak' }, [], notFound)).rejects.toMatchObject({ status: 412 });
+    await expect(deleteVersioned(key('l'), [], notFound)).rejects.toMatchObject({ status: 412 });
+    await expect(deleteVersioned(key('l'), [1, 2], notFound)).rejects.toMatchObject({ status: 412 });
+    await deleteVersioned(key('l'), [2, 3], notFound);
+    await expect(deleteVersioned(key('l'), '*', notFound)).rejects.toMatchObject({ status: 404 });
+    expect(await getItem(key('l'))).toBeUndefined();
   });
 
   it('of 10 concurrent writers with the same version exactly one wins', async () => {
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key('race'), version: 1 } }));
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => replaceVersioned(key('race'), { writer: i }, 1, notFound)),
+      Array.from({ length: 10 }, (_, i) => replaceVersioned(key('race'), { writer: i }, [1], notFound)),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected' && (r.reason as { status: number }).status === 412)).toHaveLength(9);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openReply, packReply } from '../../shared/domain/idempotent-reply';
+import { openReply, packReply, SECRET_WITHHELD, withholdSecrets } from '../../shared/domain/idempotent-reply';
+import { routeList } from '../../shared/routes';
 import { replyKey } from '../../shared/domain/sealed';
 import { deriveKey } from '../../shared/domain/service-keys';
 
@@ -25,5 +26,29 @@ describe('idempotent replies are kept gzipped, sealed and cut into parts (contra
     expect(openReply([parts[1]!, parts[0]!, ...parts.slice(2)], key, 'scope')).toBeUndefined();
     expect(openReply(parts, key, 'other-scope')).toBeUndefined();
     expect(openReply(parts, replyKey(deriveKey('service-secret', 'idempotent reply'), 'idem-2', 'scope'), 'scope')).toBeUndefined();
+  });
+});
+
+describe('secrets withheld from kept replies (contract §3)', () => {
+  it('replaces each named member that holds a value, at any depth, and nothing else', () => {
+    const body = JSON.stringify({ Status: 'OK', Message: 'clear-key', Meta: { id: 'u1', access_key: 'clear-key' }, ID: 'x' });
+    expect(JSON.parse(withholdSecrets(body, ['Message', 'Meta.access_key']))).toEqual({
+      Status: 'OK', Message: SECRET_WITHHELD, Meta: { id: 'u1', access_key: SECRET_WITHHELD }, ID: 'x',
+    });
+    expect(JSON.parse(withholdSecrets('{"a":1}', ['secret', 'Meta.x']))).toEqual({ a: 1 });
+    expect(withholdSecrets('not json', ['x'])).toBe('not json');
+  });
+
+  it('the creating routes whose answers show a secret once declare it in the route table', () => {
+    const declared = Object.fromEntries(routeList.filter((r) => r.secrets?.length).map((r) => [`${r.method} ${r.path}`, r.secrets]));
+    expect(declared).toEqual({
+      'POST /admin/users': ['Message', 'Meta.access_key'],
+      'POST /admin/users/{userID}/access-key': ['Message', 'Meta.access_key'],
+      'POST /api/hooks': ['signing_secret'],
+      'POST /gw/keys/create': ['key'],
+      'POST /admin/org/keys': ['key_id'],
+      'POST /gw/oauth/clients/create': ['secret'],
+    });
+    for (const r of routeList.filter((x) => x.secrets?.length)) expect(r.idempotent, r.path).toBe(true);
   });
 });

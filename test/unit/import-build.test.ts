@@ -28,7 +28,7 @@ describe('generated defaults', () => {
     const gw = buildImportedGateway(doc(), {});
     expect(gw).toEqual({
       info: { name: 'Petstore', state: { active: true, internal: false } },
-      server: { listenPath: { value: '/', strip: true } },
+      server: { listenPath: { value: '/petstore/', strip: true } },
       upstream: { url: 'https://api.pets.example.com/v1' },
     });
   });

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { recordFromClassic, recordFromOas } from '../../shared/domain/api-records';
-import { listenClaimOf, normaliseListenPath, sameClaim } from '../../shared/domain/listen-paths';
+import { defaultListenPath, listenClaimOf, normaliseListenPath, sameClaim } from '../../shared/domain/listen-paths';
 
 const NOW = '2024-01-01T00:00:00.000Z';
 const oas = (server: Record<string, unknown>, state: Record<string, unknown> = {}) =>
   recordFromOas({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, 'x-gw-api-gateway': { info: { id: 'a', state }, server } }, NOW);
+
+describe('the default listen path of an import (contract §8)', () => {
+  it('is /<slug>/: the title lower-cased, runs of other characters one -, trimmed, at most 64, api when empty', () => {
+    expect(defaultListenPath('Petstore')).toBe('/petstore/');
+    expect(defaultListenPath('  My  Pet-Store API v2.1! ')).toBe('/my-pet-store-api-v2-1/');
+    expect(defaultListenPath('--Ünïcödé__Orders--')).toBe('/n-c-d-orders/');
+    expect(defaultListenPath('¿¡!')).toBe('/api/');
+    expect(defaultListenPath('')).toBe('/api/');
+    expect(defaultListenPath(undefined)).toBe('/api/');
+    expect(defaultListenPath('a'.repeat(100))).toBe(`/${'a'.repeat(64)}/`);
+    // Cut at 64 where a dash falls: no trailing dash.
+    expect(defaultListenPath(`${'b'.repeat(63)} tail`)).toBe(`/${'b'.repeat(63)}/`);
+  });
+});
 
 describe('listen path claims', () => {
   it('normalises listen paths: one leading slash, no repeated or trailing slash, case kept, blank is the root', () => {

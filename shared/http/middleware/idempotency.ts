@@ -5,7 +5,11 @@
  * succeeds; a request that fails releases its key, as it created nothing. When keeping the reply
  * fails, the request still answers its success (what it created stays) and the record is marked
  * done without a reply, so a retry is a 409 saying the request already succeeded, never a rerun.
+ * A secret the answer shows once (the route's `secrets`) is withheld from the kept reply: a replay
+ * answers the same envelope with those members replaced and says which (Idempotent-Secrets-Withheld),
+ * so neither a replay nor the table ever yields the secret again, and one rotated since cannot come back.
  */
+import { withholdSecrets } from '../../domain/idempotent-reply';
 import { BadRequest, Conflict, Unprocessable } from '../../errors';
 import type { RouteDef } from '../../route-def';
 import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWithoutReply, releaseIdempotencyKey } from '../../services/idempotency';
@@ -39,8 +43,12 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
     const idem = request.internal.idempotency;
     if (idem && request.response) {
       const { statusCode, headers, body } = request.response;
+      const secrets = route.secrets ?? [];
+      const kept = secrets.length
+        ? { statusCode, headers: { ...headers, 'Idempotent-Secrets-Withheld': secrets.join(', ') }, body: withholdSecrets(body, secrets) }
+        : { statusCode, headers, body };
       try {
-        await completeIdempotencyKey(idem.scope, idem.key, { statusCode, headers, body });
+        await completeIdempotencyKey(idem.scope, idem.key, kept);
       } catch (err) {
         // The request's writes are done: answering an error (and releasing the key) would invite a
         // retry that runs it again. Its answer stands; a retry learns that it succeeded.

@@ -6,6 +6,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { StoredPermissions } from '../../domain/permissions';
+import type { IfMatch } from '../../domain/if-match';
 import type { Result } from '../respond';
 
 /** Who sends the request, by the credential of its route's group. */
@@ -30,6 +31,8 @@ export type RequestState = {
   parts?: ParsedParts;
   /** Set by idempotency when this request claimed its Idempotency-Key. */
   idempotency?: { scope: string; key: string };
+  /** Set by handler-input: what If-Match asks, when sent. */
+  ifMatch?: IfMatch;
 };
 
 export type HttpMiddleware<C extends Context = Context> = middy.MiddlewareObj<APIGatewayProxyEventV2, Result, Error, C, RequestState>;

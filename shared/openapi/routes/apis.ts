@@ -21,13 +21,21 @@ export const apisDocs: GroupDocs<typeof apisRoutes> = {
       '(custom domain, listen path) belongs to one API across the installation.',
     success: 'API created; key is its api_id',
     body,
-    answers: { 409: onRead('The api_id, database id or listen path is taken'), 422: 'The base API does not exist, or new_version_name is missing' },
+    answers: {
+      409: onRead('The api_id, database id or listen path is taken'),
+      422: 'info.orgId names no organisation, an event handler names an unknown webhook, the base API does not exist, or new_version_name is missing',
+    },
   },
   oasUpdate: {
     description: `Replaces the whole definition; a body whose info.id is not the path's api_id is 400 (a rule between path and body). ${versions}`,
     success: 'API replaced; key is its api_id',
     body,
-    answers: { 400: 'The body names another api_id than the path', 404: 'No such API', 409: onRead('The listen path is taken by another API'), 422: 'The base API does not exist, or new_version_name is missing' },
+    answers: {
+      400: 'The body names another api_id than the path',
+      404: 'No such API',
+      409: onRead('The listen path is taken by another API'),
+      422: 'The API moves to an info.orgId that names no organisation, an event handler names an unknown webhook, the base API does not exist, or new_version_name is missing',
+    },
   },
   oasGet: {
     description: 'Classic APIs are 404 here (GET /gw/apis/{apiID} reads every API).',
@@ -38,7 +46,7 @@ export const apisDocs: GroupDocs<typeof apisRoutes> = {
   classicCreate: {
     description: 'A blank api_id gets 32 lowercase hex. Each (custom domain, listen path) belongs to one API across the installation.',
     success: 'API created; key is its api_id',
-    answers: { 409: onRead('The api_id or the listen path is taken') },
+    answers: { 409: onRead('The api_id or the listen path is taken'), 422: 'org_id names no organisation, or an event handler names an unknown webhook' },
   },
   classicGet: {
     description: 'OAS APIs are converted by the same mapping that converts classic ones back.',

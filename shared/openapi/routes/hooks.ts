@@ -24,7 +24,10 @@ const bodyRule = {
   },
 };
 const signature = 'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11';
-const headers = 'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case.';
+const headers =
+  'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are ' +
+  'write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), ' +
+  'so a read can be sent back without the secrets it hides.';
 
 export const hooksDocs: GroupDocs<typeof hooksRoutes> = {
   hooksCreate: {

@@ -12,7 +12,7 @@ const example = {
 export const importsDocs: GroupDocs<typeof importsRoutes> = {
   oasImport: {
     description:
-      'Generated defaults: info.name is the title, the API is active, the listen path is listenPath else / (strip on), the upstream is ' +
+      'Generated defaults: info.name is the title, the API is active, the listen path is listenPath else /<slug>/ (strip on; the slug is info.title lower-cased, each run of characters other than a-z and 0-9 one -, trimmed of -, at most 64, api when empty; listen paths are unique across the installation, so a taken one is 409 asking for listenPath), the upstream is ' +
       'upstreamURL else the first server URL with its variables at their defaults (none usable: 400). {"url": ...} fetches the document: ' +
       'http or https only, no redirects, 5 s, 5 MB, never from a loopback, private, link-local or metadata address. A templateID merges ' +
       "the caller's template under the document. Versions link as for POST /gw/apis/oas.",
@@ -30,7 +30,7 @@ export const importsDocs: GroupDocs<typeof importsRoutes> = {
     },
     answers: {
       400: 'An invalid OpenAPI document (the validator\'s messages), one that carries x-gw-api-gateway, no usable upstream, or an upstream outside UPSTREAM_ALLOWED_HOSTS',
-      409: `The listen path is taken; or ${STORED_TOO_LARGE}`,
+      409: `The listen path is taken (the message says to pass listenPath); or ${STORED_TOO_LARGE}`,
       422: "The templateID, base API, a version API or a policy the definition names is not the caller organisation's, or new_version_name is missing",
     },
   },
@@ -42,7 +42,7 @@ export const importsDocs: GroupDocs<typeof importsRoutes> = {
     answers: {
       400: 'An upstream outside UPSTREAM_ALLOWED_HOSTS',
       404: "No such API in the caller's organisation",
-      409: `The listen path is taken; or ${STORED_TOO_LARGE}`,
+      409: `The listen path is taken (the message says to pass listenPath); or ${STORED_TOO_LARGE}`,
       422: "A policy the definition names is not the caller organisation's",
     },
   },

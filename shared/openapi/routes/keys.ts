@@ -12,7 +12,7 @@ export const keysDocs: GroupDocs<typeof keysRoutes> = {
       `Each access_rights entry's api_id equals its map key. ${storable}`,
     success: 'Key created; key is the clear key (shown this once), key_hash its hash',
     bodyRule: GRANT_RULE,
-    answers: { 409: 'The basic-auth user name is taken in the organisation', 422: 'An API or policy the key names does not exist' },
+    answers: { 409: 'The basic-auth user name is taken in the organisation', 422: 'The organisation (a non-blank org_id), or an API or policy the key names, does not exist' },
   },
   keysGet: {
     description: 'quota_remaining comes from the live counter; passwords never appear.',

@@ -2,6 +2,7 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config';
 import { assertWriteFits } from './item-size';
+import { marshallableInput } from './own-constructor';
 
 let doc: DynamoDBDocumentClient | undefined;
 let counters: DynamoDBDocumentClient | undefined;
@@ -28,11 +29,12 @@ export function ddb(): DynamoDBDocumentClient {
   const client = new DynamoDBClient(baseOptions());
   // Every write of the service passes here, so no write path can forget the item-size check. It
   // runs at the initialize step, before the document client marshals (at serialize), so it sizes
-  // the native values it was given.
+  // the native values it was given; then objects with an own `constructor` member are made ones
+  // the marshaller stores faithfully (own-constructor.ts).
   client.middlewareStack.add(
     (next) => async (args) => {
       assertWriteFits(args.input as Record<string, unknown>);
-      return next(args);
+      return next({ ...args, input: marshallableInput(args.input) });
     },
     { step: 'initialize', name: 'itemSizeGuard' },
   );

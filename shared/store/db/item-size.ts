@@ -66,7 +66,8 @@ export function valueSize(v: unknown): number {
   }
   if (typeof v === 'object') {
     // lib-dynamodb's NumberValue keeps a number's exact text in `value`.
-    if (v.constructor?.name === 'NumberValue' && typeof (v as { value?: unknown }).value === 'string') {
+    // Client JSON may hold an own `constructor` member: that object is a plain map, whatever it says.
+    if (!Object.hasOwn(v, 'constructor') && v.constructor?.name === 'NumberValue' && typeof (v as { value?: unknown }).value === 'string') {
       return numberSize((v as { value: string }).value);
     }
     let n = 3;

@@ -45,3 +45,23 @@ export function diffSnapshots(before: Map<string, string>, after: Map<string, st
   for (const [k, v] of after) if (!before.has(k)) out.push(`added ${k}: ${v.slice(0, 300)}`);
   return out;
 }
+
+/** The names of `members` that no stored item holds, at any depth, as an own member with that very value. */
+export async function missingFromTable(table: string, members: Record<string, unknown>): Promise<string[]> {
+  const missing = new Map(Object.entries(members).map(([name, value]) => [name, JSON.stringify(canonical(value))]));
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Set) return;
+    for (const [k, e] of Object.entries(v)) {
+      if (missing.get(k) === JSON.stringify(canonical(e))) missing.delete(k);
+      visit(e);
+    }
+  };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+    (page.Items ?? []).forEach(visit);
+    start = page.LastEvaluatedKey;
+  } while (start && missing.size);
+  return [...missing.keys()];
+}

@@ -21,6 +21,8 @@ export interface Leaf {
   /** A regex or format constrains the text (ids, e-mails, URLs, dates). */
   patterned?: boolean;
   coerce?: boolean;
+  /** An object that keeps members its shape does not name (a catch-all of unknown). */
+  loose?: boolean;
 }
 
 /** A member reachable in the input: its path and what it accepts. */
@@ -89,6 +91,7 @@ export function leafOf(schema: z.ZodType): Leaf {
       break;
     case 'object':
       leaf.kind = 'object';
+      leaf.loose = d.catchall?._zod.def.type === 'unknown';
       leaf.required = Object.entries(d.shape as Record<string, z.ZodType>)
         .filter(([, v]) => !unwrap(v).optional && !isOptionalish(v))
         .map(([k]) => k);
