@@ -95,7 +95,7 @@ describe('signing-secret rotation in the store', () => {
     const rotated = await getHookForDelivery('rot-org', id);
     expect(rotated).toMatchObject({ sealedSecret: 'sealed-2', previous: { sealed: 'sealed-1' } });
     expect(rotated!.previous!.rotatedAtMs).toBeGreaterThanOrEqual(before);
-    await replaceHook('rot-org', id, { name: 'renamed', method: 'PUT', target_path: 'https://hooks.example/y', header_map: {} } as never, undefined);
+    await replaceHook('rot-org', id, () => ({ name: 'renamed', method: 'PUT', target_path: 'https://hooks.example/y', header_map: {} }) as never, undefined);
     expect(await getHookForDelivery('rot-org', id)).toMatchObject({ sealedSecret: 'sealed-2', previous: rotated!.previous, hook: { name: 'renamed' } });
     const read = JSON.stringify(await getHook('rot-org', id));
     expect(read).not.toMatch(/sealed|rotated/);

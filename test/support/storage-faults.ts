@@ -1,6 +1,7 @@
 /**
  * Storage failures on demand for the in-process local stage: the next table write that is not an
- * Idempotency-Key record fails as DynamoDB throttling does (the route answers 503).
+ * Idempotency-Key record nor an organisation's request-limit counter (both written before the
+ * route's own work) fails as DynamoDB throttling does (the route answers 503).
  */
 import { ddb } from '../../shared/store/db/client';
 
@@ -12,8 +13,9 @@ export async function withThrottledWrite<T>(run: () => Promise<T>): Promise<{ re
   const stack = ddb().middlewareStack;
   stack.add(
     (next, context) => async (args) => {
-      const idempotencyRecord = JSON.stringify(args.input).includes('"IDEMP#');
-      if (throttled === 0 && WRITES.has(context.commandName ?? '') && !idempotencyRecord) {
+      const input = JSON.stringify(args.input);
+      const bookkeeping = input.includes('"IDEMP#') || input.includes('"ORGLIMIT#');
+      if (throttled === 0 && WRITES.has(context.commandName ?? '') && !bookkeeping) {
         throttled++;
         throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
       }
