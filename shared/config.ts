@@ -43,6 +43,11 @@ export interface Config {
   hookRetrySeconds: number[];
   /** HOOK_RETRY_QUEUE_URL (cloud): the SQS queue that holds scheduled retries; unset locally. */
   hookRetryQueueUrl?: string;
+  /**
+   * ORIGIN_VERIFY (cloud with `-c edge=on`): the value CloudFront sends in X-Origin-Verify; set,
+   * every request without it is refused (shared/http/origin-verify.ts). Unset locally.
+   */
+  originVerify?: string;
 }
 
 let cached: Config | undefined;
@@ -68,6 +73,7 @@ export function config(): Config {
     upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
     hookRetrySeconds: parseRetrySchedule(env.HOOK_RETRY_SECONDS),
     hookRetryQueueUrl: env.HOOK_RETRY_QUEUE_URL || undefined,
+    originVerify: env.ORIGIN_VERIFY || undefined,
   };
   return cached;
 }
