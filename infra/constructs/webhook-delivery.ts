@@ -8,6 +8,7 @@
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -28,6 +29,8 @@ export const DELIVERY_TIMEOUT = Duration.seconds(60);
 export interface WebhookDeliveryProps {
   table: ITableV2;
   serviceKey: ISecret;
+  /** cmk=on: the stage's key encrypts both queues; off, SQS's own keys do. */
+  encryptionKey?: IKey;
   removalPolicy: RemovalPolicy;
   queueNames: { retry: string; deadLetter: string };
   /** Builds a function of the stage (infra/stack.ts) with extra environment and a timeout. */
@@ -43,7 +46,8 @@ export class WebhookDelivery extends Construct {
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { table, serviceKey } = props;
-    const queueBase = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, removalPolicy: props.removalPolicy };
+    const encryption = props.encryptionKey ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey } : { encryption: QueueEncryption.SQS_MANAGED };
+    const queueBase = { ...encryption, enforceSSL: true, removalPolicy: props.removalPolicy };
     this.deadLetterQueue = new Queue(this, 'DeadLetters', { ...queueBase, queueName: props.queueNames.deadLetter, retentionPeriod: Duration.days(14) });
     this.retryQueue = new Queue(this, 'Retries', {
       ...queueBase,
@@ -59,7 +63,7 @@ export class WebhookDelivery extends Construct {
     this.retryFunction = props.makeFunction('hookRetry', 'functions/hooks/retry-queue.ts', environment, DELIVERY_TIMEOUT);
 
     for (const [f, actions] of [[this.deliveryFunction, DELIVERY_TABLE_ACTIONS], [this.retryFunction, RETRY_TABLE_ACTIONS]] as const) {
-      grantTableActions(f, table, actions);
+      grantTableActions(f, table, actions, props.encryptionKey);
       serviceKey.grantRead(f);
       this.retryQueue.grantSendMessages(f);
     }
