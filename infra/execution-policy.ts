@@ -25,6 +25,7 @@ export const STAGE_TAG = 'gw-management:stage';
 export const COVERED_RESOURCE_TYPES: Record<string, string[]> = {
   NestedStacks: ['AWS::CloudFormation::Stack'],
   Table: ['AWS::DynamoDB::GlobalTable'],
+  TableHandler: ['AWS::DynamoDB::GlobalTable'],
   Functions: ['AWS::Lambda::Function', 'AWS::Lambda::Permission'],
   EventSourceMappings: ['AWS::Lambda::EventSourceMapping'],
   FunctionRoles: ['AWS::IAM::Role', 'AWS::IAM::Policy'],
@@ -61,6 +62,19 @@ export function executionPolicyStatements(stage: StageName, qualifier: string): 
   return [
     { sid: 'NestedStacks', actions: ['cloudformation:*'], resources: [arn('cloudformation', `stack/${n.stack}-*/*`)], why: `The stage's nested stack (alarms, dashboard) is created with this role; ${generatedNames}. ${HANDLERS}.` },
     { sid: 'Table', actions: ['dynamodb:*'], resources: [arn('dynamodb', `table/${n.table}`), arn('dynamodb', `table/${n.table}/*`)], why: `The stage's table, its indexes and stream only. ${HANDLERS}.` },
+    {
+      sid: 'TableHandler',
+      actions: ['application-autoscaling:DescribeScalableTargets', 'application-autoscaling:DescribeScalingPolicies', 'application-autoscaling:DescribeScheduledActions', 'kms:ListAliases', 'cloudwatch:PutMetricData'],
+      resources: ['*'],
+      why: "The table's handler (AWS::DynamoDB::GlobalTable) reads autoscaling settings and key aliases and publishes its metrics: actions without resource-level permissions, and read-only but for the metrics.",
+    },
+    {
+      sid: 'TableServiceRole',
+      actions: ['iam:CreateServiceLinkedRole'],
+      resources: [`arn:${P}:iam::${A}:role/aws-service-role/replication.dynamodb.amazonaws.com/*`],
+      conditions: { StringEquals: { 'iam:AWSServiceName': 'replication.dynamodb.amazonaws.com' } },
+      why: "DynamoDB's own service-linked role for global tables, which the table's handler creates when the account has none; its path ends in AWS's fixed role name.",
+    },
     { sid: 'Functions', actions: ['lambda:*'], resources: [arn('lambda', `function:${n.stack}-*`)], why: `The stage's functions only; ${generatedNames}. ${HANDLERS}.` },
     {
       sid: 'EventSourceMappings',

@@ -133,7 +133,8 @@ describe('the execution policy', () => {
   it('lets roles be passed only to Lambda and get only the basic execution managed policy', () => {
     expect(bySid('PassFunctionRoles')).toMatchObject({ Action: 'iam:PassRole', Condition: { StringEquals: { 'iam:PassedToService': 'lambda.amazonaws.com' } } });
     expect(text(bySid('AttachBasicExecution').Condition)).toContain('policy/service-role/AWSLambdaBasicExecutionRole');
-    expect(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('iam:'))).map((s) => s.Sid).sort()).toEqual(['AttachBasicExecution', 'FunctionRoles', 'PassFunctionRoles']);
+    expect(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('iam:'))).map((s) => s.Sid).sort()).toEqual(['AttachBasicExecution', 'FunctionRoles', 'PassFunctionRoles', 'TableServiceRole']);
+    expect(bySid('TableServiceRole').Condition).toEqual({ StringEquals: { 'iam:AWSServiceName': 'replication.dynamodb.amazonaws.com' } });
     expect([bySid('FunctionRoles').Action].flat()).not.toContain('iam:AttachRolePolicy');
   });
 
@@ -145,7 +146,8 @@ describe('the execution policy', () => {
   it('grants no wildcard service outside its statement, and no action on every resource but those without resource-level permissions', () => {
     expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
     const everywhere = statements.filter((s) => s.Resource === '*' || text(s.Resource) === '["*"]');
-    expect(everywhere.map((s) => s.Sid).sort()).toEqual(['AccessLogDelivery', 'CreateKey', 'SecretValues']);
+    expect(everywhere.map((s) => s.Sid).sort()).toEqual(['AccessLogDelivery', 'CreateKey', 'SecretValues', 'TableHandler']);
+    expect([bySid('TableHandler').Action].flat().filter((a) => !/^(application-autoscaling:Describe|kms:ListAliases$|cloudwatch:PutMetricData$)/.test(a))).toEqual([]);
     expect([bySid('SecretValues').Action].flat()).toEqual(['secretsmanager:GetRandomPassword']);
     expect(statements.some((s) => [s.Action].flat().includes('*'))).toBe(false);
   });
