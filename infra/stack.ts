@@ -87,8 +87,14 @@ export class ManagementStack extends Stack {
     // edge=on: CloudFront sends this value as X-Origin-Verify and every HTTP function requires it
     // (shared/http/origin-verify.ts). Both get it by one dynamic reference, resolved when
     // CloudFormation updates them; naming a version (edgeSecretVersion) changes both at once.
+    // It guards no data, so it goes with the option in every stage.
     const originSecret = config.edge
-      ? new Secret(this, 'OriginVerifySecret', { ...secretOptions, secretName: names.secret('origin-verify'), description: 'X-Origin-Verify value: CloudFront sends it, the functions require it' })
+      ? new Secret(this, 'OriginVerifySecret', {
+          ...secretOptions,
+          removalPolicy: RemovalPolicy.DESTROY,
+          secretName: names.secret('origin-verify'),
+          description: 'X-Origin-Verify value: CloudFront sends it, the functions require it',
+        })
       : undefined;
     const originValue = originSecret && SecretValue.secretsManager(originSecret.secretArn, { versionId: config.edge?.secretVersion }).unsafeUnwrap();
     const edgeEnvironment: Record<string, string> = originValue ? { ORIGIN_VERIFY: originValue } : {};
@@ -207,7 +213,7 @@ export class ManagementStack extends Stack {
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: edge ? "The HTTP API's own address: with edge=on it answers only requests that came through EdgeUrl" : 'The service' });
+    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: edge ? "The HTTP API's own address: it answers only requests that came through EdgeUrl" : undefined });
     if (edge) new CfnOutput(this, 'EdgeUrl', { value: `https://${edge.distribution.distributionDomainName}`, description: 'The service, through CloudFront and its web ACL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });

@@ -54,6 +54,8 @@ describe('edge=on', () => {
     const [, secret] = on.resources('AWS::SecretsManager::Secret').find(([id]) => id === originSecretId())!;
     expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     expect(secret.Properties.SecretString).toBeUndefined();
+    // It guards no data: it goes with the option, in prod too.
+    expect((secret as { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
   });
 
   it('gives every HTTP function the same value in ORIGIN_VERIFY, and the webhook workers none', () => {
