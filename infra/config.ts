@@ -56,6 +56,24 @@ export interface StageConfig {
     /** Table system errors (HTTP 500 from DynamoDB) in 5 minutes. */
     tableSystemErrors: number;
   };
+  /**
+   * `cmk=on`: one customer-managed KMS key (rotated yearly) encrypts the table, the webhook queues
+   * and the log groups (README "Encryption keys"); off, AWS-owned and service keys do.
+   */
+  cmk: boolean;
+  /**
+   * `edge=on`: CloudFront and a WAF web ACL in front of the HTTP API, which then answers only
+   * requests that carry the distribution's secret origin header (README "Edge protection").
+   */
+  edge?: {
+    /** Requests per 5 minutes one IP address may send to the dashboard, admin and public paths. */
+    rateLimit: number;
+    /**
+     * The version of the origin secret CloudFront and the functions use (README "Edge
+     * protection"); unset, the current one as of each resource's last update.
+     */
+    secretVersion?: string;
+  };
 }
 
 /** Each setting: its context key, default (per stage where they differ) and check. */
@@ -77,6 +95,8 @@ const NUMBERS = {
   secretRotationWindowSeconds: SECRET_ROTATION_WINDOW,
   orgWriteLimit: { default: ORG_LIMITS.writes.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
+  // WAF's bounds for a rate-based rule over its default 5-minute window.
+  edgeRateLimit: { default: 1000, min: 10, max: 2_000_000_000 },
 } as const satisfies Record<string, { default: number | Record<StageName, number>; min: number; max: number; decimal?: boolean }>;
 
 export type NumberKey = keyof typeof NUMBERS;
@@ -97,6 +117,15 @@ export class ConfigError extends Error {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The on/off settings: `on` or `off` from `-c`, true or false from cdk.json; unset is off. */
+export const SWITCH_KEYS = ['cmk', 'edge'] as const;
+function readSwitch(node: Node, key: (typeof SWITCH_KEYS)[number]): boolean {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '' || raw === 'off' || raw === false) return false;
+  if (raw === 'on' || raw === true) return true;
+  throw new ConfigError(key, `expected on or off, got ${JSON.stringify(raw)}`);
+}
+
 /** A value from the command line is a string; one from cdk.json may be a number. */
 function readNumber(node: Node, key: NumberKey, stage: StageName): number {
   const spec: { min: number; max: number; decimal?: boolean } = NUMBERS[key];
@@ -107,6 +136,16 @@ function readNumber(node: Node, key: NumberKey, stage: StageName): number {
   if (!spec.decimal && !Number.isInteger(n)) throw new ConfigError(key, `expected a whole number, got ${n}`);
   if (n < spec.min || n > spec.max) throw new ConfigError(key, `expected ${spec.min}..${spec.max}, got ${n}`);
   return n;
+}
+
+/** A Secrets Manager version id (a UUID when Secrets Manager made it). */
+function readSecretVersion(node: Node): string | undefined {
+  const raw: unknown = node.tryGetContext('edgeSecretVersion');
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^[A-Za-z0-9-]{32,64}$/.test(raw)) {
+    throw new ConfigError('edgeSecretVersion', `expected a version id of the origin secret (32-64 letters, digits and dashes), got ${JSON.stringify(raw)}`);
+  }
+  return raw;
 }
 
 export function readStageConfig(node: Node): StageConfig {
@@ -157,6 +196,8 @@ export function readStageConfig(node: Node): StageConfig {
       tableThrottles: num('alarmTableThrottles'),
       tableSystemErrors: num('alarmTableSystemErrors'),
     },
+    cmk: readSwitch(node, 'cmk'),
+    edge: readSwitch(node, 'edge') ? { rateLimit: num('edgeRateLimit'), secretVersion: readSecretVersion(node) } : undefined,
   };
 }
 
@@ -164,6 +205,8 @@ export function readStageConfig(node: Node): StageConfig {
 export function stageNames(stage: StageName) {
   const base = `gw-management-${stage}`;
   return {
+    /** What every name below starts with. */
+    prefix: base,
     stack: `GwManagement-${stage}`,
     table: base,
     secret: (group: string) => `${base}/${group}`,
@@ -173,26 +216,27 @@ export function stageNames(stage: StageName) {
     dashboard: base,
     alarm: (what: string) => `${base} ${what}`,
     queue: (what: string) => `${base}-${what}`,
+    keyAlias: `alias/${base}`,
+    webAcl: `${base}-edge`,
   };
 }
 
-/** The GitHub OIDC deploy roles (infra/deploy-role-app.ts). */
+/** The GitHub OIDC roles of one stage and the policy its CloudFormation deploys with (infra/deploy-role-app.ts). */
 export interface DeployRoleConfig {
   /**
    * The one repository whose workflows may assume the roles, as its OIDC `sub` claim names it:
    * `owner/name`, or `owner@<org id>/name@<repo id>` for repositories that emit immutable claims.
    */
   repo: string;
-  /** GitHub environments whose jobs may deploy (the `environment:` of the deploy jobs). */
-  environments: string[];
+  /** The stage these roles deploy and diff; its GitHub environment has the same name. */
+  stage: StageName;
   /** An existing GitHub OIDC provider of the account (there can be only one per URL). */
   existingProviderArn?: string;
-  /** The CDK bootstrap qualifier (`cdk bootstrap --qualifier`). */
+  /** The CDK bootstrap qualifier of the stage's account and region (`cdk bootstrap --qualifier`). */
   cdkQualifier: string;
 }
 
 const REPO = /^[A-Za-z0-9_.-]+(@\d+)?\/[A-Za-z0-9_.-]+(@\d+)?$/;
-const ENVIRONMENT = /^[A-Za-z0-9_.-]{1,255}$/;
 const OIDC_ARN = /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/token\.actions\.githubusercontent\.com$/;
 
 export function readDeployRoleConfig(node: Node): DeployRoleConfig {
@@ -200,10 +244,10 @@ export function readDeployRoleConfig(node: Node): DeployRoleConfig {
   if (typeof repo !== 'string' || !REPO.test(repo)) {
     throw new ConfigError('githubRepo', `expected the GitHub repository as its OIDC subject names it (owner/name or owner@<org id>/name@<repo id>), got ${JSON.stringify(repo)}`);
   }
-  const envRaw: unknown = node.tryGetContext('githubEnvironments') ?? STAGES.join(',');
-  const environments = typeof envRaw === 'string' ? envRaw.split(',').map((e) => e.trim()).filter(Boolean) : [];
-  if (environments.length === 0 || !environments.every((e) => ENVIRONMENT.test(e))) {
-    throw new ConfigError('githubEnvironments', `expected comma-separated GitHub environment names, got ${JSON.stringify(envRaw)}`);
+  // No default: the roles of one stage go into that stage's account, so the operator names it.
+  const stage: unknown = node.tryGetContext('stage');
+  if (!STAGES.includes(stage as StageName)) {
+    throw new ConfigError('stage', `expected the stage whose roles to create, one of ${STAGES.join(', ')}, got ${JSON.stringify(stage)}`);
   }
   const provider: unknown = node.tryGetContext('githubOidcProviderArn');
   if (provider !== undefined && provider !== '' && (typeof provider !== 'string' || !OIDC_ARN.test(provider))) {
@@ -213,5 +257,5 @@ export function readDeployRoleConfig(node: Node): DeployRoleConfig {
   if (typeof qualifier !== 'string' || !/^[a-z0-9]{1,10}$/.test(qualifier)) {
     throw new ConfigError('cdkQualifier', `expected the bootstrap qualifier (1-10 lowercase letters and digits), got ${JSON.stringify(qualifier)}`);
   }
-  return { repo, environments, existingProviderArn: typeof provider === 'string' && provider ? provider : undefined, cdkQualifier: qualifier };
+  return { repo, stage: stage as StageName, existingProviderArn: typeof provider === 'string' && provider ? provider : undefined, cdkQualifier: qualifier };
 }

@@ -3,11 +3,11 @@
  * Everything here loops over shared/routes.ts; handler files are named by string, never loaded.
  * One stack per stage (infra/config.ts): names, protection and capacity come from its settings.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, StreamViewType, TableV2, type CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -24,8 +24,10 @@ import { copyNodeModulesCommands } from './node-modules';
 import { LAMBDA_RUNTIME } from './runtime';
 import { stageNames, type StageConfig } from './config';
 import { Capacity } from './constructs/capacity';
+import { Edge } from './constructs/edge';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
+import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 
@@ -45,6 +47,8 @@ export class ManagementStack extends Stack {
     const names = stageNames(config.stage);
     // prod keeps its data when the stack or a resource is deleted; dev can be destroyed whole.
     const keep = config.protected ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // cmk=on: the stage's own key for the table, the queues and the log groups; off, AWS's keys.
+    const key = config.cmk ? new StageKey(this, 'EncryptionKey', { alias: names.keyAlias, logGroupPrefix: `/${names.prefix}/`, removalPolicy: keep }).key : undefined;
 
     const table = new TableV2(this, 'Table', {
       tableName: names.table,
@@ -63,6 +67,13 @@ export class ManagementStack extends Stack {
         sortKey: { name: i.sortKey, type: AttributeType.STRING },
       })),
     });
+    if (key) {
+      // TableV2's own customer-managed-key option needs a stack bound to a region (it maps keys
+      // per replica region); this stack is region-agnostic, and its one replica is its own region.
+      const cfnTable = table.node.defaultChild as CfnGlobalTable;
+      cfnTable.addPropertyOverride('SSESpecification', { SSEEnabled: true, SSEType: 'KMS' });
+      cfnTable.addPropertyOverride('Replicas.0.SSESpecification', { KMSMasterKeyId: key.keyArn });
+    }
 
     const secretOptions = { generateSecretString: { passwordLength: 48, excludePunctuation: true }, removalPolicy: keep };
     const gwSecret = new Secret(this, 'GatewaySecret', { ...secretOptions, secretName: names.secret('gateway'), description: 'X-Gw-Authorization value' });
@@ -74,6 +85,20 @@ export class ManagementStack extends Stack {
       secretName: names.secret('service-key'),
       description: 'Service key (HMAC and sealing of stored idempotency records and of cursors)',
     });
+    // edge=on: CloudFront sends this value as X-Origin-Verify and every HTTP function requires it
+    // (shared/http/origin-verify.ts). Both get it by one dynamic reference, resolved when
+    // CloudFormation updates them; naming a version (edgeSecretVersion) changes both at once.
+    // It guards no data, so it goes with the option in every stage.
+    const originSecret = config.edge
+      ? new Secret(this, 'OriginVerifySecret', {
+          ...secretOptions,
+          removalPolicy: RemovalPolicy.DESTROY,
+          secretName: names.secret('origin-verify'),
+          description: 'X-Origin-Verify value: CloudFront sends it, the functions require it',
+        })
+      : undefined;
+    const originValue = originSecret && SecretValue.secretsManager(originSecret.secretArn, { versionId: config.edge?.secretVersion }).unsafeUnwrap();
+    const edgeEnvironment: Record<string, string> = originValue ? { ORIGIN_VERIFY: originValue } : {};
 
     // Packages that read their own files at run time stay outside the bundle, copied beside it from
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
@@ -93,10 +118,10 @@ export class ManagementStack extends Stack {
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         // X-Ray segments per invocation (cold start, duration, errors); HTTP APIs have no X-Ray.
         tracing: Tracing.ACTIVE,
-        logGroup: new LogGroup(this, `Logs${name}`, { logGroupName: names.functionLogs(name), retention: RetentionDays.ONE_MONTH, removalPolicy: keep }),
+        logGroup: new LogGroup(this, `Logs${name}`, { logGroupName: names.functionLogs(name), retention: RetentionDays.ONE_MONTH, removalPolicy: keep, encryptionKey: key }),
       });
 
-    const fallback = fn('fallback', 'functions/system/fallback.ts', {});
+    const fallback = fn('fallback', 'functions/system/fallback.ts', edgeEnvironment);
     const api = new HttpApi(this, 'Api', {
       apiName: names.stack,
       description: `Gateway management service (${config.stage})`,
@@ -104,7 +129,7 @@ export class ManagementStack extends Stack {
       // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
     });
-    const accessLogs = new LogGroup(this, 'AccessLogs', { logGroupName: names.accessLogs, retention: RetentionDays.THREE_MONTHS, removalPolicy: keep });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { logGroupName: names.accessLogs, retention: RetentionDays.THREE_MONTHS, removalPolicy: keep, encryptionKey: key });
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
       stageName: '$default',
@@ -131,7 +156,7 @@ export class ManagementStack extends Stack {
     const functions = new Map<string, NodejsFunction>();
     const routes = new Map<string, HttpRoute>();
     for (const r of routeList) {
-      const environment: Record<string, string> = {};
+      const environment: Record<string, string> = { ...edgeEnvironment };
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
       if (r.group === 'gateway' || r.group === 'admin') {
@@ -143,7 +168,7 @@ export class ManagementStack extends Stack {
       const limit = orgLimitOf(r);
       if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
       const f = fn(r.name, r.entry, environment, r.nodeModules);
-      grantTableActions(f, table, r.tableActions ?? []);
+      grantTableActions(f, table, r.tableActions ?? [], key);
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);
@@ -159,11 +184,16 @@ export class ManagementStack extends Stack {
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table,
       serviceKey: serverSecret,
+      encryptionKey: key,
       removalPolicy: keep,
       queueNames: { attempts: names.queue('hook-attempts'), deadLetter: names.queue('hook-dead-letters') },
       // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults (README "Configuration"); ALLOW_PRIVATE_TARGETS is never set here.
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
+
+    const edge = config.edge && originValue
+      ? new Edge(this, 'Edge', { api, originVerifyValue: originValue, rateLimit: config.edge.rateLimit, webAclName: names.webAcl, comment: `${names.stack} (gateway management API)` })
+      : undefined;
 
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -182,9 +212,12 @@ export class ManagementStack extends Stack {
       ],
       api,
       routes: [...routes.values()],
+      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction] : [],
+      edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: stage.url });
+    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: edge ? "The HTTP API's own address: it answers only requests that came through EdgeUrl" : undefined });
+    if (edge) new CfnOutput(this, 'EdgeUrl', { value: `https://${edge.distribution.distributionDomainName}`, description: 'The service, through CloudFront and its web ACL' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn });

@@ -52,6 +52,11 @@ export interface Config {
   hookSecretRotationMs: number;
   /** ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
   orgLimits: Record<OrgLimitClass, number>;
+  /**
+   * ORIGIN_VERIFY (cloud with `-c edge=on`): the value CloudFront sends in X-Origin-Verify; set,
+   * every request without it is refused (shared/http/origin-verify.ts). Unset locally.
+   */
+  originVerify?: string;
 }
 
 let cached: Config | undefined;
@@ -79,6 +84,7 @@ export function config(): Config {
     hookQueueUrl: env.HOOK_QUEUE_URL || undefined,
     hookSecretRotationMs: secondsSetting(env.HOOK_SECRET_ROTATION_SECONDS, HOOK_SECRET_ROTATION),
     orgLimits: parseOrgLimits(env),
+    originVerify: env.ORIGIN_VERIFY || undefined,
   };
   return cached;
 }

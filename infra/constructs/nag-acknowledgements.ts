@@ -7,6 +7,7 @@
  */
 import { CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -20,9 +21,13 @@ export interface AcknowledgedResources {
   functions: Array<[NodejsFunction, readonly TableAction[]]>;
   api: HttpApi;
   routes: HttpRoute[];
+  /** cmk=on: the functions that send to the webhook queues, which the stage's key encrypts. */
+  queueSenders?: NodejsFunction[];
+  /** edge=on: the distribution and the origin secret. */
+  edge?: { distribution: Distribution; originSecret: Secret };
 }
 
-export function acknowledgeFindings({ table, secrets, functions, api, routes }: AcknowledgedResources): void {
+export function acknowledgeFindings({ table, secrets, functions, api, routes, queueSenders = [], edge }: AcknowledgedResources): void {
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
 
   // The $default route (unknown paths and methods) answers 404/405 without any credential.
@@ -55,4 +60,37 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes }: 
     id: 'AwsSolutions-SMG4',
     reason: 'The service key keys stored idempotency records and seals outstanding cursors, and functions read it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
   });
+
+  for (const f of queueSenders) {
+    Validations.of(f).acknowledge(
+      ...['kms:ReEncrypt*', 'kms:GenerateDataKey*'].map((a) => ({
+        id: `AwsSolutions-IAM5[Action::${a}]`,
+        reason: "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the stage's key only: SQS asks the sender for a data key.",
+      })),
+    );
+  }
+
+  if (edge) {
+    Validations.of(edge.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "The value reaches CloudFront's origin header and the functions' environment by dynamic references, resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. It is changed with a deploy (README \"Edge protection\").",
+    });
+    Validations.of(edge.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'Gateways and operators call the service from wherever they run; no country is refused by default.',
+      },
+      {
+        id: 'AwsSolutions-CFR3',
+        reason:
+          "Every request that reaches the service is in the HTTP API's access log (route, status, latency), and what the edge refuses is in the web ACL's metrics and sampled requests; CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this option (README \"Edge protection\").",
+      },
+    );
+  }
 }

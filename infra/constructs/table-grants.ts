@@ -1,17 +1,24 @@
 /**
  * Grants a function exactly the table actions its route declares (shared/route-def.ts
  * `tableActions`), nothing else: no Scan, no action a route's code never sends. Only Query
- * reaches the indexes, so only a route that queries gets `<table>/index/*`.
+ * reaches the indexes, so only a route that queries gets `<table>/index/*`. With the table's
+ * key (cmk=on) DynamoDB uses it on the caller's behalf: kms:Decrypt to read, kms:Encrypt and
+ * kms:GenerateDataKey too to write (CDK's table grants without their wildcards), on that key only.
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { TableAction } from '../../shared/route-def';
+import { WRITE_TABLE_ACTIONS, type TableAction } from '../../shared/route-def';
 
-export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[]): void {
+export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[], key?: IKey): void {
   if (actions.length === 0) return;
   fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
   if (actions.includes('Query')) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
+  }
+  if (key) {
+    const writes = actions.some((a) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', ...(writes ? ['kms:Encrypt', 'kms:GenerateDataKey'] : [])], resources: [key.keyArn] }));
   }
 }

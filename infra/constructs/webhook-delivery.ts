@@ -16,6 +16,7 @@
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -48,6 +49,8 @@ export const ATTEMPT_CONCURRENCY = 50;
 export interface WebhookDeliveryProps {
   table: ITableV2;
   serviceKey: ISecret;
+  /** cmk=on: the stage's key encrypts both queues; off, SQS's own keys do. */
+  encryptionKey?: IKey;
   removalPolicy: RemovalPolicy;
   queueNames: { attempts: string; deadLetter: string };
   /** Builds a function of the stage (infra/stack.ts) with extra environment and a timeout. */
@@ -63,7 +66,8 @@ export class WebhookDelivery extends Construct {
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { table, serviceKey } = props;
-    const queueBase = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, removalPolicy: props.removalPolicy };
+    const encryption = props.encryptionKey ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey } : { encryption: QueueEncryption.SQS_MANAGED };
+    const queueBase = { ...encryption, enforceSSL: true, removalPolicy: props.removalPolicy };
     this.deadLetterQueue = new Queue(this, 'DeadLetters', { ...queueBase, queueName: props.queueNames.deadLetter, retentionPeriod: Duration.days(14) });
     this.attemptQueue = new Queue(this, 'Attempts', {
       ...queueBase,
@@ -78,8 +82,8 @@ export class WebhookDelivery extends Construct {
     // Routing signs nothing: it never reads the service key.
     this.routingFunction = props.makeFunction('hookRouting', 'functions/hooks/change-feed.ts', queueUrl, ROUTING_TIMEOUT);
     this.attemptFunction = props.makeFunction('hookAttempts', 'functions/hooks/attempt-queue.ts', { ...queueUrl, SERVER_SECRET_ARN: serviceKey.secretArn }, ATTEMPT_TIMEOUT);
-    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS);
-    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS);
+    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS, props.encryptionKey);
+    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS, props.encryptionKey);
     serviceKey.grantRead(this.attemptFunction);
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 

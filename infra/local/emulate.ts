@@ -17,7 +17,7 @@ async function main() {
   const templateFile = await templateFor(args, log);
   const emulator = await startEmulator({ templateFile, ...s, env: process.env, log });
   const { stage } = emulator;
-  const server = createGateway({ routes: stage.routes, defaultFunction: stage.defaultFunction, invoke: emulator.invoke, log });
+  const server = createGateway({ routes: stage.routes, defaultFunction: stage.defaultFunction, invoke: emulator.invoke, log, addHeaders: emulator.edgeHeaders });
 
   let stopping = false;
   const stop = async (signal: string) => {

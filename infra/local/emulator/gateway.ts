@@ -114,6 +114,8 @@ export interface GatewayOptions {
   defaultFunction?: string;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
   log?(line: string): void;
+  /** Headers set on every request before it is matched, as CloudFront sets its origin headers (edge=on). */
+  addHeaders?: Record<string, string>;
 }
 
 function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
@@ -141,6 +143,8 @@ export function createGateway(opts: GatewayOptions): Server {
       const functionId = hit?.r.functionId ?? opts.defaultFunction;
       if (!functionId) return write(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Not Found"}') }, requestId);
       const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+      // Like CloudFront, replacing any value the client sent under the same name.
+      for (const [name, value] of Object.entries(opts.addHeaders ?? {})) req.headers[name.toLowerCase()] = value;
       const event = toApiGatewayEvent(req, url, body, { routeKey: hit?.r.routeKey ?? '$default', pathParameters: hit?.params ?? {} });
       event.requestContext.requestId = requestId;
       const eventBytes = Buffer.byteLength(JSON.stringify(event));

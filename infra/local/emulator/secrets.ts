@@ -38,3 +38,12 @@ export function secretValues(dataDir: string, env: NodeJS.ProcessEnv, secrets: r
 export function clearValue(s: EmulatedSecret, stored: string): string {
   return s.jsonTemplate ? String((JSON.parse(stored) as Record<string, unknown>)[s.jsonTemplate.key]) : stored;
 }
+
+/**
+ * Secrets Manager dynamic references (`{{resolve:secretsmanager:<arn>:SecretString:::[version]}}`,
+ * how CloudFormation hands a secret's value to a function's environment or a CloudFront header)
+ * with the local value of that secret (it has one version here); anything else is left as it is.
+ */
+export function resolveDynamicReferences(text: string, valuesByArn: ReadonlyMap<string, string>): string {
+  return text.replace(/\{\{resolve:secretsmanager:(.+?):SecretString:::[A-Za-z0-9-]*\}\}/g, (whole, arn: string) => valuesByArn.get(arn) ?? whole);
+}

@@ -16,7 +16,7 @@ import { ESBUILD_TARGET } from '../../runtime';
 import { startAwsEndpoint, type AwsEndpoint, type Denial, type Identity } from './aws-endpoint';
 import { lambdaNode, type LambdaNode } from './lambda-node';
 import { FunctionRuntime, type Outcome } from './runtime';
-import { clearValue, secretValues } from './secrets';
+import { clearValue, resolveDynamicReferences, secretValues } from './secrets';
 import { readCloudStage, type CloudStage, type EmulatedFunction, type EmulatedTable } from './template';
 
 /** The account id of every local ARN (DynamoDB Local's own convention). */
@@ -41,6 +41,8 @@ export interface Emulator {
   /** Lambda's Node of each runtime in the template. */
   nodes: Map<string, LambdaNode>;
   secrets: Array<{ envName: string; arn: string; value: string }>;
+  /** What the gateway adds to every request in CloudFront's place (edge=on), values resolved. */
+  edgeHeaders: Record<string, string>;
   dynamoEndpoint: string;
   storage: string;
   denials: Denial[];
@@ -132,6 +134,11 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   await ensureTables(dynamoEndpoint, stage.tables);
 
   const values = secretValues(opts.dataDir, opts.env, stage.secrets);
+  // Values CloudFormation would resolve at deploy time (edge=on: ORIGIN_VERIFY), resolved locally.
+  for (const f of fns) {
+    for (const [k, v] of Object.entries(f.environment)) f.environment[k] = resolveDynamicReferences(v, values);
+  }
+  const edgeHeaders = Object.fromEntries(Object.entries(stage.edgeHeaders).map(([k, v]) => [k, resolveDynamicReferences(v, values)]));
   // Each function signs with its own fake credentials: the endpoint knows the caller by its key id.
   const credentials = new Map(fns.map((f) => [f.logicalId, { key: `LOCAL${f.logicalId}`, secret: randomBytes(20).toString('hex'), token: randomBytes(32).toString('base64') }]));
   const identities = new Map<string, Identity>(
@@ -167,6 +174,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     stage,
     nodes,
     secrets: stage.secrets.map((s) => ({ envName: s.envName, arn: s.arn, value: clearValue(s, values.get(s.arn)!) })),
+    edgeHeaders,
     dynamoEndpoint,
     storage: dynamo ? `DynamoDB Local at ${dynamoEndpoint} (${join(opts.dataDir, 'dynamodb')})` : dynamoEndpoint,
     denials,

@@ -60,6 +60,11 @@ export interface CloudStage {
   defaultFunction?: string;
   tables: EmulatedTable[];
   secrets: EmulatedSecret[];
+  /**
+   * The origin headers a CloudFront distribution in front of the served API adds to every request
+   * (edge=on: X-Origin-Verify); values may hold Secrets Manager dynamic references.
+   */
+  edgeHeaders: Record<string, string>;
   intrinsics: Intrinsics;
   /** What the emulator could not model exactly, said once at start. */
   warnings: string[];
@@ -190,14 +195,37 @@ function integrationFunction(integration: CfnResource | undefined, x: Intrinsics
   }
 }
 
-/** Each secret's local variable: the function environment variable naming it, minus `_ARN`. */
+/** Whether a template value is the secret's ARN or a dynamic reference to its value (`{{resolve:secretsmanager:...}}`). */
+const namesSecret = (v: any, secretId: string) =>
+  v?.Ref === secretId || (Array.isArray(v?.['Fn::Join']?.[1]) && v['Fn::Join'][1][0] === '{{resolve:secretsmanager:' && v['Fn::Join'][1][1]?.Ref === secretId);
+
+/**
+ * Each secret's local variable: the function environment variable naming it, minus `_ARN`
+ * (GW_SECRET_ARN -> GW_SECRET), or holding its value (ORIGIN_VERIFY).
+ */
 function secretEnvName(t: CfnTemplate, secretId: string): string {
   for (const [, f] of byType(t, 'AWS::Lambda::Function')) {
     for (const [k, v] of Object.entries(f.Properties?.Environment?.Variables ?? {})) {
-      if ((v as any)?.Ref === secretId) return k.replace(/_ARN$/, '');
+      if (namesSecret(v, secretId)) return k.replace(/_ARN$/, '');
     }
   }
   return secretId;
+}
+
+/**
+ * The custom origin headers of every CloudFront distribution whose origin is the served API:
+ * the emulator has no CloudFront (nor its web ACL), so its gateway adds them itself.
+ */
+function edgeHeaders(t: CfnTemplate, apiId: string | undefined, x: Intrinsics, warnings: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [id, d] of byType(t, 'AWS::CloudFront::Distribution')) {
+    const origins: any[] = d.Properties?.DistributionConfig?.Origins ?? [];
+    const toApi = origins.filter((o) => apiId && JSON.stringify(o.DomainName ?? '').includes(JSON.stringify({ Ref: apiId })));
+    if (!toApi.length) continue;
+    warnings.push(`CloudFront distribution ${id} and its web ACL are not emulated: requests reach the API directly, with the origin headers it adds`);
+    for (const h of toApi.flatMap((o) => o.OriginCustomHeaders ?? [])) headers[String(h.HeaderName)] = String(x.resolve(h.HeaderValue));
+  }
+  return headers;
 }
 
 export function readCloudStage(templateFile: string, opts: ReadOptions): CloudStage {
@@ -258,7 +286,7 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
       literal: typeof r.Properties?.SecretString === 'string' ? r.Properties.SecretString : undefined,
     };
   });
-  return { templateFile: resolve(templateFile), functions, routes, defaultFunction, tables, secrets, intrinsics: x, warnings };
+  return { templateFile: resolve(templateFile), functions, routes, defaultFunction, tables, secrets, edgeHeaders: edgeHeaders(template, apiId, x, warnings), intrinsics: x, warnings };
 }
 
 /** The function a name on the command line means: its route name, logical id or route key. */
