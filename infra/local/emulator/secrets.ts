@@ -45,5 +45,5 @@ export function clearValue(s: EmulatedSecret, stored: string): string {
  * with the local value of that secret (it has one version here); anything else is left as it is.
  */
 export function resolveDynamicReferences(text: string, valuesByArn: ReadonlyMap<string, string>): string {
-  return text.replace(/\{\{resolve:secretsmanager:(.+?):SecretString:::[A-Za-z0-9-]*\}\}/g, (whole, arn: string) => valuesByArn.get(arn) ?? whole);
+  return text.replace(/\{\{resolve:secretsmanager:([^{}]+?):SecretString:::[A-Za-z0-9-]*\}\}/g, (whole, arn: string) => valuesByArn.get(arn) ?? whole);
 }
