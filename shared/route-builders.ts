@@ -5,10 +5,10 @@ import type { PermissionGroup } from './schemas/permissions';
 import { idSchema } from './schemas/common';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
-export type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
+type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
 
 /** Path parameters derived from the template: every `{name}` is an id (contract §4). */
-export function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
+function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
   return (names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined) as PathParamsSchema<P> | undefined;
 }

@@ -21,10 +21,10 @@ export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TA
  * schema, 401, 403 for a permission, 404 for a path id, 412 for If-Match, 413, 415, 429, 500,
  * 503); a meaning given here for one of them comes first in its description.
  */
-export type Statuses = Partial<Record<400 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
+type Statuses = Partial<Record<400 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
 
 /** Headers a success answer carries besides those of every answer. */
-export type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id';
+type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id';
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ type Json = Record<string, unknown>;
  * What the OpenAPI document needs beyond the entry's schemas: rules JSON Schema states that the
  * Zod schemas hold as refinements or transforms, and prose for parameters.
  */
-export interface RouteDocExtras {
+interface RouteDocExtras {
   /** The body's JSON Schema where its Zod schema's cannot say it (a transform that picks between schemas). */
   body?: Json;
   /** JSON Schema the body must also satisfy (a rule the route's service enforces with a 400). */

@@ -48,7 +48,7 @@ interface RequestInput<P, Q, B> {
 }
 
 /** What a route's handler receives: its validated input, and on a dashboard route the caller's organisation. */
-export type HandlerContext<R extends RouteDef> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
+type HandlerContext<R extends RouteDef> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
   (R extends { group: 'dashboard' } ? { readonly org: string } : unknown);
 
 /** Whether the route's success answer carries the ETag (its entry's successHeaders). */

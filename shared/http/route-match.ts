@@ -12,12 +12,12 @@
  */
 
 /** A route as the matcher sees it: a method (or `ANY`) and a path template such as `/gw/apis/{apiID}`. */
-export interface RoutePattern {
+interface RoutePattern {
   method: string;
   path: string;
 }
 
-export interface RouteMatch<R> {
+interface RouteMatch<R> {
   route: R;
   /** The path parameters, URL-decoded (as API Gateway hands them to the function). */
   params: Record<string, string>;
@@ -79,7 +79,7 @@ function precedence<R extends RoutePattern>(a: Compiled<R>, b: Compiled<R>): num
   return Number(a.route.method === 'ANY') - Number(b.route.method === 'ANY');
 }
 
-export interface RouteMatcher<R> {
+interface RouteMatcher<R> {
   /** The route API Gateway picks for this request, or undefined when it goes to `$default`. */
   match(method: string, path: string): RouteMatch<R> | undefined;
   /** The methods some route takes on this path (a 405's Allow), in table order; empty when none. */
