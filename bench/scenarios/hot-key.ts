@@ -10,7 +10,7 @@
 import { resetConfig } from '../../shared/config';
 import { resetClient } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
-import { spend } from '../../shared/store/live-quota';
+import { spend } from '../../shared/store/live-quota/spend';
 import { startThrottlingDynamo } from '../../test/support/throttling-dynamo';
 import type { Ctx } from '../lib/context';
 import { round, type Row } from '../lib/stats';

@@ -2,7 +2,6 @@
  * Turns gateway writes into stored API records (pure). The organisation and ids come from the
  * definition itself (contract §7); ids the client leaves out are generated.
  */
-import { BadRequest } from '../errors';
 import { newDbId } from './hashing';
 import { newApiId } from './key-ids';
 import { oasToClassic } from './oas-classic';
@@ -81,13 +80,4 @@ export function recordFromClassic(def: Json, now: string, existing?: Existing): 
     updated_at: now,
     version: existing ? existing.version + 1 : 1,
   };
-}
-
-/** Update bodies may repeat the id, but must not name another API than the path (400). */
-export function assertSameId(pathId: string, bodyId: unknown, path: string): void {
-  if (bodyId !== undefined && bodyId !== null && bodyId !== '' && bodyId !== pathId) {
-    throw new BadRequest(`The body names API ${String(bodyId)} but the path names ${pathId}`, [
-      { path, message: 'must equal the API id of the path' },
-    ]);
-  }
 }

@@ -7,15 +7,15 @@
 import { Unprocessable } from '../errors';
 import type { ApiRecord } from '../domain/api-records';
 import { definitionRefs } from '../domain/definition-refs';
-import { getApiSummaries } from '../store/apis';
-import { getPolicies, type StoredPolicy } from '../store/policies';
+import { loadApiSummaries } from '../store/apis';
+import { loadPolicies, type StoredPolicy } from '../store/policies';
 
 /**
  * The api_ids among `ids` that name no API a writer may name: with `withinOrg` (dashboard writes)
  * an API of another organisation is missing exactly like one that exists nowhere.
  */
 export async function missingApis(ids: readonly string[], withinOrg?: string): Promise<string[]> {
-  const found = await getApiSummaries(ids);
+  const found = await loadApiSummaries(ids);
   return ids.filter((id) => {
     const api = found.get(id);
     return !api || (withinOrg !== undefined && api.org_id !== withinOrg);
@@ -28,7 +28,7 @@ export async function missingApis(ids: readonly string[], withinOrg?: string): P
  * without `org_id`, is missing exactly like an id that exists nowhere.
  */
 export async function resolvePolicies(ids: readonly string[], withinOrg?: string): Promise<{ found: StoredPolicy[]; missing: string[] }> {
-  const found = (await getPolicies(ids)).filter((p) => withinOrg === undefined || p.org_id === withinOrg);
+  const found = (await loadPolicies(ids)).filter((p) => withinOrg === undefined || p.org_id === withinOrg);
   return { found, missing: ids.filter((id) => !found.some((p) => p.id === id)) };
 }
 

@@ -12,7 +12,7 @@ import { config } from '../config';
 import { TtlCache } from '../domain/ttl-cache';
 import type { KeySession } from '../schemas/keys';
 import type { StoredKey } from '../store/keys';
-import { forgetCounterHints } from '../store/live-quota';
+import { forgetCounterHints } from '../store/live-quota/counters';
 
 export interface CachedSession {
   session: StoredKey;

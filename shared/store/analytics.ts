@@ -4,6 +4,7 @@ import { chunksOf, counterExpiry, type CounterDelta, type CounterItem, type DayR
 import { mapLimit } from '../domain/concurrency';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import { Unprocessable } from '../errors';
+import { backoff } from './db/backoff';
 import { ddb, tableName } from './db/client';
 import { batchGet, getItem, isConditionFailure } from './db/items';
 import { queryAll } from './db/paging';
@@ -35,7 +36,6 @@ const BATCH_TTL_SECONDS = 24 * 3600;
 
 type Key = StorageKey;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isTransactionConflict = (e: unknown) => e instanceof Error && e.name === 'TransactionConflictException';
 
 /**
@@ -69,7 +69,7 @@ async function setIfBetter(key: Key, field: string, value: number | string, bett
     } catch (e) {
       if (isConditionFailure(e)) return;
       if (!isTransactionConflict(e) || attempt >= 12) throw e;
-      await sleep(Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random()));
+      await backoff(attempt);
     }
   }
 }

@@ -7,10 +7,10 @@
  */
 import { Refusal } from '../errors';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
-import { limitsFor } from '../domain/sessions';
+import { limitsFor } from '../domain/key-rules';
 import { keyHash } from '../domain/key-ids';
-import { getKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
-import { getOrgSession, spendOrgQuota } from '../store/org-sessions';
+import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
+import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession } from './keys';
 import { sessionCache, type CachedSession } from './session-cache';
@@ -30,9 +30,9 @@ export type CheckResult =
 async function sessionOf(hash: string): Promise<CachedSession | undefined> {
   const cached = sessionCache.get(hash);
   if (cached) return cached;
-  const stored = await getKeySession(hash);
+  const stored = await loadKeySession(hash);
   if (!stored) return undefined;
-  const [session, org] = await Promise.all([effectiveSession(stored), stored.org_id ? getOrgSession(stored.org_id) : undefined]);
+  const [session, org] = await Promise.all([effectiveSession(stored), stored.org_id ? loadOrgSession(stored.org_id) : undefined]);
   const found = { session, org };
   sessionCache.set(hash, found);
   return found;
