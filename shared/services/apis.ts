@@ -149,7 +149,7 @@ export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): P
  * version of that base. A child that moves to another base leaves its old base's version list in
  * the same transaction.
  */
-export async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
+async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
   if (!q.base_api_id) return replaceApi(child.api_id, ifMatch, async () => ({ record: child }));
   requireVersionName(q);
   const baseId = q.base_api_id;

@@ -38,7 +38,7 @@ export interface PreviousSecret {
 }
 
 /** A hook as stored: what reads show, and its sealed secrets, which never leave the store. */
-export type HookRecord = Hook & { [SECRET_ATTR]?: string; [PREVIOUS_ATTR]?: string; [ROTATED_ATTR]?: number };
+type HookRecord = Hook & { [SECRET_ATTR]?: string; [PREVIOUS_ATTR]?: string; [ROTATED_ATTR]?: number };
 
 const hooks = defineEntity<HookRecord, [orgId: string, hookId: string]>({
   name: 'hook',

@@ -20,7 +20,7 @@ export const orgSessionKeys = {
 };
 
 /** The stored session: the organisation's, and when it was written. */
-export interface OrgSessionItem {
+interface OrgSessionItem {
   session: KeySession & { org_id: string };
   last_updated: string;
 }

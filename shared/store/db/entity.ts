@@ -19,9 +19,9 @@ import type { TransactItem, TxItem } from './transactions';
 type Item = Record<string, unknown>;
 
 /** The overloaded index keys an item may carry (shared/store/db/table.ts). */
-export type IndexKeys = Partial<Record<'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK', string>>;
+type IndexKeys = Partial<Record<'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK', string>>;
 
-export interface EntitySpec<T, Ids extends readonly unknown[]> {
+interface EntitySpec<T, Ids extends readonly unknown[]> {
   /** The `entity` attribute of its items (the item-size guard names it in a 413). */
   name: string;
   /** The item's primary key from its ids. */

@@ -74,8 +74,3 @@ export function putOp(item: Record<string, unknown>, condition?: string, values?
 export function deleteOp(key: StorageKey, condition?: string, values?: Values): TransactItem {
   return { Delete: { TableName: tableName(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values } };
 }
-
-/** A ConditionCheck of a transaction: the item at `key` must satisfy `condition`. */
-export function conditionCheckOp(key: StorageKey, condition: string): TransactItem {
-  return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: condition } };
-}

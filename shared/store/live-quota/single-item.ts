@@ -34,7 +34,7 @@ type Guess = { quota: 'current' } | { quota: 'elapsed'; next: number; was: numbe
 type RateGuess = 'current' | 'stale';
 
 /** What this item may hold: all of quota_max and the rate, or a shard's share of them. */
-export interface Caps {
+interface Caps {
   quota: number;
   rate: number;
 }
