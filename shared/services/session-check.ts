@@ -2,7 +2,7 @@
  * The data-plane check (contract §10). Cheap by design: the key's session comes from the session
  * cache or one read of the key (plus, in parallel, its policies and its organisation's session
  * when it has them); then an allowed check is one conditional UpdateItem on the key's counter
- * (its quota and rate windows together, shared/store/live-quota.ts), plus one on the
+ * (its quota and rate windows together, shared/store/live-quota/), plus one on the
  * organisation's when it has a quota. No Scan, no list Query.
  */
 import { Refusal } from '../errors';

@@ -27,7 +27,7 @@ export const keyKeys = {
   partition: (hash: string) => `KEY#${hash}`,
   /** Live quota of the key (scope '') or of one API under per-API limits (scope = api_id). */
   quota: (hash: string, scope = ''): StorageKey => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
-  /** Shard `i` of a hot key's counter of `scope` (shared/store/live-quota.ts). */
+  /** Shard `i` of a hot key's counter of `scope` (shared/store/live-quota/shards.ts). */
   shard: (hash: string, scope: string, i: number): StorageKey => ({ PK: `KEY#${hash}`, SK: `SHARD#${scope}#${i}` }),
   shardPrefix: (scope: string) => `SHARD#${scope}#`,
   /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */

@@ -1,5 +1,5 @@
 /**
- * The check's storage (shared/store/live-quota.ts): an allowed check is ONE conditional
+ * The check's storage (shared/store/live-quota/): an allowed check is ONE conditional
  * UpdateItem on the key's counter item, which holds its quota window and its rate window
  * together; refusals come from that same write (its ALL_OLD answer says which limit refused);
  * an elapsed window renews exactly once under contention; the organisation's counter is written

@@ -1,5 +1,5 @@
 /**
- * Hot keys (shared/store/live-quota.ts, "HOT KEYS"): a counter split into shards that a check
+ * Hot keys (shared/store/live-quota/shards.ts): a counter split into shards that a check
  * picks among stays exact: never more than quota_max allowed per window, no refusal while a
  * unit is left anywhere (spill-over), one renewal per window, and switching a key between one
  * item and shards neither loses nor grants a unit. Through an endpoint with a per-item write
