@@ -3,12 +3,13 @@
  * the caller's organisation whatever the document or a template says: a dashboard user can
  * neither place an API in another organisation nor move one there.
  */
-import { recordFromOas, type ApiRecord } from './api-records';
+import { recordFromOas } from './api-builders';
+import type { ApiRecord } from './api-records';
 import { assertBodyIdIsPathId } from './path-ids';
 import { applyImportFlags, buildImportedDocument, type ImportOptions } from './oas-import';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
-import { isPlainObject } from './template-merge';
+import { isPlainObject } from './plain-object';
 import { checkUpstreamAllowed, type HostAllowList } from './upstream-hosts';
 import { keepLinkedVersions } from './api-versions';
 

@@ -5,7 +5,8 @@
  * live in api-reads.ts, so the read functions never load the OAS <-> classic conversion.
  */
 import { Conflict, NotFound, Unprocessable } from '../errors';
-import { recordFromClassic, recordFromOas, type ApiRecord } from '../domain/api-records';
+import { recordFromClassic, recordFromOas } from '../domain/api-builders';
+import type { ApiRecord } from '../domain/api-records';
 import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/api-versions';
 import type { IfMatch } from '../domain/if-match';
 import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';

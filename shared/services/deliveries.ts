@@ -48,7 +48,7 @@ import {
 import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
-import { effectiveSession } from './keys';
+import { effectiveSession } from './session-cache';
 import { openSigningSecret } from './hooks';
 
 /** How long one attempt holds its delivery and its organisation's budget: longer than the 10 s call, so no two attempts overlap. */

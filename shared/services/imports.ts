@@ -14,7 +14,7 @@ import { importDocumentOf } from '../net/import-source';
 import { loadAsset } from '../store/assets';
 import { createApiWithVersion } from './apis';
 import { assertHandlersNameHooks } from './hooks';
-import { requireOwnReferences } from './references';
+import { requireOwnReferences } from './definition-references';
 
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's

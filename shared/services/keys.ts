@@ -14,10 +14,10 @@ import type { KeySession } from '../schemas/keys';
 import { writeVersioned } from '../store/db/versioned-write';
 import { hashOfUsername, insertKey, loadKey, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
 import { putOrgSession } from '../store/org-sessions';
-import { loadPolicies, type StoredPolicy } from '../store/policies';
+import type { StoredPolicy } from '../store/policies';
 import { ownApiSummary } from './own-apis';
 import { missingApis, resolvePolicies } from './references';
-import { forgetSessions } from './session-cache';
+import { effectiveSession, forgetSessions } from './session-cache';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -35,14 +35,6 @@ async function loadReferences(session: KeySession, withinOrg?: string): Promise<
   if (policies.missing.length) throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`);
   // Keep apply_policies order: later policies are merged after earlier ones.
   return policyIds.map((id) => policies.found.find((p) => p.id === id)!);
-}
-
-/** The session a check enforces: the key under its policies (missing policies grant nothing). */
-export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
-  const ids = policyIdsOf(session);
-  if (!ids.length) return session;
-  const policies = await loadPolicies(ids);
-  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
 }
 
 /**

@@ -12,8 +12,7 @@ import { keyHash } from '../domain/key-ids';
 import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
-import { effectiveSession } from './keys';
-import { sessionCache, type CachedSession } from './session-cache';
+import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
 
 export type CheckResult =
   | {

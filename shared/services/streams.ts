@@ -12,7 +12,7 @@ import { importOptionsOf, type ImportFlagsQuery } from '../schemas/import';
 import { replaceApi } from './apis';
 import { assertHandlersNameHooks } from './hooks';
 import { ownApi } from './own-apis';
-import { requireOwnReferences } from './references';
+import { requireOwnReferences } from './definition-references';
 
 /**
  * PATCH /api/apis/streams/{apiID}: an unknown API, or another organisation's, is 404 from its

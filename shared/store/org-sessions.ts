@@ -8,8 +8,7 @@ import type { KeySession } from '../schemas/keys';
 import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
 import { writeItems } from './db/transactions';
-import type { Spend } from './live-quota/counters';
-import { ensureQuotaItem, resetQuotaItem } from './live-quota/reset';
+import { ensureQuotaItem, resetQuotaItem, type Spend } from './live-quota/counters';
 import { spend } from './live-quota/spend';
 import { orgExists, orgKeys } from './organisations';
 

@@ -3,7 +3,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordFromClassic } from '../../shared/domain/api-records';
+import { recordFromClassic } from '../../shared/domain/api-builders';
 import { ResponseTooLarge } from '../../shared/errors';
 import { insertApi, loadApiPage } from '../../shared/store/apis';
 import { insertOrganisation } from '../../shared/store/organisations';

@@ -10,12 +10,14 @@
  * - shards.ts       a hot counter: promote to shards, spend on them, fold them back, read their sum
  * - spend.ts        the check's entry: the head item, or its shards once it is sharded
  * - refund.ts       giving back a unit the organisation's quota refused
- * - reset.ts        the transaction items of a key write: reset or create the counter
+ * Here: what they share, and the counter's part of a key write (reset it, or make it when missing).
  */
 import { config } from '../../config';
-import type { RateWindow } from '../../domain/quota';
+import { renewsAt, type RateWindow } from '../../domain/quota';
 import { TtlCache } from '../../domain/ttl-cache';
+import { tableName } from '../db/client';
 import type { StorageKey } from '../db/storage-key';
+import type { TxItem } from '../db/transactions';
 
 /** Where a counter lives: its head item and, once sharded, its shards in the same partition. */
 export interface CounterRef {
@@ -83,3 +85,47 @@ export function forgetCounterHints(): void {
 }
 
 export const refName = (key: StorageKey) => `${key.PK}|${key.SK}`;
+
+/**
+ * A reset met a sharded counter: the key's store folds the shards back (shards.ts demoteCounter)
+ * and runs the write again. An internal signal, never an answer.
+ */
+export class CounterSharded extends Error {
+  constructor(readonly head: StorageKey) {
+    super('the live quota is sharded');
+  }
+}
+
+/**
+ * Transaction item that resets a live quota: nothing used, a window starting now. The rate
+ * window is left as it is (a reset is about the quota). A sharded counter fails it with
+ * CounterSharded.
+ */
+export function resetQuotaItem(key: StorageKey, renewalRate: number | undefined, now: number): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET entity = :e, used = :zero, renews = :r',
+        ConditionExpression: 'attribute_not_exists(shard_gen)',
+        ExpressionAttributeValues: { ':e': 'live_quota', ':zero': 0, ':r': renewsAt(now, renewalRate) },
+      },
+    },
+    onConditionFail: () => new CounterSharded(key),
+  };
+}
+
+/** Transaction item that creates the live quota only when it is missing (no reset). */
+export function ensureQuotaItem(key: StorageKey, renewalRate: number | undefined, now: number): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET entity = :e, used = if_not_exists(used, :zero), renews = if_not_exists(renews, :r)',
+        ExpressionAttributeValues: { ':e': 'live_quota', ':zero': 0, ':r': renewsAt(now, renewalRate) },
+      },
+    },
+  };
+}
