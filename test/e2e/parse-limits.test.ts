@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
-import { recordFromClassic } from '../../shared/domain/api-records';
+import { recordFromClassic } from '../../shared/domain/api-builders';
 import { createApiItems } from '../../shared/store/apis';
 import { apiKeys } from '../../shared/store/apis';
 import { tableName } from '../../shared/store/db/client';
