@@ -181,3 +181,29 @@ describe('policies with the dashboard key', () => {
     expect(got.body.data).toMatchObject({ quota_max: 3, quota_remaining: 3, access_rights: { [apiId]: expect.any(Object) } });
   });
 });
+
+describe('OAuth clients with the dashboard key', () => {
+  it("creates (secret once), lists without secrets, updates under If-Match and deletes clients of the organisation's API", async () => {
+    const apiId = uid('dash-oauth-api');
+    const api = await s.dash(key, 'POST', '/api/apis', classic(apiId));
+    const pol = (await s.dash(key, 'POST', '/api/portal/policies', { name: 'O', access_rights: rightsFor(apiId) })).body.Meta;
+    const made = await s.dash(key, 'POST', `/api/apis/oauth/${apiId}`, { redirect_uri: 'https://app.example/cb', policy_id: pol, description: 'd' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body).toMatchObject({ api_id: apiId, redirect_uri: 'https://app.example/cb', policy_id: pol, secret: expect.any(String) });
+    const clientId = made.body.client_id;
+    await s.dash(key, 'POST', `/api/apis/oauth/${apiId}`, { redirect_uri: 'https://app.example/cb2' });
+    const list = await s.dash(key, 'GET', `/api/apis/oauth/${api.body.Meta}?page_size=1`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ apps: [expect.objectContaining({ client_id: clientId })], pages: 2 });
+    expect(JSON.stringify(list.body)).not.toContain(made.body.secret);
+    const put = await s.dash(key, 'PUT', `/api/apis/oauth/${apiId}/${clientId}`, { redirect_uri: 'https://app.example/new' }, { 'if-match': '"1"' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ client_id: clientId, redirect_uri: 'https://app.example/new', policy_id: '' });
+    expect(put.body.secret).toBeUndefined();
+    expect(put.headers.get('etag')).toBe('"2"');
+    expect((await s.dash(key, 'PUT', `/api/apis/oauth/${apiId}/${clientId}`, { redirect_uri: 'https://x.example' }, { 'if-match': '"1"' })).status).toBe(412);
+    const del = await s.dash(key, 'DELETE', `/api/apis/oauth/${apiId}/${clientId}`);
+    expect(del.body).toEqual({ Status: 'OK', Message: 'OAuth client deleted', Meta: null });
+    expect((await s.dash(key, 'GET', `/api/apis/oauth/${apiId}?p=-1`)).body.apps).toHaveLength(1);
+  });
+});
