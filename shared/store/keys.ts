@@ -48,7 +48,13 @@ export interface KeyItem {
   live?: LiveQuota;
 }
 
-const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({ name: 'key', key: keyKeys.key, ids: (k) => [k.session.key_hash], versioned: true });
+const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({
+  name: 'key',
+  key: keyKeys.key,
+  ids: (k) => [k.session.key_hash],
+  versioned: true,
+  audited: true,
+});
 const usernames = defineMarker({ key: keyKeys.username });
 // Written by the live-quota modules (shared/store/live-quota/), keyed here.
 defineEntity({ name: 'live_quota', key: keyKeys.quota });

@@ -19,7 +19,7 @@ export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 
 export type StoredPolicy = Policy & { _id: string; date_created: string; last_updated: string };
 export type PolicyRecord = StoredPolicy & { version: number };
 
-const policies = defineEntity<PolicyRecord, [id: string]>({ name: 'policy', key: policyKey, ids: (p) => [p.id], versioned: true });
+const policies = defineEntity<PolicyRecord, [id: string]>({ name: 'policy', key: policyKey, ids: (p) => [p.id], versioned: true, audited: true });
 
 /**
  * The body keeps unknown members, so a client could otherwise set the TTL (and the policy would
@@ -57,7 +57,7 @@ export async function savePolicy(next: PolicyRecord, previous: PolicyRecord): Pr
 }
 
 export async function removePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await deleteIfMatch(policyKey(id), ifMatch, () => new NotFound(`policy ${id} not found`));
+  await deleteIfMatch(policies.remove(id), ifMatch, () => new NotFound(`policy ${id} not found`));
 }
 
 /**

@@ -48,6 +48,7 @@ const OWNER: Record<string, string> = {
   'CHUNK#*#*': 'analytics',
   'ORGLIMIT#*#*': 'org-limits',
   'W#*': 'org-limits',
+  'DELETED#*|*': 'db/audit-stamp',
 };
 
 /** The service's own code; bench/ writes keys of its own for raw DynamoDB baselines. */
