@@ -252,7 +252,7 @@ describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
     expect(hooks.body.entries.every((e: Json) => e.object.type === 'webhook' && e.actor.id === t.userId)).toBe(true);
     const byEmail = await s.dash(t.key, 'GET', `/api/audit-log?actor=owner@${t.orgId}.example&p=-1`);
     expect(byEmail.body.entries.length).toBe(entries.filter((e) => e.actor.type === 'user').length);
-    const at = entries[2].at as string;
+    const at = entries[2]!.at as string;
     const since = await s.dash(t.key, 'GET', `/api/audit-log?from=${at}&p=-1`);
     expect(since.body.entries.map((e: Json) => e.id)).toEqual(entries.filter((e) => e.at >= at).map((e) => e.id));
     const until = await s.dash(t.key, 'GET', `/api/audit-log?to=${at}&p=-1`);
