@@ -49,6 +49,9 @@ const OWNER: Record<string, string> = {
   'ORGLIMIT#*#*': 'org-limits',
   'W#*': 'org-limits',
   'DELETED#*|*': 'db/audit-stamp',
+  'AUDIT#*': 'audit-log',
+  'ORG#*#AUDIT': 'audit-log',
+  'AUDITOBJ#*': 'audit-log',
 };
 
 /** The service's own code; bench/ writes keys of its own for raw DynamoDB baselines. */
