@@ -2,7 +2,9 @@
  * The audit trail's rules (contract §12), pure: which objects it follows, what of them it may
  * show, and the change itself as an RFC 6902 JSON Patch (fast-json-patch, README "Dependencies").
  */
-import { compare, type Operation } from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+// Its CommonJS entry names no ESM exports Node can detect: the default import works everywhere (Node, tsx, esbuild).
+import jsonPatch from 'fast-json-patch';
 
 export type { AuditObjectType } from '../schemas/audit';
 
@@ -57,7 +59,7 @@ function redactHeaders(headers: Json, opts: { allHeaderValues?: boolean }): Json
  * says what was there as well as what came, and still applies to the old object exactly.
  */
 export function auditPatch(before: Json | undefined, after: Json | undefined): Operation[] {
-  return compare(before ?? {}, after ?? {}, true);
+  return jsonPatch.compare(before ?? {}, after ?? {}, true);
 }
 
 export type { Operation };
