@@ -1,15 +1,17 @@
 /**
  * Contract §12: the audit trail has no gaps and no duplicates across a killed stage. A first stage
- * audits some changes, then is SIGKILLed right after answering more of them (its audit consumer
- * has not read them yet, or is half-way through); a second stage on the same DATA_DIR and table
- * resumes from the position the first kept and audits the rest, each change once. A third start
- * whose position is lost (audit-feed.json removed) reads the whole stream again: every entry is
- * still there exactly once, because an entry is keyed by its stream record.
+ * audits some changes and is SIGKILLed; a second, whose change feed reads the stream once at its
+ * start and then not for ten minutes (CHANGE_FEED_POLL_MS), answers more changes and is SIGKILLed
+ * with them not (all) audited; a third on the same DATA_DIR and table resumes from the kept
+ * position and audits the rest, each change once. A fourth start whose position is lost
+ * (audit-feed.json removed) reads the whole stream again: every entry is still there exactly once,
+ * because an entry is keyed by its stream record.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadAuditPage } from '../../shared/store/audit-log';
 import { uid } from '../support/fixtures';
 import { spawnStage, stageAt, type SpawnedStage, type Stage } from '../support/stage';
 import { useTestTable } from '../support/table';
@@ -60,8 +62,12 @@ describe('the audit trail across a killed stage', () => {
       expected[`policy ${id}`] = ['create'];
     }
     expect(await entries(s, t.orgId, 7)).toHaveLength(7);
+    await first.stop('SIGKILL');
 
-    // Answered, then the stage is killed at once: its consumer has not audited them all.
+    // Answered by a stage whose feed is not reading, then killed: not audited (or only in part).
+    const second = await spawnStage({ dataDir, env: { ...env, CHANGE_FEED_POLL_MS: '600000' } });
+    spawned.push(second);
+    s = stageAt(second.url, table, async () => {});
     const late = Array.from({ length: 20 }, () => uid('late'));
     await Promise.all(
       late.map(async (id) => {
@@ -74,25 +80,28 @@ describe('the audit trail across a killed stage', () => {
       expect((await s.gw('DELETE', `/gw/policies/${id}`)).status).toBe(200);
       expected[`policy ${id}`] = ['create', 'delete'];
     }
-    await first.stop('SIGKILL');
+    await second.stop('SIGKILL');
     const total = Object.values(expected).flat().length;
     expect(existsSync(join(dataDir, 'audit-feed.json'))).toBe(true);
+    const before = (await loadAuditPage({ orgId: t.orgId }, { mode: 'all' })).entries.length;
+    expect(before).toBeGreaterThanOrEqual(7);
+    expect(before).toBeLessThan(total);
 
-    const second = await spawnStage({ dataDir, env });
-    spawned.push(second);
-    s = stageAt(second.url, table, async () => {});
+    const third = await spawnStage({ dataDir, env });
+    spawned.push(third);
+    s = stageAt(third.url, table, async () => {});
     const caughtUp = await entries(s, t.orgId, total);
     expect(lives(caughtUp)).toEqual(expected);
     expect(caughtUp).toHaveLength(total);
     // Deletes name who deleted, even when read after a restart.
     for (const e of caughtUp) expect(e.request_id).toEqual(expect.any(String));
-    await second.stop('SIGKILL');
+    await third.stop('SIGKILL');
 
     // The position is lost: the whole stream is read again, and makes nothing twice.
     rmSync(join(dataDir, 'audit-feed.json'));
-    const third = await spawnStage({ dataDir, env });
-    spawned.push(third);
-    s = stageAt(third.url, table, async () => {});
+    const fourth = await spawnStage({ dataDir, env });
+    spawned.push(fourth);
+    s = stageAt(fourth.url, table, async () => {});
     // A change after the restart: once it is audited, the stream before it has been read again.
     const marker = uid('marker');
     expect((await s.gw('POST', '/gw/policies', policy(marker, 'v1'))).status).toBe(200);
