@@ -6,7 +6,7 @@
  *   neutral      shared/{errors,limits,parsing,ip-addresses}.ts: no project imports at all
  *   schemas      shared/schemas/: the contract's Zod schemas and input rules
  *   domain       shared/domain/: pure rules, no I/O
- *   platform     shared/{config,secrets}.ts: the process's settings and secrets
+ *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the request being served
  *   store        shared/store/db/ (the table's plumbing) and shared/store/<resource>.ts
  *   net          shared/net/: outbound HTTP (import by URL)
  *   services     shared/services/<resource>.ts: the rules and transactions of each resource
@@ -20,7 +20,7 @@
 const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$';
 const SCHEMAS = '^shared/schemas/';
 const DOMAIN = '^shared/domain/';
-const PLATFORM = '^shared/(config|secrets)[.]ts$';
+const PLATFORM = '^shared/(config|secrets|request-context)[.]ts$';
 const STORE = '^shared/store/';
 const STORE_DB = '^shared/store/db/';
 const NET = '^shared/net/';

@@ -4,7 +4,7 @@
  * names the key. The README's "Stages and settings" table lists them.
  */
 import type { Node } from 'constructs';
-import { SECRET_REFRESH, SECRET_ROTATION_WINDOW } from '../shared/config';
+import { AUDIT_RETENTION_DAYS, SECRET_REFRESH, SECRET_ROTATION_WINDOW } from '../shared/config';
 import { ORG_LIMIT_MAX, ORG_LIMITS, type OrgLimitClass } from '../shared/limits';
 import { parseHostAllowList } from '../shared/domain/upstream-hosts';
 
@@ -42,6 +42,8 @@ export interface StageConfig {
    * (README "Rotate a deployment secret").
    */
   secrets: { refreshSeconds: number; rotationWindowSeconds: number };
+  /** AUDIT_RETENTION_DAYS of the audit consumer: how long audit entries are kept (README "Audit trail"). */
+  auditRetentionDays: number;
   alarms: {
     /** Unhandled errors (crash, timeout) of one function in 5 minutes. */
     functionErrors: number;
@@ -97,6 +99,7 @@ const NUMBERS = {
   orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
   // WAF's bounds for a rate-based rule over its default 5-minute window.
   edgeRateLimit: { default: 1000, min: 10, max: 2_000_000_000 },
+  auditRetentionDays: AUDIT_RETENTION_DAYS,
 } as const satisfies Record<string, { default: number | Record<StageName, number>; min: number; max: number; decimal?: boolean }>;
 
 export type NumberKey = keyof typeof NUMBERS;
@@ -188,6 +191,7 @@ export function readStageConfig(node: Node): StageConfig {
     },
     checkReservedConcurrency: num('checkReservedConcurrency'),
     secrets,
+    auditRetentionDays: num('auditRetentionDays'),
     alarms: {
       functionErrors: num('alarmFunctionErrors'),
       functionThrottles: num('alarmFunctionThrottles'),

@@ -30,6 +30,7 @@ import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
+import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -191,6 +192,14 @@ export class ManagementStack extends Stack {
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
+    const audit = new AuditTrail(this, 'AuditTrail', {
+      table,
+      encryptionKey: key,
+      deadLetterQueue: delivery.deadLetterQueue,
+      retentionDays: config.auditRetentionDays,
+      makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+    });
+
     const edge = config.edge && originValue
       ? new Edge(this, 'Edge', { api, originVerifyValue: originValue, rateLimit: config.edge.rateLimit, webAclName: names.webAcl, comment: `${names.stack} (gateway management API)` })
       : undefined;
@@ -198,7 +207,7 @@ export class ManagementStack extends Stack {
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config, api, stage, table,
-      functions: new Map([...functions, ['fallback', fallback], ['hookRouting', delivery.routingFunction], ['hookAttempts', delivery.attemptFunction]]),
+      functions: new Map([...functions, ['fallback', fallback], ['hookRouting', delivery.routingFunction], ['hookAttempts', delivery.attemptFunction], ['auditTrail', audit.consumer]]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
     acknowledgeFindings({
@@ -209,10 +218,11 @@ export class ManagementStack extends Stack {
         [fallback, []],
         [delivery.routingFunction, ROUTING_TABLE_ACTIONS],
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
+        [audit.consumer, AUDIT_TABLE_ACTIONS],
       ],
       api,
       routes: [...routes.values()],
-      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction] : [],
+      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer] : [],
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
     });
 

@@ -57,6 +57,8 @@ export interface Config {
    * every request without it is refused (shared/http/origin-verify.ts). Unset locally.
    */
   originVerify?: string;
+  /** AUDIT_RETENTION_DAYS: how long audit entries are kept (1..3650, default 365), then removed by TTL. */
+  auditRetentionDays: number;
 }
 
 let cached: Config | undefined;
@@ -85,6 +87,7 @@ export function config(): Config {
     hookSecretRotationMs: secondsSetting(env.HOOK_SECRET_ROTATION_SECONDS, HOOK_SECRET_ROTATION),
     orgLimits: parseOrgLimits(env),
     originVerify: env.ORIGIN_VERIFY || undefined,
+    auditRetentionDays: wholeSetting(env.AUDIT_RETENTION_DAYS, AUDIT_RETENTION_DAYS),
   };
   return cached;
 }
@@ -100,10 +103,17 @@ export const SECRET_REFRESH = { default: 300, min: 1, max: 3600 } as const;
 export const SECRET_ROTATION_WINDOW = { default: 3600, min: 0, max: 7 * 24 * 3600 } as const;
 export const HOOK_SECRET_ROTATION = { default: 24 * 3600, min: 0, max: 7 * 24 * 3600 } as const;
 
+export const AUDIT_RETENTION_DAYS = { default: 365, min: 1, max: 3650 } as const;
+
 /** A whole number of seconds within bounds, in ms; unset, empty or out of bounds: the default. */
 function secondsSetting(value: string | undefined, s: { default: number; min: number; max: number }): number {
-  const seconds = value === undefined || value === '' ? s.default : Number(value);
-  return Number.isInteger(seconds) && seconds >= s.min && seconds <= s.max ? seconds * 1000 : s.default * 1000;
+  return wholeSetting(value, s) * 1000;
+}
+
+/** A whole number within bounds; unset, empty or out of bounds: the default. */
+function wholeSetting(value: string | undefined, s: { default: number; min: number; max: number }): number {
+  const n = value === undefined || value === '' ? s.default : Number(value);
+  return Number.isInteger(n) && n >= s.min && n <= s.max ? n : s.default;
 }
 
 /** Tests and the local stage change the environment between runs in one process. */

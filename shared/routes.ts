@@ -15,6 +15,7 @@ import { assetsRoutes } from './route-groups/assets';
 import { hooksRoutes } from './route-groups/hooks';
 import { oauthRoutes } from './route-groups/oauth';
 import { analyticsRoutes } from './route-groups/analytics';
+import { auditRoutes } from './route-groups/audit';
 
 /**
  * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
@@ -36,6 +37,7 @@ export const routeGroups = {
   hooks: hooksRoutes,
   oauth: oauthRoutes,
   analytics: analyticsRoutes,
+  audit: auditRoutes,
 } satisfies Record<string, Record<string, RouteDef>>;
 
 export const routes = {
@@ -51,6 +53,7 @@ export const routes = {
   ...hooksRoutes,
   ...oauthRoutes,
   ...analyticsRoutes,
+  ...auditRoutes,
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;

@@ -1,10 +1,11 @@
 /**
- * The local stage's change feed (contract §11): reads the table's stream from DynamoDB Local and
- * invokes the same delivery handler the cloud's event source mapping does
- * (functions/hooks/change-feed.ts), with the same DynamoDBStreamEvent shape. A batch's position is
- * kept only up to the records the handler took (in DATA_DIR when there is one): a record it
- * reports failed, and everything after it, is handed over again, and a stopped stage resumes
- * where it stopped, so nothing recorded is lost: at least once, as in the cloud.
+ * The local stage's change feed (contract §11, §12): reads the table's stream from DynamoDB Local
+ * and invokes the same handlers the cloud's event source mappings do, each reading the stream on
+ * its own as a mapping does: the delivery handler (functions/hooks/change-feed.ts) and the audit
+ * consumer (functions/audit/change-feed.ts), with the same DynamoDBStreamEvent shape. A consumer's
+ * position is kept only up to the records its handler took (in DATA_DIR when there is one, a file
+ * per consumer): a record it reports failed, and everything after it, is handed over again, and a
+ * stopped stage resumes where it stopped, so nothing recorded is lost: at least once, as in the cloud.
  *
  * The handler routes and enqueues only; attempts run from an in-process fair queue
  * (attempt-queue.ts) with each organisation's budget of attempts in flight, as the cloud's SQS
@@ -24,7 +25,8 @@ import {
   type Shard,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
@@ -34,8 +36,10 @@ import { FairQueue } from './attempt-queue';
 export interface ChangeFeedOptions {
   endpoint: string;
   tableName: string;
-  /** Where the read position is kept across restarts; in memory only without it. */
+  /** Where the webhook delivery's read position is kept across restarts; in memory only without it. */
   checkpointFile?: string;
+  /** Where the audit consumer's read position is kept across restarts; in memory only without it. */
+  auditCheckpointFile?: string;
   /** Milliseconds between two reads of the stream (default 250). */
   pollMs?: number;
   /** Milliseconds between two looks at the due index (default 1000). */
@@ -93,13 +97,19 @@ function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Recor
   };
 }
 
-/** Starts reading; answers a function that stops it (after the batch in hand). */
-export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
-  const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const log = opts.log ?? ((m: string) => console.error(m));
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+/**
+ * One consumer of the stream, as an event source mapping is: its own position (kept in
+ * `checkpointFile`), its own handler. Answers the step that reads every shard as far as it goes now.
+ */
+function streamConsumer(
+  client: DynamoDBStreamsClient,
+  opts: { tableName: string; name: string; handler: StreamHandler; checkpointFile?: string; log: (msg: string) => void; stopped: () => boolean },
+): () => Promise<void> {
+  const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
   const iterators = new Map<string, string>();
-  let stopped = false;
   let streamArn: string | undefined;
 
   async function findStream(): Promise<string | undefined> {
@@ -142,7 +152,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
   /** Reads one shard as far as it goes now; the position moves only past batches the handler took. */
   async function readShard(arn: string, shard: Shard): Promise<void> {
     const id = shard.ShardId!;
-    for (let iterator = await iteratorOf(arn, id); iterator && !stopped; ) {
+    for (let iterator = await iteratorOf(arn, id); iterator && !opts.stopped(); ) {
       let out;
       try {
         out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
@@ -150,7 +160,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
         iterators.delete(id);
         if (e instanceof ExpiredIteratorException) return;
         if (e instanceof TrimmedDataAccessException) {
-          log(`change feed: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
+          log(`change feed: ${opts.name}: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
           delete checkpoint.shards[id];
           return;
         }
@@ -160,12 +170,12 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
       if (records.length) {
         let failed: Set<string>;
         try {
-          const answer = await deliver({ Records: records.map((r) => lambdaRecord(r, arn)) });
+          const answer = await opts.handler({ Records: records.map((r) => lambdaRecord(r, arn)) });
           failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier ?? ''));
         } catch (e) {
           // Handed over again on the next round, from the same position (at least once).
           iterators.delete(id);
-          log(`change feed: delivery handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
+          log(`change feed: ${opts.name} handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
           return;
         }
         // As Lambda does with partial batch failures: keep the position before the first failed record.
@@ -177,7 +187,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
         }
         if (firstFailed >= 0) {
           iterators.delete(id);
-          log(`change feed: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
+          log(`change feed: ${opts.name}: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
           return;
         }
       }
@@ -197,11 +207,23 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
     streamArn ??= await findStream();
     if (!streamArn) return;
     for (const shard of await shardsOf(streamArn)) {
-      if (stopped) return;
+      if (opts.stopped()) return;
       if (checkpoint.shards[shard.ShardId!]?.done) continue;
       await readShard(streamArn, shard);
     }
   }
+  return pollStream;
+}
+
+/** Starts reading; answers a function that stops it (after the batches in hand). */
+export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
+  const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const log = opts.log ?? ((m: string) => console.error(m));
+  let stopped = false;
+  const consumer = (name: string, handler: StreamHandler, checkpointFile: string | undefined) =>
+    streamConsumer(client, { tableName: opts.tableName, name, handler, checkpointFile, log, stopped: () => stopped });
+  const pollDeliveries = consumer('webhook delivery', deliver, opts.checkpointFile);
+  const pollAudit = consumer('audit trail', recordAudit, opts.auditCheckpointFile);
 
   const loop = async (what: string, every: number, step: () => Promise<unknown>) => {
     while (!stopped) {
@@ -222,7 +244,11 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
     onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
   });
   useInProcessQueue((m) => attempts.push(m));
-  const running = Promise.all([loop('reading the stream', opts.pollMs ?? 250, pollStream), loop('queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries())]);
+  const running = Promise.all([
+    loop('reading the stream', opts.pollMs ?? 250, pollDeliveries),
+    loop('reading the stream into the audit trail', opts.pollMs ?? 250, pollAudit),
+    loop('queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries()),
+  ]);
 
   return async () => {
     stopped = true;

@@ -59,13 +59,19 @@ async function main() {
   const table = await ensureTable(endpoint, tableName);
 
   const server = createLocalServer();
-  // Webhook deliveries (contract §11): the table's stream, read from where the last start stopped.
+  // Webhook deliveries and the audit trail (contract §11, §12): the table's stream, read from where the last start stopped.
   const pollMs = Number(env.CHANGE_FEED_POLL_MS || 250);
   if (!Number.isInteger(pollMs) || pollMs < 10) {
     console.error(`CHANGE_FEED_POLL_MS: "${env.CHANGE_FEED_POLL_MS}" is not a whole number of milliseconds (10 or more)`);
     process.exit(1);
   }
-  const stopFeed = startChangeFeed({ endpoint, tableName, checkpointFile: join(dataDir, 'change-feed.json'), pollMs });
+  const stopFeed = startChangeFeed({
+    endpoint,
+    tableName,
+    checkpointFile: join(dataDir, 'change-feed.json'),
+    auditCheckpointFile: join(dataDir, 'audit-feed.json'),
+    pollMs,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -98,6 +104,7 @@ async function main() {
         `  service key  ${shown(secrets, 'serverSecret', false)}`,
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
         `  webhooks     routed from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')}), attempted from a fair queue, ${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
+        `  audit trail  written from the table's stream (position kept in ${join(dataDir, 'audit-feed.json')})`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
       ].join('\n'),
     );

@@ -18,6 +18,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { parseIfMatch, type IfMatch } from '../domain/if-match';
+import { runInRequest } from '../request-context';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';
 import { log } from './logger';
@@ -93,7 +94,11 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     .use(errorEnvelope(route))
     .handler(async (_event, context) => jsonResult(await fn(context.handlerInput as HandlerContext<R>)));
 
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<Result> => {
+  // One request context per invocation: what the store stamps on the items it writes (who, which request).
+  return (event: APIGatewayProxyEventV2, context: Context): Promise<Result> =>
+    runInRequest({ requestId: requestIdOf(event), route: label }, () => serve(event, context));
+
+  async function serve(event: APIGatewayProxyEventV2, context: Context): Promise<Result> {
     const started = Date.now();
     const requestId = requestIdOf(event);
     let result: Result;
@@ -108,5 +113,5 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     // per request. Refusals stay at info, where they help a caller's support case.
     log(result.statusCode < 400 ? 'debug' : 'info', 'request', { requestId, route: label, status: result.statusCode, ms: Date.now() - started });
     return result;
-  };
+  }
 }

@@ -10,6 +10,7 @@ import { classicApiSchema } from '../schemas/api-classic';
 import { gwApiGatewaySchema, oasDocumentSchema, oasWriteDocumentSchema } from '../schemas/api-oas';
 import { apiListingEntrySchema, apiListSchema } from '../schemas/apis';
 import { assetInputSchema, assetListSchema, assetSchema } from '../schemas/assets';
+import { auditEntrySchema, auditListSchema } from '../schemas/audit';
 import { gatewayWriteSchema, keyWriteSchema, okIdPairSchema, okIdSchema, okNullSchema } from '../schemas/common';
 import { hookInputSchema, hookListSchema, hookSchema } from '../schemas/hooks';
 import { importUrlBodySchema } from '../schemas/import';
@@ -121,6 +122,9 @@ export const NAMED_SCHEMAS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['AnalyticsIngestResult', analyticsIngestResultSchema],
   ['KeyActivityRow', activityRowSchema],
   ['KeyActivity', keyActivitySchema],
+  // The audit trail
+  ['AuditEntry', auditEntrySchema],
+  ['AuditLog', auditListSchema],
 ];
 
 type Json = Record<string, unknown>;

@@ -12,4 +12,5 @@ export const TAGS = [
   { name: 'hooks', description: 'Webhooks of an organisation' },
   { name: 'oauth', description: 'OAuth clients of an API' },
   { name: 'analytics', description: 'Request records from gateways, and key activity' },
+  { name: 'audit', description: 'The audit trail: who changed which configuration object, and the change itself (contract §12)' },
 ];

@@ -101,7 +101,7 @@ export const apisRoutes = routeGroup('apis', {
     success: 'API deleted; key is its api_id',
     statuses: {
       404: 'No such API',
-      409: `A base that still has versions, an API with more than 50 OAuth clients, or ${causes.storedTooLarge}`,
+      409: `A base that still has versions, an API with more than 35 OAuth clients, or ${causes.storedTooLarge}`,
     },
     result: gatewayWriteSchema,
   }),
@@ -150,7 +150,7 @@ export const apisRoutes = routeGroup('apis', {
     success: 'API deleted',
     statuses: {
       404: "No such API in the caller's organisation",
-      409: `A base that still has versions, an API with more than 50 OAuth clients, or ${causes.storedTooLarge}`,
+      409: `A base that still has versions, an API with more than 35 OAuth clients, or ${causes.storedTooLarge}`,
     },
     result: apiChangedSchema,
   }),

@@ -47,7 +47,7 @@ export const assetsRoutes = routeGroup('assets', {
   }),
   assetsDelete: route({
     method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', access: 'write', permission: 'assets', etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Delete a template (by _id or custom id)',
     description: 'Removes the template and its custom id.',
     success: 'Template deleted; Meta is its _id',

@@ -93,7 +93,7 @@ export const hooksRoutes = routeGroup('hooks', {
   }),
   hooksDelete: route({
     method: 'DELETE', path: '/api/hooks/{hookID}', group: 'dashboard', access: 'write', permission: 'hooks', etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Delete a webhook',
     description: "A webhook of the caller's organisation.",
     success: 'Webhook deleted; Meta is its id',

@@ -64,7 +64,7 @@ export const keysRoutes = routeGroup('keys', {
     query: keyGetQuerySchema, result: keySessionSchema,
   }),
   keysDelete: route({
-    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', access: 'write', tableActions: ['Query', 'DeleteItem', 'UpdateItem'],
+    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', access: 'write', tableActions: ['Query', 'PutItem', 'DeleteItem', 'UpdateItem'],
     summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash',
     description: 'Deletes the key with its live quotas and its user-name marker.',
     success: 'Key deleted; key is the path, key_hash its hash',

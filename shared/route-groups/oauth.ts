@@ -54,7 +54,7 @@ export const oauthRoutes = routeGroup('oauth', {
     result: oauthClientListSchema,
   }),
   oauthDelete: route({
-    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', access: 'write', etag: true, tableActions: ['GetItem', 'DeleteItem'],
+    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', access: 'write', etag: true, tableActions: ['GetItem', 'PutItem', 'DeleteItem'],
     summary: 'Delete an OAuth client',
     description: 'Deletes one client of the API.',
     success: 'OAuth client deleted; key is its id',

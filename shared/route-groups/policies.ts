@@ -41,7 +41,7 @@ export const policiesRoutes = routeGroup('policies', {
     body: policySchema, result: gatewayWriteSchema,
   }),
   policiesDelete: route({
-    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', access: 'write', etag: true, tableActions: ['DeleteItem'],
+    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', access: 'write', etag: true, tableActions: ['PutItem', 'DeleteItem'],
     summary: 'Delete a policy',
     description: 'Keys naming the policy simply stop receiving what it granted.',
     success: 'Policy deleted; key is its id',

@@ -24,8 +24,11 @@ import { ownApi } from './own-apis';
 
 type Obj = Record<string, unknown>;
 
-/** Room left in a delete's transaction after the API's own items, its parts and its base. */
-const MAX_CLIENTS_IN_DELETE = 50;
+/**
+ * Room left in a delete's transaction after the API's own items, its parts and its base: each
+ * client is two items (its delete and its deletion record for the audit trail).
+ */
+const MAX_CLIENTS_IN_DELETE = 35;
 
 const now = () => new Date().toISOString();
 

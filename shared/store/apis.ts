@@ -81,6 +81,7 @@ const mains = defineEntity<Main, [apiId: string]>({
     GSI3SK: timeSortKey(m.updated_at, m.id),
   }),
   versioned: true,
+  audited: true,
 });
 const partItems = defineEntity<{ body: Uint8Array }, [apiId: string, n: number]>({ name: 'api_part', key: apiKeys.part });
 const dbIds = defineMarker({ name: 'api_db_id', key: apiKeys.byDbId });

@@ -36,6 +36,7 @@ const assets = defineEntity<Packed, [orgId: string, dbId: string]>({
   ids: (a) => [a.org_id, a._id],
   indexes: (a) => ({ GSI1PK: assetKeys.ofOrg(a.org_id), GSI1SK: timeSortKey(a.created_at, a._id) }),
   versioned: true,
+  audited: true,
 });
 const customIds = defineMarker({ key: assetKeys.customId });
 

@@ -41,7 +41,8 @@ function repaired(v: unknown): AttributeValue {
   return a as unknown as AttributeValue;
 }
 
-const image = (i: Record<string, unknown> | undefined): Record<string, unknown> | undefined =>
+/** A stream image (DynamoDB's wire form) as the item it shows. */
+export const image = (i: Record<string, unknown> | undefined): Record<string, unknown> | undefined =>
   i ? unmarshall(Object.fromEntries(Object.entries(i).map(([k, v]) => [k, repaired(v)]))) : undefined;
 
 /** The item's `entity`, read before anything else is decoded: most records are of no interest. */

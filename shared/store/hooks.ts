@@ -3,6 +3,7 @@ import { WEBHOOK_LIMITS } from '../limits';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook } from '../schemas/hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { stampUpdate } from './db/audit-stamp';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { batchGet, isConditionFailure, stripItem } from './db/items';
@@ -46,6 +47,7 @@ const hooks = defineEntity<HookRecord, [orgId: string, hookId: string]>({
   ids: (h) => [h.org_id, h.id],
   indexes: (h) => ({ GSI1PK: hookKeys.ofOrg(h.org_id), GSI1SK: timeSortKey(h.created_at, h.id) }),
   versioned: true,
+  audited: true,
 });
 
 const shown = (r: HookRecord): Hook => stripItem<Hook>(r, PRIVATE);
@@ -107,15 +109,16 @@ export async function missingHooks(orgId: string, hookIds: readonly string[]): P
  */
 export async function setSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
   const now = new Date();
+  const stamp = stampUpdate(now.getTime());
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: hookKeys.hook(orgId, hookId),
-        UpdateExpression: 'SET #p = if_not_exists(#s, :none), #r = :ms, #s = :s, updated_at = :now ADD version :one',
+        UpdateExpression: `SET #p = if_not_exists(#s, :none), #r = :ms, #s = :s, updated_at = :now${stamp.set} ADD version :one`,
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#s': SECRET_ATTR, '#p': PREVIOUS_ATTR, '#r': ROTATED_ATTR },
-        ExpressionAttributeValues: { ':s': sealedSecret, ':none': '', ':ms': now.getTime(), ':now': now.toISOString(), ':one': 1 },
+        ExpressionAttributeNames: { '#s': SECRET_ATTR, '#p': PREVIOUS_ATTR, '#r': ROTATED_ATTR, ...stamp.names },
+        ExpressionAttributeValues: { ':s': sealedSecret, ':none': '', ':ms': now.getTime(), ':now': now.toISOString(), ':one': 1, ...stamp.values },
         ReturnValues: 'UPDATED_NEW',
       }),
     );

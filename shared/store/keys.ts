@@ -58,6 +58,7 @@ const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({
   ids: (k) => [k.session.key_hash],
   indexes: (k) => (k.session.org_id ? { GSI1PK: keyKeys.ofOrg(k.session.org_id), GSI1SK: timeSortKey(k.session.date_created, k.session.key_hash) } : {}),
   versioned: true,
+  audited: true,
 });
 const usernames = defineMarker({ key: keyKeys.username });
 // Written by the live-quota modules (shared/store/live-quota/), keyed here.

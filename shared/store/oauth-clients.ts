@@ -10,7 +10,7 @@ import { defineEntity } from './db/entity';
 import { queryAll, stripItem } from './db/items';
 import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { deleteOp, writeItems, type TxItem } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
 import { deleteIfMatch, guardVersion } from './db/versioned-write';
 
 export const oauthKeys = {
@@ -30,6 +30,7 @@ const clients = defineEntity<StoredClient, [clientId: string]>({
   ids: (c) => [c.client_id],
   indexes: (c) => ({ GSI1PK: oauthKeys.ofApi(c.api_id), GSI1SK: timeSortKey(c.created_at, c.client_id) }),
   versioned: true,
+  audited: true,
 });
 
 /** A client as answers show it: without its secret's hash and bookkeeping. */
@@ -64,14 +65,14 @@ export async function clientDeleteItems(apiId: string): Promise<TxItem[]> {
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': oauthKeys.ofApi(apiId) },
-    ProjectionExpression: 'PK, SK',
+    ProjectionExpression: 'client_id',
   });
-  return keys.map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) }));
+  return keys.map((i) => clients.remove(String(i.client_id)));
 }
 
 /** Deletes a client of the API; 404 for another API's client, 412 for a stale If-Match. */
 export async function removeClientOfApi(apiId: string, clientId: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await deleteIfMatch(oauthKeys.client(clientId), ifMatch, () => new NotFound(`OAuth client ${clientId} not found`), {
+  await deleteIfMatch(clients.remove(clientId), ifMatch, () => new NotFound(`OAuth client ${clientId} not found`), {
     expression: 'api_id = :api',
     values: { ':api': apiId },
     holds: (old) => old.api_id?.S === apiId,

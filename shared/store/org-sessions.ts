@@ -24,7 +24,12 @@ interface OrgSessionItem {
   last_updated: string;
 }
 
-const sessions = defineEntity<OrgSessionItem, [orgId: string]>({ name: 'org_session', key: orgSessionKeys.session, ids: (s) => [s.session.org_id] });
+const sessions = defineEntity<OrgSessionItem, [orgId: string]>({
+  name: 'org_session',
+  key: orgSessionKeys.session,
+  ids: (s) => [s.session.org_id],
+  audited: true,
+});
 // Written by the live-quota modules (shared/store/live-quota/), keyed here.
 defineEntity({ name: 'live_quota', key: orgSessionKeys.quota });
 

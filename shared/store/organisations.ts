@@ -22,7 +22,7 @@ export const orgKeys = {
   counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: orgKeys.partition(orgId), SK: `COUNT#${kind}` }),
 };
 
-const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id] });
+const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id], audited: true });
 // Changed only by the ADDs below.
 defineEntity({ name: 'counter', key: orgKeys.counter });
 

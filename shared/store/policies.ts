@@ -29,6 +29,7 @@ const policies = defineEntity<PolicyRecord, [id: string]>({
   ids: (p) => [p.id],
   indexes: (p) => (p.org_id ? { GSI1PK: policiesOfOrg(p.org_id), GSI1SK: timeSortKey(p.date_created, p.id) } : {}),
   versioned: true,
+  audited: true,
 });
 
 /**
@@ -69,7 +70,7 @@ export async function savePolicy(next: PolicyRecord, previous: PolicyRecord): Pr
 /** Deletes a policy (If-Match as for any delete); with `ofOrg`, only that organisation's (404 for another's, as for none). */
 export async function removePolicy(id: string, ifMatch: IfMatch | undefined, ofOrg?: string): Promise<void> {
   const where = ofOrg === undefined ? undefined : { expression: 'org_id = :org', values: { ':org': ofOrg }, holds: (old: StoredAttrs) => old.org_id?.S === ofOrg };
-  await deleteIfMatch(policyKey(id), ifMatch, () => new NotFound(`policy ${id} not found`), where);
+  await deleteIfMatch(policies.remove(id), ifMatch, () => new NotFound(`policy ${id} not found`), where);
 }
 
 /**

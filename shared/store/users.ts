@@ -40,15 +40,16 @@ const users = defineEntity<UserRecord, [userId: string]>({
   ids: (u) => [u.id],
   indexes: (u) => ({ GSI1PK: userKeys.ofOrg(u.org_id), GSI1SK: timeSortKey(u.created_at, u.id) }),
   versioned: true,
+  audited: true,
 });
 
 const emails = defineMarker({ key: userKeys.email });
 
 /**
- * The access key's item copies its owner's org, active flag and permissions, so a dashboard
- * request costs one GetItem, its permission check included.
+ * The access key's item copies its owner's org, active flag, permissions and e-mail, so a
+ * dashboard request costs one GetItem, its permission check and its audit actor included.
  */
-type AccessKeyItem = { user_id: string; org_id: string; active: boolean; user_permissions: Record<string, unknown> };
+type AccessKeyItem = { user_id: string; org_id: string; active: boolean; user_permissions: Record<string, unknown>; email_address: string };
 const accessKeys = defineEntity<AccessKeyItem, [hash: string]>({ name: 'access_key', key: userKeys.accessKey });
 
 /** The user as reads show it. */
@@ -56,7 +57,13 @@ export const shownUser = (u: UserRecord): User => stripItem<User>(u, PRIVATE);
 
 const emailTaken = (email: string) => () => new Conflict(`a user with e-mail ${email} already exists in this organisation`);
 
-const accessKeyOf = (u: UserRecord): AccessKeyItem => ({ user_id: u.id, org_id: u.org_id, active: u.active === true, user_permissions: permissionsOf(u) ?? {} });
+const accessKeyOf = (u: UserRecord): AccessKeyItem => ({
+  user_id: u.id,
+  org_id: u.org_id,
+  active: u.active === true,
+  user_permissions: permissionsOf(u) ?? {},
+  email_address: u.email_address,
+});
 
 export interface AccessKeyOwner {
   user_id: string;
@@ -64,6 +71,8 @@ export interface AccessKeyOwner {
   active: boolean;
   /** The user's `user_permissions` as stored (contract §9). */
   permissions: Record<string, unknown>;
+  /** The user's e-mail, for the audit trail (absent on key items written before it was copied). */
+  email?: string;
 }
 
 /**
@@ -102,7 +111,7 @@ export async function saveUser(next: UserRecord, previous: UserRecord): Promise<
   } else if (next.access_key_hash) {
     // No condition mapping: the key item exists whenever the user names it (both change in one
     // transaction), and a rotation meanwhile fails the user's version guard first.
-    tx.push(accessKeys.set([next.access_key_hash], { active: next.active, user_permissions: next.user_permissions }));
+    tx.push(accessKeys.set([next.access_key_hash], { active: next.active, user_permissions: next.user_permissions, email_address: next.email_address }));
   }
   await writeItems(tx);
 }
@@ -114,7 +123,8 @@ export async function saveUser(next: UserRecord, previous: UserRecord): Promise<
 export async function loadAccessKeyOwner(hash: string): Promise<AccessKeyOwner | undefined> {
   const item = await accessKeys.getItem(hash);
   if (!item) return undefined;
-  const owner = { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true };
+  const email = typeof item.email_address === 'string' ? { email: item.email_address } : {};
+  const owner = { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true, ...email };
   const copied = permissionsOf(item);
   if (copied) return { ...owner, permissions: copied };
   const user = owner.active ? await users.getItem(owner.user_id) : undefined;

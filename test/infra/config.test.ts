@@ -20,6 +20,7 @@ describe('stage settings', () => {
       orgLimits: { writes: 600, hookTest: 60 },
       checkReservedConcurrency: 10,
       secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
+      auditRetentionDays: 365,
       alarms: { functionErrors: 1, functionThrottles: 1, api5xxPercent: 1, checkP99Ms: 500, tableThrottles: 1, tableSystemErrors: 1 },
       cmk: false,
       edge: undefined,

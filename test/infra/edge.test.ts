@@ -62,7 +62,7 @@ describe('edge=on', () => {
     for (const name of [...routeList.map((r) => r.name), 'fallback']) {
       expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(valueOf(originSecretId()));
     }
-    for (const name of ['hookRouting', 'hookAttempts']) expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toBeUndefined();
+    for (const name of ['hookRouting', 'hookAttempts', 'auditTrail']) expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toBeUndefined();
   });
 
   it('has a CLOUDFRONT web ACL: a per-IP rate rule answering 429 on all but /gw/..., then the AWS common rule set', () => {

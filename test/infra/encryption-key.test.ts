@@ -75,7 +75,7 @@ describe('cmk=on', () => {
   });
 
   it('lets the webhook workers read the stream and use the queues with the key, and no function use any other key', () => {
-    for (const name of ['hookRouting', 'hookAttempts']) {
+    for (const name of ['hookRouting', 'hookAttempts', 'auditTrail']) {
       const grants = kmsOf(on, name);
       expect(grants.every((g) => JSON.stringify(g.resource) === JSON.stringify(keyArn())), name).toBe(true);
       expect(grants.flatMap((g) => g.actions), name).toContain('kms:Decrypt');

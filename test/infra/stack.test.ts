@@ -45,9 +45,9 @@ describe.each(STAGES)('stage %s', (stage) => {
       .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
       .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 
-  it(`has one function per built route (plus the 404/405 fallback and the two of webhook delivery), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
+  it(`has one function per built route (plus the 404/405 fallback, the two of webhook delivery and the audit consumer), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
     const fns = t().resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routeList.length + 3);
+    expect(fns).toHaveLength(routeList.length + 4);
     for (const [, f] of fns) {
       expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
@@ -78,7 +78,7 @@ describe.each(STAGES)('stage %s', (stage) => {
     const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
     expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`, `gw-management-${stage}/service-key`]);
     const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
-    expect(logGroups).toHaveLength(routeList.length + 4);
+    expect(logGroups).toHaveLength(routeList.length + 5);
     for (const r of routeList) expect(logGroups).toContain(`/gw-management-${stage}/functions/${r.name}`);
     expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
     expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);

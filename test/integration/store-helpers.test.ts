@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { getItem } from '../../shared/store/db/items';
 import { deleteIfMatch as deleteVersioned, guardVersion, writeVersioned } from '../../shared/store/db/versioned-write';
-import { putOp, transactWrite, writeItems } from '../../shared/store/db/transactions';
+import { deleteOp, putOp, transactWrite, writeItems } from '../../shared/store/db/transactions';
 import type { IfMatch } from '../../shared/domain/if-match';
 import { countChange, readCount } from '../../shared/store/organisations';
 import { listPage } from '../../shared/store/db/paging';
@@ -17,6 +17,8 @@ beforeAll(async () => {
 
 const key = (id: string) => ({ PK: `THING#${id}`, SK: 'THING' });
 const notFound = () => new NotFound('thing not found');
+/** The delete of a thing, as an entity's `remove` answers it. */
+const removal = (k: { PK: string; SK: string }) => ({ op: deleteOp(k) });
 
 /** A whole-item replace through the one versioned-write helper; answers the new version. */
 const replaceVersioned = (k: { PK: string; SK: string }, item: Record<string, unknown>, ifMatch: IfMatch | undefined, nf: () => NotFound) =>
@@ -39,8 +41,8 @@ describe('optimistic locking', () => {
     expect((await getItem(key('a')))?.name).toBe('v2');
     expect(await replaceVersioned(key('a'), { name: 'v3' }, undefined, notFound)).toBe(3);
     await expect(replaceVersioned(key('missing'), {}, [1], notFound)).rejects.toMatchObject({ status: 404 });
-    await expect(deleteVersioned(key('a'), [2], notFound)).rejects.toMatchObject({ status: 412 });
-    await deleteVersioned(key('a'), [3], notFound);
+    await expect(deleteVersioned(removal(key('a')), [2], notFound)).rejects.toMatchObject({ status: 412 });
+    await deleteVersioned(removal(key('a')), [3], notFound);
     expect(await getItem(key('a'))).toBeUndefined();
   });
 
@@ -50,10 +52,10 @@ describe('optimistic locking', () => {
     await expect(replaceVersioned(key('l'), { name: 'no' }, [1, 3], notFound)).rejects.toMatchObject({ status: 412 });
     expect(await replaceVersioned(key('l'), { name: 'v3' }, '*', notFound)).toBe(3);
     await expect(replaceVersioned(key('l'), { name: 'weak' }, [], notFound)).rejects.toMatchObject({ status: 412 });
-    await expect(deleteVersioned(key('l'), [], notFound)).rejects.toMatchObject({ status: 412 });
-    await expect(deleteVersioned(key('l'), [1, 2], notFound)).rejects.toMatchObject({ status: 412 });
-    await deleteVersioned(key('l'), [2, 3], notFound);
-    await expect(deleteVersioned(key('l'), '*', notFound)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteVersioned(removal(key('l')), [], notFound)).rejects.toMatchObject({ status: 412 });
+    await expect(deleteVersioned(removal(key('l')), [1, 2], notFound)).rejects.toMatchObject({ status: 412 });
+    await deleteVersioned(removal(key('l')), [2, 3], notFound);
+    await expect(deleteVersioned(removal(key('l')), '*', notFound)).rejects.toMatchObject({ status: 404 });
     expect(await getItem(key('l'))).toBeUndefined();
   });
 

@@ -3,6 +3,7 @@
  * the registry names each entity with the partition keys it writes, as a LeadingKeys pattern.
  */
 import { describe, expect, it } from 'vitest';
+import { runInRequest } from '../../shared/request-context';
 import { defineEntity, definedEntities } from '../../shared/store/db/entity';
 import '../../shared/store/analytics';
 import '../../shared/store/apis';
@@ -35,6 +36,7 @@ describe('the entity registry', () => {
         'api_part API#*',
         'asset ORG#*#ASSET#* versioned',
         'counter ORG#*',
+        'deletion DELETED#*|*',
         'delivery HOOKDLV#*#*',
         'event EVENT#*',
         'health HEALTH',
@@ -63,6 +65,14 @@ describe('the entity registry', () => {
   });
 });
 
+describe('the audit trail (contract §12)', () => {
+  it('knows the configuration objects: their deletes name who deleted them', () => {
+    expect(definedEntities().filter((e) => e.audited).map((e) => e.name).sort()).toEqual(
+      ['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort(),
+    );
+  });
+});
+
 describe('an entity', () => {
   const things = defineEntity<{ id: string; org: string; name: string; secret?: string }, [id: string]>({
     name: 'test_thing',
@@ -75,6 +85,32 @@ describe('an entity', () => {
   it('stores a value under its own keys: members of a loose value named like keys or `entity` cannot move it', () => {
     const hostile = { id: 'a', org: 'o', name: 'n', PK: 'ORG#victim', GSI1PK: 'ORG#victim#USERS', entity: 'user' } as never;
     expect(things.toItem(hostile)).toEqual({ PK: 'T#a', SK: 'T', entity: 'test_thing', GSI1PK: 'T#o', GSI1SK: 'n', id: 'a', org: 'o', name: 'n' });
+  });
+
+  it('stamps every write made in a request with its actor, request id and time; reads never show the stamp', async () => {
+    const request = { requestId: 'req-1', route: 'PUT /x', actor: { type: 'user' as const, id: 'u1', email: 'u1@x.example' } };
+    const forged = { id: 'a', org: 'o', name: 'n', audit_actor: { type: 'admin' } } as never;
+    const item = await runInRequest(request, async () => things.toItem(forged));
+    expect(item).toMatchObject({ audit_actor: request.actor, audit_request_id: 'req-1' });
+    expect(Date.parse(String(item.audit_at))).toBeGreaterThan(Date.now() - 60_000);
+    expect(things.fromItem(item)).toEqual({ id: 'a', org: 'o', name: 'n' });
+    const update = await runInRequest(request, async () => things.set(['a'], { name: 'm' }).op.Update!);
+    expect(Object.values(update.ExpressionAttributeNames!)).toEqual(['name', 'audit_actor', 'audit_request_id', 'audit_at']);
+    // Outside a request (the change feed's own writes) nothing is stamped.
+    expect(things.toItem({ id: 'a', org: 'o', name: 'n' })).not.toHaveProperty('audit_actor');
+  });
+
+  it("an audited entity's delete writes who deleted it in the same transaction; others' do not", async () => {
+    const audited = defineEntity<{ id: string }, [id: string]>({ name: 'test_thing', key: (id) => ({ PK: `T#${id}`, SK: 'T' }), audited: true });
+    const request = { requestId: 'req-2', route: 'DELETE /x', actor: { type: 'gateway' as const } };
+    const removal = await runInRequest(request, async () => audited.remove('a'));
+    expect(removal.op.Delete!.Key).toEqual({ PK: 'T#a', SK: 'T' });
+    expect(removal.alongside).toHaveLength(1);
+    const record = removal.alongside![0]!.Put!.Item!;
+    expect(record).toMatchObject({ PK: 'DELETED#T#a|T', entity: 'deletion', audit_actor: { type: 'gateway' }, audit_request_id: 'req-2' });
+    expect(String(record.SK)).toBe(`${String(record.audit_at)}#req-2`);
+    expect(record.expires_at).toBeGreaterThan(Date.now() / 1000 + 6 * 86400);
+    expect((await runInRequest(request, async () => things.remove('a'))).alongside).toBeUndefined();
   });
 
   it('reads a value back without keys, index keys, `entity` or private attributes', () => {

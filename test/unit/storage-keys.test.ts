@@ -51,6 +51,10 @@ const OWNER: Record<string, string> = {
   'CHUNK#*#*': 'analytics',
   'ORGLIMIT#*#*': 'org-limits',
   'W#*': 'org-limits',
+  'DELETED#*|*': 'db/audit-stamp',
+  'AUDIT#*': 'audit-log',
+  'ORG#*#AUDIT': 'audit-log',
+  'AUDITOBJ#*': 'audit-log',
 };
 
 /** The service's own code; bench/ writes keys of its own for raw DynamoDB baselines. */

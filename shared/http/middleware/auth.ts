@@ -1,5 +1,6 @@
 /** Middleware: the credential of the route's group (contract §2); any failure is 401. */
 import { Unauthorized } from '../../errors';
+import { setActor, type Actor } from '../../request-context';
 import { secretEquals } from '../../domain/hashing';
 import type { Group, RouteDef } from '../../route-def';
 import { acceptedSecrets } from '../../secrets';
@@ -25,7 +26,7 @@ export async function principalOf(group: Group, headers: Headers): Promise<Princ
       if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
       const owner = await activeOwnerOf(token);
       if (!owner) throw new Unauthorized('Access key is not valid');
-      return { group, orgId: owner.org_id, userId: owner.user_id, permissions: owner.permissions };
+      return { group, orgId: owner.org_id, userId: owner.user_id, email: owner.email, permissions: owner.permissions };
     }
   }
 }
@@ -40,9 +41,17 @@ async function checkSecret<G extends 'gateway' | 'admin'>(given: string | undefi
   return { group } as { group: G };
 }
 
+/** Who the principal is in the audit trail; undefined on public routes, which write nothing. */
+function actorOf(p: Principal): Actor | undefined {
+  if (p.group === 'dashboard') return { type: 'user', id: p.userId, ...(p.email ? { email: p.email } : {}) };
+  return p.group === 'public' ? undefined : { type: p.group };
+}
+
 export const auth = (route: RouteDef): HttpMiddleware => ({
   name: 'auth',
   before: async (request) => {
-    request.internal.principal = await principalOf(route.group, request.event.headers ?? {});
+    const principal = (request.internal.principal = await principalOf(route.group, request.event.headers ?? {}));
+    const actor = actorOf(principal);
+    if (actor) setActor(actor);
   },
 });

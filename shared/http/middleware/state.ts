@@ -11,7 +11,7 @@ import type { Result } from '../respond';
 
 /** Who sends the request, by the credential of its route's group. */
 export type Principal =
-  | { group: 'dashboard'; orgId: string; userId: string; permissions: StoredPermissions }
+  | { group: 'dashboard'; orgId: string; userId: string; email?: string; permissions: StoredPermissions }
   | { group: 'gateway' }
   | { group: 'admin' }
   | { group: 'public' };

@@ -11,9 +11,11 @@
  * `dynamodb:LeadingKeys` takes these patterns).
  */
 import type { AppError } from '../../errors';
+import { auditStamp, DELETION_RECORD_SECONDS, deletionKeys, STAMP } from './audit-stamp';
 import { tableName } from './client';
 import { getItem, stripItem } from './items';
 import type { StorageKey } from './storage-key';
+import { TTL_ATTRIBUTE } from './table';
 import type { TransactItem, TxItem } from './transactions';
 
 type Item = Record<string, unknown>;
@@ -34,6 +36,11 @@ interface EntitySpec<T, Ids extends readonly unknown[]> {
   privateAttrs?: readonly string[];
   /** A `version` that If-Match names: replaced and deleted only under guardVersion(). */
   versioned?: boolean;
+  /**
+   * A configuration object of the audit trail (contract §12): its deletes write a deletion record
+   * naming who deleted it, in the same transaction (audit-stamp.ts).
+   */
+  audited?: boolean;
 }
 
 /** What the registry says of an entity. */
@@ -42,6 +49,7 @@ export interface EntityInfo {
   /** Its items' partition keys, `*` for each id (an IAM LeadingKeys pattern). */
   partition: string;
   versioned: boolean;
+  audited: boolean;
 }
 
 /** Where a value is stored when its entity has no `ids`: the ids of its key. */
@@ -81,7 +89,12 @@ const HOLE = '\u0000';
 
 export function defineEntity<T, Ids extends readonly unknown[]>(spec: EntitySpec<T, Ids>): Entity<T, Ids> {
   const probe = spec.key(...(Array.from({ length: spec.key.length }, () => HOLE) as unknown as Ids));
-  const info: EntityInfo = { name: spec.name, partition: probe.PK.split(HOLE).join('*'), versioned: spec.versioned ?? false };
+  const info: EntityInfo = {
+    name: spec.name,
+    partition: probe.PK.split(HOLE).join('*'),
+    versioned: spec.versioned ?? false,
+    audited: spec.audited ?? false,
+  };
   registry.push(info);
   const private_ = spec.privateAttrs ?? [];
   const keyOf = (value: T, at: Ids | undefined): StorageKey => {
@@ -90,13 +103,15 @@ export function defineEntity<T, Ids extends readonly unknown[]>(spec: EntitySpec
     return spec.key(...ids);
   };
   // The value's own members come first and lose to the keys: a loose client body that names `PK`,
-  // an index key or `entity` cannot move the item or put it in another list.
+  // an index key, `entity` or an audit stamp cannot move the item, put it in another list or
+  // name another author.
   const toItem = (value: T, opts: { extra?: Item } & At<Ids> = {}): Item => ({
     ...stripItem(value as Item),
     ...keyOf(value, opts.at),
     entity: spec.name,
     ...spec.indexes?.(value),
     ...opts.extra,
+    ...auditStamp(),
   });
   const fromItem = (item: Item): T => stripItem<T>(item, private_);
   const put = (item: Item, condition?: string): TransactItem => ({ Put: { TableName: tableName(), Item: item, ConditionExpression: condition } });
@@ -115,7 +130,8 @@ export function defineEntity<T, Ids extends readonly unknown[]>(spec: EntitySpec
       ...(opts.taken ? { onConditionFail: opts.taken } : {}),
     }),
     put: (value, opts) => ({ op: put(toItem(value, opts)) }),
-    set: (ids, fields) => {
+    set: (ids, plain) => {
+      const fields = { ...plain, ...auditStamp() };
       const names = Object.keys(fields);
       return {
         op: {
@@ -130,12 +146,32 @@ export function defineEntity<T, Ids extends readonly unknown[]>(spec: EntitySpec
         },
       };
     },
-    remove: (...ids) => ({ op: { Delete: { TableName: tableName(), Key: spec.key(...ids) } } }),
+    remove: (...ids) => {
+      const key = spec.key(...ids);
+      const record = info.audited ? deletionRecord(key) : undefined;
+      return { op: { Delete: { TableName: tableName(), Key: key } }, ...(record ? { alongside: [record] } : {}) };
+    },
     mustExist: (missing, ...ids) => ({
       op: { ConditionCheck: { TableName: tableName(), Key: spec.key(...ids), ConditionExpression: 'attribute_exists(PK)' } },
       onConditionFail: missing,
     }),
   };
+}
+
+/**
+ * Who deletes an audited item, written in the delete's own transaction (audit-stamp.ts): the
+ * change feed's REMOVE carries only the old image, whose stamp names the previous writer.
+ */
+const deletions = defineEntity<Item, [deletedPk: string, deletedSk: string, at: string, requestId: string]>({ name: 'deletion', key: deletionKeys.record });
+
+function deletionRecord(deleted: StorageKey): TransactItem | undefined {
+  const stamp = auditStamp();
+  if (!stamp[STAMP.at]) return undefined;
+  const at = String(stamp[STAMP.at]);
+  const expires = Math.floor(Date.now() / 1000) + DELETION_RECORD_SECONDS;
+  // Built here rather than by toItem, which would stamp it again a millisecond later than its key says.
+  const item = { ...deletions.key(deleted.PK, deleted.SK, at, String(stamp[STAMP.requestId])), entity: deletions.name, ...stamp, [TTL_ATTRIBUTE]: expires };
+  return { Put: { TableName: tableName(), Item: item } };
 }
 
 export interface Marker<Ids extends readonly unknown[]> extends EntityInfo {
@@ -159,6 +195,7 @@ export function defineMarker<Ids extends readonly unknown[]>(spec: { name?: stri
     name: entity.name,
     partition: entity.partition,
     versioned: false,
+    audited: false,
     key: spec.key,
     claim: (ids, holder, taken) => entity.insert(holder, { at: ids, taken }),
     release: entity.remove,

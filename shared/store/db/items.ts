@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { STAMP_ATTRS } from './audit-stamp';
 import { sleep } from './backoff';
 import { ddb, tableName } from './client';
 import type { StorageKey } from './storage-key';
@@ -11,6 +12,8 @@ const STORAGE_ATTRS = new Set<string>([
   TABLE_KEYS.sortKey,
   'entity',
   ...INDEXES.flatMap((i) => [i.partitionKey, i.sortKey]),
+  // Who wrote the item (audit-stamp.ts): the change feed reads it, answers never show it.
+  ...STAMP_ATTRS,
 ]);
 
 /** The stored item without its storage keys and without the named private attributes. */

@@ -15,6 +15,8 @@ export interface ListQuery {
   partition: string;
   /** Only items whose sort key starts with this. */
   sortPrefix?: string;
+  /** Only items whose sort key lies between these (inclusive; either may be absent). Not with sortPrefix. */
+  sortRange?: { from?: string; to?: string };
   /** Ascending sort key order when true. */
   forward: boolean;
   /** Optional filter (search); pages then count matching items only. */
@@ -51,7 +53,7 @@ function keyOf(item: Item, attrs: string[]): Key {
 
 /** What a cursor is bound to: the index, partition, range, order and filter of its list. */
 function listIdentity(q: ListQuery): string {
-  return JSON.stringify([q.index ?? '', q.partition, q.sortPrefix ?? '', q.forward, q.filter?.expression ?? '', q.filter?.values ?? {}]);
+  return JSON.stringify([q.index ?? '', q.partition, q.sortPrefix ?? '', q.sortRange ?? {}, q.forward, q.filter?.expression ?? '', q.filter?.values ?? {}]);
 }
 
 /**
@@ -85,6 +87,13 @@ function baseInput(q: ListQuery): QueryCommandInput {
     names['#sk'] = sk;
     values[':skp'] = q.sortPrefix;
     condition += ' AND begins_with(#sk, :skp)';
+  }
+  const { from, to } = q.sortRange ?? {};
+  if (from !== undefined || to !== undefined) {
+    names['#sk'] = sk;
+    if (from !== undefined) values[':skfrom'] = from;
+    if (to !== undefined) values[':skto'] = to;
+    condition += from !== undefined && to !== undefined ? ' AND #sk BETWEEN :skfrom AND :skto' : from !== undefined ? ' AND #sk >= :skfrom' : ' AND #sk <= :skto';
   }
   return {
     TableName: tableName(),

@@ -18,6 +18,21 @@ export interface TxItem {
    * operation asked for it (`ReturnValuesOnConditionCheckFailure`).
    */
   onConditionFail?: (old?: StoredAttrs) => Error;
+  /** Writes that go with this one, unconditionally, in the same transaction (an audited delete's deletion record). */
+  alongside?: TransactItem[];
+}
+
+/** The operations of `items` in order, each followed by what goes alongside it, and which item each came from. */
+function flatten(items: TxItem[]): { ops: TransactItem[]; from: number[] } {
+  const ops: TransactItem[] = [];
+  const from: number[] = [];
+  items.forEach((item, i) => {
+    for (const op of [item.op, ...(item.alongside ?? [])]) {
+      ops.push(op);
+      from.push(i);
+    }
+  });
+  return { ops, from };
 }
 
 /**
@@ -26,16 +41,17 @@ export interface TxItem {
  * concurrent creates in one organisation all succeed and the counter stays exact.
  */
 export async function transactWrite(items: TxItem[]): Promise<void> {
+  const { ops, from } = flatten(items);
   for (let attempt = 0; ; attempt++) {
     try {
-      await ddb().send(new TransactWriteCommand({ TransactItems: items.map((i) => i.op) }));
+      await ddb().send(new TransactWriteCommand({ TransactItems: ops }));
       return;
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const reasons = e.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) {
-        const mapped = items[failed]?.onConditionFail?.(reasons[failed]?.Item as StoredAttrs | undefined);
+        const mapped = items[from[failed]!]?.onConditionFail?.(reasons[failed]?.Item as StoredAttrs | undefined);
         if (mapped) throw mapped;
         throw e;
       }
@@ -49,10 +65,10 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
 /**
  * The writes of one change, all or nothing: a single Put, Delete or Update is sent as its own
  * command (half the write units of a transaction, and no transaction to wait for on the local
- * stage), several as one TransactWriteItems. A failed condition maps to its item's error either way.
+ * stage), several (what goes alongside included) as one TransactWriteItems. A failed condition maps to its item's error either way.
  */
 export async function writeItems(items: TxItem[]): Promise<void> {
-  const only = items.length === 1 ? items[0]! : undefined;
+  const only = items.length === 1 && !items[0]!.alongside?.length ? items[0]! : undefined;
   const command = only?.op.Put ? new PutCommand(only.op.Put) : only?.op.Delete ? new DeleteCommand(only.op.Delete) : only?.op.Update ? new UpdateCommand(only.op.Update) : undefined;
   if (!only || !command) return transactWrite(items);
   try {

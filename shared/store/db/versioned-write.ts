@@ -12,14 +12,10 @@
  * - A version guard on another object of the same change (an API's base, when a version is linked)
  *   is the caller's read, not the client's precondition: its lost race is read again either way.
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ifMatchAllows, type IfMatch } from '../../domain/if-match';
 import { Conflict, PreconditionFailed, type AppError } from '../../errors';
 import { sleep } from './backoff';
-import { ddb, tableName } from './client';
-import { isConditionFailure } from './items';
-import type { StorageKey } from './storage-key';
-import type { StoredAttrs, TransactItem, TxItem } from './transactions';
+import { writeItems, type StoredAttrs, type TransactItem, type TxItem } from './transactions';
 
 /** Reads and writes of one versioned change before a writer without If-Match gives up (409). */
 export const MAX_ATTEMPTS = 8;
@@ -96,7 +92,7 @@ export function guardVersion(item: TxItem, version: number, opts: { subject?: bo
       : item.op.Update
         ? { Update: withGuard(item.op.Update) }
         : item.op;
-  return { op, onConditionFail: (old?: StoredAttrs) => new VersionMoved(!old, subject) };
+  return { ...item, op, onConditionFail: (old?: StoredAttrs) => new VersionMoved(!old, subject) };
 }
 
 /**
@@ -112,35 +108,33 @@ function versionCondition(ifMatch: IfMatch | undefined): { expression: string; v
 }
 
 /**
- * Deletes an item in one conditional write, honouring If-Match (no read first: a delete builds
- * nothing from the object); 404 when absent, 412 on a version If-Match does not allow. `where`
- * adds a condition the item must meet, and says whether a refused item is this caller's at all
- * (404 when not, as for another API's OAuth client). Answers the deleted item.
+ * Deletes an item (`remove`: its entity's delete, with what goes alongside it) in one conditional
+ * write, honouring If-Match (no read first: a delete builds nothing from the object); 404 when
+ * absent, 412 on a version If-Match does not allow. `where` adds a condition the item must meet,
+ * and says whether a refused item is this caller's at all (404 when not, as for another API's
+ * OAuth client).
  */
 export async function deleteIfMatch(
-  key: StorageKey,
+  remove: TxItem,
   ifMatch: IfMatch | undefined,
   notFound: () => AppError,
   where?: { expression: string; values: Record<string, unknown>; holds: (old: StoredAttrs) => boolean },
-): Promise<Record<string, unknown>> {
+): Promise<void> {
   const version = versionCondition(ifMatch);
   const conditions = ['attribute_exists(PK)', where?.expression, version?.expression].filter(Boolean);
-  try {
-    const out = await ddb().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: key,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeValues: where || version ? { ...where?.values, ...version?.values } : undefined,
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return out.Attributes as Record<string, unknown>;
-  } catch (e) {
-    if (!isConditionFailure(e)) throw e;
-    const old = e.Item as StoredAttrs | undefined;
-    if (!old || (where && !where.holds(old))) throw notFound();
-    throw new PreconditionFailed();
-  }
+  const del = remove.op.Delete!;
+  await writeItems([
+    {
+      ...remove,
+      op: {
+        Delete: {
+          ...del,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeValues: where || version ? { ...where?.values, ...version?.values } : undefined,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      onConditionFail: (old) => (!old || (where && !where.holds(old)) ? notFound() : new PreconditionFailed()),
+    },
+  ]);
 }

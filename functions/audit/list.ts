@@ -1,0 +1,7 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { reply } from '../../shared/http/envelopes';
+import { auditRoutes as routes } from '../../shared/route-groups/audit';
+import { listOrgAuditLog } from '../../shared/services/audit';
+
+/** GET /api/audit-log: the caller's organisation's audit trail, newest first, paged. */
+export const handler = createHandler(routes.auditList, async ({ org, query }) => reply.ok(await listOrgAuditLog(org, query)));

@@ -1,0 +1,57 @@
+/**
+ * The audit trail in the cloud (contract §12): the table's stream feeds the audit consumer
+ * (functions/audit/change-feed.ts, the handler the local stage invokes too) through an event
+ * source mapping of its own, filtered to the configuration objects it follows (a REMOVE by its
+ * old image). It is the only function granted the writes of audit entries: one conditional
+ * PutItem per change, and a Query of the deletion records a delete wrote. Batches that keep
+ * failing go to the webhook delivery's dead-letter queue (whose alarm then fires).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { TableAction } from '../../shared/route-def';
+import { AUDITED_ENTITIES } from '../../shared/store/audit-feed';
+import { grantTableActions } from './table-grants';
+
+/** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry. */
+export const AUDIT_TABLE_ACTIONS: readonly TableAction[] = ['Query', 'PutItem'];
+
+export interface AuditTrailProps {
+  table: ITableV2;
+  encryptionKey?: IKey;
+  deadLetterQueue: IQueue;
+  retentionDays: number;
+  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => NodejsFunction;
+}
+
+export class AuditTrail extends Construct {
+  readonly consumer: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: AuditTrailProps) {
+    super(scope, id);
+    this.consumer = props.makeFunction('auditTrail', 'functions/audit/change-feed.ts', { AUDIT_RETENTION_DAYS: String(props.retentionDays) }, Duration.seconds(60));
+    grantTableActions(this.consumer, props.table, AUDIT_TABLE_ACTIONS, props.encryptionKey);
+    const entities = FilterRule.or(...AUDITED_ENTITIES);
+    this.consumer.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        maxRecordAge: Duration.hours(24),
+        onFailure: new SqsDlq(props.deadLetterQueue),
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: entities } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: entities } } } }),
+        ],
+      }),
+    );
+  }
+}

@@ -1,0 +1,32 @@
+/** The audit trail (contract §12). Part of the route table (shared/routes.ts). */
+import { route, routeGroup } from '../route-builders';
+import type { RouteDef } from '../route-def';
+import { adminAuditListQuerySchema, auditListQuerySchema, auditListSchema } from '../schemas/audit';
+
+const entries =
+  'Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, ' +
+  'organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, ' +
+  'changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, ' +
+  'access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, ' +
+  'seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or ' +
+  'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).';
+const range = { 400: 'A filter is not valid, or to is before from' };
+
+export const auditRoutes = routeGroup('audit', {
+  auditList: route({
+    method: 'GET', path: '/api/audit-log', group: 'dashboard', access: 'read', permission: 'audit', tableActions: ['GetItem', 'Query'],
+    summary: "The caller's organisation's audit trail, newest first, paged: who changed which configuration object, and how (a JSON Patch)",
+    description: `The audit trail of the caller's organisation, newest first, paged (contract §5, §12). ${entries}`,
+    success: 'A page of audit entries',
+    statuses: range,
+    query: auditListQuerySchema, result: auditListSchema,
+  }),
+  auditAdminList: route({
+    method: 'GET', path: '/admin/audit-log', group: 'admin', access: 'read', tableActions: ['Query'],
+    summary: "Every organisation's audit trail (or one's, with org_id), newest first, paged",
+    description: `The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). ${entries}`,
+    success: 'A page of audit entries',
+    statuses: range,
+    query: adminAuditListQuerySchema, result: auditListSchema,
+  }),
+}) satisfies Record<string, RouteDef>;

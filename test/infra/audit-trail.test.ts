@@ -1,0 +1,44 @@
+/**
+ * The audit trail in the synthesized stack (contract §12): the consumer reads the table's stream
+ * through its own event source mapping, filtered to the configuration objects; it is granted the
+ * Query and the PutItem its code sends and nothing else; the audit-log routes only read.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../shared/routes';
+import { stageStack, templateOf } from '../support/cdk';
+
+let t: ReturnType<typeof templateOf>;
+beforeAll(() => {
+  const { stack } = stageStack({ stage: 'dev', auditRetentionDays: '30' });
+  t = templateOf(stack);
+}, 180_000);
+
+const tableActions = (name: string) =>
+  t.actionsOf(t.functionOf(name)[1]).filter((a) => a.startsWith('dynamodb:') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
+
+describe('the audit consumer', () => {
+  it('reads the stream through its own mapping: filtered to configuration objects (a REMOVE by its old image), failed records reported, failures to the dead-letter queue', () => {
+    const [fnId, fn] = t.functionOf('auditTrail');
+    expect(fn.Properties.Environment.Variables).toMatchObject({ AUDIT_RETENTION_DAYS: '30' });
+    const mapping = t.resources('AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.FunctionName?.Ref === fnId);
+    expect(mapping).toBeDefined();
+    expect(mapping![1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+    const patterns = (mapping![1].Properties.FilterCriteria.Filters as Array<{ Pattern: string }>).map((f) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: expect.arrayContaining(['api', 'key', 'hook', 'user', 'org', 'org_session', 'policy', 'asset', 'oauth_client']) } } } },
+      { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: expect.arrayContaining(['api', 'key', 'hook', 'policy', 'asset', 'oauth_client']) } } } },
+    ]);
+  });
+
+  it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read', () => {
+    expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem']));
+    expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query']));
+    expect(new Set(tableActions(routes.auditAdminList.name))).toEqual(new Set(['dynamodb:Query']));
+  });
+});
