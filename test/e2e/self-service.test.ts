@@ -83,6 +83,20 @@ describe('APIs with the dashboard key', () => {
     const after = await s.dash(key, 'GET', `/api/apis/oas/${apiId}`);
     expect(after.body['x-gw-api-gateway'].info).toMatchObject({ name: 'Classic name', versioning: { versions: [{ id: child, name: 'v2' }] } });
     expect((await s.dash(key, 'DELETE', `/api/apis/${apiId}`)).status).toBe(409);
+    // A listen path moves with a replace; a version's delete leaves its base's list, then the base goes.
+    const moved = oasDoc(apiId, orgId, { gateway: { server: { listenPath: { value: `/${apiId}-moved/`, strip: true } } } });
+    expect((await s.dash(key, 'PUT', `/api/apis/oas/${apiId}`, moved)).status).toBe(200);
+    expect((await s.dash(key, 'DELETE', `/api/apis/${child}`)).status).toBe(200);
+    expect((await s.dash(key, 'GET', `/api/apis/oas/${apiId}`)).body['x-gw-api-gateway'].info.versioning.versions).toEqual([]);
+    expect((await s.dash(key, 'DELETE', `/api/apis/${apiId}`)).status).toBe(200);
+  });
+
+  it('moves a classic listen path with a classic replace', async () => {
+    const apiId = uid('dash-move');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const def = { api_definition: { ...classic(apiId).api_definition, proxy: { listen_path: `/${apiId}-2/`, target_url: 'http://upstream.example' } } };
+    expect((await s.dash(key, 'PUT', `/api/apis/${apiId}`, def)).status).toBe(200);
+    expect((await s.dash(key, 'POST', '/api/apis', classic(uid('dash-move-b'), { proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' } }))).status).toBe(200);
   });
 });
 
