@@ -140,6 +140,18 @@ describe('keys with the dashboard key, by hash', () => {
     expect(after.body.keys.map((k: any) => k.key_hash)).not.toContain(hash);
   });
 
+  it('a replace moves the basic-auth user name (the old one is free again) and keeps the password hash out of every answer', async () => {
+    const apiId = uid('dash-user');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const u1 = uid('u1');
+    const k = (await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } })).body;
+    const put = await s.dash(key, 'PUT', `/api/keys/${k.key_hash}`, { access_rights: rightsFor(apiId), basic_auth_data: { user: uid('u2'), password: 'pw-654321' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(JSON.stringify(put.body)).not.toContain('pw-654321');
+    const again = await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+  });
+
   it('counts keys made by the gateway and the admin route too, and an org_id of another organisation is 400', async () => {
     const t = await s.tenant();
     const apiId = uid('dash-count');
