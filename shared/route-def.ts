@@ -52,6 +52,8 @@ interface RouteDocExtras {
   requestBody?: Json;
   /** Descriptions of this route's parameters where the shared ones (shared/openapi/parameters.ts) do not fit. */
   params?: Record<string, string>;
+  /** The query is the forwarded request's, whatever it holds: documented as one free-form parameter with this meaning. */
+  freeQuery?: string;
   /** The model of a status's body where it is not the group's envelope, by its name in components.schemas. */
   models?: Partial<Record<number, string>>;
 }
@@ -115,6 +117,8 @@ export interface RouteSpec<
   contentTypes?: readonly string[];
   /** Success body, for the OpenAPI document and response tests. */
   result: z.ZodType;
+  /** The 200 answer has no body at all (an external authorization's allow: only headers). */
+  noContent?: boolean;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
   /**

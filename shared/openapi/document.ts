@@ -241,6 +241,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       });
     }
   }
+  if (r.doc?.freeQuery) {
+    out.push({ name: 'query', in: 'query', description: r.doc.freeQuery, required: false, style: 'form', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+  }
   if (r.idempotent) {
     out.push({
       name: 'Idempotency-Key',
@@ -299,7 +302,7 @@ function responses(r: Route, set: SchemaSet): Json {
     out[String(status)] = {
       description: when,
       headers,
-      content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
+      ...(status === 200 && r.noContent ? {} : { content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } } }),
     };
   }
   return out;

@@ -43,7 +43,10 @@ export const sessionsRoutes = routeGroup('sessions', {
     successHeaders: ['X-Gw-Api-Id', 'X-Gw-Key-Hash', 'X-Gw-Org-Id', 'X-Gw-Quota-Remaining', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
     refusalHeaders: true,
     params: z.object({ proxy: z.string().max(LIMITS.longString) }),
-    result: z.null().meta({ description: 'No body' }),
-    doc: { models: { 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' } },
+    result: z.null(), noContent: true,
+    doc: {
+      models: { 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
+      freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",
+    },
   }),
 }) satisfies Record<string, RouteDef>;
