@@ -57,6 +57,11 @@ export interface Config {
    * every request without it is refused (shared/http/origin-verify.ts). Unset locally.
    */
   originVerify?: string;
+  /**
+   * AUTHORIZER_API_ID, AUTHORIZER_KEY_HEADER (the Lambda authorizer, infra/constructs/gateway-authorizer.ts):
+   * the managed API whose keys the authorizer's routes take, and the header holding the key.
+   */
+  authorizer: { apiId?: string; keyHeader: string };
 }
 
 let cached: Config | undefined;
@@ -85,6 +90,7 @@ export function config(): Config {
     hookSecretRotationMs: secondsSetting(env.HOOK_SECRET_ROTATION_SECONDS, HOOK_SECRET_ROTATION),
     orgLimits: parseOrgLimits(env),
     originVerify: env.ORIGIN_VERIFY || undefined,
+    authorizer: { apiId: env.AUTHORIZER_API_ID || undefined, keyHeader: (env.AUTHORIZER_KEY_HEADER || 'authorization').toLowerCase() },
   };
   return cached;
 }

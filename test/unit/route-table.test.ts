@@ -12,7 +12,7 @@ import { routeGroups, routeList, routes } from '../../shared/routes';
 import { routesMarkdown } from '../../scripts/routes-table';
 
 /** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
-const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts'];
+const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/sessions/authorizer.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts'];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
 const NON_ID_PARAMS = ['keyHash', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
