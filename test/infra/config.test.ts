@@ -22,6 +22,7 @@ describe('stage settings', () => {
       secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
       alarms: { functionErrors: 1, functionThrottles: 1, api5xxPercent: 1, checkP99Ms: 500, tableThrottles: 1, tableSystemErrors: 1 },
       cmk: false,
+      demo: false,
       edge: undefined,
     });
   });
