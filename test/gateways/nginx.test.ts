@@ -106,6 +106,16 @@ suite('nginx auth_request in front of an API', () => {
     expect(seen.length - before).toBe(1);
   });
 
+  it('50 concurrent requests on quota 20: exactly 20 reach the upstream, 30 get 429', async () => {
+    const apiId = await api();
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 20, quota_renewal_rate: 3600 });
+    const before = seen.length;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => via(`/${apiId}/burst`, key)));
+    const tally = answers.reduce<Record<number, number>>((a, r) => ({ ...a, [r.status]: (a[r.status] ?? 0) + 1 }), {});
+    expect(tally, nginx.errors()).toEqual({ 200: 20, 429: 30 });
+    expect(seen.length - before).toBe(20);
+  });
+
   it('a path no API listens on is 404 from nginx', async () => {
     const r = await via(`/${uid('nowhere')}/x`, 'some-key');
     expect(r.status).toBe(404);
