@@ -11,6 +11,9 @@
  *                          counter (what POST /api/hooks writes: the hook and its organisation's
  *                          list counter), answered once committed, with the same commit wait as
  *                          the local stage (infra/local/commit-wait.ts)
+ *   ANY  /gw/ext-authz/... the same conditional UpdateItem as /add, for nginx auth_request: the
+ *                          item and quota from the forwarded X-Floor-Pk and X-Floor-Max; 200 (no
+ *                          body) or 429 with Retry-After (the gateway scenario's floor auth server)
  * It prints its port on stdout.
  */
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -53,6 +56,21 @@ const server = createServer(async (req, res) => {
       } catch (e) {
         if (!isConditionFailure(e)) throw e;
         res.writeHead(429, { 'content-type': 'application/json' }).end('{"allowed":false}');
+      }
+      return;
+    }
+    if (url.pathname.startsWith('/gw/ext-authz/')) {
+      try {
+        await ddb().send(
+          new UpdateCommand({
+            TableName: tableName(), Key: { PK: String(req.headers['x-floor-pk']), SK: 'QUOTA' }, UpdateExpression: 'ADD used :one', ConditionExpression: 'renews > :now AND used < :max',
+            ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': Number(req.headers['x-floor-max']) },
+          }),
+        );
+        res.writeHead(200).end();
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+        res.writeHead(429, { 'retry-after': '3600' }).end();
       }
       return;
     }

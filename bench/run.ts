@@ -23,6 +23,7 @@ import { emulatorColdStart } from './scenarios/emulator-cold-start';
 import { importBig } from './scenarios/import';
 import { analytics } from './scenarios/analytics';
 import { sourceMaps } from './scenarios/source-maps';
+import { gateways } from './scenarios/gateways';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -59,6 +60,7 @@ async function main() {
       ['emulator-cold-start', () => emulatorColdStart()],
       ['import', () => importBig(ctx)],
       ['analytics', () => analytics(ctx)],
+      ['gateways', () => gateways(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

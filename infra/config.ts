@@ -64,6 +64,11 @@ export interface StageConfig {
    */
   cmk: boolean;
   /**
+   * `demo=on`: ANY /demo/{proxy+} on the HTTP API behind the Lambda authorizer of the managed API
+   * `demo` (README "Put an API behind it"), to see enforcement end to end after a deploy.
+   */
+  demo: boolean;
+  /**
    * `edge=on`: CloudFront and a WAF web ACL in front of the HTTP API, which then answers only
    * requests that carry the distribution's secret origin header (README "Edge protection").
    */
@@ -121,7 +126,7 @@ export class ConfigError extends Error {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The on/off settings: `on` or `off` from `-c`, true or false from cdk.json; unset is off. */
-export const SWITCH_KEYS = ['cmk', 'edge'] as const;
+export const SWITCH_KEYS = ['cmk', 'edge', 'demo'] as const;
 function readSwitch(node: Node, key: (typeof SWITCH_KEYS)[number]): boolean {
   const raw: unknown = node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '' || raw === 'off' || raw === false) return false;
@@ -201,6 +206,7 @@ export function readStageConfig(node: Node): StageConfig {
       tableSystemErrors: num('alarmTableSystemErrors'),
     },
     cmk: readSwitch(node, 'cmk'),
+    demo: readSwitch(node, 'demo'),
     edge: readSwitch(node, 'edge') ? { rateLimit: num('edgeRateLimit'), secretVersion: readSecretVersion(node) } : undefined,
   };
 }

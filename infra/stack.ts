@@ -29,6 +29,7 @@ import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
+import { AuthorizerDemo, DEMO_API_ID } from './constructs/gateway-authorizer';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 
@@ -180,6 +181,10 @@ export class ManagementStack extends Stack {
       });
       functions.set(r.name, f);
       routes.set(r.name, route!);
+    }
+
+    if (config.demo) {
+      new AuthorizerDemo(this, 'Demo', { api, table, encryptionKey: key, apiId: DEMO_API_ID, makeFunction: (name, entry, environment) => fn(name, entry, environment) });
     }
 
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {

@@ -59,6 +59,11 @@ export interface Config {
   originVerify?: string;
   /** AUDIT_RETENTION_DAYS: how long audit entries are kept (1..3650, default 365), then removed by TTL. */
   auditRetentionDays: number;
+  /**
+   * AUTHORIZER_API_ID, AUTHORIZER_KEY_HEADER (the Lambda authorizer, infra/constructs/gateway-authorizer.ts):
+   * the managed API whose keys the authorizer's routes take, and the header holding the key.
+   */
+  authorizer: { apiId?: string; keyHeader: string };
 }
 
 let cached: Config | undefined;
@@ -88,6 +93,7 @@ export function config(): Config {
     orgLimits: parseOrgLimits(env),
     originVerify: env.ORIGIN_VERIFY || undefined,
     auditRetentionDays: wholeSetting(env.AUDIT_RETENTION_DAYS, AUDIT_RETENTION_DAYS),
+    authorizer: { apiId: env.AUTHORIZER_API_ID || undefined, keyHeader: (env.AUTHORIZER_KEY_HEADER || 'authorization').toLowerCase() },
   };
   return cached;
 }

@@ -95,13 +95,15 @@ export class TooManyRequests extends AppError {
 
 /**
  * A refusal that is an answer, not a failure: the data-plane check's 403 and 429 (contract §10),
- * whose envelope also carries `fields` (`allowed: false` and the `reason`).
+ * whose envelope also carries `fields` (`allowed: false` and the `reason`), and `headers` (the
+ * rate headers, Retry-After on a 429).
  */
 export class Refusal extends AppError {
   constructor(
-    status: 403 | 429,
+    status: 401 | 403 | 404 | 429,
     message: string,
     readonly fields: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
   ) {
     super(status, message);
   }

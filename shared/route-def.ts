@@ -3,7 +3,12 @@ import { WEBHOOK_LIMITS, type OrgLimitClass } from './limits';
 import type { PermissionGroup } from './schemas/permissions';
 
 export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/**
+ * `ANY` takes every method (API Gateway's ANY): only for a route that answers about another
+ * request, whose method it does not choose (the external authorization, which Envoy calls with
+ * the original request's method).
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** Table actions that only read. */
 export const READ_TABLE_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
@@ -21,10 +26,16 @@ export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TA
  * schema, 401, 403 for a permission, 404 for a path id, 412 for If-Match, 413, 415, 429, 500,
  * 503); a meaning given here for one of them comes first in its description.
  */
-type Statuses = Partial<Record<400 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
+type Statuses = Partial<Record<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
 
-/** Headers a success answer carries besides those of every answer. */
-type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id';
+/** The quota's headers a check answers (README "Put an API behind it"). */
+export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/**
+ * Headers a success answer carries besides those of every answer: the ETag, a version's base,
+ * the quota's rate headers, and what an external authorization hands the gateway to pass upstream.
+ */
+type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id' | (typeof RATE_HEADERS)[number] | 'X-Gw-Api-Id' | 'X-Gw-Key-Hash' | 'X-Gw-Org-Id' | 'X-Gw-Quota-Remaining';
 
 type Json = Record<string, unknown>;
 
@@ -41,6 +52,8 @@ interface RouteDocExtras {
   requestBody?: Json;
   /** Descriptions of this route's parameters where the shared ones (shared/openapi/parameters.ts) do not fit. */
   params?: Record<string, string>;
+  /** The query is the forwarded request's, whatever it holds: documented as one free-form parameter with this meaning. */
+  freeQuery?: string;
   /** The model of a status's body where it is not the group's envelope, by its name in components.schemas. */
   models?: Partial<Record<number, string>>;
 }
@@ -68,6 +81,11 @@ export interface RouteSpec<
   statuses?: Statuses;
   /** Headers of the 200 answer beyond those of every answer (ETag: the stored version If-Match repeats). */
   successHeaders?: readonly SuccessHeader[];
+  /**
+   * A refusal of the check's (403, 429) carries the quota's rate headers when a quota refused, and
+   * every 429 Retry-After: the seconds until the refusing window ends.
+   */
+  refusalHeaders?: boolean;
   /** Read routes change nothing; their tableActions are all read actions. */
   access: 'read' | 'write';
   /**
@@ -100,6 +118,8 @@ export interface RouteSpec<
   contentTypes?: readonly string[];
   /** Success body, for the OpenAPI document and response tests. */
   result: z.ZodType;
+  /** The 200 answer has no body at all (an external authorization's allow: only headers). */
+  noContent?: boolean;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
   /**

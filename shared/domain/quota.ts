@@ -11,6 +11,7 @@
  * - sharded quota windows renew on one grid (nextOnGrid()), so every shard counts the same
  *   window and the shares of quota_max cap the window's total.
  */
+import { urlAllowed, type RequestLine } from './allowed-urls';
 
 /** quota_max at or below 0 (the gateway writes -1) puts no cap on requests. */
 export const UNLIMITED = -1;
@@ -134,17 +135,20 @@ interface CheckedSession {
 
 /**
  * The checks that need no counter, in the gateway's order: inactive, expired, then the API's
- * access entry. Pass the session after applyPolicies(), so rights granted by policies count.
- * A key without an entry for the API is denied, even when it has no entries at all.
+ * access entry and its path rules (allowed_urls). Pass the session after applyPolicies(), so
+ * rights granted by policies count. A key without an entry for the API is denied, even when it
+ * has no entries at all.
  */
 export function checkSession(
   session: CheckedSession,
   apiId: string,
   now: number,
+  request?: RequestLine,
 ): Extract<DenialReason, 'KeyInactive' | 'KeyExpired' | 'AccessDenied'> | null {
   if (session.is_inactive === true) return 'KeyInactive';
   if (isExpired(session.expires, now)) return 'KeyExpired';
   const rights = session.access_rights;
   if (!rights || !Object.prototype.hasOwnProperty.call(rights, apiId) || !rights[apiId]) return 'AccessDenied';
+  if (!urlAllowed(rights[apiId], request)) return 'AccessDenied';
   return null;
 }

@@ -42,6 +42,9 @@ interface RequestInput<P, Q, B> {
   /** The body as text, for routes that parse it themselves. */
   rawBody: string | undefined;
   headers: Headers;
+  /** The request's method and query text as sent: for a route that answers about another request (the external authorization). */
+  method: string;
+  rawQuery: string;
   principal: Principal;
   /** What If-Match asks of the stored version, when sent (contract §3). */
   ifMatch: IfMatch | undefined;
@@ -74,6 +77,8 @@ const handlerInput: HttpMiddleware<InputContext> = {
       body: parts.body,
       rawBody: parts.rawBody,
       headers,
+      method: request.event.requestContext?.http?.method ?? 'GET',
+      rawQuery: request.event.rawQueryString ?? '',
       principal,
       ...(principal.group === 'dashboard' ? { org: principal.orgId } : {}),
       ifMatch: (request.internal.ifMatch = parseIfMatch(headers['if-match'])),

@@ -12,6 +12,8 @@ export interface Reply<E extends boolean = boolean> {
   readonly status?: number;
   readonly body: unknown;
   readonly headers?: Record<string, string>;
+  /** No body at all (not even `null`). */
+  readonly empty?: true;
   readonly [carriesEtag]: E;
 }
 
@@ -46,6 +48,10 @@ export const reply = {
   ): Reply<Etagged<E>> {
     const body = { Status: 'OK', Message: message, Meta: meta, ...(opts.id !== undefined ? { ID: opts.id } : {}), ...(opts.extra ?? {}) };
     return make(body, opts);
+  },
+  /** A success with nothing in the body, only headers (an external authorization's allow). */
+  empty(headers: Record<string, string>): Reply<false> {
+    return { body: undefined, headers, empty: true } as unknown as Reply<false>;
   },
   /** Gateway write result: `{key, status: "ok", action}`, plus `key_hash` for keys. */
   gateway(action: 'added' | 'modified' | 'deleted', key: string, opts: { keyHash?: string } = {}): Reply<false> {

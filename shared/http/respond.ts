@@ -15,7 +15,8 @@ import { log } from './logger';
 export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
 /** A handler's reply (or an error's answer) as JSON. */
-export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers'>): Result {
+export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty'>): Result {
+  if (reply.empty) return { statusCode: reply.status ?? 200, headers: { ...(reply.headers ?? {}) }, body: '' };
   return {
     statusCode: reply.status ?? 200,
     headers: { 'Content-Type': 'application/json', ...(reply.headers ?? {}) },
@@ -34,6 +35,7 @@ export function errorResult(group: Group, err: unknown, requestId: string, route
       status: err.status,
       body: errorBody(group, err.message, err.details, err instanceof Refusal ? err.fields : undefined),
       ...(err instanceof TooManyRequests ? { headers: { 'Retry-After': String(err.retryAfterSeconds) } } : {}),
+      ...(err instanceof Refusal ? { headers: err.headers } : {}),
     });
   }
   log('error', 'unhandled error', {

@@ -51,7 +51,8 @@ export const gatewayErrorSchema = z.object({ status: z.literal('error'), message
 /** A refusal of the data-plane check (contract §10): the gateway error envelope with the reason. */
 export const checkRefusalSchema = gatewayErrorSchema.extend({
   allowed: z.literal(false),
-  reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded']),
+  // NoKey and UnknownApi: only the external authorization (no key where the gateway said, no API at the host and path).
+  reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'NoKey', 'UnknownApi']),
 });
 
 /** Name -> schema. Order is the order of the document's components. */

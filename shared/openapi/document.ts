@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
-import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
+import { orgLimitOf, permissionOf, RATE_HEADERS, type RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
 import { importedPolicySchema } from '../schemas/policies';
 import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
@@ -44,6 +44,14 @@ const HEADERS: Record<string, Json> = {
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
   'Retry-After': { description: 'Whole seconds until the organisation\'s limit window ends (1-60)', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'Retry-After-Check': { description: 'Whole seconds until the window that refused ends (the quota window, or the rate window of `per` seconds); at least 1', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'X-RateLimit-Limit': { description: "The key's quota_max (absent when the quota is unlimited)", schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the quota window after this one (absent when the quota is unlimited)', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-RateLimit-Reset': { description: 'When the quota window renews, Unix epoch seconds (absent when the quota is unlimited)', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-Gw-Api-Id': { description: 'The API the request was found to be for', required: true, schema: { type: 'string' } },
+  'X-Gw-Key-Hash': { description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key", required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  'X-Gw-Org-Id': { description: "The key's organisation", required: true, schema: { type: 'string' } },
+  'X-Gw-Quota-Remaining': { description: 'Requests left in the quota window after this one; -1 when unlimited', required: true, schema: { type: 'string', pattern: '^-?[0-9]+$' } },
 };
 const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
 const everyAnswerHeaders = (): Json => Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
@@ -233,6 +241,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       });
     }
   }
+  if (r.doc?.freeQuery) {
+    out.push({ name: 'query', in: 'query', description: r.doc.freeQuery, required: false, style: 'form', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+  }
   if (r.idempotent) {
     out.push({
       name: 'Idempotency-Key',
@@ -283,13 +294,15 @@ function responses(r: Route, set: SchemaSet): Json {
       if (r.idempotent && r.secrets?.length) headers['Idempotent-Secrets-Withheld'] = headerRef('Idempotent-Secrets-Withheld');
     }
     if (status === 429 && orgLimitOf(r)) headers['Retry-After'] = headerRef('Retry-After');
+    if (r.refusalHeaders && status === 429) for (const h of RATE_HEADERS) headers[h] = headerRef(h);
+    if (r.refusalHeaders && status === 429) headers['Retry-After'] = headerRef('Retry-After-Check');
     const model = r.doc?.models?.[status];
     const schema = status === 200 ? set.use(r.result, 'output') : set.named(model ?? errorModel(r.group), 'output');
     const example = recorded[String(status)];
     out[String(status)] = {
       description: when,
       headers,
-      content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
+      ...(status === 200 && r.noContent ? {} : { content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } } }),
     };
   }
   return out;
@@ -348,6 +361,22 @@ const INFO_DESCRIPTION = [
   'zero or at least 1e-130 in magnitude (the schemas state both where they can).',
 ].join('\n');
 
+/** The methods an ANY route is listed under. */
+const ANY_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
+
+/**
+ * The methods a route is listed under: OpenAPI has no ANY, so an ANY route's operation is listed
+ * under each method, its operationId suffixed after the first (`get`).
+ */
+export function documentMethods(method: string): string[] {
+  return method === 'ANY' ? ANY_METHODS : [method.toLowerCase()];
+}
+
+/** The document's path of a route: OpenAPI has no greedy `{proxy+}`; it is `{proxy}`, whose value may hold slashes. */
+export function documentPath(path: string): string {
+  return path.replace(/\{([A-Za-z]+)\+\}/g, '{$1}');
+}
+
 let cached: Json | undefined;
 
 /** OpenAPI 3.1 document of every route of the table. */
@@ -355,7 +384,12 @@ export function openApiDocument(): Json {
   if (cached) return cached;
   const set = new SchemaSet();
   const paths: Record<string, Json> = {};
-  for (const r of allRoutes()) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, set);
+  for (const r of allRoutes()) {
+    documentMethods(r.method).forEach((m, i) => {
+      const op = operation(r, set);
+      (paths[documentPath(r.path)] ??= {})[m] = i === 0 ? op : { ...op, operationId: `${r.name}_${m}` };
+    });
+  }
   // The models written in JSON Schema may reference named Zod models: resolved with the paths.
   const doc: Json = { paths, direct: structuredClone(JSON_SCHEMAS) };
   const generated = set.resolve(doc);

@@ -6,6 +6,8 @@
  * organisation's when it has a quota. No Scan, no list Query.
  */
 import { Refusal } from '../errors';
+import type { RequestLine } from '../domain/allowed-urls';
+import { quotaHeaders, retryAfterSeconds } from '../domain/rate-headers';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
 import { limitsFor } from '../domain/key-rules';
 import { keyHash } from '../domain/key-ids';
@@ -14,16 +16,37 @@ import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
 
+/** What a check is asked: the key, the API and (for the key's path rules) the request's path and method. */
+export interface CheckInput {
+  key: string;
+  api_id: string;
+  /** The path as the client sent it. */
+  path?: string | undefined;
+  /** The path after the API's listen path, when the caller found the API by it (the external-authorization route). */
+  api_path?: string | undefined;
+  method?: string | undefined;
+}
+
 export type CheckResult =
   | {
       allowed: true;
+      key_hash: string;
+      org_id: string;
       quota_remaining: number;
       quota_renews: number;
       /** What the key's counter write returned: units spent in the window (with this one) of quota_max. */
       used: number;
       quota_max: number;
     }
-  | { allowed: false; reason: DenialReason; org?: true };
+  | {
+      allowed: false;
+      reason: DenialReason;
+      org?: true;
+      /** When the window that refused ends (epoch seconds): a 429's Retry-After. */
+      until?: number;
+      /** The refusing quota's quota_max, for the rate headers of a spent quota. */
+      quota_max?: number;
+    };
 
 /** The key's effective session and its organisation's, from the cache or the table. */
 async function sessionOf(hash: string): Promise<CachedSession | undefined> {
@@ -38,12 +61,12 @@ async function sessionOf(hash: string): Promise<CachedSession | undefined> {
 }
 
 /** Spends one unit of the key's quota (and its organisation's) for a request to `api_id`, or says why not. */
-export async function checkRequest(input: { key: string; api_id: string }, now: number = nowSeconds()): Promise<CheckResult> {
+export async function checkRequest(input: CheckInput, now: number = nowSeconds()): Promise<CheckResult> {
   const hash = keyHash(input.key);
   const known = await sessionOf(hash);
   if (!known) return { allowed: false, reason: 'UnknownKey' };
   const { session, org } = known;
-  const denied = checkSession(session, input.api_id, now);
+  const denied = checkSession(session, input.api_id, now, requestLine(input));
   if (denied) return { allowed: false, reason: denied };
 
   const limits = limitsFor(session, input.api_id);
@@ -53,14 +76,14 @@ export async function checkRequest(input: { key: string; api_id: string }, now: 
     { max: limits.quota_max, renewalRate: limits.quota_renewal_rate, rate: rateWindow(limits.rate, limits.per, now) },
     now,
   );
-  if (!spent.ok) return { allowed: false, reason: spent.reason };
+  if (!spent.ok) return { allowed: false, reason: spent.reason, until: spent.until, quota_max: limits.quota_max };
 
   if (org && !isUnlimited(org.quota_max)) {
     const orgSpent = await spendOrgQuota(session.org_id, org.quota_max!, org.quota_renewal_rate ?? 0, now);
     if (!orgSpent.ok) {
       // The organisation refused: the key's unit was not used, so give it back.
       await refundKeyQuota(spent.receipt);
-      return { allowed: false, reason: 'QuotaExceeded', org: true };
+      return { allowed: false, reason: 'QuotaExceeded', org: true, until: orgSpent.until, quota_max: org.quota_max! };
     }
   }
   const remaining = isUnlimited(limits.quota_max)
@@ -68,7 +91,13 @@ export async function checkRequest(input: { key: string; api_id: string }, now: 
     : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
   // Contract §11: from the count this spend returned, so each percentage fires once per window.
   await recordTriggerCrossings({ apiId: input.api_id, keyHash: hash, orgId: session.org_id, triggerLimits: session.monitor?.trigger_limits, quotaMax: limits.quota_max, used: spent.used, remaining, renews: spent.renews });
-  return { allowed: true, quota_remaining: remaining, quota_renews: spent.renews, used: spent.used, quota_max: limits.quota_max };
+  return { allowed: true, key_hash: hash, org_id: session.org_id, quota_remaining: remaining, quota_renews: spent.renews, used: spent.used, quota_max: limits.quota_max };
+}
+
+/** The paths the key's path rules are tried on: as sent, and within the API when known. */
+function requestLine(input: CheckInput): RequestLine | undefined {
+  const paths = [input.path, input.api_path].filter((p): p is string => typeof p === 'string');
+  return paths.length ? { paths, method: input.method } : undefined;
 }
 
 /** What a refused check says, per reason. */
@@ -81,12 +110,40 @@ const MESSAGES: Record<DenialReason, string> = {
   RateLimitExceeded: 'Rate limit exceeded',
 };
 
-/** POST /gw/sessions/check: the live quota when allowed; a 403 or 429 Refusal naming the reason otherwise. */
-export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<{ allowed: true; quota_remaining: number; quota_renews: number }> {
-  const result = await checkRequest(input);
-  if (!result.allowed) {
-    await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
-    throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
-  }
-  return { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews };
+/**
+ * The check's whole decision, as every caller gets it (POST /gw/sessions/check, the
+ * external-authorization route, the Lambda authorizer): the spend, and a refusal's event for the
+ * webhooks (contract §11).
+ */
+export async function decide(input: CheckInput, now: number = nowSeconds()): Promise<CheckResult> {
+  const result = await checkRequest(input, now);
+  if (!result.allowed) await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
+  return result;
+}
+
+/** The rate headers of an answer (README "Put an API behind it"): the quota's, and Retry-After on a 429. */
+export function rateHeadersOf(result: CheckResult, now: number = nowSeconds()): Record<string, string> {
+  if (result.allowed) return quotaHeaders({ quota_max: result.quota_max, remaining: result.quota_remaining, renews: result.quota_renews });
+  if (result.until === undefined) return {};
+  const spentQuota = result.reason === 'QuotaExceeded' && result.quota_max !== undefined ? quotaHeaders({ quota_max: result.quota_max, remaining: 0, renews: result.until }) : {};
+  return { ...spentQuota, 'Retry-After': String(retryAfterSeconds(result.until, now)) };
+}
+
+/** What a refused check says, per reason. */
+export function refusalMessage(reason: DenialReason): string {
+  return MESSAGES[reason];
+}
+
+/**
+ * POST /gw/sessions/check: the live quota and its rate headers when allowed; a 403 or 429
+ * Refusal naming the reason (with Retry-After on a 429) otherwise.
+ */
+export async function checkOrRefuse(
+  input: CheckInput,
+): Promise<{ body: { allowed: true; quota_remaining: number; quota_renews: number }; headers: Record<string, string> }> {
+  const now = nowSeconds();
+  const result = await decide(input, now);
+  const headers = rateHeadersOf(result, now);
+  if (!result.allowed) throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason }, headers);
+  return { body: { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews }, headers };
 }

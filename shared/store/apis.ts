@@ -329,3 +329,17 @@ export async function loadApiPage(orgId: string, sort: ApiSort, req: PageRequest
   }
   return { apis, pages: pageCount(total, req), next_cursor: page.nextCursor };
 }
+
+/** A listen claim as the external authorization finds it: whose API holds it. */
+export interface ClaimHolder {
+  domain: string;
+  path: string;
+  api_id: string;
+  org_id: string;
+}
+
+/** The claims among `candidates` that exist: one BatchGetItem (of at most 100 keys, a few items). */
+export async function claimsAmong(candidates: readonly ListenClaim[]): Promise<ClaimHolder[]> {
+  const items = await batchGet(candidates.map((c) => listenKey(claimHashOf(c))), false, ['api_id', 'org_id', 'domain', 'listen_path']);
+  return items.map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
+}

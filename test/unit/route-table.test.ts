@@ -12,10 +12,10 @@ import { routeGroups, routeList, routes } from '../../shared/routes';
 import { routesMarkdown } from '../../scripts/routes-table';
 
 /** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
-const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts', 'functions/audit/change-feed.ts'];
+const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/sessions/authorizer.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts', 'functions/audit/change-feed.ts'];
 
-/** Path parameters that hold no id keep the reference spec's names; every id is `<thing>ID`. */
-const NON_ID_PARAMS = ['keyHash', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
+/** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
+const NON_ID_PARAMS = ['keyHash', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
 const folders = readdirSync('functions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 const handlerFiles = folders.flatMap((f) => readdirSync(`functions/${f}`).filter((n) => n.endsWith('.ts')).map((n) => `functions/${f}/${n}`));

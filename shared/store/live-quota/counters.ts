@@ -59,9 +59,12 @@ export type Spend =
       renews: number;
       receipt: Receipt;
     }
-  | { ok: false; reason: 'QuotaExceeded' | 'RateLimitExceeded' };
+  | Refused;
 
-/** A refusal, with the end of the window that refused (how long a spent shard stays spent). */
+/**
+ * A refusal, with the end of the window that refused: how long a spent shard stays spent, and
+ * the caller's Retry-After.
+ */
 export type Refused = { ok: false; reason: 'QuotaExceeded' | 'RateLimitExceeded'; until: number };
 
 /** Shards a hot counter is split into: 8 × DynamoDB's per-item ceiling, 8 writes to drain it. */

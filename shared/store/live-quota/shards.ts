@@ -201,13 +201,19 @@ export async function spendSharded(ref: CounterRef, layout: Layout, limits: Coun
   for (let round = 0; ; round++) {
     let throttled = false;
     let rateRefused = false;
+    // When the refusing windows end: the latest of the shards' (one grid, so the same in practice).
+    let quotaUntil = 0;
     for (let k = 0; k < n; k++) {
       const i = (start + k) % n;
       const key = ref.shard!(i);
       const caps = { quota: shareOf(limits.max, i, n), rate: limits.rate ? shareOf(limits.rate.limit, i, n) : 0 };
       const quotaMemo = `q|${refName(key)}|${gen}|${caps.quota}`;
       const rateMemo = limits.rate ? `r|${refName(key)}|${gen}|${caps.rate}|${limits.rate.start}` : '';
-      if (!isUnlimited(limits.max) && (caps.quota === 0 || (spentShards.get(quotaMemo) ?? 0) > now)) continue;
+      const spentUntil = spentShards.get(quotaMemo) ?? 0;
+      if (!isUnlimited(limits.max) && (caps.quota === 0 || spentUntil > now)) {
+        quotaUntil = Math.max(quotaUntil, spentUntil);
+        continue;
+      }
       if (limits.rate && (caps.rate === 0 || spentShards.get(rateMemo) !== undefined)) {
         rateRefused = true;
         continue;
@@ -224,13 +230,19 @@ export async function spendSharded(ref: CounterRef, layout: Layout, limits: Coun
         const left = Math.max(0, caps.quota - got.used);
         return { ...got, used: isUnlimited(limits.max) ? got.used : Math.max(0, limits.max - left * n) };
       }
-      if (got.reason === 'QuotaExceeded') spentShards.set(quotaMemo, got.until);
-      else {
+      if (got.reason === 'QuotaExceeded') {
+        spentShards.set(quotaMemo, got.until);
+        quotaUntil = Math.max(quotaUntil, got.until);
+      } else {
         rateRefused = true;
         spentShards.set(rateMemo, got.until);
       }
     }
-    if (!throttled) return { ok: false, reason: rateRefused ? 'RateLimitExceeded' : 'QuotaExceeded' };
+    if (!throttled) {
+      return rateRefused
+        ? { ok: false, reason: 'RateLimitExceeded', until: limits.rate!.end }
+        : { ok: false, reason: 'QuotaExceeded', until: quotaUntil || renewsAt(now, limits.renewalRate) };
+    }
     // Every shard that could admit was throttled: back off a little, as the SDK would, then
     // answer the throttling (503) if it goes on.
     if (round >= 3) throw Object.assign(new Error('every shard of a hot counter is throttled'), { name: 'ThrottlingException' });

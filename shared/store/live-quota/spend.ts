@@ -23,7 +23,7 @@ export async function spend(ref: CounterRef, limits: CounterLimits, now: number)
     if (got === 'throttled') layout = await promote(ref, limits, now);
     else if (got === 'moved') throw new Error('unreachable: the head item never moves');
     else if ('layout' in got) layout = got.layout;
-    else return got.ok ? got : { ok: false, reason: got.reason };
+    else return got;
     if (!ref.shard) throw new Error(`counter ${name} is sharded but has no shard keys`);
     layouts.set(name, layout);
   }

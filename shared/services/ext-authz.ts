@@ -1,0 +1,70 @@
+/**
+ * External authorization for nginx `auth_request` and Envoy `ext_authz` (README "Put an API
+ * behind it"): the original request's API is found by its host and path, then the decision is
+ * the check's own (session-check.ts: decide), with its single write and its events. Only the
+ * answer's shape differs: a missing or unknown key is 401 (what gateways send a client to
+ * authenticate), and everything the gateway passes on travels in headers.
+ */
+import { config } from '../config';
+import { DENIAL_STATUS } from '../domain/quota';
+import { forwardedRequest, listenPathCandidates } from '../domain/forwarded-request';
+import { TtlCache } from '../domain/ttl-cache';
+import { Refusal } from '../errors';
+import { claimsAmong, type ClaimHolder } from '../store/apis';
+import { decide, rateHeadersOf, refusalMessage } from './session-check';
+
+interface FoundApi {
+  apiId: string;
+  /** The path the API sees after its listen path. */
+  apiPath: string | undefined;
+}
+
+/**
+ * Host and path to API, for CACHE_SECONDS: a hot path costs no read. Only found APIs are kept,
+ * so a new API is served at once; a moved or deleted one may still be found here that long.
+ */
+const found = new TtlCache<FoundApi>(() => config().cacheMs);
+
+/**
+ * The API serving `host` and `path`, by the rules listen claims are unique under: a claim on the
+ * request's host before one on every host, then the longest listen path.
+ */
+async function apiAt(host: string, path: string): Promise<FoundApi | undefined> {
+  const memo = `${host}\n${path}`;
+  const hit = found.get(memo);
+  if (hit) return hit;
+  const candidates = listenPathCandidates(path);
+  const domains = host ? [host, ''] : [''];
+  const claims = await claimsAmong(domains.flatMap((domain) => candidates.map((c) => ({ domain, path: c.listenPath }))));
+  const rank = (c: ClaimHolder) => candidates.findIndex((x) => x.listenPath === c.path) + (c.domain ? 0 : candidates.length);
+  const best = claims.sort((a, b) => rank(a) - rank(b))[0];
+  if (!best) return undefined;
+  const result = { apiId: best.api_id, apiPath: candidates.find((x) => x.listenPath === best.path)?.rest };
+  found.set(memo, result);
+  return result;
+}
+
+/**
+ * Allows the request the gateway forwards (`own`: this request's path after the route's prefix,
+ * its query and method, which are the original's when Envoy calls), spending one unit of the key's quota, and answers the headers the
+ * gateway passes upstream and to the client; or refuses it with a Refusal (401, 403, 404, 429).
+ */
+export async function authorizeForwarded(
+  forwarded: Record<string, string | undefined>,
+  own: { path: string; query: string; method: string },
+): Promise<Record<string, string>> {
+  const req = forwardedRequest(forwarded, own);
+  if (!req.key) throw new Refusal(401, `No key in ${req.keyFrom}`, { allowed: false, reason: 'NoKey' }, { 'WWW-Authenticate': 'Bearer' });
+  const api = req.apiId ? { apiId: req.apiId, apiPath: undefined } : await apiAt(req.host, req.path);
+  if (!api) throw new Refusal(404, `No API listens on ${req.host || 'this host'} at ${req.path}`, { allowed: false, reason: 'UnknownApi' });
+  const result = await decide({ key: req.key, api_id: api.apiId, path: req.path, api_path: api.apiPath, method: req.method });
+  const headers = { 'X-Gw-Api-Id': api.apiId, ...rateHeadersOf(result) };
+  if (!result.allowed) {
+    const status = result.reason === 'UnknownKey' ? 401 : DENIAL_STATUS[result.reason];
+    throw new Refusal(status, refusalMessage(result.reason), { allowed: false, reason: result.reason }, {
+      ...headers,
+      ...(status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+    });
+  }
+  return { ...headers, 'X-Gw-Key-Hash': result.key_hash, 'X-Gw-Org-Id': result.org_id, 'X-Gw-Quota-Remaining': String(result.quota_remaining) };
+}

@@ -1,0 +1,96 @@
+/**
+ * Real nginx for the gateway tests and benchmarks: Debian's /usr/sbin/nginx (nginx-light has
+ * auth_request) running examples/nginx/api-gateway.conf as users copy it, only its ${...} values
+ * filled in, inside a minimal nginx.conf of a temporary prefix.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb-local';
+
+export const NGINX = '/usr/sbin/nginx';
+export const NGINX_EXAMPLE = resolve('examples/nginx/api-gateway.conf');
+const INSTALL = 'apt-get install -y nginx-light';
+
+/**
+ * nginx, installed when missing and this process may (root); otherwise an error naming the
+ * command, so a machine without it fails the gateway tests instead of skipping them.
+ */
+export function ensureNginx(): void {
+  if (existsSync(NGINX)) return;
+  if (process.getuid?.() !== 0) throw new Error(`${NGINX} is missing: run \`sudo ${INSTALL}\` (Debian's nginx-light has auth_request)`);
+  execFileSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${INSTALL} -qq`], { stdio: 'inherit' });
+  if (!existsSync(NGINX)) throw new Error(`\`${INSTALL}\` did not install ${NGINX}`);
+}
+
+export interface Nginx {
+  url: string;
+  /** The error log so far (what nginx said about a refusal or a failed start). */
+  errors(): string;
+  close(): Promise<void>;
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((r) => {
+    const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
+    s.on('error', () => r(false));
+  });
+}
+
+/** The example config with its values filled in, as `envsubst` would. */
+export function filledExample(values: { GW_CONTROL: string; GW_SECRET: string; API_UPSTREAM: string; LISTEN: string }): string {
+  return readFileSync(NGINX_EXAMPLE, 'utf8').replace(/\$\{(GW_CONTROL|GW_SECRET|API_UPSTREAM|LISTEN)\}/g, (_, k: keyof typeof values) => values[k]);
+}
+
+/** nginx on a free port of 127.0.0.1 in front of `upstream`, authorising through the stage at `control`. */
+export async function startNginx(o: { control: string; secret: string; upstream: string; workers?: number }): Promise<Nginx> {
+  ensureNginx();
+  const dir = mkdtempSync(join(tmpdir(), 'gw-nginx-'));
+  chmodSync(dir, 0o777);
+  for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d), { mode: 0o777 });
+  const port = await freePort();
+  const host = (u: string) => new URL(u).host;
+  writeFileSync(join(dir, 'api-gateway.conf'), filledExample({ GW_CONTROL: host(o.control), GW_SECRET: o.secret, API_UPSTREAM: host(o.upstream), LISTEN: `127.0.0.1:${port}` }));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    [
+      `worker_processes ${o.workers ?? 1};`,
+      'daemon off;',
+      'master_process on;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 4096; }',
+      'http {',
+      '  access_log off;',
+      ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((d) => `  ${d === 'body' ? 'client_body' : d}_temp_path ${dir}/${d};`),
+      `  include ${dir}/api-gateway.conf;`,
+      '}',
+    ].join('\n'),
+  );
+  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const errors = () => stderr + (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : '');
+  const until = Date.now() + 10_000;
+  while (!(await listening(port))) {
+    if (child.exitCode !== null || Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not start: ${errors()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    errors,
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
