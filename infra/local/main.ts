@@ -99,6 +99,7 @@ async function main() {
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
         `  webhooks     routed from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')}), attempted from a fair queue, ${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
+        `  console      ${url}/console/ (sign in with a dashboard access key)`,
       ].join('\n'),
     );
   });
