@@ -61,12 +61,10 @@ export interface AxeViolation {
 /** axe-core over the page as it is now: every violation, with its impact. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } };
-    const r = await w.axe.run(document);
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(axe.source);
+  return page.evaluate<AxeViolation[]>(`axe.run(document).then((r) => r.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')),
+  })))`);
 }
 
 /** The serious and critical ones, which the console must not have. */

@@ -17,6 +17,7 @@ import { useResource } from '../../components/use-resource';
 import { dateTime, shortHash } from '../../format';
 import { BASE } from '../../layout';
 import { useSession } from '../../session/context';
+import { useApiNames } from '../access-picker';
 
 type KeyEntry = Answer<'/api/keys', 'get'>['keys'][number];
 
@@ -31,6 +32,7 @@ export function KeyList() {
   const { query, route } = useLocation();
   const page = Math.max(1, Number(query.p) || 1);
   const [message, setMessage] = useState(takeFlash);
+  const names = useApiNames();
   const keys = useResource(() => get(api.GET('/api/keys', { params: { query: { p: page, page_size: 20 } } })), [page]);
   const write = can('keys', 'write');
   const label = (k: KeyEntry) => k.alias || shortHash(k.key_hash);
@@ -89,10 +91,12 @@ export function KeyList() {
                   <tr key={k.key_hash}>
                     <td>{k.alias || <span class="muted">none</span>}</td>
                     <td>
-                      <code title={k.key_hash}>{shortHash(k.key_hash)}</code>
+                      <code class="nowrap" title={k.key_hash}>
+                        {shortHash(k.key_hash)}
+                      </code>
                     </td>
                     <td class="wrap">
-                      {k.apis.join(', ')}
+                      {k.apis.map((a) => names.data?.get(a) ?? a).join(', ')}
                       {k.apply_policies.length > 0 && <span class="muted"> policies: {k.apply_policies.join(', ')}</span>}
                     </td>
                     <td>
