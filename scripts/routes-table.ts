@@ -9,11 +9,15 @@ function credential(r: RouteDef): string {
   return p ? `${GROUP[r.group]} (${p.group}: ${p.level})` : GROUP[r.group];
 }
 
+/** The route's summary, then each status it declares with its meaning (the entry's own, as the document lists them first). */
+function what(r: RouteDef): string {
+  const statuses = Object.entries(r.statuses ?? {}).map(([status, meaning]) => `${status} ${meaning}`);
+  return [r.summary, ...statuses].join('; ');
+}
+
 /** The README's routes table, rendered from the route table so the two cannot drift. */
 export function routesMarkdown(): string {
-  const rows = routeList.map(
-    (r) => `| ${r.method} | \`${r.path}\` | ${credential(r)} | ${r.summary.replace(/\|/g, '\\|')} |`,
-  );
+  const rows = routeList.map((r) => `| ${r.method} | \`${r.path}\` | ${credential(r)} | ${what(r).replace(/\|/g, '\\|')} |`);
   return ['| Method | Path | Cred. | What |', '|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -106,3 +106,11 @@ export class Refusal extends AppError {
     super(status, message);
   }
 }
+
+/**
+ * Whether an error is DynamoDB (or the SDK) refusing for throughput: the error middleware answers
+ * it as 503 with Retry-After, and the check spends on another shard of a hot counter instead.
+ */
+export function isThrottling(e: unknown): boolean {
+  return e instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(e.name);
+}

@@ -1,14 +1,14 @@
-/** The builder every route group uses: path parameters typed from the template. */
+/** The builders every route group uses: path parameters typed from the template, names and handler files from the group. */
 import * as z from 'zod';
-import type { RouteDef, TableAction } from './route-def';
+import type { RouteSpec, TableAction } from './route-def';
 import type { PermissionGroup } from './schemas/permissions';
 import { idSchema } from './schemas/common';
 
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
-export type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
+type PathParamsSchema<P extends string> = z.ZodObject<{ [K in ParamNames<P>]: typeof idSchema }>;
 
 /** Path parameters derived from the template: every `{name}` is an id (contract §4). */
-export function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
+function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!);
   return (names.length ? z.object(Object.fromEntries(names.map((n) => [n, idSchema]))) : undefined) as PathParamsSchema<P> | undefined;
 }
@@ -21,6 +21,26 @@ type PermissionRule<D> = D extends { group: 'dashboard' } ? { permission: Permis
  * own. It must declare the table actions its code sends (the cloud grants exactly those), and a
  * dashboard route its permission group.
  */
-export function route<const D extends RouteDef & { tableActions: readonly TableAction[] }>(def: D & PermissionRule<D>) {
+export function route<const D extends RouteSpec & { tableActions: readonly TableAction[] }>(def: D & PermissionRule<D>) {
   return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def };
 }
+
+/**
+ * The handler file of route `name` in the group whose folder is `folder`: the name without the
+ * folder's prefix, in kebab case (`hooksCreate` in hooks is functions/hooks/create.ts,
+ * `oasImport` in imports functions/imports/oas-import.ts).
+ */
+export function handlerEntry(folder: string, name: string): string {
+  const own = name.startsWith(folder) && /^[A-Z]/.test(name.slice(folder.length)) ? name.slice(folder.length) : name;
+  return `functions/${folder}/${own.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
+}
+
+/**
+ * A route group: the routes whose handlers live in functions/<folder>/, each given its name and
+ * handler file, so a route is one entry and one file with nothing to keep in step.
+ */
+export function routeGroup<G extends Record<string, RouteSpec>>(folder: string, routes: G): RouteGroup<G> {
+  return Object.fromEntries(Object.entries(routes).map(([name, r]) => [name, { ...r, name, entry: handlerEntry(folder, name) }])) as RouteGroup<G>;
+}
+
+type RouteGroup<G> = { readonly [K in keyof G & string]: G[K] & { name: K; entry: string } };

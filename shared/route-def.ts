@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { OrgLimitClass } from './limits';
+import { WEBHOOK_LIMITS, type OrgLimitClass } from './limits';
 import type { PermissionGroup } from './schemas/permissions';
 
 export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
@@ -16,10 +16,41 @@ export const WRITE_TABLE_ACTIONS = ['PutItem', 'UpdateItem', 'DeleteItem', 'Batc
 export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TABLE_ACTIONS)[number];
 
 /**
- * One row of the route table. Pure data: `entry` names the handler file as a string so that
- * `cdk synth` and the OpenAPI generator never load handler code.
+ * The statuses a route answers for reasons of its own, each with what it means there. The
+ * document adds those every route of its kind answers (shared/openapi/statuses.ts: 400 for a
+ * schema, 401, 403 for a permission, 404 for a path id, 412 for If-Match, 413, 415, 429, 500,
+ * 503); a meaning given here for one of them comes first in its description.
  */
-export interface RouteDef<
+type Statuses = Partial<Record<400 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
+
+/** Headers a success answer carries besides those of every answer. */
+type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id';
+
+type Json = Record<string, unknown>;
+
+/**
+ * What the OpenAPI document needs beyond the entry's schemas: rules JSON Schema states that the
+ * Zod schemas hold as refinements or transforms, and prose for parameters.
+ */
+interface RouteDocExtras {
+  /** The body's JSON Schema where its Zod schema's cannot say it (a transform that picks between schemas). */
+  body?: Json;
+  /** JSON Schema the body must also satisfy (a rule the route's service enforces with a 400). */
+  bodyRule?: Json;
+  /** The whole request body object, for routes that parse their own body (bodyKind 'raw'). */
+  requestBody?: Json;
+  /** Descriptions of this route's parameters where the shared ones (shared/openapi/parameters.ts) do not fit. */
+  params?: Record<string, string>;
+  /** The model of a status's body where it is not the group's envelope, by its name in components.schemas. */
+  models?: Partial<Record<number, string>>;
+}
+
+/**
+ * What a route group declares of one route: its whole contract. Pure data, so `cdk synth` and the
+ * OpenAPI generator never load handler code. The group adds the route's name and handler file
+ * (shared/route-builders.ts: routeGroup).
+ */
+export interface RouteSpec<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
@@ -27,9 +58,16 @@ export interface RouteDef<
   method: Method;
   path: string;
   group: Group;
-  /** Handler file, relative to the project root; it exports `handler`. */
-  entry: string;
+  /** What the route does, in one line (the document's summary, the README's routes table). */
   summary: string;
+  /** What the document says beyond the summary: the rules JSON Schema cannot state (cross-field, references). */
+  description: string;
+  /** The 200 answer in a few words ("Webhook created; Meta is its id"). */
+  success: string;
+  /** Statuses of its own and what each means here (the document, the README and tests read them). */
+  statuses?: Statuses;
+  /** Headers of the 200 answer beyond those of every answer (ETag: the stored version If-Match repeats). */
+  successHeaders?: readonly SuccessHeader[];
   /** Read routes change nothing; their tableActions are all read actions. */
   access: 'read' | 'write';
   /**
@@ -81,6 +119,23 @@ export interface RouteDef<
    * that read their own files at run time.
    */
   nodeModules?: string[];
+  /** What only the OpenAPI document reads. */
+  doc?: RouteDocExtras;
+}
+
+/** One row of the route table: a route as its group declares it, with its name and handler file. */
+export interface RouteDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> extends RouteSpec<P, Q, B> {
+  /** The route's key in the table; the document's operationId. */
+  name: string;
+  /**
+   * Handler file, relative to the project root, derived from the group's folder and the name
+   * (`hooksCreate` of hooks: functions/hooks/create.ts); it exports `handler`.
+   */
+  entry: string;
 }
 
 /**
@@ -109,3 +164,16 @@ export function groupOfPath(path: string): Group {
   if (path.startsWith('/admin/') || path === '/admin') return 'admin';
   return 'dashboard';
 }
+
+/** Causes several groups' routes answer alike, as parts of a status's meaning. */
+export const SHARED_CAUSES = {
+  /** Any route that reads a stored definition (README "Limits"). */
+  storedTooLarge: 'a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message',
+  /** Every write of an API definition (contract §11). */
+  handlerLimits:
+    `event handlers past the fan-out limits (${WEBHOOK_LIMITS.handlersPerApi} webhook handlers per API, ` +
+    `${WEBHOOK_LIMITS.hooksPerEvent} webhooks per event), each named`,
+  /** A write that names a base API (contract §8). */
+  versionNameTaken: "new_version_name already names a version of the base (or the base's own version)",
+  badBase: 'base_api_id names no OAS API of the organisation, or the API itself, or new_version_name is missing',
+} as const;

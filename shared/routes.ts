@@ -54,4 +54,4 @@ export const routes = {
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;
-export const routeList: Array<RouteDef & { name: string }> = Object.entries(routes).map(([name, r]) => ({ name, ...r }));
+export const routeList: RouteDef[] = Object.values(routes);

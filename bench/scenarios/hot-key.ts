@@ -2,7 +2,7 @@
  * One key checked faster than one DynamoDB item takes writes. DynamoDB Local has no per-item
  * ceiling, so the spends go through test/support/throttling-dynamo.ts, which refuses more than C
  * writes/s per item (BENCH_HOT_C, default 50: the real ~1,000/s scaled down to this machine).
- * The service's own store code (shared/store/live-quota.ts, as the check calls it) spends a key
+ * The service's own store code (shared/store/live-quota/, as the check calls it) spends a key
  * with quota 4 × C × 6 from 64 concurrent workers until 300 checks past the quota are refused:
  * the counter shards itself when throttled. Judged: allowed checks/s / C (target >= 4) and
  * allowed - quota_max (target 0: no over-admission).
@@ -10,7 +10,7 @@
 import { resetConfig } from '../../shared/config';
 import { resetClient } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
-import { spend } from '../../shared/store/live-quota';
+import { spend } from '../../shared/store/live-quota/spend';
 import { startThrottlingDynamo } from '../../test/support/throttling-dynamo';
 import type { Ctx } from '../lib/context';
 import { round, type Row } from '../lib/stats';

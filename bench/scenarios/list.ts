@@ -1,5 +1,5 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { recordFromClassic } from '../../shared/domain/api-records';
+import { recordFromClassic } from '../../shared/domain/api-builders';
 import { createApiItems } from '../../shared/store/apis';
 import { apiKeys } from '../../shared/store/apis';
 import { orgKeys } from '../../shared/store/organisations';

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { ok } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { listOrgApis } from '../../shared/services/api-reads';
 
-/** GET /api/apis: the caller's organisation's APIs, paged, six sort orders. */
-export const handler = createHandler(routes.apisList, async ({ org, query }) => ok(await listOrgApis(org, query)));
+/** GET /api/apis: the caller's organisation's APIs, paged, in one of six orders. */
+export const handler = createHandler(routes.apisList, async ({ org, query }) => reply.ok(await listOrgApis(org, query)));

@@ -1,13 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { gatewayOk } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { replaceOasApi } from '../../shared/services/apis';
 
-/**
- * PUT /gw/apis/oas/{apiID}: replaces; 400 when the body names another id; 404 unknown. With
- * base_api_id it links the API as a version of that base, in the same transaction.
- */
+/** PUT /gw/apis/oas/{apiID}: replace an OAS API, with base_api_id linking it as a version of that base. */
 export const handler = createHandler(routes.oasUpdate, async ({ params, body, query, ifMatch }) => {
   await replaceOasApi(params.apiID, body, query, ifMatch);
-  return gatewayOk('modified', params.apiID);
+  return reply.gateway('modified', params.apiID);
 });

@@ -1,8 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
+import { reply } from '../../shared/http/envelopes';
 import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { listHookDeliveries } from '../../shared/services/deliveries';
 
-/** GET /api/hooks/{hookID}/deliveries: the hook's delivery log, newest first, paged; 404 unknown. */
-export const handler = createHandler(routes.hooksDeliveries, async ({ org, params, query }) => ({
-  body: await listHookDeliveries(org, params.hookID, query),
-}));
+/** GET /api/hooks/{hookID}/deliveries: a webhook's delivery log, newest first, paged. */
+export const handler = createHandler(routes.hooksDeliveries, async ({ org, params, query }) => reply.ok(await listHookDeliveries(org, params.hookID, query)));

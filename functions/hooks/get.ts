@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { ok } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
 import { getHook } from '../../shared/services/hooks';
 
-/** GET /api/hooks/{hookID}: the hook, its version as ETag; 404 unknown or another organisation's. */
+/** GET /api/hooks/{hookID}: a webhook of the caller's organisation. */
 export const handler = createHandler(routes.hooksGet, async ({ org, params }) => {
   const hook = await getHook(org, params.hookID);
-  return ok(hook, { version: hook.version });
+  return reply.ok(hook, { etag: hook.version });
 });

@@ -1,7 +1,9 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { gatewayOk } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { deleteKey } from '../../shared/services/keys';
 
-/** DELETE /gw/keys/{keyID}: the key, its live quotas and its user-name marker go together. */
-export const handler = createHandler(routes.keysDelete, async ({ params, query }) => gatewayOk('deleted', params.keyID, await deleteKey(params.keyID, query)));
+/** DELETE /gw/keys/{keyID}: a key, its live quotas and its user-name marker go together. */
+export const handler = createHandler(routes.keysDelete, async ({ params, query }) =>
+  reply.gateway('deleted', params.keyID, { keyHash: await deleteKey(params.keyID, query) }),
+);

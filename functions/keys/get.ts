@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { ok } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getKey } from '../../shared/services/keys';
 
-/** GET /gw/keys/{keyID}: the session with its live quota; hashed=true takes the hash. */
+/** GET /gw/keys/{keyID}: the session a key's policies make, with its live quota. */
 export const handler = createHandler(routes.keysGet, async ({ params, query }) => {
   const { session, version } = await getKey(params.keyID, query);
-  return ok(session, { version });
+  return reply.ok(session, { etag: version });
 });

@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { gatewayOk } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { policiesRoutes as routes } from '../../shared/route-groups/policies';
 import { deletePolicy } from '../../shared/services/policies';
 
-/** DELETE /gw/policies/{policyID}: keys naming it stop receiving what it granted. */
+/** DELETE /gw/policies/{policyID}: keys naming the policy stop receiving what it granted. */
 export const handler = createHandler(routes.policiesDelete, async ({ params, ifMatch }) => {
   await deletePolicy(params.policyID, ifMatch);
-  return gatewayOk('deleted', params.policyID);
+  return reply.gateway('deleted', params.policyID);
 });

@@ -1,6 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
+import { reply } from '../../shared/http/envelopes';
 import { sessionsRoutes as routes } from '../../shared/route-groups/sessions';
-import { checkOrRefuse } from '../../shared/services/sessions';
+import { checkOrRefuse } from '../../shared/services/session-check';
 
-/** POST /gw/sessions/check (contract §10): 200 with the live quota, or 403/429 with the reason. */
-export const handler = createHandler(routes.sessionsCheck, async ({ body }) => ({ body: await checkOrRefuse(body) }));
+/** POST /gw/sessions/check (contract §10): a gateway asks whether a key may make a request, spending its quota. */
+export const handler = createHandler(routes.sessionsCheck, async ({ body }) => reply.ok(await checkOrRefuse(body)));

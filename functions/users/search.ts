@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
-import { ok } from '../../shared/http/envelopes';
+import { reply } from '../../shared/http/envelopes';
 import { usersRoutes as routes } from '../../shared/route-groups/users';
 import { searchOrgUsers } from '../../shared/services/users';
 
-/** GET /api/users/search: q is a case-insensitive substring of the e-mail; q missing is 400. */
-export const handler = createHandler(routes.usersSearch, async ({ org, query }) => ok(await searchOrgUsers(org, query)));
+/** GET /api/users/search: the caller's organisation's users whose e-mail holds q, ignoring case. */
+export const handler = createHandler(routes.usersSearch, async ({ org, query }) => reply.ok(await searchOrgUsers(org, query)));

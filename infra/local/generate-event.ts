@@ -5,9 +5,9 @@
  * A body without a content-type header is sent as application/json.
  */
 import { readFileSync } from 'node:fs';
+import { routeMatcher } from '../../shared/http/route-match';
 import { apiGatewayEvent } from './event';
 import { flag, parseArgs, templateFor } from './emulator/cli';
-import { compileRoute, selectRoute } from './emulator/gateway';
 import { readCloudStage } from './emulator/template';
 
 async function main() {
@@ -26,10 +26,10 @@ async function main() {
   headers.host ??= 'localhost';
   const stage = readCloudStage(await templateFor(args, (line) => console.error(line)), { region: 'us-east-1', account: '000000000000', tableName: 'local' });
   const url = new URL(path, 'http://localhost');
-  const hit = selectRoute(stage.routes.map(compileRoute), method.toUpperCase(), url.pathname);
+  const hit = routeMatcher(stage.routes).match(method.toUpperCase(), url.pathname);
   const event = apiGatewayEvent(
     { method, url, headers, body, sourceIp: '127.0.0.1', protocol: 'HTTP/1.1' },
-    { routeKey: hit?.r.routeKey ?? '$default', pathParameters: hit?.params ?? {} },
+    { routeKey: hit?.route.routeKey ?? '$default', pathParameters: hit?.params ?? {} },
   );
   console.log(JSON.stringify(event, null, 2));
 }

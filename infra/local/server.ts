@@ -1,15 +1,15 @@
 /**
- * The local stage's HTTP server: match a route of the table, build the API Gateway event,
- * invoke the same handler the cloud runs, write its result. Never imported by functions/.
+ * The local stage's HTTP server: match a route of the table by API Gateway's precedence, build the
+ * API Gateway event, invoke the same handler the cloud runs, write its result. Never imported by
+ * functions/.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { routeList } from '../../shared/routes';
 import { randomUUID } from 'node:crypto';
 import { PayloadTooLarge } from '../../shared/errors';
-import { fallbackResponse, matchPath } from '../../shared/http/fallback';
+import { fallbackResponse, tableRoutes } from '../../shared/http/fallback';
 import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
@@ -60,18 +60,10 @@ export function createLocalServer(): Server {
     // The web console's files (README "Console"), on the service's origin as CloudFront serves them.
     if (isConsolePath(url.pathname)) return serveConsole(req, res);
     const method = (req.method ?? 'GET').toUpperCase();
-    // One match per request (the method first, the cheap test), its parameters kept for the event.
-    let route: (typeof routeList)[number] | undefined;
-    let pathParameters: Record<string, string> = {};
-    for (const r of routeList) {
-      if (r.method !== method) continue;
-      const params = matchPath(r.path, url.pathname);
-      if (params) {
-        route = r;
-        pathParameters = params;
-        break;
-      }
-    }
+    // One match per request, by API Gateway's precedence; its parameters are kept for the event.
+    const hit = tableRoutes.match(method, url.pathname);
+    const route = hit?.route;
+    const pathParameters = hit?.params ?? {};
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

@@ -33,11 +33,3 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined {
 export function ifMatchAllows(cond: IfMatch | undefined, version: number): boolean {
   return cond === undefined || cond === '*' || cond.includes(version);
 }
-
-/**
- * The one version the condition names, when it names exactly one: a write may then be
- * conditioned on it without reading the object first.
- */
-export function onlyVersion(cond: IfMatch | undefined): number | undefined {
-  return cond !== undefined && cond !== '*' && cond.length === 1 ? cond[0] : undefined;
-}

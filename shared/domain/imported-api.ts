@@ -3,13 +3,15 @@
  * the caller's organisation whatever the document or a template says: a dashboard user can
  * neither place an API in another organisation nor move one there.
  */
-import { recordFromOas, assertSameId, type ApiRecord } from './api-records';
+import { recordFromOas } from './api-builders';
+import type { ApiRecord } from './api-records';
+import { assertBodyIdIsPathId } from './path-ids';
 import { applyImportFlags, buildImportedDocument, type ImportOptions } from './oas-import';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
-import { isPlainObject } from './template-merge';
+import { isPlainObject } from './plain-object';
 import { checkUpstreamAllowed, type HostAllowList } from './upstream-hosts';
-import { keepLinkedVersions } from './versioning';
+import { keepLinkedVersions } from './api-versions';
 
 type Obj = Record<string, unknown>;
 
@@ -48,7 +50,7 @@ export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, exist
   const doc = applyImportFlags(body, options);
   checkUpstreamAllowed(upstreamUrl(doc), allowed, `body.${GW_EXTENSION}.upstream.url`);
   const info = gatewayInfo(doc);
-  assertSameId(existing.api_id, info.id, `body.${GW_EXTENSION}.info.id`);
+  assertBodyIdIsPathId('API', existing.api_id, info.id, `body.${GW_EXTENSION}.info.id`);
   info.id = existing.api_id;
   info.dbId = existing.id;
   info.orgId = existing.org_id;

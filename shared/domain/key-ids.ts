@@ -15,5 +15,3 @@ export function keyHash(key: string): string {
 
 /** API `api_id` when the client gives none: 32 lowercase hex. */
 export const newApiId = (): string => randomHex(16);
-
-export { newDbId } from './hashing';

@@ -6,7 +6,7 @@
  */
 import { ListenPathTaken } from '../errors';
 import type { ApiRecord } from './api-records';
-import { isPlainObject } from './template-merge';
+import { isPlainObject } from './plain-object';
 
 export interface ListenClaim {
   /** Lower-case host, or '' when the API answers on every host. */

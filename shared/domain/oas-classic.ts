@@ -354,14 +354,3 @@ export function oasToClassic(doc: OasDocument | Json): ClassicApi {
 export function classicToOas(classic: ClassicApi | Json): GwApiGateway {
   return convert(classic, false) as GwApiGateway;
 }
-
-/** A minimal OpenAPI document around a classic definition. */
-export function classicToOasDocument(classic: ClassicApi | Json): OasDocument {
-  const c = classic as Json;
-  return {
-    openapi: '3.0.3',
-    info: { title: String(c.name || c.api_id || 'API'), version: '1.0.0' },
-    paths: {},
-    [GW_EXTENSION]: classicToOas(classic),
-  };
-}

@@ -4,7 +4,8 @@ import { LIMITS } from '../limits';
 import { defaultListenPath } from './listen-paths';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
-import { deepMerge, isPlainObject } from './template-merge';
+import { isPlainObject } from './plain-object';
+import { deepMerge } from './template-merge';
 import { isHttpUrl } from './urls';
 
 type Obj = Record<string, unknown>;

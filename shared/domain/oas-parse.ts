@@ -220,10 +220,3 @@ function describe(e: AjvLikeError): string {
   const extra = e.params?.additionalProperty ?? e.params?.allowedValues;
   return extra === undefined ? message : `${message} (${Array.isArray(extra) ? extra.join(', ') : String(extra)})`;
 }
-
-/** The whole check of a parsed import body: no gateway extension, a valid OpenAPI 3.x document. */
-export async function checkImportDocument(doc: OasDoc): Promise<OasDoc> {
-  rejectGatewayExtension(doc);
-  await validateOpenApi(doc);
-  return doc;
-}

@@ -2,7 +2,7 @@
  * Pure quota, rate and session rules (contract §6 and §10). Times are Unix epoch seconds.
  *
  * The storage that enforces them (one conditional UpdateItem per allowed check, the hot-key
- * shards) is described in the header of shared/store/live-quota.ts; this module holds the
+ * shards) is shared/store/live-quota/ (RELIABILITY.md "Live quotas"); this module holds the
  * arithmetic it relies on, so it can be tested without a table:
  * - a quota window ends at `renews` (NEVER_RENEWS when it never renews) and renews lazily;
  * - a rate window is the fixed window of `per` seconds that holds now (rateWindow());
@@ -36,22 +36,10 @@ export function renewsAt(now: number, renewalRate: number | undefined | null): n
   return Math.min(Math.floor(now) + Math.floor(renewalRate), NEVER_RENEWS);
 }
 
-export interface QuotaItemState {
-  quota_max: number;
-  renewal_rate: number;
+/** A live quota window as its counter holds it: units spent, and when the window ends. */
+export interface LiveWindow {
   used: number;
   renews: number;
-}
-
-interface QuotaFields {
-  quota_max?: number | undefined;
-  quota_renewal_rate?: number | undefined;
-}
-
-/** Attributes of a freshly reset live quota: nothing used, window starting now. */
-export function resetQuotaState(session: QuotaFields, now: number): QuotaItemState {
-  const quotaMax = isUnlimited(session.quota_max) ? UNLIMITED : (session.quota_max as number);
-  return { quota_max: quotaMax, renewal_rate: session.quota_renewal_rate ?? 0, used: 0, renews: renewsAt(now, session.quota_renewal_rate) };
 }
 
 /**
@@ -77,12 +65,12 @@ export function nextOnGrid(renews: number, renewalRate: number, now: number): nu
 }
 
 /** Whether a live window has elapsed and the next spend must renew it first. */
-export function windowElapsed(state: Pick<QuotaItemState, 'renews'>, now: number): boolean {
+export function windowElapsed(state: Pick<LiveWindow, 'renews'>, now: number): boolean {
   return state.renews <= now;
 }
 
 /** quota_remaining as the session shows it: -1 when unlimited, never below 0, full after the window. */
-export function quotaRemaining(state: Pick<QuotaItemState, 'quota_max' | 'used' | 'renews'>, now: number): number {
+export function quotaRemaining(state: LiveWindow & { quota_max: number }, now: number): number {
   if (isUnlimited(state.quota_max)) return UNLIMITED;
   if (windowElapsed(state, now)) return state.quota_max;
   return Math.max(0, state.quota_max - state.used);

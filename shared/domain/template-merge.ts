@@ -2,16 +2,13 @@ import { PayloadTooLarge } from '../errors';
 import { LIMITS } from '../limits';
 import { jsonBytesWithin } from './json-size';
 import type { OasDoc } from './oas-parse';
+import { isPlainObject } from './plain-object';
 
 type Obj = Record<string, unknown>;
 
 // Assigning `__proto__` would set a prototype instead of a member; the parsers refuse the key, and
 // merging skips it too. (`constructor` is a legitimate property name in schemas and is kept.)
 const UNSAFE_KEYS = new Set(['__proto__']);
-
-export function isPlainObject(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Deep merge where `over` wins: objects merge member by member, anything else (arrays included)

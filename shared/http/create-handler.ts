@@ -10,7 +10,9 @@
  *   handler-input      the validated input, handed to the handler
  *   error-envelope     every failure in the group's envelope (its onError runs first)
  * They share their state on `request.internal`; the answer then passes the one response
- * finaliser (shared/http/respond.ts). Handlers receive validated input and return a Reply.
+ * finaliser (shared/http/respond.ts). Handlers receive validated input, typed by their route (the
+ * caller's organisation only on dashboard routes), and return a Reply (shared/http/envelopes.ts:
+ * reply), which carries the ETag exactly when the route's entry declares it.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -32,7 +34,7 @@ import { errorResult, finalise, jsonResult, type Result } from './respond';
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Headers = Record<string, string | undefined>;
 
-export interface HandlerContext<P, Q, B> {
+interface RequestInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
@@ -40,21 +42,26 @@ export interface HandlerContext<P, Q, B> {
   rawBody: string | undefined;
   headers: Headers;
   principal: Principal;
-  /** The caller's organisation; only dashboard routes have one. */
-  readonly org: string;
   /** What If-Match asks of the stored version, when sent (contract §3). */
   ifMatch: IfMatch | undefined;
   requestId: string;
 }
+
+/** What a route's handler receives: its validated input, and on a dashboard route the caller's organisation. */
+type HandlerContext<R extends RouteDef> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
+  (R extends { group: 'dashboard' } ? { readonly org: string } : unknown);
+
+/** Whether the route's success answer carries the ETag (its entry's successHeaders). */
+type AnswersEtag<R> = R extends { successHeaders: readonly (infer H)[] } ? ('ETag' extends H ? true : false) : false;
 
 /**
  * Middy hands a handler only the event and the context, so the last `before` step puts the
  * finished input there (as Middy's own setToContext options do). Lambda, the local server and
  * the emulator each make a new context per invocation.
  */
-type InputContext = Context & { handlerInput?: HandlerContext<unknown, unknown, unknown> };
+type InputContext = Context & { handlerInput?: RequestInput<unknown, unknown, unknown> & { org?: string } };
 
-const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
+const handlerInput: HttpMiddleware<InputContext> = {
   name: 'handler-input',
   before: async (request) => {
     const principal = request.internal.principal!;
@@ -67,20 +74,14 @@ const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
       rawBody: parts.rawBody,
       headers,
       principal,
-      get org() {
-        if (principal.group !== 'dashboard') throw new Error(`route ${route.path} has no organisation`);
-        return principal.orgId;
-      },
+      ...(principal.group === 'dashboard' ? { org: principal.orgId } : {}),
       ifMatch: (request.internal.ifMatch = parseIfMatch(headers['if-match'])),
       requestId: requestIdOf(request.event),
     };
   },
-});
+};
 
-export function createHandler<R extends RouteDef>(
-  route: R,
-  fn: (ctx: HandlerContext<Out<R['params']>, Out<R['query']>, Out<R['body']>>) => Promise<Reply>,
-) {
+export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerContext<R>) => Promise<Reply<AnswersEtag<R>>>) {
   const label = `${route.method} ${route.path}`;
   const core = middy<APIGatewayProxyEventV2, Result, Error, InputContext, RequestState>()
     .use(auth(route))
@@ -88,9 +89,9 @@ export function createHandler<R extends RouteDef>(
     .use(parseAndValidate(route))
     .use(orgLimit(route))
     .use(idempotency(route))
-    .use(handlerInput(route))
+    .use(handlerInput)
     .use(errorEnvelope(route))
-    .handler(async (_event, context) => jsonResult(await fn(context.handlerInput as HandlerContext<Out<R['params']>, Out<R['query']>, Out<R['body']>>)));
+    .handler(async (_event, context) => jsonResult(await fn(context.handlerInput as HandlerContext<R>)));
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<Result> => {
     const started = Date.now();

@@ -1,30 +1,57 @@
 import type { Group } from '../route-def';
 import type { ErrorDetail } from '../errors';
 
-/** What a handler answers: the finaliser (shared/http/respond.ts) turns it into the HTTP result. */
-export interface Reply {
-  status?: number;
-  body: unknown;
+declare const carriesEtag: unique symbol;
+
+/**
+ * What a handler answers, made only by `reply` (a handler cannot build one by hand): the
+ * finaliser (shared/http/respond.ts) turns it into the HTTP result. `E` says whether it carries
+ * the ETag, which createHandler holds to what the route's entry declares (successHeaders).
+ */
+export interface Reply<E extends boolean = boolean> {
+  readonly status?: number;
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
+  readonly [carriesEtag]: E;
+}
+
+interface ReplyOptions<E extends number | undefined> {
+  /** The stored version the answer shows: sent as the ETag that If-Match repeats. */
+  etag?: E;
+  /** Further headers the route declares (X-Gw-Base-Api-Id). */
   headers?: Record<string, string>;
 }
+/** Whether an answer made with `etag` carries the ETag. */
+type Etagged<E> = E extends number ? true : false;
 
-/** Dashboard and admin success (contract §3). */
-export function statusOk(message: string, meta: unknown = null, id?: string): Reply {
-  return { body: { Status: 'OK', Message: message, Meta: meta, ...(id !== undefined ? { ID: id } : {}) } };
+function make<E extends number | undefined>(body: unknown, opts: ReplyOptions<E> = {}, status?: number): Reply<Etagged<E>> {
+  const headers = { ...(opts.headers ?? {}), ...(opts.etag !== undefined ? { ETag: `"${opts.etag}"` } : {}) };
+  return { ...(status !== undefined ? { status } : {}), body, headers } as unknown as Reply<Etagged<E>>;
 }
 
-/** Gateway write result (contract §3). */
-export function gatewayOk(action: 'added' | 'modified' | 'deleted', key: string, keyHash?: string): Reply {
-  return { body: { key, status: 'ok', action, ...(keyHash ? { key_hash: keyHash } : {}) } };
-}
-
-/** The ETag of a stored version: what If-Match must repeat. */
-export const etagOf = (version: number) => ({ ETag: `"${version}"` });
-
-/** A plain JSON body; `version` becomes the ETag. */
-export function ok(body: unknown, opts: { version?: number; headers?: Record<string, string> } = {}): Reply {
-  return { body, headers: { ...(opts.headers ?? {}), ...(opts.version !== undefined ? etagOf(opts.version) : {}) } };
-}
+/** The one way a handler answers (contract §3): every success is one of these. */
+export const reply = {
+  /** A plain JSON body (a read, a list, a client object); `status` only for an answer that is not 200 yet no error (the health check's 503). */
+  ok<E extends number | undefined = undefined>(body: unknown, opts: ReplyOptions<E> & { status?: number } = {}): Reply<Etagged<E>> {
+    return make(body, opts, opts.status);
+  },
+  /**
+   * Dashboard and admin success: `{Status: "OK", Message, Meta}`, plus `ID` where the result names
+   * an id, and `extra` members a route adds (a secret shown once).
+   */
+  status<E extends number | undefined = undefined>(
+    message: string,
+    meta: unknown,
+    opts: ReplyOptions<E> & { id?: string; extra?: Record<string, unknown> } = {},
+  ): Reply<Etagged<E>> {
+    const body = { Status: 'OK', Message: message, Meta: meta, ...(opts.id !== undefined ? { ID: opts.id } : {}), ...(opts.extra ?? {}) };
+    return make(body, opts);
+  },
+  /** Gateway write result: `{key, status: "ok", action}`, plus `key_hash` for keys. */
+  gateway(action: 'added' | 'modified' | 'deleted', key: string, opts: { keyHash?: string } = {}): Reply<false> {
+    return make<undefined>({ key, status: 'ok', action, ...(opts.keyHash ? { key_hash: opts.keyHash } : {}) });
+  },
+};
 
 /**
  * The error envelope of a credential group (contract §3): the gateway's `{status, message,

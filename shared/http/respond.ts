@@ -14,8 +14,8 @@ import { log } from './logger';
 
 export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
-/** A handler's reply as JSON. */
-export function jsonResult(reply: Reply): Result {
+/** A handler's reply (or an error's answer) as JSON. */
+export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers'>): Result {
   return {
     statusCode: reply.status ?? 200,
     headers: { 'Content-Type': 'application/json', ...(reply.headers ?? {}) },

@@ -165,17 +165,3 @@ export const JSON_SCHEMAS: Record<string, Json> = {
     allOf: [model('OasDocument'), { not: { required: ['x-gw-api-gateway'] } }],
   },
 };
-
-/**
- * The rule the key routes add to their body schema (contract §6): at least one access_rights
- * entry or one policy.
- */
-export const GRANT_RULE: Json = {
-  // No `type` in the branches: the base schema has it, and a restated bare object type would make
-  // generated clients read it as an object with no members.
-  anyOf: [
-    { required: ['access_rights'], properties: { access_rights: { minProperties: 1 } } },
-    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1 } } },
-    { required: ['apply_policy_id'], properties: { apply_policy_id: { minLength: 1 } } },
-  ],
-};

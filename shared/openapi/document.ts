@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of every route of the table (contract §1), generated from the route
- * table, its Zod schemas and the route docs (shared/openapi/routes/). Named models are
+ * table: each entry's schemas, statuses and prose (shared/route-groups/). Named models are
  * components referenced everywhere; each operation lists exactly the statuses it answers, with
  * their headers and examples recorded from the e2e run (shared/openapi/examples.json).
  */
@@ -11,14 +11,11 @@ import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
 import { STORABLE_MAX } from '../schemas/numbers';
 import { importedPolicySchema } from '../schemas/policies';
-import { GRANT_RULE, JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
+import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
-import type { RouteDoc } from './route-doc';
-import { ROUTE_DOCS, TAGS } from './routes';
-import { statusesOf, takesBody } from './statuses';
+import { statusesOf } from './statuses';
+import { TAGS } from './tags';
 import examples from './examples.json';
-
-export { GRANT_RULE };
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -71,16 +68,10 @@ const OUTSIDE_OPERATIONS: Record<string, Json> = {
 /** The group's error model (contract §3). */
 const errorModel = (group: RouteDef['group']) => (group === 'gateway' ? 'GatewayError' : 'DashboardError');
 
-type Route = RouteDef & { name: string; tag: string; doc: RouteDoc };
+type Route = RouteDef & { tag: string };
 
 function allRoutes(): Route[] {
-  return Object.entries(routeGroups).flatMap(([tag, group]) =>
-    Object.entries(group as Record<string, RouteDef>).map(([name, r]) => {
-      const doc = (ROUTE_DOCS as Record<string, Record<string, RouteDoc>>)[tag]?.[name];
-      if (!doc) throw new Error(`route ${name} has no docs: add it to shared/openapi/routes/${tag}.ts`);
-      return { ...r, name, tag, doc };
-    }),
-  );
+  return Object.entries(routeGroups).flatMap(([tag, group]) => Object.values(group as Record<string, RouteDef>).map((r) => ({ ...r, tag })));
 }
 
 /**
@@ -227,7 +218,7 @@ function refine(s: Json, io: Io): void {
 
 function parameters(r: Route, set: SchemaSet): Json[] {
   const out: Json[] = [];
-  const describe = (name: string) => r.doc.params?.[name] ?? PARAMETER_DOCS[name] ?? '';
+  const describe = (name: string) => r.doc?.params?.[name] ?? PARAMETER_DOCS[name] ?? '';
   for (const [where, schema] of [['path', r.params], ['query', r.query]] as const) {
     if (!schema) continue;
     const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as { properties?: Record<string, Json>; required?: string[] };
@@ -272,10 +263,10 @@ interface Recorded {
 }
 
 function requestBody(r: Route, set: SchemaSet): Json | undefined {
-  if (r.doc.requestBody) return r.doc.requestBody;
+  if (r.doc?.requestBody) return r.doc.requestBody;
   if (!r.body) return undefined;
-  const base = r.doc.body ?? set.use(r.body, 'input');
-  const schema = r.doc.bodyRule ? { allOf: [base, r.doc.bodyRule] } : base;
+  const base = r.doc?.body ?? set.use(r.body, 'input');
+  const schema = r.doc?.bodyRule ? { allOf: [base, r.doc.bodyRule] } : base;
   const example = (examples as Record<string, Recorded>)[r.name]?.request;
   const types = r.contentTypes ?? ['application/json'];
   return { required: true, content: Object.fromEntries(types.map((t) => [t, { schema, ...(example !== undefined ? { example } : {}) }])) };
@@ -284,16 +275,15 @@ function requestBody(r: Route, set: SchemaSet): Json | undefined {
 function responses(r: Route, set: SchemaSet): Json {
   const recorded = (examples as Record<string, Recorded>)[r.name]?.responses ?? {};
   const out: Json = {};
-  for (const [status, when] of statusesOf(r, r.doc)) {
+  for (const [status, when] of statusesOf(r)) {
     const headers = everyAnswerHeaders();
     if (status === 200) {
-      if (r.doc.etag) headers.ETag = headerRef('ETag');
+      for (const h of r.successHeaders ?? []) headers[h] = headerRef(h);
       if (r.idempotent) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
       if (r.idempotent && r.secrets?.length) headers['Idempotent-Secrets-Withheld'] = headerRef('Idempotent-Secrets-Withheld');
-      for (const h of r.doc.headers ?? []) headers[h] = headerRef(h);
     }
     if (status === 429 && orgLimitOf(r)) headers['Retry-After'] = headerRef('Retry-After');
-    const model = r.doc.models?.[status];
+    const model = r.doc?.models?.[status];
     const schema = status === 200 ? set.use(r.result, 'output') : set.named(model ?? errorModel(r.group), 'output');
     const example = recorded[String(status)];
     out[String(status)] = {
@@ -328,7 +318,7 @@ function operation(r: Route, set: SchemaSet): Json {
   return {
     operationId: r.name,
     summary: shortSummary(r.summary),
-    description: `${r.summary}.\n\n${r.doc.description}${gate(r)}`,
+    description: `${r.summary}.\n\n${r.description}${gate(r)}`,
     ...(permission ? { 'x-permission': permission } : {}),
     tags: [r.tag],
     security: r.group === 'public' ? [] : [{ [r.group]: [] }],
@@ -403,4 +393,3 @@ export function openApiDocument(): Json {
   return cached;
 }
 
-export { takesBody };

@@ -1,4 +1,4 @@
-/** What each path and query parameter means, by name, wherever it appears (RouteDoc.params overrides per route). */
+/** What each path and query parameter means, by name, wherever it appears (a route entry's doc.params overrides them). */
 export const PARAMETER_DOCS: Record<string, string> = {
   // Path: ids (contract §4)
   apiID: "The API's api_id (dashboard key and streams routes also take its 24-hex database id)",

@@ -1,14 +1,15 @@
 /**
  * The statuses an operation answers: derived from its table entry where a rule of the service
- * decides them for every route alike (contract §3), plus what the route declares (RouteDoc.answers).
+ * decides them for every route alike (contract §3), plus the statuses the entry declares.
  */
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, type RouteDef } from '../route-def';
-import type { RouteDoc } from './route-doc';
 
 /** Whether the route reads anything from the request a client could get wrong. */
-export const takesInput = (r: RouteDef) => Boolean(r.params || r.query || r.body || r.bodyKind === 'raw' || r.etag || r.idempotent);
-export const takesBody = (r: RouteDef) => Boolean(r.body || r.bodyKind === 'raw');
+const takesInput = (r: RouteDef) => Boolean(r.params || r.query || r.body || r.bodyKind === 'raw' || r.etag || r.idempotent);
+const takesBody = (r: RouteDef) => Boolean(r.body || r.bodyKind === 'raw');
+/** A paged list: its query takes a cursor. */
+const isList = (r: RouteDef) => 'cursor' in ((r.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
 
 const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: (r: RouteDef) => string }> = [
   {
@@ -19,6 +20,7 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
         takesBody(r) ? 'The body is not JSON (or YAML where taken), or a value breaks the schema' : 'A value breaks the schema',
         'each problem is named by its path (body.method, query.p, params.apiID) in the errors',
         r.etag ? 'an If-Match that is neither * nor a list of ETags of this service' : '',
+        isList(r) ? 'a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one)' : '',
         r.idempotent ? 'an Idempotency-Key that is not 1-255 visible ASCII characters' : '',
       ]
         .filter(Boolean)
@@ -70,9 +72,9 @@ const CREDENTIAL: Record<RouteDef['group'], string> = {
 };
 
 /** Status -> when it is answered, ascending; 200 first. */
-export function statusesOf(r: RouteDef, doc: RouteDoc): Map<number, string> {
-  const out = new Map<number, string>([[200, doc.success]]);
-  const own = (doc.answers ?? {}) as Record<number, string | undefined>;
+export function statusesOf(r: RouteDef): Map<number, string> {
+  const out = new Map<number, string>([[200, r.success]]);
+  const own = (r.statuses ?? {}) as Record<number, string | undefined>;
   for (const d of DERIVED) {
     if (!d.applies(r)) continue;
     const mine = own[d.status];

@@ -1,35 +1,57 @@
 /** Assets: the templates an OpenAPI import can start from. Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { okIdPairSchema, okIdSchema } from '../schemas/common';
 import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } from '../schemas/assets';
 
-export const assetsRoutes = {
+const idTaken = 'The custom id is taken in the organisation';
+const badKind = 'A kind other than oas-template';
+
+export const assetsRoutes = routeGroup('assets', {
   assetsCreate: route({
-    method: 'POST', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/create.ts', access: 'write', permission: 'assets', idempotent: true,
+    method: 'POST', path: '/api/assets', group: 'dashboard', access: 'write', permission: 'assets', idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a template (asset); Meta is the new _id, ID the custom id; 409 custom id taken, 422 kind other than oas-template',
+    summary: 'Create a template (asset); Meta is the new _id, ID the custom id',
+    description:
+      'data is an OpenAPI document, often partial; only its x-gw-api-gateway is checked. The custom id is unique in the organisation. ' +
+      "_id, org_id and last_updated are the server's (ignored when sent).",
+    success: 'Template created; Meta is its _id, ID its custom id (or the _id)',
+    statuses: { 409: idTaken, 422: badKind },
     body: assetInputSchema, result: okIdPairSchema,
   }),
   assetsList: route({
-    method: 'GET', path: '/api/assets', group: 'dashboard', entry: 'functions/assets/list.ts', access: 'read', permission: 'assets',
-    tableActions: ['GetItem', 'Query'],
-    summary: "List the caller's organisation's templates, paged", query: assetListQuerySchema, result: assetListSchema,
+    method: 'GET', path: '/api/assets', group: 'dashboard', access: 'read', permission: 'assets', tableActions: ['GetItem', 'Query'],
+    summary: "List the caller's organisation's templates, paged",
+    description: "Templates of the caller's organisation in creation order, paged (contract §5).",
+    success: 'A page of templates',
+    query: assetListQuerySchema, result: assetListSchema,
   }),
   assetsGet: route({
-    method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/get.ts', access: 'read', permission: 'assets',
-    tableActions: ['GetItem'],
-    summary: 'Get a template by _id or custom id', result: assetSchema,
+    method: 'GET', path: '/api/assets/{assetID}', group: 'dashboard', access: 'read', permission: 'assets', tableActions: ['GetItem'],
+    summary: 'Get a template by _id or custom id',
+    description: 'By _id or custom id.',
+    success: 'The template',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'No such template' },
+    result: assetSchema,
   }),
   assetsUpdate: route({
-    method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/update.ts', access: 'write', permission: 'assets', etag: true,
+    method: 'PUT', path: '/api/assets/{assetID}', group: 'dashboard', access: 'write', permission: 'assets', etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Replace a template (by _id or custom id); 409 custom id taken, 412 stale If-Match, 422 kind',
+    summary: 'Replace a template (by _id or custom id)',
+    description: 'Replaces the template; a PUT without id keeps the custom id.',
+    success: 'Template replaced; Meta is its _id, ID its custom id (or the _id)',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'No such template', 409: idTaken, 422: badKind },
     body: assetInputSchema, result: okIdPairSchema,
   }),
   assetsDelete: route({
-    method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', entry: 'functions/assets/delete.ts', access: 'write', permission: 'assets', etag: true,
+    method: 'DELETE', path: '/api/assets/{assetID}', group: 'dashboard', access: 'write', permission: 'assets', etag: true,
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Delete a template (by _id or custom id)', result: okIdSchema,
+    summary: 'Delete a template (by _id or custom id)',
+    description: 'Removes the template and its custom id.',
+    success: 'Template deleted; Meta is its _id',
+    statuses: { 404: 'No such template' },
+    result: okIdSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

@@ -1,5 +1,6 @@
 /** Webhooks of an organisation. Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { WEBHOOK_LIMITS } from '../limits';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { okIdSchema } from '../schemas/common';
 import {
@@ -12,56 +13,138 @@ import {
   hookSecretAnswerSchema,
   pingAnswerSchema,
 } from '../schemas/hooks';
+import { DENIED_HEADER_NAMES, HEADER_LIMITS } from '../schemas/webhook-headers';
 
-export const hooksRoutes = {
+const target =
+  'target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public ' +
+  'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
+/** A pattern matching `text` in any case (JSON Schema patterns have no case-insensitive flag). */
+const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+const deniedNames = DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase);
+const deniedPrefixes = DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1)));
+/**
+ * What JSON Schema can say of target_path (an absolute http(s) URL with a host) and of header_map
+ * (the header count and the names the delivery owns, in any case), for the document. Names equal
+ * but for case and the total size stay in the description.
+ */
+const bodyRule = {
+  properties: {
+    target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    header_map: {
+      maxProperties: HEADER_LIMITS.count,
+      propertyNames: { not: { pattern: `^(?:(?:${deniedNames.join('|')})$|${deniedPrefixes.join('|')})` } },
+    },
+  },
+};
+const signature =
+  'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11';
+const headers =
+  'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are ' +
+  'write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), ' +
+  'so a read can be sent back without the secrets it hides.';
+const noSuchHook = 'No such webhook';
+
+export const hooksRoutes = routeGroup('hooks', {
   hooksCreate: route({
-    method: 'POST', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/create.ts', access: 'write', permission: 'hooks', idempotent: true,
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['signing_secret'],
-    summary: 'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once); 409 when the organisation has 100 webhooks',
+    method: 'POST', path: '/api/hooks', group: 'dashboard', access: 'write', permission: 'hooks', idempotent: true, secrets: ['signing_secret'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary:
+      'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; ' +
+      'header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once)',
+    description: `${target} ${headers} The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (${signature}).`,
+    success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: 'A header value of ******** (it keeps a stored value, and a new webhook has none)',
+      409: `The organisation has ${WEBHOOK_LIMITS.hooksPerOrg} webhooks, the most it may have (exact under concurrent creates); delete one first`,
+    },
     body: hookInputSchema, result: hookSecretAnswerSchema,
+    doc: { bodyRule },
   }),
   hooksList: route({
-    method: 'GET', path: '/api/hooks', group: 'dashboard', entry: 'functions/hooks/list.ts', access: 'read', permission: 'hooks',
-    tableActions: ['GetItem', 'Query'],
-    summary: "List the caller's organisation's webhooks in creation order, paged", query: hookListQuerySchema, result: hookListSchema,
+    method: 'GET', path: '/api/hooks', group: 'dashboard', access: 'read', permission: 'hooks', tableActions: ['GetItem', 'Query'],
+    summary: "List the caller's organisation's webhooks in creation order, paged",
+    description: "Webhooks of the caller's organisation in creation order, paged (contract §5).",
+    success: 'A page of webhooks',
+    query: hookListQuerySchema, result: hookListSchema,
   }),
   hooksGet: route({
-    method: 'GET', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/get.ts', access: 'read', permission: 'hooks',
-    tableActions: ['GetItem'],
-    summary: 'Get a webhook; 404 when unknown or of another organisation', result: hookSchema,
+    method: 'GET', path: '/api/hooks/{hookID}', group: 'dashboard', access: 'read', permission: 'hooks', tableActions: ['GetItem'],
+    summary: 'Get a webhook',
+    description: "A webhook of the caller's organisation.",
+    success: 'The webhook',
+    successHeaders: ['ETag'],
+    statuses: { 404: noSuchHook },
+    result: hookSchema,
   }),
   hooksUpdate: route({
-    method: 'PUT', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/update.ts', access: 'write', permission: 'hooks', etag: true,
+    method: 'PUT', path: '/api/hooks/{hookID}', group: 'dashboard', access: 'write', permission: 'hooks', etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
-    summary: 'Replace a webhook: omitted members are emptied; 404 when unknown', body: hookInputSchema, result: okIdSchema,
+    summary: 'Replace a webhook: omitted members are emptied',
+    description: `Replaces the whole webhook: omitted members are emptied. ${target} ${headers}`,
+    success: 'Webhook updated; Meta is its id',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: 'A header value of ******** under a name the webhook stores no value for, or a header_map past its limits with the kept values',
+      404: noSuchHook,
+    },
+    body: hookInputSchema, result: okIdSchema,
+    doc: { bodyRule },
   }),
   hooksDelete: route({
-    method: 'DELETE', path: '/api/hooks/{hookID}', group: 'dashboard', entry: 'functions/hooks/delete.ts', access: 'write', permission: 'hooks', etag: true,
+    method: 'DELETE', path: '/api/hooks/{hookID}', group: 'dashboard', access: 'write', permission: 'hooks', etag: true,
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Delete a webhook; 404 when unknown', result: okIdSchema,
+    summary: 'Delete a webhook',
+    description: "A webhook of the caller's organisation.",
+    success: 'Webhook deleted; Meta is its id',
+    statuses: { 404: noSuchHook },
+    result: okIdSchema,
   }),
   hooksSigningSecret: route({
-    method: 'POST', path: '/api/hooks/{hookID}/signing-secret', group: 'dashboard', entry: 'functions/hooks/signing-secret.ts', access: 'write', permission: 'hooks', serviceKey: true,
+    method: 'POST', path: '/api/hooks/{hookID}/signing-secret', group: 'dashboard', access: 'write', permission: 'hooks', serviceKey: true,
     tableActions: ['GetItem', 'UpdateItem'],
-    summary: 'Rotate a webhook\'s signing secret: answers the new one once (signing_secret); deliveries are signed with it from now on, and with the old one too for HOOK_SECRET_ROTATION_SECONDS (24 h); 404 when unknown',
+    summary:
+      "Rotate a webhook's signing secret: answers the new one once (signing_secret); deliveries are signed with it from now on, " +
+      'and with the old one too for HOOK_SECRET_ROTATION_SECONDS (24 h)',
+    description:
+      `A new signing secret signs every delivery from now on (${signature}). For HOOK_SECRET_ROTATION_SECONDS (default 24 h) deliveries ` +
+      'also carry a second v1= made with the replaced secret (t=...,v1=<new>,v1=<old>), so a receiver accepts either while it switches; ' +
+      'after that only the new one signs.',
+    success: 'Signing secret rotated; Meta is the hook id, signing_secret the new secret (shown this once)',
+    successHeaders: ['ETag'],
+    statuses: { 404: noSuchHook },
     result: hookSecretAnswerSchema,
   }),
   hooksDeliveries: route({
-    method: 'GET', path: '/api/hooks/{hookID}/deliveries', group: 'dashboard', entry: 'functions/hooks/deliveries.ts', access: 'read', permission: 'hooks',
-    tableActions: ['GetItem', 'Query'],
-    summary: 'A webhook\'s delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, next attempt, error class; entries expire after 30 days; 404 when unknown',
+    method: 'GET', path: '/api/hooks/{hookID}/deliveries', group: 'dashboard', access: 'read', permission: 'hooks', tableActions: ['GetItem', 'Query'],
+    summary:
+      "A webhook's delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, " +
+      'next attempt, error class; entries expire after 30 days',
+    description:
+      'The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), ' +
+      'attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, ' +
+      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.',
+    success: 'A page of deliveries',
+    statuses: { 404: noSuchHook },
     query: deliveryListQuerySchema, result: deliveryListSchema,
   }),
   hooksRedeliver: route({
-    method: 'POST', path: '/api/hooks/{hookID}/deliveries/{deliveryID}/redeliver', group: 'dashboard', entry: 'functions/hooks/redeliver.ts', access: 'write', permission: 'hooks', orgLimit: 'hookTest',
+    method: 'POST', path: '/api/hooks/{hookID}/deliveries/{deliveryID}/redeliver', group: 'dashboard', access: 'write', permission: 'hooks',
+    orgLimit: 'hookTest',
     tableActions: ['GetItem', 'UpdateItem'],
-    summary: 'Queue one more attempt of a delivery, due now; 404 when the hook or delivery is unknown',
+    summary: 'Queue one more attempt of a delivery, due now',
+    description: 'Queues one more attempt of a delivery, due now, whatever its status; the attempt is logged like the others.',
+    success: 'Delivery queued; Meta is the delivery id',
+    statuses: { 404: 'No such webhook or delivery' },
     result: okIdSchema,
   }),
   hooksTest: route({
-    method: 'POST', path: '/api/hooks/{hookID}/test', group: 'dashboard', entry: 'functions/hooks/test.ts', access: 'write', permission: 'hooks', orgLimit: 'hookTest',
+    method: 'POST', path: '/api/hooks/{hookID}/test', group: 'dashboard', access: 'write', permission: 'hooks', orgLimit: 'hookTest',
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
-    summary: 'Send a Ping event to a webhook (through the delivery, signed and logged); Meta names its delivery_id and event_id; 404 when unknown',
+    summary: 'Send a Ping event to a webhook (through the delivery, signed and logged); Meta names its delivery_id and event_id',
+    description: 'Sends a Ping event to the webhook through the delivery (signed, logged, retried like any event; no cooldown).',
+    success: 'Ping queued; Meta names its delivery_id and event_id',
+    statuses: { 404: noSuchHook },
     result: pingAnswerSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

@@ -1,43 +1,112 @@
 /** Gateway keys and the organisation-wide session. Part of the route table (shared/routes.ts). */
 import * as z from 'zod';
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema, idSchema, keyWriteSchema, usernameSchema } from '../schemas/common';
-import { keyAdminSchema, keyDashboardSchema, keyGatewaySchema, keyGetQuerySchema, keyResultSchema, keySessionSchema, keyUpdateQuerySchema, orgKeyQuerySchema } from '../schemas/keys';
+import {
+  keyAdminSchema,
+  keyDashboardSchema,
+  keyGatewaySchema,
+  keyGetQuerySchema,
+  keyResultSchema,
+  keySessionSchema,
+  keyUpdateQuerySchema,
+  orgKeyQuerySchema,
+} from '../schemas/keys';
 
-export const keysRoutes = {
+/**
+ * The rule the key writes add to their body schema (contract §6), in JSON Schema for the
+ * document: at least one access_rights entry or one policy.
+ */
+const grantRule = {
+  // No `type` in the branches: the base schema has it, and a restated bare object type would make
+  // generated clients read it as an object with no members.
+  anyOf: [
+    { required: ['access_rights'], properties: { access_rights: { minProperties: 1 } } },
+    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1 } } },
+    { required: ['apply_policy_id'], properties: { apply_policy_id: { minLength: 1 } } },
+  ],
+};
+const noGrant = 'Neither an access_rights entry nor a policy (apply_policies or apply_policy_id)';
+const userNameTaken = 'The basic-auth user name is taken in the organisation';
+const badHashed = 'hashed is none of true, 1, false or 0';
+const references = 'Every API in access_rights and every policy in apply_policies must exist';
+const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+
+export const keysRoutes = routeGroup('keys', {
   keysCreate: route({
-    method: 'POST', path: '/gw/keys/create', group: 'gateway', entry: 'functions/keys/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['key'],
-    summary: 'Create a key; key (shown once) and key_hash in the result; 400 without rights or policies, 422 unknown organisation, API or policy, 409 a basic-auth user name taken in the organisation',
+    method: 'POST', path: '/gw/keys/create', group: 'gateway', access: 'write', idempotent: true, secrets: ['key'],
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create a key; key (shown once) and key_hash in the result',
+    description:
+      `The service generates the key id (<org_id><32 hex>); the clear key is answered this once, only its hash is kept. ${references}. ` +
+      `Each access_rights entry's api_id equals its map key. ${storable}`,
+    success: 'Key created; key is the clear key (shown this once), key_hash its hash',
+    statuses: { 400: noGrant, 409: userNameTaken, 422: 'The organisation (a non-blank org_id), or an API or policy the key names, does not exist' },
     body: keyGatewaySchema, result: keyWriteSchema,
+    doc: { bodyRule: grantRule },
   }),
   keysGet: route({
-    method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/get.ts', access: 'read',
-    tableActions: ['BatchGetItem', 'Query'],
-    summary: 'Get a key as its policies make it (the session the check enforces); hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400); quota_remaining is live, counted against the effective quota', query: keyGetQuerySchema, result: keySessionSchema,
+    method: 'GET', path: '/gw/keys/{keyID}', group: 'gateway', access: 'read', tableActions: ['BatchGetItem', 'Query'],
+    summary:
+      'Get a key as its policies make it (the session the check enforces); hashed=true or 1 when the path holds the hash; ' +
+      'quota_remaining is live, counted against the effective quota',
+    description: 'quota_remaining comes from the live counter; passwords never appear.',
+    success: 'The key (session object)',
+    successHeaders: ['ETag'],
+    statuses: { 400: badHashed, 404: 'No such key' },
+    query: keyGetQuerySchema, result: keySessionSchema,
   }),
   keysDelete: route({
-    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', entry: 'functions/keys/delete.ts', access: 'write',
-    tableActions: ['Query', 'DeleteItem'],
-    summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash (false, 0 or absent: the key; else 400)', query: keyGetQuerySchema, result: keyWriteSchema,
+    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', access: 'write', tableActions: ['Query', 'DeleteItem'],
+    summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash',
+    description: 'Deletes the key with its live quotas and its user-name marker.',
+    success: 'Key deleted; key is the path, key_hash its hash',
+    statuses: { 400: badHashed, 404: 'No such key', 409: 'The key changed while it was being deleted; try again' },
+    query: keyGetQuerySchema, result: keyWriteSchema,
   }),
   keysDashboardUpdate: route({
-    method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', entry: 'functions/keys/dashboard-update.ts', access: 'write', permission: 'keys',
+    method: 'PUT', path: '/api/apis/{apiID}/keys/{keyID}', group: 'dashboard', access: 'write', permission: 'keys', etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    etag: true, summary: 'Replace a key of the caller\'s organisation that grants the API; resets the live quota unless suppress_reset=1; 422 an API or policy that is not the organisation\'s',
+    summary: "Replace a key of the caller's organisation that grants the API; resets the live quota unless suppress_reset=1",
+    description:
+      "The body replaces the session; org_id, date_created and key_hash are kept. The API (id or api_id) and the key must be the caller's " +
+      `organisation's and the key must grant the API. APIs and policies the body names must be the organisation's. ${storable}`,
+    success: 'Key updated',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: noGrant,
+      404: "No such API or key in the caller's organisation, or the key does not grant the API",
+      409: userNameTaken,
+      422: "An API or policy the body names is not the caller organisation's",
+    },
     params: z.object({ apiID: idSchema, keyID: usernameSchema }),
     query: keyUpdateQuerySchema, body: keyDashboardSchema, result: keyResultSchema,
+    doc: {
+      bodyRule: grantRule,
+      params: {
+        keyID: 'The key id, its hash (hashed), or a basic-auth user name (username=true)',
+        hashed: 'Any non-empty value but 0 and false (any case): the path holds the key hash',
+      },
+    },
   }),
   orgKeysAdminCreate: route({
-    method: 'POST', path: '/admin/org/keys', group: 'admin', entry: 'functions/keys/org-keys-admin-create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['key_id'],
-    summary: 'Create a key for the organisation in org_id; 422 unknown organisation, API or policy', body: keyAdminSchema, result: keyResultSchema,
+    method: 'POST', path: '/admin/org/keys', group: 'admin', access: 'write', idempotent: true, secrets: ['key_id'],
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create a key for the organisation in org_id',
+    description: `A key of the organisation in org_id, answered in the key result form. ${references}. ${storable}`,
+    success: 'Key added; key_id is the clear key (shown this once)',
+    statuses: { 400: noGrant, 409: userNameTaken, 422: 'The organisation, or an API or policy the key names, does not exist' },
+    body: keyAdminSchema, result: keyResultSchema,
+    doc: { bodyRule: grantRule },
   }),
   orgKeysUpdate: route({
-    method: 'PUT', path: '/gw/org/keys/{orgID}', group: 'gateway', entry: 'functions/keys/org-keys-update.ts', access: 'write',
-    tableActions: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
-    summary: "Set an organisation's session: its quota caps all its keys; reset_quota=1 restarts it; 404 unknown organisation",
+    method: 'PUT', path: '/gw/org/keys/{orgID}', group: 'gateway', access: 'write', tableActions: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
+    summary: "Set an organisation's session: its quota caps all its keys; reset_quota=1 restarts it",
+    description: `The organisation-wide session: its quota caps all the organisation's keys. ${storable}`,
+    success: 'Organisation session set; key is the organisation id',
+    statuses: { 404: 'No such organisation' },
     query: orgKeyQuerySchema, body: keyGatewaySchema, result: gatewayWriteSchema,
+    doc: { params: { orgID: 'The organisation id' } },
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

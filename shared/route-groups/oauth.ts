@@ -1,34 +1,52 @@
 /** OAuth clients of an API. Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
 import { oauthClientListSchema, oauthClientSchema, oauthCreateSchema, oauthCreatedSchema, oauthUpdateSchema } from '../schemas/oauth';
 
-export const oauthRoutes = {
+const storable = 'Every number of meta_data is stored and must fit storage (contract §11).';
+const policyLacksApi = 'The policy does not grant the API';
+
+export const oauthRoutes = routeGroup('oauth', {
   oauthCreate: route({
-    method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', entry: 'functions/oauth/create.ts', access: 'write', idempotent: true,
-    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: ['secret'],
-    summary:
-      'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed); ' +
-      '422 unknown API or policy, 400 a policy that does not grant the API, 409 a taken client_id',
+    method: 'POST', path: '/gw/oauth/clients/create', group: 'gateway', access: 'write', idempotent: true, secrets: ['secret'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed)',
+    description: `The secret is generated (64 hex), answered this once and kept as a SHA-256 hash; client_id is generated unless given. ${storable}`,
+    success: 'OAuth client created, with its secret (shown this once)',
+    successHeaders: ['ETag'],
+    statuses: { 400: policyLacksApi, 409: 'The client_id is taken', 422: 'The API or the policy does not exist' },
     body: oauthCreateSchema, result: oauthCreatedSchema,
   }),
   oauthUpdate: route({
-    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/update.ts', access: 'write', etag: true,
-    tableActions: ['GetItem', 'PutItem'],
-    summary:
-      'Update an OAuth client: replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), ' +
-      'keeps id and secret; 404 unknown API or client, 422 unknown policy, 400 a policy that does not grant the API',
+    method: 'PUT', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', access: 'write', etag: true, tableActions: ['GetItem', 'PutItem'],
+    summary: 'Update an OAuth client: replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), keeps id and secret',
+    description:
+      `api_id and client_id, when sent, must be the path's; the secret never changes (both rules between path or stored value and body). ` +
+      storable,
+    success: 'OAuth client updated (without its secret)',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: `${policyLacksApi}, the body names another API or client than the path, or another secret`,
+      404: 'No such API or client',
+      422: 'The policy does not exist',
+    },
     body: oauthUpdateSchema, result: oauthClientSchema,
   }),
   oauthList: route({
-    method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', entry: 'functions/oauth/list.ts', access: 'read',
-    tableActions: ['GetItem', 'Query'],
-    summary: "List an API's OAuth clients, without secrets; 404 unknown API", result: oauthClientListSchema,
+    method: 'GET', path: '/gw/oauth/clients/{apiID}', group: 'gateway', access: 'read', tableActions: ['GetItem', 'Query'],
+    summary: "List an API's OAuth clients, without secrets",
+    description: 'One plain array, without secrets.',
+    success: "The API's OAuth clients",
+    statuses: { 404: 'No such API' },
+    result: oauthClientListSchema,
   }),
   oauthDelete: route({
-    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', entry: 'functions/oauth/delete.ts', access: 'write', etag: true,
-    tableActions: ['GetItem', 'DeleteItem'],
-    summary: 'Delete an OAuth client; 404 unknown API or client', result: gatewayWriteSchema,
+    method: 'DELETE', path: '/gw/oauth/clients/{apiID}/{clientID}', group: 'gateway', access: 'write', etag: true, tableActions: ['GetItem', 'DeleteItem'],
+    summary: 'Delete an OAuth client',
+    description: 'Deletes one client of the API.',
+    success: 'OAuth client deleted; key is its id',
+    statuses: { 404: 'No such API or client' },
+    result: gatewayWriteSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

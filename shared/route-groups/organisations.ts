@@ -1,13 +1,17 @@
 /** Organisations (admin). Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { okIdSchema } from '../schemas/common';
 import { organisationInputSchema } from '../schemas/organisations';
 
-export const organisationsRoutes = {
+export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
-    method: 'POST', path: '/admin/organisations', group: 'admin', entry: 'functions/organisations/create.ts',
-    access: 'write', tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], idempotent: true, summary: 'Create an organisation; Meta is the new id; 409 when the id is taken',
+    method: 'POST', path: '/admin/organisations', group: 'admin', access: 'write', idempotent: true,
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: 'Create an organisation; Meta is the new id',
+    description: 'The id is the body\'s `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).',
+    success: 'Organisation created; Meta is its id',
+    statuses: { 409: 'The id is taken' },
     body: organisationInputSchema, result: okIdSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

@@ -1,34 +1,58 @@
 /** Policies. Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
 import { policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
 
-export const policiesRoutes = {
+const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const perApi = 'partitions.per_api cannot be combined with acl, complexity, quota or rate_limit.';
+
+export const policiesRoutes = routeGroup('policies', {
   policiesCreate: route({
-    method: 'POST', path: '/gw/policies', group: 'gateway', entry: 'functions/policies/create.ts', access: 'write', idempotent: true,
+    method: 'POST', path: '/gw/policies', group: 'gateway', access: 'write', idempotent: true,
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: 'Create a policy under its id; 409 when the id is taken, 422 an org_id naming no organisation', body: policySchema, result: gatewayWriteSchema,
+    summary: 'Create a policy under its id',
+    description: `Policy ids are chosen by the client and unique across the installation. ${perApi} ${storable}`,
+    success: 'Policy created; key is its id',
+    statuses: { 409: 'The id is taken', 422: 'The org_id names no organisation (a blank or absent one is allowed)' },
+    body: policySchema, result: gatewayWriteSchema,
   }),
   policiesGet: route({
-    method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/get.ts', access: 'read',
-    tableActions: ['GetItem'],
-    summary: 'Get a policy', result: policySchema,
+    method: 'GET', path: '/gw/policies/{policyID}', group: 'gateway', access: 'read', tableActions: ['GetItem'],
+    summary: 'Get a policy',
+    description: 'Any policy, by id.',
+    success: 'The policy',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'No such policy' },
+    result: policySchema,
   }),
   policiesUpdate: route({
-    method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/update.ts', access: 'write', etag: true,
+    method: 'PUT', path: '/gw/policies/{policyID}', group: 'gateway', access: 'write', etag: true,
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem'],
-    summary: 'Replace a policy; 400 when the body names another id, 422 an org_id naming no organisation', body: policySchema, result: gatewayWriteSchema,
+    summary: 'Replace a policy',
+    description:
+      `Full replacement; _id and date_created are kept. A body whose id is not the path's is 400 (a rule between path and body). ` +
+      `${perApi} ${storable}`,
+    success: 'Policy replaced; key is its id',
+    statuses: { 400: 'The body names another id than the path', 404: 'No such policy', 422: 'The policy moves to an org_id that names no organisation' },
+    body: policySchema, result: gatewayWriteSchema,
   }),
   policiesDelete: route({
-    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', entry: 'functions/policies/delete.ts', access: 'write', etag: true,
-    tableActions: ['DeleteItem'],
-    summary: 'Delete a policy', result: gatewayWriteSchema,
+    method: 'DELETE', path: '/gw/policies/{policyID}', group: 'gateway', access: 'write', etag: true, tableActions: ['DeleteItem'],
+    summary: 'Delete a policy',
+    description: 'Keys naming the policy simply stop receiving what it granted.',
+    success: 'Policy deleted; key is its id',
+    statuses: { 404: 'No such policy' },
+    result: gatewayWriteSchema,
   }),
   policiesImport: route({
-    method: 'POST', path: '/admin/policies/import', group: 'admin', entry: 'functions/policies/import.ts', access: 'write',
-    tableActions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
-    summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true; 422 an org_id naming no organisation',
+    method: 'POST', path: '/admin/policies/import', group: 'admin', access: 'write', tableActions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
+    summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true',
+    description:
+      `Every policy is validated before any is written; ids are kept (a blank id takes _id) and unique within the import. ${perApi} ` +
+      `All-or-nothing per transaction of up to 100 policies and 4 MB. ${storable}`,
+    success: 'Policies imported; Meta maps each id to true',
+    statuses: { 422: 'An org_id names no organisation (nothing of that transaction is written)' },
     body: policyImportSchema, result: policiesImportedSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

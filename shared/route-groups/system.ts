@@ -1,6 +1,6 @@
 /** Public routes: the health check and this service's OpenAPI document. Part of the route table (shared/routes.ts). */
 import * as z from 'zod';
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { looseObject } from '../schemas/common';
 
@@ -8,15 +8,21 @@ export const healthSchema = z.object({ status: z.enum(['pass', 'fail']), descrip
 /** The document /openapi.json answers (its own schema is OpenAPI's). */
 export const openApiDescriptionSchema = z.looseObject({ openapi: z.string(), info: looseObject, paths: looseObject });
 
-export const systemRoutes = {
+export const systemRoutes = routeGroup('system', {
   hello: route({
-    method: 'GET', path: '/hello', group: 'public', entry: 'functions/system/hello.ts', access: 'read',
-    tableActions: ['GetItem'],
-    summary: 'Health check: 200 pass when storage answers, 503 fail when not', result: healthSchema,
+    method: 'GET', path: '/hello', group: 'public', access: 'read', tableActions: ['GetItem'],
+    summary: 'Health check: pass when storage answers, fail when not',
+    description: 'Needs no credential. Reads one item of the table to tell whether storage answers.',
+    success: 'Storage answers (status pass)',
+    statuses: { 503: 'Storage does not answer (status fail)' },
+    result: healthSchema,
+    doc: { models: { 503: 'Health' } },
   }),
   openapi: route({
-    method: 'GET', path: '/openapi.json', group: 'public', entry: 'functions/system/openapi.ts', access: 'read',
-    tableActions: [],
-    summary: 'This OpenAPI 3.1 document, generated from the route table', result: openApiDescriptionSchema,
+    method: 'GET', path: '/openapi.json', group: 'public', access: 'read', tableActions: [],
+    summary: 'This OpenAPI 3.1 document, generated from the route table',
+    description: 'Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand.',
+    success: 'This document',
+    result: openApiDescriptionSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

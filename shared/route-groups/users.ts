@@ -1,39 +1,60 @@
 /** Dashboard users: admin issues and changes them and their access keys; the dashboard lists them. Part of the route table (shared/routes.ts). */
-import { route } from '../route-builders';
+import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { pageQuerySchema } from '../schemas/common';
 import { userCreateSchema, userIssuedSchema, userListSchema, userSearchQuerySchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 
-export const usersRoutes = {
+export const usersRoutes = routeGroup('users', {
   usersCreate: route({
-    method: 'POST', path: '/admin/users', group: 'admin', entry: 'functions/users/create.ts', access: 'write',
+    method: 'POST', path: '/admin/users', group: 'admin', access: 'write', idempotent: true, secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true, secrets: ['Message', 'Meta.access_key'],
-    summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key); 422 unknown org, 409 e-mail taken',
+    summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key)',
+    description:
+      'The organisation must exist and the e-mail be unique in it. `active` defaults to true. The access key is answered this once ' +
+      '(Message and Meta.access_key); only its hash is kept.',
+    success: 'User created; Message and Meta.access_key hold its access key, ID its id',
+    statuses: { 409: 'The e-mail is taken in the organisation', 422: 'The organisation does not exist' },
     body: userCreateSchema, result: userIssuedSchema,
   }),
   usersUpdate: route({
-    method: 'PUT', path: '/admin/users/{userID}', group: 'admin', entry: 'functions/users/update.ts', access: 'write', etag: true,
+    method: 'PUT', path: '/admin/users/{userID}', group: 'admin', access: 'write', etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    summary: "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS; 404 unknown user, 409 e-mail taken, 412 stale If-Match",
+    summary:
+      "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); " +
+      'active false refuses its key at once in this process and everywhere within CACHE_SECONDS',
+    description:
+      'Replaces the editable fields: email_address and active are required, other omitted members take their create defaults, an ' +
+      'omitted password keeps the stored one. The organisation, id, access key and stamps are kept.',
+    success: 'User updated; Meta is the user',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'No such user', 409: 'The e-mail is taken in the organisation' },
     body: userUpdateSchema, result: userUpdatedSchema,
   }),
   usersRotateAccessKey: route({
-    method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', entry: 'functions/users/rotate-access-key.ts', access: 'write',
+    method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', access: 'write', idempotent: true, secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    idempotent: true, secrets: ['Message', 'Meta.access_key'],
-    summary: "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); the old key is refused at once in this process and everywhere within CACHE_SECONDS; 404 unknown user",
+    summary:
+      "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); " +
+      'the old key is refused at once in this process and everywhere within CACHE_SECONDS',
+    description: 'The old key and the new one are swapped in one transaction, so exactly one is valid at any time.',
+    success: 'New access key issued (Message and Meta.access_key), shown this once',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'No such user' },
     result: userIssuedSchema,
   }),
   usersList: route({
-    method: 'GET', path: '/api/users', group: 'dashboard', entry: 'functions/users/list.ts', access: 'read', permission: 'users',
-    tableActions: ['GetItem', 'Query'],
-    summary: "List the caller's organisation's users", query: pageQuerySchema, result: userListSchema,
+    method: 'GET', path: '/api/users', group: 'dashboard', access: 'read', permission: 'users', tableActions: ['GetItem', 'Query'],
+    summary: "List the caller's organisation's users",
+    description: "Users of the caller's organisation in creation order, without access keys or passwords. Paged (contract §5).",
+    success: 'A page of users',
+    query: pageQuerySchema, result: userListSchema,
   }),
   usersSearch: route({
-    method: 'GET', path: '/api/users/search', group: 'dashboard', entry: 'functions/users/search.ts', access: 'read', permission: 'users',
-    tableActions: ['GetItem', 'Query'],
+    method: 'GET', path: '/api/users/search', group: 'dashboard', access: 'read', permission: 'users', tableActions: ['GetItem', 'Query'],
     summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
+    description: 'Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.',
+    success: 'A page of matching users',
+    statuses: { 400: 'q is missing, empty or longer than 254 characters' },
     query: userSearchQuerySchema, result: userListSchema,
   }),
-} satisfies Record<string, RouteDef>;
+}) satisfies Record<string, RouteDef>;

@@ -53,7 +53,6 @@ export type ImportQuery = z.infer<typeof importQuerySchema>;
 
 /** `{"url": "..."}` instead of a document: the service fetches it (shared/net/fetch-document.ts). */
 export const importUrlBodySchema = z.object({ url: httpUrl });
-export type ImportUrlBody = z.infer<typeof importUrlBodySchema>;
 
 /** The ImportOptions part of a parsed import (or streams) query. */
 export function importOptionsOf(q: ImportFlagsQuery & { upstreamURL?: string }) {

@@ -21,6 +21,3 @@ export const streamsBodySchema = oasDocumentSchema.extend({
   'x-gw-api-gateway': gwApiGatewaySchema,
   'x-gw-streaming': gwStreamingSchema,
 });
-export type StreamsBody = z.infer<typeof streamsBodySchema>;
-
-export { importFlagsQuerySchema as streamsQuerySchema } from './import';

@@ -10,7 +10,7 @@ import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 import type { PageQuery } from '../schemas/common';
 import { serviceKey } from '../secrets';
 import { appliedChunks, applyBounds, claimBatch, readKeyCounters, writeChunk } from '../store/analytics';
-import { getKeySession, getKeySessions } from '../store/keys';
+import { loadKeySession, loadKeySessions } from '../store/keys';
 
 /** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
 const CHUNK_WRITERS = 4;
@@ -30,7 +30,7 @@ export interface IngestResult {
  */
 export async function ingestRecords(records: readonly AnalyticsRecord[], batchId?: string): Promise<IngestResult> {
   const hashes = [...new Set(records.map((r) => r.key_hash))];
-  const keyInfo: Map<string, KeyInfo> = await getKeySessions(hashes);
+  const keyInfo: Map<string, KeyInfo> = await loadKeySessions(hashes);
   const keyOf = (h: string) => keyInfo.get(h);
   let plan = planIngest(records, keyOf);
   let chunkOf = (_n: number): { batchId: string; run: string; n: number } | undefined => undefined;
@@ -55,7 +55,7 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
  */
 export async function keyActivity(orgId: string, params: KeyActivityParams, query: PageQuery) {
   const range = activityRange(params);
-  const key = await getKeySession(params.keyHash);
+  const key = await loadKeySession(params.keyHash);
   if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
   const rows = aggregateActivity(params.keyHash, await readKeyCounters(params.keyHash, range));
   return pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));

@@ -7,27 +7,27 @@ import { listingEntry } from '../domain/api-listing';
 import { publicView } from '../domain/oas-document';
 import { pageRequest } from '../domain/paging';
 import type { ApiListQuery } from '../schemas/apis';
-import { getApi, listApis, type StoredApi } from '../store/apis';
+import { loadApi, loadApiPage, type StoredApi } from '../store/apis';
 
 type Obj = Record<string, unknown>;
 
 /** Any API in classic form (OAS ones converted, with is_oas true); 404 when unknown. */
 export async function getClassicApi(apiId: string): Promise<StoredApi> {
-  const api = await getApi(apiId);
+  const api = await loadApi(apiId);
   if (!api) throw new NotFound(`API ${apiId} not found`);
   return api;
 }
 
 /** An OAS API's document; `mode=public` leaves out x-gw-api-gateway; 404 for classic APIs too. */
 export async function getOasApi(apiId: string, mode: string | undefined): Promise<{ document: Obj; version: number }> {
-  const api = await getApi(apiId);
+  const api = await loadApi(apiId);
   if (!api?.oas) throw new NotFound(`OAS API ${apiId} not found`);
   return { document: mode === 'public' ? publicView(api.oas) : api.oas, version: api.version };
 }
 
 /** A page of the organisation's APIs as listing entries, in one of six orders. */
 export async function listOrgApis(orgId: string, query: ApiListQuery) {
-  const page = await listApis(orgId, query.sort, pageRequest(query));
+  const page = await loadApiPage(orgId, query.sort, pageRequest(query));
   return { apis: page.apis.map(listingEntry), pages: page.pages, next_cursor: page.next_cursor };
 }
 

@@ -4,27 +4,25 @@
  * on delete) is one transaction, assembled here from the items the store modules answer. Reads
  * live in api-reads.ts, so the read functions never load the OAS <-> classic conversion.
  */
-import { Conflict, NotFound, PreconditionFailed, Unprocessable } from '../errors';
-import { assertSameId, recordFromClassic, recordFromOas, type ApiRecord } from '../domain/api-records';
+import { Conflict, NotFound, Unprocessable } from '../errors';
+import { recordFromClassic, recordFromOas } from '../domain/api-builders';
+import type { ApiRecord } from '../domain/api-records';
+import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/api-versions';
+import type { IfMatch } from '../domain/if-match';
 import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';
-import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/versioning';
+import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { VersionQuery } from '../schemas/import';
-import { createApi, deleteApiItems, getApi, getApiSummaries, getApiSummaryByAnyId, replaceApi, replaceApiItems, type StoredApi } from '../store/apis';
+import { deleteApiItems, insertApi, loadApi, loadApiSummaries, replaceApiItems, saveApi, type StoredApi } from '../store/apis';
+import { writeItems, type TxItem } from '../store/db/transactions';
+import { retryWhileMoved, writeVersioned } from '../store/db/versioned-write';
 import { clientDeleteItems } from '../store/oauth-clients';
-import { transactWrite, type TxItem } from '../store/db/transactions';
 import { assertHandlersNameHooks } from './hooks';
-import { ifMatchAllows, type IfMatch } from '../domain/if-match';
+import { ownApi } from './own-apis';
 
 type Obj = Record<string, unknown>;
 
 /** Room left in a delete's transaction after the API's own items, its parts and its base. */
 const MAX_CLIENTS_IN_DELETE = 50;
-
-/** A base changed between our read and our write: read it again (another link, or an edit). */
-class BaseStale extends PreconditionFailed {}
-
-/** Attempts before a base that keeps changing under us is reported as 412. */
-const MAX_ATTEMPTS = 5;
 
 const now = () => new Date().toISOString();
 
@@ -34,7 +32,7 @@ const now = () => new Date().toISOString();
 export async function createClassicApi(definition: Obj): Promise<ApiRecord> {
   const record = recordFromClassic(definition, now());
   await assertHandlersNameHooks(record.org_id, record.classic);
-  return createApi(record);
+  return insertApi(record);
 }
 
 /** POST /gw/apis/oas: a whole document or the bare extension; with base_api_id, a version of that base. */
@@ -51,8 +49,8 @@ export async function createOasApi(body: Obj, q: VersionQuery): Promise<ApiRecor
 export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, ifMatch: IfMatch | undefined): Promise<void> {
   const doc = normaliseOasWriteBody(body);
   const info = ((doc[GW_EXTENSION] as Record<string, any>).info ??= {});
-  assertSameId(apiId, info.id, 'body.x-gw-api-gateway.info.id');
-  const existing = await getApi(apiId);
+  assertBodyIdIsPathId('API', apiId, info.id, 'body.x-gw-api-gateway.info.id');
+  const existing = await loadApi(apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Obj, existing.oas?.[GW_EXTENSION] as Obj | undefined);
   const record = recordFromOas(doc, now(), existing);
@@ -65,15 +63,10 @@ export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, i
 const unknownBase = (id: string) =>
   new Unprocessable(`base API ${id} does not exist`, [{ path: 'query.base_api_id', message: 'unknown API' }]);
 
-/**
- * The base named by the query, in the child's organisation and in OAS form; 422 otherwise. The
- * owner is checked on the summary, so another organisation's definition is never read.
- */
+/** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
 async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<StoredApi> {
-  const summary = await getApiSummaryByAnyId(baseId);
-  if (!summary || summary.org_id !== orgId) throw unknownBase(baseId);
-  const base = await getApi(summary.api_id);
-  if (!base || base.org_id !== orgId) throw unknownBase(baseId);
+  const base = await ownApi(orgId, baseId);
+  if (!base) throw unknownBase(baseId);
   if (base.api_id === childApiId) {
     throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);
   }
@@ -85,12 +78,13 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
   return base;
 }
 
-/** Transaction items that rewrite `base` with a changed `x-gw-api-gateway`, guarded by its version. */
+/**
+ * Transaction items that rewrite `base` with a changed `x-gw-api-gateway`, guarded by its version:
+ * a base that changed meanwhile is read again, If-Match or not, as it is not the object the client named.
+ */
 function baseItems(base: StoredApi, gateway: Obj, stamp: string): TxItem[] {
   const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
-  const next = recordFromOas(doc, stamp, base);
-  const [main, ...rest] = replaceApiItems(next, base, true);
-  return [{ op: main!.op, onConditionFail: () => new BaseStale() }, ...rest];
+  return replaceApiItems(recordFromOas(doc, stamp, base), base, { keepClaim: true, subject: false });
 }
 
 function linkedBaseItems(base: StoredApi, childApiId: string, q: VersionQuery, stamp: string): TxItem[] {
@@ -103,15 +97,29 @@ function linkedBaseItems(base: StoredApi, childApiId: string, q: VersionQuery, s
   return baseItems(base, gateway, stamp);
 }
 
-/** Retries the whole read-and-write when only the base changed in between. */
-async function withBaseRetry<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (e) {
-      if (!(e instanceof BaseStale) || attempt >= MAX_ATTEMPTS) throw e;
-    }
-  }
+/**
+ * Replaces an API on the version it is read at (If-Match as for any update:
+ * shared/store/db/versioned-write.ts); id and creation time stay. `build` makes the record, and
+ * the items of other objects the change rewrites (a version's base), from the API as read, so a
+ * lost race rebuilds them from what is read next.
+ */
+export function replaceApi(
+  apiId: string,
+  ifMatch: IfMatch | undefined,
+  build: (previous: StoredApi) => Promise<{ record: ApiRecord; extra?: TxItem[] }>,
+): Promise<ApiRecord> {
+  return writeVersioned({
+    what: `API ${apiId}`,
+    ifMatch,
+    read: () => loadApi(apiId),
+    notFound: () => new NotFound(`API ${apiId} not found`),
+    write: async (previous) => {
+      const { record, extra } = await build(previous);
+      const next = { ...record, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
+      await saveApi(next, previous, extra);
+      return next;
+    },
+  });
 }
 
 function requireVersionName(q: VersionQuery): void {
@@ -128,12 +136,12 @@ function requireVersionName(q: VersionQuery): void {
  * transaction. Without `base_api_id` the version parameters are ignored.
  */
 export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): Promise<ApiRecord> {
-  if (!q.base_api_id) return createApi(child);
+  if (!q.base_api_id) return insertApi(child);
   requireVersionName(q);
   const baseId = q.base_api_id;
-  return withBaseRetry(async () => {
+  return retryWhileMoved(`base API ${baseId}`, undefined, async () => {
     const base = await loadBase(baseId, child.org_id, child.api_id);
-    return createApi({ ...child, base_api_id: base.api_id }, linkedBaseItems(base, child.api_id, q, now()));
+    return insertApi({ ...child, base_api_id: base.api_id }, linkedBaseItems(base, child.api_id, q, now()));
   });
 }
 
@@ -142,20 +150,21 @@ export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): P
  * version of that base. A child that moves to another base leaves its old base's version list in
  * the same transaction.
  */
-export async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
-  if (!q.base_api_id) return replaceApi(child, ifMatch);
+async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
+  if (!q.base_api_id) return replaceApi(child.api_id, ifMatch, async () => ({ record: child }));
   requireVersionName(q);
   const baseId = q.base_api_id;
-  return withBaseRetry(async () => {
+  // The base is read in every attempt, so a base that changed is read again with the child.
+  return replaceApi(child.api_id, ifMatch, async () => {
     const stamp = now();
     const base = await loadBase(baseId, child.org_id, child.api_id);
     const extra = linkedBaseItems(base, child.api_id, q, stamp);
     const oldBaseId = child.base_api_id;
     if (oldBaseId && oldBaseId !== base.api_id) {
-      const oldBase = await getApi(oldBaseId);
+      const oldBase = await loadApi(oldBaseId);
       if (oldBase?.oas) extra.push(...baseItems(oldBase, unlinkVersion((oldBase.oas[GW_EXTENSION] ?? {}) as Obj, child.api_id), stamp));
     }
-    return replaceApi({ ...child, base_api_id: base.api_id }, ifMatch, extra);
+    return { record: { ...child, base_api_id: base.api_id }, extra };
   });
 }
 
@@ -169,7 +178,7 @@ const gatewayOf = (api: StoredApi): Obj => (api.oas?.[GW_EXTENSION] ?? {}) as Ob
  */
 async function liveChildren(base: StoredApi): Promise<string[]> {
   const listed = versionsOf(gatewayOf(base));
-  const found = await getApiSummaries(listed.map((v) => v.id));
+  const found = await loadApiSummaries(listed.map((v) => v.id));
   return listed.filter((v) => found.get(v.id)?.base_api_id === base.api_id).map((v) => `${v.id} (${v.name})`);
 }
 
@@ -186,7 +195,7 @@ async function deleteItems(api: StoredApi): Promise<TxItem[]> {
   }
   const items = [...deleteApiItems(api), ...clients];
   if (!api.base_api_id) return items;
-  const base = await getApi(api.base_api_id);
+  const base = await loadApi(api.base_api_id);
   // Nothing to unlink when the base is gone or no longer lists this version.
   if (!base?.oas || !versionsOf(gatewayOf(base)).some((v) => v.id === api.api_id)) return items;
   return [...items, ...baseItems(base, unlinkVersion(gatewayOf(base), api.api_id), now())];
@@ -200,21 +209,19 @@ async function deleteItems(api: StoredApi): Promise<TxItem[]> {
  * delete that lost a race to a write of the API is retried on the newer version; a base that
  * changed is re-read whether or not If-Match was sent, as it is not the object the client named.
  */
-export async function deleteApi(apiId: string, ifMatch: IfMatch | undefined): Promise<ApiRecord> {
-  for (let attempt = 1; ; attempt++) {
-    const api = await getApi(apiId);
-    if (!api) throw new NotFound(`API ${apiId} not found`);
-    if (!ifMatchAllows(ifMatch, api.version)) throw new PreconditionFailed();
-    const children = await liveChildren(api);
-    if (children.length > 0) {
-      throw new Conflict(`API ${apiId} is the base of versions ${children.join(', ')}; delete or unlink its versions first`);
-    }
-    try {
-      await transactWrite(await deleteItems(api));
+export function deleteApi(apiId: string, ifMatch: IfMatch | undefined): Promise<ApiRecord> {
+  return writeVersioned({
+    what: `API ${apiId}`,
+    ifMatch,
+    read: () => loadApi(apiId),
+    notFound: () => new NotFound(`API ${apiId} not found`),
+    write: async (api) => {
+      const children = await liveChildren(api);
+      if (children.length > 0) {
+        throw new Conflict(`API ${apiId} is the base of versions ${children.join(', ')}; delete or unlink its versions first`);
+      }
+      await writeItems(await deleteItems(api));
       return api;
-    } catch (e) {
-      const retry = e instanceof BaseStale || (e instanceof PreconditionFailed && ifMatch === undefined);
-      if (!retry || attempt >= MAX_ATTEMPTS) throw e;
-    }
-  }
+    },
+  });
 }

@@ -8,7 +8,7 @@
 import { config } from '../config';
 import { sha256Hex } from '../domain/hashing';
 import { TtlCache } from '../domain/ttl-cache';
-import { findAccessKeyOwner, type AccessKeyOwner } from '../store/users';
+import { loadAccessKeyOwner, type AccessKeyOwner } from '../store/users';
 
 const accessKeyCache = new TtlCache<AccessKeyOwner>(() => config().cacheMs);
 
@@ -16,7 +16,7 @@ const accessKeyCache = new TtlCache<AccessKeyOwner>(() => config().cacheMs);
 export async function activeOwnerOf(accessKey: string): Promise<AccessKeyOwner | undefined> {
   const cached = accessKeyCache.get(accessKey);
   if (cached) return cached;
-  const owner = await findAccessKeyOwner(sha256Hex(accessKey));
+  const owner = await loadAccessKeyOwner(sha256Hex(accessKey));
   if (!owner?.active) return undefined;
   // Stored only when read from the table, so its time runs from that read (not from each use).
   accessKeyCache.set(accessKey, owner);

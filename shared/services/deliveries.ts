@@ -28,9 +28,9 @@ import { nextDelay } from '../domain/retry-schedule';
 import { signatureHeader } from '../domain/webhook-signature';
 import type { PageQuery } from '../schemas/common';
 import { headerMapProblems } from '../schemas/webhook-headers';
-import { getApi, getApis } from '../store/apis';
-import { getKeySession } from '../store/keys';
-import { limitsFor } from '../domain/sessions';
+import { loadApi, loadApis } from '../store/apis';
+import { loadKeySession } from '../store/keys';
+import { limitsFor } from '../domain/key-rules';
 import { readFeedRecord, type FeedChange, type FeedRecord } from '../store/change-feed';
 import { claimAttemptSlot, releaseAttemptSlot } from '../store/delivery-budget';
 import {
@@ -48,7 +48,7 @@ import {
 import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
-import { effectiveSession } from './keys';
+import { effectiveSession } from './session-cache';
 import { openSigningSecret } from './hooks';
 
 /** How long one attempt holds its delivery and its organisation's budget: longer than the 10 s call, so no two attempts overlap. */
@@ -124,7 +124,7 @@ async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void
   if (granted.length > apiIds.length) {
     logLine('warn', 'key event routed through the first APIs of the key only', { event, key_hash: session.key_hash, apis: granted.length, routed: apiIds.length });
   }
-  const apis = (await getApis(apiIds)).sort((a, b) => (a.api_id < b.api_id ? -1 : 1));
+  const apis = (await loadApis(apiIds)).sort((a, b) => (a.api_id < b.api_id ? -1 : 1));
   // One event per key change, so a hook that several of the key's APIs name gets it once.
   const id = createHash('sha256').update(c.recordId).digest('hex').slice(0, 32);
   const targets = new Map<string, Target>();
@@ -157,7 +157,7 @@ async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void
  */
 async function withKeyLimits(p: EventPayload): Promise<EventPayload> {
   if ((p.event !== 'QuotaExceeded' && p.event !== 'RatelimitExceeded') || !p.key_hash) return p;
-  const stored = await getKeySession(p.key_hash);
+  const stored = await loadKeySession(p.key_hash);
   if (!stored) return p;
   const limits = limitsFor(await effectiveSession(stored), p.api_id);
   const data = p.event === 'QuotaExceeded' ? { quota_max: limits.quota_max, quota_remaining: 0 } : { rate: limits.rate, per: limits.per };
@@ -171,7 +171,7 @@ function cooldownEvent(p: EventPayload): string {
 
 /** An event of the check goes to the hooks the API's enabled handlers name for it, in the API's organisation. */
 async function routeEvent(event: EventPayload): Promise<void> {
-  const api = await getApi(event.api_id);
+  const api = await loadApi(event.api_id);
   if (!api) return;
   const routes = routesFor(api.classic, event.event);
   if (routes.length === 0) return;

@@ -9,15 +9,17 @@
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
+import { newDbId } from '../domain/hashing';
 import { keepMaskedHeaderValues, maskHeaderValues } from '../domain/hook-headers';
+import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { seal, unseal } from '../domain/sealed';
 import { newSigningSecret } from '../domain/webhook-signature';
 import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
-import * as store from '../store/hooks';
-import type { IfMatch } from '../domain/if-match';
+import { writeVersioned } from '../store/db/versioned-write';
+import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, removeHook, saveHook, setSigningSecret } from '../store/hooks';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
 
@@ -31,16 +33,20 @@ const shown = (hook: Hook): Hook => ({ ...hook, header_map: maskHeaderValues(hoo
 
 /** Creates a hook; answers it with its signing secret, which no later read shows. A masked header value has nothing to keep (400). */
 export async function createHook(orgId: string, input: HookInput): Promise<{ hook: Hook; signingSecret: string }> {
-  const id = store.newHookId();
+  const id = newDbId();
   const headers = keepMaskedHeaderValues(input.header_map, {});
+  // Sealed for this hook's id before the hook is written.
   const { secret, sealed } = await sealedSecret(orgId, id);
-  return { hook: shown(await store.createHook(orgId, id, { ...input, header_map: headers }, sealed)), signingSecret: secret };
+  const now = new Date().toISOString();
+  const hook: Hook = { ...input, header_map: headers, id, org_id: orgId, created_at: now, updated_at: now, version: 1 };
+  await insertHook(hook, sealed);
+  return { hook: shown(hook), signingSecret: secret };
 }
 
 /** A new signing secret for the hook, answered once; deliveries from now on are signed with it. */
 export async function rotateSigningSecret(orgId: string, hookId: string): Promise<{ version: number; signingSecret: string }> {
   const { secret, sealed } = await sealedSecret(orgId, hookId);
-  return { version: await store.setSigningSecret(orgId, hookId, sealed), signingSecret: secret };
+  return { version: await setSigningSecret(orgId, hookId, sealed), signingSecret: secret };
 }
 
 /** The clear signing secret of a stored hook, for signing a delivery; undefined when it cannot be opened. */
@@ -49,24 +55,48 @@ export async function openSigningSecret(orgId: string, hookId: string, sealed: s
   return unseal(sealed, await serviceKey('webhook signing secret'), sealContext(orgId, hookId));
 }
 
+const hookNotFound = (hookId: string) => () => new NotFound(`webhook ${hookId} not found`);
+
 export async function getHook(orgId: string, hookId: string): Promise<Hook> {
-  const hook = await store.getHook(orgId, hookId);
-  if (!hook) throw new NotFound(`webhook ${hookId} not found`);
+  const hook = await loadHook(orgId, hookId);
+  if (!hook) throw hookNotFound(hookId)();
   return shown(hook);
 }
 
 /**
- * Full replace: omitted members are emptied; a header value sent as the mask keeps the stored
- * value of that name (read in the same locked attempt as the write); 404 unknown, 412 stale If-Match.
+ * Full replace: omitted members take their defaults; id, org, creation time and signing secret
+ * stay. A header value sent as the mask keeps the stored value of that name (from the hook as read
+ * for this write); 404 unknown, 412 stale If-Match.
  */
-export const replaceHook = async (orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> =>
-  shown(await store.replaceHook(orgId, hookId, (current) => ({ ...input, header_map: keepMaskedHeaderValues(input.header_map, current.header_map) }), ifMatch));
+export function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
+  return writeVersioned({
+    what: `webhook ${hookId}`,
+    ifMatch,
+    read: () => loadHookRecord(orgId, hookId),
+    notFound: hookNotFound(hookId),
+    write: async (current) => {
+      const headers = keepMaskedHeaderValues(input.header_map, current.header_map);
+      const next: Hook = { ...input, header_map: headers, id: hookId, org_id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: current.version + 1 };
+      await saveHook(next, current);
+      return shown(next);
+    },
+  });
+}
 
-export const deleteHook = (orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> => store.deleteHook(orgId, hookId, ifMatch);
+/** Deletes a hook and moves the organisation's count; 404 unknown, 412 stale If-Match. */
+export function deleteHook(orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> {
+  return writeVersioned({
+    what: `webhook ${hookId}`,
+    ifMatch,
+    read: () => loadHook(orgId, hookId),
+    notFound: hookNotFound(hookId),
+    write: (current) => removeHook(orgId, hookId, current.version),
+  });
+}
 
 /** The organisation's hooks in creation order, paged, header values masked. */
 export async function listHooks(orgId: string, query: PageQuery) {
-  const page = await store.listHooks(orgId, pageRequest(query));
+  const page = await loadHookPage(orgId, pageRequest(query));
   return { ...page, hooks: page.hooks.map(shown) };
 }
 
@@ -79,7 +109,7 @@ export async function listHooks(orgId: string, query: PageQuery) {
 export async function assertHandlersNameHooks(orgId: string, classic: unknown): Promise<void> {
   const over = handlerLimitProblems(classic);
   if (over.length) throw new BadRequest(`event handlers: ${over.map((p) => p.message).join('; ')}`, over);
-  const missing = await store.missingHooks(orgId, hookIdsOf(classic));
+  const missing = await missingHooks(orgId, hookIdsOf(classic));
   if (missing.length) {
     throw new Unprocessable(
       `event handlers name unknown webhooks: ${missing.join(', ')}`,

@@ -11,10 +11,10 @@ import { validateOpenApi } from '../domain/oas-parse';
 import { mergeTemplate } from '../domain/template-merge';
 import { importOptionsOf, type ImportQuery } from '../schemas/import';
 import { importDocumentOf } from '../net/import-source';
-import { getAsset } from '../store/assets';
+import { loadAsset } from '../store/assets';
 import { createApiWithVersion } from './apis';
 import { assertHandlersNameHooks } from './hooks';
-import { requireOwnReferences } from './references';
+import { requireOwnReferences } from './definition-references';
 
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's
@@ -25,9 +25,9 @@ import { requireOwnReferences } from './references';
 export async function importApi(orgId: string, rawBody: string | undefined, contentType: string | undefined, query: ImportQuery) {
   let doc = await importDocumentOf(rawBody, contentType);
   if (query.templateID) {
-    const template = await getAsset(orgId, query.templateID);
+    const template = await loadAsset(orgId, query.templateID);
     if (!template) throw new Unprocessable(`template ${query.templateID} does not exist`, [{ path: 'query.templateID', message: 'unknown asset' }]);
-    doc = mergeTemplate(template.asset.data, doc);
+    doc = mergeTemplate(template.data, doc);
   }
   await validateOpenApi(doc);
   const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), config().upstreamAllowedHosts);

@@ -3,20 +3,21 @@
  * exist, password hashed, live quota reset), the dashboard's tenancy rules, and the session
  * cache of the check, cleared on every write that changes what a check enforces.
  */
-import { NotFound, PreconditionFailed, Unprocessable } from '../errors';
+import { NotFound, Unprocessable } from '../errors';
+import type { IfMatch } from '../domain/if-match';
 import { keyHash, newKeyId } from '../domain/key-ids';
+import { apiIdsOf, candidateHashes, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/key-rules';
 import { hashPassword } from '../domain/passwords';
 import { applyPolicies } from '../domain/policies';
 import { nowSeconds, renewsAt } from '../domain/quota';
-import { apiIdsOf, candidateHashes, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/sessions';
 import type { KeySession } from '../schemas/keys';
-import { getApiSummaryByAnyId } from '../store/apis';
-import { createKey, deleteKey as deleteKeyItems, getKeyItem, hashOfUsername, replaceKey, type KeyItem, type StoredKey } from '../store/keys';
+import { writeVersioned } from '../store/db/versioned-write';
+import { hashOfUsername, insertKey, loadKey, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
 import { putOrgSession } from '../store/org-sessions';
-import { getPolicies, type StoredPolicy } from '../store/policies';
+import type { StoredPolicy } from '../store/policies';
+import { ownApiSummary } from './own-apis';
 import { missingApis, resolvePolicies } from './references';
-import { forgetSessions } from './session-cache';
-import { ifMatchAllows, type IfMatch } from '../domain/if-match';
+import { effectiveSession, forgetSessions } from './session-cache';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -36,14 +37,6 @@ async function loadReferences(session: KeySession, withinOrg?: string): Promise<
   return policyIds.map((id) => policies.found.find((p) => p.id === id)!);
 }
 
-/** The session a check enforces: the key under its policies (missing policies grant nothing). */
-export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
-  const ids = policyIdsOf(session);
-  if (!ids.length) return session;
-  const policies = await getPolicies(ids);
-  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
-}
-
 /**
  * Creates a key for `orgId` ('' = a key the service does not prefix); answers the clear key once
  * and the session as reads show it. A named organisation is checked in the same transaction
@@ -60,7 +53,7 @@ async function issueKey(input: SessionInput, orgId: string): Promise<{ key: stri
   const stored: StoredKey = { ...session, org_id: orgId, key_hash: hash, date_created: stamp, last_updated: stamp };
   const effective = applyPolicies(stored, policies);
   const now = nowSeconds();
-  await createKey(
+  await insertKey(
     { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
     quotaScopes(effective),
     now,
@@ -84,9 +77,14 @@ export async function createOrganisationKey(input: SessionInput & { org_id: stri
  * Replaces a key's session with `input`; `org_id`, `key_hash` and `date_created` are kept, and a
  * password left out for the same user keeps its hash. Every API and policy it names must be of
  * the key's organisation (422 as for one that does not exist). Resets the live quota unless
- * `reset` is false.
+ * `reset` is false. `hash` makes a new password's scrypt hash once, whatever the attempts.
  */
-async function updateKey(current: KeyItem, input: SessionInput, reset: boolean): Promise<{ item: KeyItem; effective: StoredKey }> {
+async function updateKey(
+  current: KeyItem,
+  input: SessionInput,
+  reset: boolean,
+  hash: (password: string) => Promise<string>,
+): Promise<{ item: KeyItem; effective: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed, current.session.org_id);
@@ -100,15 +98,15 @@ async function updateKey(current: KeyItem, input: SessionInput, reset: boolean):
     last_updated: new Date().toISOString(),
   };
   const keepHash = !password && username === current.username ? current.basic_auth_hash : undefined;
-  const basicAuthHash = password ? await hashPassword(password) : keepHash;
+  const basicAuthHash = password ? await hash(password) : keepHash;
   const effective = applyPolicies(stored, policies);
   const now = nowSeconds();
-  const next = { session: stored, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) };
-  const version = await replaceKey(next, current, quotaScopes(effective), reset, now);
+  const next = { session: stored, version: current.version + 1, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) };
+  await saveKey(next, current, quotaScopes(effective), reset, now);
   forgetSessions();
   // The live quota as the write left it: fresh after a reset, else as it was (made if missing).
   const live = reset || !current.live ? { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) } : current.live;
-  return { item: { ...next, version, live }, effective };
+  return { item: { ...next, live }, effective };
 }
 
 /**
@@ -122,12 +120,21 @@ export async function updateKeyFromDashboard(
   input: SessionInput,
   ifMatch: IfMatch | undefined,
 ) {
-  const api = await getApiSummaryByAnyId(params.apiID);
-  if (!api || api.org_id !== orgId) throw new NotFound(`API ${params.apiID} not found`);
-  const current = await findOwnKey(orgId, params.keyID, query);
-  if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
-  if (!ifMatchAllows(ifMatch, current.version)) throw new PreconditionFailed();
-  const { item, effective } = await updateKey(current, input, !query.suppress_reset);
+  const api = await ownApiSummary(orgId, params.apiID);
+  if (!api) throw new NotFound(`API ${params.apiID} not found`);
+  let hashed: Promise<string> | undefined;
+  const hashOnce = (password: string) => (hashed ??= hashPassword(password));
+  const { item, effective } = await writeVersioned({
+    what: 'the key',
+    ifMatch,
+    read: async () => {
+      const current = await findOwnKey(orgId, params.keyID, query);
+      if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
+      return current;
+    },
+    notFound: () => new NotFound('key not found'),
+    write: (current) => updateKey(current, input, !query.suppress_reset, hashOnce),
+  });
   const data = await showKey(item, effective);
   return { result: { api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, version: item.version };
 }
@@ -150,7 +157,7 @@ async function findOwnKey(orgId: string, keyId: string, q: KeyLookup): Promise<K
 
 async function firstKey(hashes: string[]): Promise<KeyItem> {
   for (const hash of hashes) {
-    const item = await getKeyItem(hash);
+    const item = await loadKey(hash);
     if (item) return item;
   }
   throw new NotFound('key not found');
@@ -174,14 +181,21 @@ export async function getKey(keyId: string, q: Omit<KeyLookup, 'username'>): Pro
 
 /** DELETE /gw/keys/{keyID}: the key, its live quotas and its user-name marker go together; answers its hash. */
 export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<string> {
-  const item = await findKey(keyId, q);
-  await deleteKeyItems(item.session.key_hash);
+  const { session } = await findKey(keyId, q);
+  await writeVersioned({
+    what: 'the key',
+    ifMatch: undefined,
+    read: () => loadKey(session.key_hash),
+    notFound: () => new NotFound('key not found'),
+    write: removeKey,
+  });
   forgetSessions();
-  return item.session.key_hash;
+  return session.key_hash;
 }
 
 /** PUT /gw/org/keys/{orgID}: the organisation-wide session (404 unknown organisation); `reset` restarts its quota. */
 export async function setOrganisationSession(orgId: string, session: KeySession, reset: boolean): Promise<void> {
-  await putOrgSession(orgId, session, reset, nowSeconds());
+  const now = nowSeconds();
+  await putOrgSession({ session: { ...session, org_id: orgId }, last_updated: new Date(now * 1000).toISOString() }, reset, now);
   forgetSessions();
 }

@@ -5,18 +5,20 @@
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { randomHex, sha256Hex } from '../domain/hashing';
-import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
-import { getApiSummary } from '../store/apis';
-import { deleteClientOfApi, getClient, listClientsOfApi, putNewClient, replaceClient, shownClient, type StoredClient } from '../store/oauth-clients';
-import { getPolicy } from '../store/policies';
 import type { IfMatch } from '../domain/if-match';
+import { assertBodyIdIsPathId } from '../domain/path-ids';
+import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
+import { loadApiSummary } from '../store/apis';
+import { writeVersioned } from '../store/db/versioned-write';
+import { insertClient, loadClient, loadClientsOfApi, removeClientOfApi, saveClient, shownClient, type StoredClient } from '../store/oauth-clients';
+import { loadPolicy } from '../store/policies';
 
 const clientNotFound = (clientId: string) => new NotFound(`OAuth client ${clientId} not found`);
 
 /** A policy named by a client must exist (422) and grant the client's API (400). */
 async function checkPolicy(policyId: string, apiId: string, path: string): Promise<void> {
   if (!policyId) return;
-  const policy = await getPolicy(policyId);
+  const policy = await loadPolicy(policyId);
   if (!policy) throw new Unprocessable(`policy ${policyId} does not exist`, [{ path, message: 'unknown policy' }]);
   if (!policy.access_rights?.[apiId]) {
     throw new BadRequest(`policy ${policyId} does not grant access to API ${apiId}`, [{ path, message: 'policy lacks the API' }]);
@@ -24,7 +26,7 @@ async function checkPolicy(policyId: string, apiId: string, path: string): Promi
 }
 
 async function requireApi(apiId: string): Promise<void> {
-  if (!(await getApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
+  if (!(await loadApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
 }
 
 /**
@@ -32,7 +34,7 @@ async function requireApi(apiId: string): Promise<void> {
  * its SHA-256; the clear secret is answered this once. A given client id that is taken is 409.
  */
 export async function createClient(input: OAuthCreate): Promise<OAuthClient & { secret: string }> {
-  const api = await getApiSummary(input.api_id);
+  const api = await loadApiSummary(input.api_id);
   if (!api) throw new Unprocessable(`API ${input.api_id} does not exist`, [{ path: 'body.api_id', message: 'unknown API' }]);
   await checkPolicy(input.policy_id, input.api_id, 'body.policy_id');
   const now = new Date().toISOString();
@@ -47,50 +49,56 @@ export async function createClient(input: OAuthCreate): Promise<OAuthClient & { 
     updated_at: now,
     version: 1,
   };
-  await putNewClient(client);
+  await insertClient(client);
   return { ...shownClient(client), secret };
 }
 
-/** A client of the API named in the path; another API's client is 404, as is an unknown API. */
-async function clientOfApi(apiId: string, clientId: string): Promise<StoredClient> {
-  await requireApi(apiId);
-  const client = await getClient(clientId);
-  if (!client || client.api_id !== apiId) throw clientNotFound(clientId);
-  return client;
-}
-
-/** Replaces redirect_uri, policy_id, meta_data and description; id and secret stay. */
+/**
+ * Replaces redirect_uri, policy_id, meta_data and description; ids and secret stay. An unknown API,
+ * or a client of another API, is 404; a body naming other ids (400), another secret (400) or a
+ * policy that is unknown (422) or lacks the API (400) is refused before If-Match is compared (412).
+ */
 export async function updateClient(apiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined) {
-  const current = await clientOfApi(apiId, clientId);
-  for (const [field, value, own] of [['api_id', input.api_id, apiId], ['client_id', input.client_id, clientId]] as const) {
-    if (value !== undefined && value !== '' && value !== own) {
-      throw new BadRequest(`body.${field} ${value} differs from the path (${own})`, [{ path: `body.${field}`, message: 'must equal the path' }]);
-    }
-  }
-  if (input.secret !== undefined && input.secret !== '' && sha256Hex(input.secret) !== current.secret_hash) {
-    throw new BadRequest('The secret of an OAuth client cannot be changed', [{ path: 'body.secret', message: 'differs from the stored secret' }]);
-  }
-  await checkPolicy(input.policy_id, apiId, 'body.policy_id');
-  const next: StoredClient = {
-    ...current,
-    redirect_uri: input.redirect_uri,
-    policy_id: input.policy_id,
-    meta_data: input.meta_data,
-    description: input.description,
-    updated_at: new Date().toISOString(),
-  };
-  const version = await replaceClient(next, ifMatch);
-  return { client: shownClient(next), version };
+  await requireApi(apiId);
+  return writeVersioned({
+    what: `OAuth client ${clientId}`,
+    ifMatch,
+    read: async () => {
+      const current = await loadClient(clientId);
+      if (!current || current.api_id !== apiId) return undefined;
+      assertBodyIdIsPathId('API', apiId, input.api_id, 'body.api_id');
+      assertBodyIdIsPathId('OAuth client', clientId, input.client_id, 'body.client_id');
+      if (input.secret !== undefined && input.secret !== '' && sha256Hex(input.secret) !== current.secret_hash) {
+        throw new BadRequest('The secret of an OAuth client cannot be changed', [{ path: 'body.secret', message: 'differs from the stored secret' }]);
+      }
+      await checkPolicy(input.policy_id, apiId, 'body.policy_id');
+      return current;
+    },
+    notFound: () => clientNotFound(clientId),
+    write: async (current) => {
+      const next: StoredClient = {
+        ...current,
+        redirect_uri: input.redirect_uri,
+        policy_id: input.policy_id,
+        meta_data: input.meta_data,
+        description: input.description,
+        updated_at: new Date().toISOString(),
+        version: current.version + 1,
+      };
+      await saveClient(next, current);
+      return { client: shownClient(next), version: next.version };
+    },
+  });
 }
 
 /** An API's clients, without secrets (unknown API 404). */
 export async function listClients(apiId: string): Promise<OAuthClient[]> {
   await requireApi(apiId);
-  return listClientsOfApi(apiId);
+  return loadClientsOfApi(apiId);
 }
 
 /** Deletes a client of the API in the path; 404 for another API's client, 412 for a stale If-Match. */
 export async function deleteClient(apiId: string, clientId: string, ifMatch: IfMatch | undefined): Promise<void> {
   await requireApi(apiId);
-  await deleteClientOfApi(apiId, clientId, ifMatch);
+  await removeClientOfApi(apiId, clientId, ifMatch);
 }

@@ -9,10 +9,13 @@
  * unit; a stale spent-shard hint is the bound README "Limits" states for hot keys.
  */
 import { config } from '../config';
+import { policyIdsOf } from '../domain/key-rules';
+import { applyPolicies } from '../domain/policies';
 import { TtlCache } from '../domain/ttl-cache';
 import type { KeySession } from '../schemas/keys';
 import type { StoredKey } from '../store/keys';
-import { forgetCounterHints } from '../store/live-quota';
+import { forgetCounterHints } from '../store/live-quota/counters';
+import { loadPolicies } from '../store/policies';
 
 export interface CachedSession {
   session: StoredKey;
@@ -20,6 +23,14 @@ export interface CachedSession {
 }
 
 export const sessionCache = new TtlCache<CachedSession>(() => config().cacheMs);
+
+/** The session a check enforces: the key under its policies (missing policies grant nothing). */
+export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
+  const ids = policyIdsOf(session);
+  if (!ids.length) return session;
+  const policies = await loadPolicies(ids);
+  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+}
 
 export function forgetSessions(): void {
   sessionCache.clear();

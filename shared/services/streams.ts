@@ -5,13 +5,14 @@
  */
 import { config } from '../config';
 import { NotFound } from '../errors';
+import type { IfMatch } from '../domain/if-match';
 import { patchedStreamsRecord } from '../domain/imported-api';
 import { withListenPathHint } from '../domain/listen-paths';
 import { importOptionsOf, type ImportFlagsQuery } from '../schemas/import';
-import { getApi, getApiSummaryByAnyId, replaceApi } from '../store/apis';
+import { replaceApi } from './apis';
 import { assertHandlersNameHooks } from './hooks';
-import { requireOwnReferences } from './references';
-import type { IfMatch } from '../domain/if-match';
+import { ownApi } from './own-apis';
+import { requireOwnReferences } from './definition-references';
 
 /**
  * PATCH /api/apis/streams/{apiID}: an unknown API, or another organisation's, is 404 from its
@@ -19,14 +20,12 @@ import type { IfMatch } from '../domain/if-match';
  * names that is not the caller's; 409 listen path taken, saying to pass `listenPath`.
  */
 export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: IfMatch | undefined) {
-  const summary = await getApiSummaryByAnyId(apiId);
-  if (!summary || summary.org_id !== orgId) throw new NotFound(`API ${apiId} not found`);
-  const existing = await getApi(summary.api_id);
-  if (!existing || existing.org_id !== orgId) throw new NotFound(`API ${apiId} not found`);
+  const existing = await ownApi(orgId, apiId);
+  if (!existing) throw new NotFound(`API ${apiId} not found`);
   const record = patchedStreamsRecord(body, importOptionsOf(query), existing, new Date().toISOString(), config().upstreamAllowedHosts);
   await requireOwnReferences(orgId, record, { versions: false });
   await assertHandlersNameHooks(orgId, record.classic);
-  await replaceApi(record, ifMatch).catch((e: unknown) => {
+  await replaceApi(record.api_id, ifMatch, async () => ({ record })).catch((e: unknown) => {
     throw withListenPathHint(e);
   });
 }

@@ -4,11 +4,12 @@ import { chunksOf, counterExpiry, type CounterDelta, type CounterItem, type DayR
 import { mapLimit } from '../domain/concurrency';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import { Unprocessable } from '../errors';
+import { backoff } from './db/backoff';
 import { ddb, tableName } from './db/client';
-import { batchGet, getItem, isConditionFailure } from './db/items';
-import { queryAll } from './db/paging';
+import { batchGet, getItem, isConditionFailure, queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
+import { defineEntity } from './db/entity';
 import { putOp, transactWrite, type TxItem } from './db/transactions';
 
 /**
@@ -16,12 +17,15 @@ import { putOp, transactWrite, type TxItem } from './db/transactions';
  * one Query with `SK BETWEEN`. Paths hold `/` and may be long, so the sort key carries a hash of
  * the path (128 bits) and the clear path is an attribute.
  */
+/** One hourly counter of a key, for one API and path. */
+const counterKey = (keyHash: string, hour: string, apiId: string, path: string): StorageKey => ({
+  PK: `KACT#${keyHash}`,
+  SK: `${hour}#${apiId}#${sha256Hex(path).slice(0, 32)}`,
+});
+
 export const activityKeys = {
   partition: (keyHash: string) => `KACT#${keyHash}`,
-  counter: (d: Pick<CounterDelta, 'key_hash' | 'hour' | 'api_id' | 'path'>): StorageKey => ({
-    PK: `KACT#${d.key_hash}`,
-    SK: `${d.hour}#${d.api_id}#${sha256Hex(d.path).slice(0, 32)}`,
-  }),
+  counter: (d: Pick<CounterDelta, 'key_hash' | 'hour' | 'api_id' | 'path'>): StorageKey => counterKey(d.key_hash, d.hour, d.api_id, d.path),
   /** Sort keys of whole days: `T24` sorts after every hour of the last day and before the next day. */
   range: (r: DayRange) => ({ low: `${r.from}T00`, high: `${r.to}T24` }),
 };
@@ -35,7 +39,6 @@ const BATCH_TTL_SECONDS = 24 * 3600;
 
 type Key = StorageKey;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isTransactionConflict = (e: unknown) => e instanceof Error && e.name === 'TransactionConflictException';
 
 /**
@@ -69,7 +72,7 @@ async function setIfBetter(key: Key, field: string, value: number | string, bett
     } catch (e) {
       if (isConditionFailure(e)) return;
       if (!isTransactionConflict(e) || attempt >= 12) throw e;
-      await sleep(Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random()));
+      await backoff(attempt);
     }
   }
 }
@@ -158,6 +161,11 @@ const batchKeys = {
   batch: (batchId: string): StorageKey => ({ PK: `ANBATCH#${batchId}`, SK: 'BATCH' }),
   chunk: (batchId: string, run: string, n: number): StorageKey => ({ PK: `ANBATCH#${batchId}`, SK: `CHUNK#${run}#${n}` }),
 };
+
+// Keyed here; written by the functions of this module.
+defineEntity({ name: 'key_activity', key: counterKey });
+defineEntity({ name: 'analytics_batch', key: batchKeys.batch });
+defineEntity({ name: 'analytics_chunk', key: batchKeys.chunk });
 
 export interface BatchClaim {
   run: string;

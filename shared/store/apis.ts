@@ -6,22 +6,26 @@
  * shared/services/apis.ts from the transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ListenPathTaken, NotFound, PayloadTooLarge, PreconditionFailed, ResponseTooLarge } from '../errors';
+import { Conflict, ListenPathTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
 import { sha256Hex } from '../domain/hashing';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { LIMITS } from '../limits';
 import { ddb, tableName } from './db/client';
-import { batchGet, getItem } from './db/items';
-import { listPage, queryAll } from './db/paging';
+import { defineEntity, defineMarker } from './db/entity';
+import { batchGet, queryAll } from './db/items';
+import { listPage } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
-import { conditionCheckOp, deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
+import { guardVersion } from './db/versioned-write';
 import { countChange, orgMustExist, readCount } from './organisations';
 import type { ApiRecord } from '../domain/api-records';
-import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 export type { ApiRecord };
+
+/** A listen claim's marker key, from the hash of its (domain, listen path). */
+const listenKey = (claimHash: string): StorageKey => ({ PK: `LISTEN#${claimHash}`, SK: 'LISTEN' });
 
 export const apiKeys = {
   main: (apiId: string): StorageKey => ({ PK: `API#${apiId}`, SK: 'API' }),
@@ -31,12 +35,17 @@ export const apiKeys = {
   byDbId: (id: string): StorageKey => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
   /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
-  /**
-   * Marker of a (domain, listen path) claim, unique across the installation. Hashed: both are free
-   * text of any length and characters, and a partition key holds at most 2 KB.
-   */
-  listen: (c: ListenClaim): StorageKey => ({ PK: `LISTEN#${sha256Hex(JSON.stringify([c.domain, c.path]))}`, SK: 'LISTEN' }),
+  /** Marker of a (domain, listen path) claim, unique across the installation. */
+  listen: (c: ListenClaim): StorageKey => listenKey(claimHashOf(c)),
 };
+
+/**
+ * A claim's (domain, listen path), hashed: both are free text of any length and characters, and a
+ * partition key holds at most 2 KB.
+ */
+function claimHashOf(c: ListenClaim): string {
+  return sha256Hex(JSON.stringify([c.domain, c.path]));
+}
 
 type Json = Record<string, unknown>;
 
@@ -55,13 +64,38 @@ type Meta = Omit<ApiRecord, 'classic' | 'oas'>;
 export type StoredApi = ApiRecord & { parts: number };
 type Stored = StoredApi;
 
+/** The main item: the record's metadata, the first compressed part and how many parts there are. */
+type Main = Meta & { body: Uint8Array; parts: number };
+
+const mains = defineEntity<Main, [apiId: string]>({
+  name: 'api',
+  key: apiKeys.main,
+  ids: (m) => [m.api_id],
+  // The three sort orders of an organisation's list.
+  indexes: (m) => ({
+    GSI1PK: apiKeys.ofOrg(m.org_id),
+    GSI1SK: timeSortKey(m.created_at, m.id),
+    GSI2PK: apiKeys.ofOrg(m.org_id),
+    GSI2SK: textSortKey(m.name.toLowerCase(), m.id),
+    GSI3PK: apiKeys.ofOrg(m.org_id),
+    GSI3SK: timeSortKey(m.updated_at, m.id),
+  }),
+  versioned: true,
+});
+const partItems = defineEntity<{ body: Uint8Array }, [apiId: string, n: number]>({ name: 'api_part', key: apiKeys.part });
+const dbIds = defineMarker({ name: 'api_db_id', key: apiKeys.byDbId });
+const claims = defineEntity<{ api_id: string; org_id: string; domain: string; listen_path: string }, [claimHash: string]>({
+  name: 'listen_path',
+  key: listenKey,
+});
+
 function metaOf(api: ApiRecord): Meta {
   const { classic: _c, oas: _o, ...meta } = api;
   return meta;
 }
 
-/** The items of an API: the main item (indexed for the three sort orders) and extra parts. */
-function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
+/** The items of an API: the main item and the compressed document parts that do not fit in it. */
+function itemsOf(api: ApiRecord): { main: Main; parts: Array<{ body: Uint8Array }> } {
   const chunks = encodeChunks({ classic: api.classic, oas: api.oas }, PART_BYTES);
   const stored = chunks.reduce((n, c) => n + c.length, 0);
   if (stored > MAX_STORED_BYTES) {
@@ -70,25 +104,10 @@ function itemsOf(api: ApiRecord): { main: Json; parts: Json[] } {
         'its text is unusually random (ordinary OpenAPI JSON up to 5 MB fits)',
     );
   }
-  const org = apiKeys.ofOrg(api.org_id);
-  const main = {
-    ...apiKeys.main(api.api_id),
-    entity: 'api',
-    ...metaOf(api),
-    GSI1PK: org,
-    GSI1SK: timeSortKey(api.created_at, api.id),
-    GSI2PK: org,
-    GSI2SK: textSortKey(api.name.toLowerCase(), api.id),
-    GSI3PK: org,
-    GSI3SK: timeSortKey(api.updated_at, api.id),
-    body: chunks[0],
-    parts: chunks.length,
-  };
-  const parts = chunks.slice(1).map((c, i) => ({ ...apiKeys.part(api.api_id, i + 1), entity: 'api_part', body: c }));
-  return { main, parts };
+  return { main: { ...metaOf(api), body: chunks[0]!, parts: chunks.length }, parts: chunks.slice(1).map((body) => ({ body })) };
 }
 
-const put = putOp;
+const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] => bodies.map((p, i) => partItems.put(p, { at: [apiId, i + 1] }));
 
 /**
  * The marker of the (domain, listen path) an API claims, unique across the installation: the
@@ -96,16 +115,9 @@ const put = putOp;
  * claim only when that API is of the writer's organisation.
  */
 function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
+  const { op } = claims.put({ api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path }, { at: [claimHashOf(claim)] });
   return {
-    op: {
-      Put: {
-        TableName: tableName(),
-        Item: { ...apiKeys.listen(claim), entity: 'listen_path', api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path },
-        ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me',
-        ExpressionAttributeValues: { ':me': api.api_id },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    op: { Put: { ...op.Put!, ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me', ExpressionAttributeValues: { ':me': api.api_id }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
     onConditionFail: (old) => {
       const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
       return new ListenPathTaken(`${describeClaim(claim)} is already used by ${holder}`);
@@ -113,7 +125,7 @@ function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
   };
 }
 
-const claimDelete = (claim: ListenClaim): TxItem => ({ op: deleteOp(apiKeys.listen(claim)) });
+const claimDelete = (claim: ListenClaim): TxItem => claims.remove(claimHashOf(claim));
 
 /**
  * Transaction items that create an API: its organisation exists unless blank (422), api_id,
@@ -123,12 +135,9 @@ export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   const claim = listenClaimOf(api);
   return [
-    { op: put(main, 'attribute_not_exists(PK)'), onConditionFail: () => new Conflict(`API ${api.api_id} already exists`) },
-    {
-      op: put({ ...apiKeys.byDbId(api.id), entity: 'api_db_id', api_id: api.api_id }, 'attribute_not_exists(PK)'),
-      onConditionFail: () => new Conflict(`API id ${api.id} already exists`),
-    },
-    ...parts.map((p) => ({ op: put(p) })),
+    mains.insert(main, { taken: () => new Conflict(`API ${api.api_id} already exists`) }),
+    dbIds.claim([api.id], { api_id: api.api_id }, () => new Conflict(`API id ${api.id} already exists`)),
+    ...partPuts(api.api_id, parts),
     countChange(api.org_id, 'API', 1),
     ...(claim ? [claimPut(api, claim)] : []),
     ...(api.org_id ? [orgMustExist(api.org_id)] : []),
@@ -137,25 +146,18 @@ export function createApiItems(api: ApiRecord): TxItem[] {
 
 /**
  * Transaction items that replace an API read at `previous.version`: the main item only if it is
- * still that version (412 otherwise), parts rewritten, surplus parts removed, counts moved when
- * the organisation changes (to one that exists, 422 otherwise), the listen claim moved when it changes (409 when the new one is
- * taken). An unchanged claim is written again (an API stored before claims existed takes its
- * own) unless `keepClaim`: a base rewritten beside its version keeps its path and must not write
- * its marker, as one transaction may not touch an item twice and a version on the base's path
- * must meet the base's marker (409).
+ * still that version (guardVersion: `subject` false for another API the change rewrites, a version's
+ * base), parts rewritten, surplus parts removed, counts moved when the organisation changes (to one
+ * that exists, 422 otherwise), the listen claim moved when it changes (409 when the new one is
+ * taken). An unchanged claim is written again (an API stored before claims existed takes its own)
+ * unless `keepClaim`: a base rewritten beside its version keeps its path and must not write its
+ * marker, as one transaction may not touch an item twice and a version on the base's path must
+ * meet the base's marker (409).
  */
-export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = false): TxItem[] {
+export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { keepClaim?: boolean; subject?: boolean } = {}): TxItem[] {
   const { main, parts } = itemsOf(api);
-  const items: TxItem[] = [
-    {
-      op: put(main, 'attribute_exists(PK) AND version = :v', { ':v': previous.version }),
-      onConditionFail: () => new PreconditionFailed(),
-    },
-    ...parts.map((p) => ({ op: put(p) })),
-  ];
-  for (let n = parts.length + 1; n < previous.parts; n++) {
-    items.push({ op: deleteOp(apiKeys.part(api.api_id, n)) });
-  }
+  const items: TxItem[] = [guardVersion(mains.put(main), previous.version, { subject: opts.subject ?? true }), ...partPuts(api.api_id, parts)];
+  for (let n = parts.length + 1; n < previous.parts; n++) items.push(partItems.remove(api.api_id, n));
   if (previous.org_id !== api.org_id) {
     if (api.org_id) items.push(orgMustExist(api.org_id));
     items.push(countChange(previous.org_id, 'API', -1));
@@ -164,13 +166,19 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, keepClaim = fa
   const [before, after] = [listenClaimOf(previous), listenClaimOf(api)];
   const moved = !sameClaim(before, after);
   if (moved && before) items.push(claimDelete(before));
-  if (after && (moved || !keepClaim)) items.push(claimPut(api, after));
+  if (after && (moved || !opts.keepClaim)) items.push(claimPut(api, after));
   return items;
 }
 
-export async function createApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
-  await transactWrite([...createApiItems(api), ...extra]);
+/** Stores a new API, with `extra` items in the same transaction (a version's base). */
+export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
+  await writeItems([...createApiItems(api), ...extra]);
   return api;
+}
+
+/** Writes `next` over the API read as `previous` (guarded by its version), with `extra` items in the same transaction. */
+export async function saveApi(next: ApiRecord, previous: Stored, extra: TxItem[] = []): Promise<void> {
+  await writeItems([...replaceApiItems(next, previous), ...extra]);
 }
 
 /** The record and the size of its stored JSON (decompression capped at LIMITS.storedJsonBytes). */
@@ -205,7 +213,7 @@ function decodeItems(items: Json[]): { api: Stored; bytes: number } | undefined 
 }
 
 /** One Query reads the main item and every part of an API, consistently. */
-export async function getApi(apiId: string): Promise<Stored | undefined> {
+export async function loadApi(apiId: string): Promise<Stored | undefined> {
   return decodeItems(await getApiItems(apiId))?.api;
 }
 
@@ -214,9 +222,9 @@ export async function getApi(apiId: string): Promise<Stored | undefined> {
  * hold the whole definition unless it is large) and one Query more only for each definition
  * stored in several parts. Absent ones are missing; order is not kept.
  */
-export async function getApis(apiIds: readonly string[]): Promise<Stored[]> {
-  const mains = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true);
-  const apis = await Promise.all(mains.map((main) => (Number(main.parts ?? 1) > 1 ? getApi(String(main.api_id)) : decodeItems([main])?.api)));
+export async function loadApis(apiIds: readonly string[]): Promise<Stored[]> {
+  const found = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true);
+  const apis = await Promise.all(found.map((main) => (Number(main.parts ?? 1) > 1 ? loadApi(String(main.api_id)) : decodeItems([main])?.api)));
   return apis.filter((a): a is Stored => a !== undefined);
 }
 
@@ -238,7 +246,7 @@ function summaryOf(main: Json): ApiSummary {
   };
 }
 
-export async function getApiSummary(apiId: string): Promise<ApiSummary | undefined> {
+export async function loadApiSummary(apiId: string): Promise<ApiSummary | undefined> {
   const out = await ddb().send(
     new GetCommand({
       TableName: tableName(),
@@ -252,63 +260,32 @@ export async function getApiSummary(apiId: string): Promise<ApiSummary | undefin
 }
 
 /** Summaries of many APIs (BatchGetItem), keyed by api_id; absent ones are missing. */
-export async function getApiSummaries(apiIds: readonly string[]): Promise<Map<string, ApiSummary>> {
+export async function loadApiSummaries(apiIds: readonly string[]): Promise<Map<string, ApiSummary>> {
   const items = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true, SUMMARY_ATTRS);
   return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
 }
 
 /** A summary by api_id or by the 24-hex database id (dashboard routes take either). */
-export async function getApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
-  const direct = await getApiSummary(id);
+export async function loadApiSummaryByAnyId(id: string): Promise<ApiSummary | undefined> {
+  const direct = await loadApiSummary(id);
   if (direct) return direct;
-  const marker = await getItem(apiKeys.byDbId(id));
-  return marker ? getApiSummary(String(marker.api_id)) : undefined;
+  const marker = await dbIds.holder(id);
+  return marker ? loadApiSummary(String(marker.api_id)) : undefined;
 }
+
+/** Condition of a write that names an API (an OAuth client's): it must exist, `missing` otherwise. */
+export const apiMustExist = (apiId: string, missing: () => AppError): TxItem => mains.mustExist(missing, apiId);
 
 /**
- * Runs a write against the stored version of an API: 404 when it is absent, 412 when `ifMatch`
- * names another version. Without If-Match the last write wins (contract §3), so a write that
- * lost a race to a concurrent one is retried on the newer version (404 if that one deleted it)
- * instead of answering 412 for a header the caller never sent.
+ * The delete of an API read as `previous`: the main item only if still at that version
+ * (guardVersion), its markers (listen claim too), parts and count.
  */
-async function onLatest<T>(apiId: string, ifMatch: IfMatch | undefined, write: (previous: Stored) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const previous = await getApi(apiId);
-    if (!previous) throw new NotFound(`API ${apiId} not found`);
-    if (!ifMatchAllows(ifMatch, previous.version)) throw new PreconditionFailed();
-    try {
-      return await write(previous);
-    } catch (e) {
-      if (!(e instanceof PreconditionFailed) || ifMatch !== undefined || attempt >= 5) throw e;
-    }
-  }
-}
-
-/** Replaces an API; `ifMatch` (when sent) must allow the current version. */
-export function replaceApi(api: ApiRecord, ifMatch: IfMatch | undefined, extra: TxItem[] = []): Promise<ApiRecord> {
-  return onLatest(api.api_id, ifMatch, async (previous) => {
-    const next = { ...api, id: previous.id, created_at: previous.created_at, version: previous.version + 1 };
-    await transactWrite([...replaceApiItems(next, previous), ...extra]);
-    return next;
-  });
-}
-
-/** Transaction item that fails unless the API exists (a write that names it, such as an OAuth client's). */
-export function apiExistsCheck(apiId: string): TxItem['op'] {
-  return conditionCheckOp(apiKeys.main(apiId), 'attribute_exists(PK)');
-}
-
-/** The main item only if still at the version read (412 otherwise), its markers (listen claim too), parts and count. */
 export function deleteApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
-  const items: TxItem[] = [
-    { op: deleteOp(apiKeys.main(apiId), 'version = :v', { ':v': previous.version }), onConditionFail: () => new PreconditionFailed() },
-    { op: deleteOp(apiKeys.byDbId(previous.id)) },
-    countChange(previous.org_id, 'API', -1),
-  ];
+  const items: TxItem[] = [guardVersion(mains.remove(apiId), previous.version), dbIds.release(previous.id), countChange(previous.org_id, 'API', -1)];
   const claim = listenClaimOf(previous);
   if (claim) items.push(claimDelete(claim));
-  for (let n = 1; n < previous.parts; n++) items.push({ op: deleteOp(apiKeys.part(apiId, n)) });
+  for (let n = 1; n < previous.parts; n++) items.push(partItems.remove(apiId, n));
   return items;
 }
 
@@ -331,7 +308,7 @@ function packedLowerBound(item: Json): number {
  * pass the response limit is refused (400, "ask in pages") while it is read, from the compressed
  * sizes first and the decompressed ones next, so `p=-1` never holds more than that in memory.
  */
-export async function listApis(orgId: string, sort: ApiSort, req: PageRequest) {
+export async function loadApiPage(orgId: string, sort: ApiSort, req: PageRequest) {
   const field = sort.replace(/^-/, '') as keyof typeof SORT_INDEX;
   const q = {
     index: SORT_INDEX[field],

@@ -11,12 +11,16 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ddb, tableName } from './db/client';
+import { defineEntity } from './db/entity';
 import { isConditionFailure } from './db/items';
 import type { StorageKey } from './db/storage-key';
 
 export const budgetKeys = {
   inFlight: (orgId: string): StorageKey => ({ PK: `HOOKBUDGET#${orgId}`, SK: 'INFLIGHT' }),
 };
+
+// Keyed here; written by the updates below.
+defineEntity({ name: 'hook_budget', key: budgetKeys.inFlight });
 
 /** Tries a few times when other workers change the item between our reads and writes. */
 const ROUNDS = 4;

@@ -3,10 +3,10 @@
  * PutItem and carried to the delivery by the table's change feed. The item only has to live until
  * the feed has delivered it (24 hours is the feed's own retention), so it expires by TTL.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventPayload } from '../domain/events';
-import { ddb, tableName } from './db/client';
+import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
+import { writeItems } from './db/transactions';
 
 export const eventKeys = {
   event: (id: string): StorageKey => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
@@ -16,11 +16,9 @@ export const eventKeys = {
 export const EVENT_ENTITY = 'event';
 const TTL_SECONDS = 24 * 3600;
 
+const events = defineEntity<{ payload: EventPayload; expires_at: number }, [id: string]>({ name: EVENT_ENTITY, key: eventKeys.event });
+
 export async function putEvent(payload: EventPayload): Promise<void> {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...eventKeys.event(payload.id), entity: EVENT_ENTITY, payload, expires_at: Math.floor(Date.parse(payload.occurred_at) / 1000) + TTL_SECONDS },
-    }),
-  );
+  const expires = Math.floor(Date.parse(payload.occurred_at) / 1000) + TTL_SECONDS;
+  await writeItems([events.put({ payload, expires_at: expires }, { at: [payload.id] })]);
 }

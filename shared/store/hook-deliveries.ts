@@ -17,6 +17,7 @@ import { Conflict } from '../errors';
 import type { PageRequest } from '../domain/paging';
 import { pageCount } from '../domain/paging';
 import { ddb, tableName } from './db/client';
+import { defineEntity } from './db/entity';
 import { isConditionFailure, getItem, stripItem } from './db/items';
 import { countMatching, listPage, type ListQuery } from './db/paging';
 import type { StorageKey } from './db/storage-key';
@@ -36,6 +37,9 @@ export const deliveryKeys = {
 };
 
 export const DELIVERY_ENTITY = 'delivery';
+// Keyed here; written by the functions below.
+defineEntity({ name: DELIVERY_ENTITY, key: deliveryKeys.delivery });
+defineEntity({ name: 'hook_cooldown', key: deliveryKeys.cooldown });
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
 const PRIVATE = ['payload', 'lease_until', 'next_at_ms', 'queued', 'org_id', 'hook_id'];
 

@@ -1,16 +1,16 @@
-import { Conflict, NotFound, PreconditionFailed } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { WEBHOOK_LIMITS } from '../limits';
-import { newDbId } from '../domain/hashing';
 import { pageCount, type PageRequest } from '../domain/paging';
-import type { Hook, HookInput } from '../schemas/hooks';
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Hook } from '../schemas/hooks';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './db/client';
-import { batchGet, getItem, isConditionFailure, stripItem } from './db/items';
+import { defineEntity } from './db/entity';
+import { batchGet, isConditionFailure, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { deleteOp, putOp, transactWrite } from './db/transactions';
+import { writeItems } from './db/transactions';
+import { guardVersion } from './db/versioned-write';
 import { countChange, countUpWithin, readCount } from './organisations';
-import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
@@ -29,7 +29,7 @@ const SECRET_ATTR = 'signing_secret_sealed';
 /** The secret a rotation replaced and when (ms): deliveries carry its signature too for a while. */
 const PREVIOUS_ATTR = 'previous_signing_secret_sealed';
 const ROTATED_ATTR = 'signing_secret_rotated_ms';
-const PRIVATE = [SECRET_ATTR, PREVIOUS_ATTR, ROTATED_ATTR];
+const PRIVATE = [SECRET_ATTR, PREVIOUS_ATTR, ROTATED_ATTR] as const;
 
 /** A rotation's previous secret, sealed, and when it was replaced. */
 export interface PreviousSecret {
@@ -37,47 +37,48 @@ export interface PreviousSecret {
   rotatedAtMs: number;
 }
 
-function itemOf(hook: Hook, sealedSecret: string) {
-  return {
-    ...hookKeys.hook(hook.org_id, hook.id),
-    entity: 'hook',
-    GSI1PK: hookKeys.ofOrg(hook.org_id),
-    GSI1SK: timeSortKey(hook.created_at, hook.id),
-    ...hook,
-    [SECRET_ATTR]: sealedSecret,
-  };
-}
+/** A hook as stored: what reads show, and its sealed secrets, which never leave the store. */
+type HookRecord = Hook & { [SECRET_ATTR]?: string; [PREVIOUS_ATTR]?: string; [ROTATED_ATTR]?: number };
 
-/** A new hook's id: the service seals its signing secret for it before the hook is written. */
-export const newHookId = (): string => newDbId();
+const hooks = defineEntity<HookRecord, [orgId: string, hookId: string]>({
+  name: 'hook',
+  key: hookKeys.hook,
+  ids: (h) => [h.org_id, h.id],
+  indexes: (h) => ({ GSI1PK: hookKeys.ofOrg(h.org_id), GSI1SK: timeSortKey(h.created_at, h.id) }),
+  versioned: true,
+});
+
+const shown = (r: HookRecord): Hook => stripItem<Hook>(r, PRIVATE);
 
 /**
- * Creates a hook with its sealed signing secret and moves the organisation's hook count in the
+ * Stores a new hook with its sealed signing secret and moves the organisation's hook count in the
  * same transaction, only while the organisation has fewer than `WEBHOOK_LIMITS.hooksPerOrg` (409).
  */
-export async function createHook(orgId: string, hookId: string, input: HookInput, sealedSecret: string): Promise<Hook> {
-  const now = new Date().toISOString();
-  const hook: Hook = { ...input, id: hookId, org_id: orgId, created_at: now, updated_at: now, version: 1 };
+export async function insertHook(hook: Hook, sealedSecret: string): Promise<void> {
   const max = WEBHOOK_LIMITS.hooksPerOrg;
   const full = () => new Conflict(`the organisation has ${max} webhooks, the most it may have; delete one before creating another`);
-  await transactWrite([{ op: putOp(itemOf(hook, sealedSecret), 'attribute_not_exists(PK)') }, countUpWithin(orgId, 'HOOK', max, full)]);
-  return hook;
+  await writeItems([hooks.insert({ ...hook, [SECRET_ATTR]: sealedSecret }), countUpWithin(hook.org_id, 'HOOK', max, full)]);
 }
 
-export async function getHook(orgId: string, hookId: string): Promise<Hook | undefined> {
-  const item = await getItem(hookKeys.hook(orgId, hookId), true);
-  return item ? stripItem<Hook>(item, PRIVATE) : undefined;
+/** The hook as reads show it (consistent read), or undefined. */
+export async function loadHook(orgId: string, hookId: string): Promise<Hook | undefined> {
+  const record = await hooks.get(orgId, hookId);
+  return record ? shown(record) : undefined;
 }
+
+/** The hook as stored, sealed secrets included, for a change built from it. */
+export const loadHookRecord = (orgId: string, hookId: string): Promise<HookRecord | undefined> => hooks.get(orgId, hookId);
 
 /** A hook with its sealed signing secret (and the one a rotation replaced), for the delivery, which signs with them. */
 export async function getHookForDelivery(
   orgId: string,
   hookId: string,
 ): Promise<{ hook: Hook; sealedSecret: string | undefined; previous?: PreviousSecret } | undefined> {
-  const item = await getItem(hookKeys.hook(orgId, hookId), true);
-  if (!item) return undefined;
-  const previous = typeof item[PREVIOUS_ATTR] === 'string' && item[PREVIOUS_ATTR] !== '' ? { sealed: item[PREVIOUS_ATTR], rotatedAtMs: Number(item[ROTATED_ATTR]) } : undefined;
-  return { hook: stripItem<Hook>(item, PRIVATE), sealedSecret: typeof item[SECRET_ATTR] === 'string' ? item[SECRET_ATTR] : undefined, ...(previous ? { previous } : {}) };
+  const r = await hooks.get(orgId, hookId);
+  if (!r) return undefined;
+  const prev = r[PREVIOUS_ATTR];
+  const previous = typeof prev === 'string' && prev !== '' ? { sealed: prev, rotatedAtMs: Number(r[ROTATED_ATTR]) } : undefined;
+  return { hook: shown(r), sealedSecret: typeof r[SECRET_ATTR] === 'string' ? r[SECRET_ATTR] : undefined, ...(previous ? { previous } : {}) };
 }
 
 /** What routing needs of a hook: that it exists, and its own cooldown. */
@@ -126,61 +127,21 @@ export async function setSigningSecret(orgId: string, hookId: string, sealedSecr
 }
 
 /**
- * Full replace: omitted members take their defaults; id, org, creation time and signing secret
- * stay. The Put is guarded by the version the secret was read with, so a rotation in between is
- * read again rather than undone; without If-Match the last write still wins. `input` is built
- * from the hook as read in each attempt (the service keeps masked header values from it).
+ * Writes `next` over the hook read as `previous` (guarded by its version, so a rotation in between
+ * is read again rather than undone); the signing secrets stay as they were.
  */
-export async function replaceHook(orgId: string, hookId: string, input: (current: Hook) => HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
-  for (;;) {
-    const current = await getHookForDelivery(orgId, hookId);
-    if (!current) throw notFound(hookId)();
-    if (!ifMatchAllows(ifMatch, current.hook.version)) throw new PreconditionFailed();
-    const version = current.hook.version + 1;
-    const next: Hook = { ...input(current.hook), id: hookId, org_id: orgId, created_at: current.hook.created_at, updated_at: new Date().toISOString(), version };
-    const item: Record<string, unknown> = itemOf(next, current.sealedSecret ?? '');
-    if (!current.sealedSecret) delete item[SECRET_ATTR];
-    if (current.previous) Object.assign(item, { [PREVIOUS_ATTR]: current.previous.sealed, [ROTATED_ATTR]: current.previous.rotatedAtMs });
-    try {
-      await ddb().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: item,
-          ConditionExpression: 'attribute_exists(PK) AND version = :v',
-          ExpressionAttributeValues: { ':v': current.hook.version },
-        }),
-      );
-      return next;
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-      if (ifMatch !== undefined) throw new PreconditionFailed();
-    }
-  }
+export async function saveHook(next: Hook, previous: HookRecord): Promise<void> {
+  const secrets = Object.fromEntries(PRIVATE.filter((a) => previous[a] !== undefined).map((a) => [a, previous[a]]));
+  await writeItems([guardVersion(hooks.put(next, { extra: secrets }), previous.version)]);
 }
 
-/**
- * Deletes a hook and moves the count in one transaction. The delete is guarded by the version
- * just read; without If-Match a concurrent replace only causes a re-read, never a 412.
- */
-export async function deleteHook(orgId: string, hookId: string, ifMatch: IfMatch | undefined): Promise<void> {
-  for (;;) {
-    const current = await getHook(orgId, hookId);
-    if (!current) throw notFound(hookId)();
-    if (!ifMatchAllows(ifMatch, current.version)) throw new PreconditionFailed();
-    try {
-      await transactWrite([
-        { op: deleteOp(hookKeys.hook(orgId, hookId), 'version = :v', { ':v': current.version }), onConditionFail: () => new PreconditionFailed() },
-        countChange(orgId, 'HOOK', -1),
-      ]);
-      return;
-    } catch (e) {
-      if (!(e instanceof PreconditionFailed) || ifMatch !== undefined) throw e;
-    }
-  }
+/** Deletes a hook read at `version` (guarded by it) and moves the count, in one transaction. */
+export async function removeHook(orgId: string, hookId: string, version: number): Promise<void> {
+  await writeItems([guardVersion(hooks.remove(orgId, hookId), version), countChange(orgId, 'HOOK', -1)]);
 }
 
-export async function listHooks(orgId: string, req: PageRequest) {
+export async function loadHookPage(orgId: string, req: PageRequest) {
   const q: ListQuery = { index: 'GSI1', partition: hookKeys.ofOrg(orgId), forward: true };
   const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'HOOK')]);
-  return { hooks: page.items.map((i) => stripItem<Hook>(i, PRIVATE)), pages: pageCount(total, req), next_cursor: page.nextCursor };
+  return { hooks: page.items.map((i) => shown(hooks.fromItem(i))), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

@@ -8,6 +8,7 @@
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './db/client';
+import { defineEntity } from './db/entity';
 import { getItem, isConditionFailure } from './db/items';
 import { MAX_ITEM_BYTES } from './db/item-size';
 import type { StorageKey } from './db/storage-key';
@@ -24,6 +25,10 @@ export const REPLY_PART_BYTES = MAX_ITEM_BYTES - 10 * 1024;
 const idempotencyKey = (scope: string, recordId: string): StorageKey => ({ PK: `IDEMP#${scope}#${recordId}`, SK: 'IDEMP' });
 /** Part `n` (1, 2, ...) of a reply larger than the record holds; part 0 is in the record. */
 const replyPartKey = (scope: string, recordId: string, n: number): StorageKey => ({ PK: `IDEMP#${scope}#${recordId}`, SK: `REPLY#${n}` });
+
+// Keyed here; written by the functions below.
+defineEntity({ name: 'idempotency', key: idempotencyKey });
+defineEntity({ name: 'idempotency_part', key: replyPartKey });
 
 export interface IdempotencyRecord {
   request_hash: string;

@@ -2,39 +2,30 @@
  * Gateway keys (session objects), stored only under the SHA-256 of the clear key. The key item
  * holds the session as sent (minus the basic-auth password, kept as a scrypt hash in a private
  * attribute); its live quota counters (each holding a quota window and a rate window, and, for
- * a hot key, their shards: shared/store/live-quota.ts) share its partition, so the data-plane
+ * a hot key, their shards: shared/store/live-quota/) share its partition, so the data-plane
  * check touches one partition key per key. The clear key is never a storage key.
  */
-import { Conflict, NotFound, PreconditionFailed } from '../errors';
-import type { QuotaScope } from '../domain/sessions';
-import type { KeySession } from '../schemas/keys';
-import { batchGet, getItem } from './db/items';
-import { queryAll } from './db/paging';
-import type { StorageKey } from './db/storage-key';
-import { deleteOp, putOp, transactWrite, type TxItem } from './db/transactions';
-import {
-  CounterIsSharded,
-  demoteCounter,
-  ensureQuotaItem,
-  liveOf,
-  refund,
-  resetQuotaItem,
-  spend,
-  type CounterRef,
-  type LiveQuota,
-  type Receipt,
-  type Spend,
-  type SpendLimits,
-} from './live-quota';
-import { orgMustExist } from './organisations';
+import { Conflict } from '../errors';
 import { nowSeconds } from '../domain/quota';
+import type { QuotaScope } from '../domain/key-rules';
+import type { KeySession } from '../schemas/keys';
+import { defineEntity, defineMarker } from './db/entity';
+import { batchGet, queryAll } from './db/items';
+import type { StorageKey } from './db/storage-key';
+import { deleteOp, writeItems, type TxItem } from './db/transactions';
+import { guardVersion } from './db/versioned-write';
+import { CounterSharded, ensureQuotaItem, resetQuotaItem, type CounterLimits, type CounterRef, type LiveQuota, type Receipt, type Spend } from './live-quota/counters';
+import { refund } from './live-quota/refund';
+import { demoteCounter, liveOf } from './live-quota/shards';
+import { spend } from './live-quota/spend';
+import { orgMustExist } from './organisations';
 
 export const keyKeys = {
   key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
   partition: (hash: string) => `KEY#${hash}`,
   /** Live quota of the key (scope '') or of one API under per-API limits (scope = api_id). */
   quota: (hash: string, scope = ''): StorageKey => ({ PK: `KEY#${hash}`, SK: scope ? `QUOTA#${scope}` : 'QUOTA' }),
-  /** Shard `i` of a hot key's counter of `scope` (shared/store/live-quota.ts). */
+  /** Shard `i` of a hot key's counter of `scope` (shared/store/live-quota/shards.ts). */
   shard: (hash: string, scope: string, i: number): StorageKey => ({ PK: `KEY#${hash}`, SK: `SHARD#${scope}#${i}` }),
   shardPrefix: (scope: string) => `SHARD#${scope}#`,
   /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
@@ -57,16 +48,11 @@ export interface KeyItem {
   live?: LiveQuota;
 }
 
-function keyItem(k: KeyItem) {
-  return {
-    ...keyKeys.key(k.session.key_hash),
-    entity: 'key',
-    session: k.session,
-    version: k.version,
-    ...(k.basic_auth_hash ? { basic_auth_hash: k.basic_auth_hash } : {}),
-    ...(k.username ? { username: k.username } : {}),
-  };
-}
+const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({ name: 'key', key: keyKeys.key, ids: (k) => [k.session.key_hash], versioned: true });
+const usernames = defineMarker({ key: keyKeys.username });
+// Written by the live-quota modules (shared/store/live-quota/), keyed here.
+defineEntity({ name: 'live_quota', key: keyKeys.quota });
+defineEntity({ name: 'live_quota_shard', key: keyKeys.shard });
 
 /**
  * The user-name marker moves with the name. Names are unique within the key's organisation only
@@ -75,30 +61,22 @@ function keyItem(k: KeyItem) {
 function usernameItems(hash: string, orgId: string, next: string | undefined, previous: string | undefined): TxItem[] {
   if (next === previous) return [];
   const items: TxItem[] = [];
-  if (previous) items.push({ op: deleteOp(keyKeys.username(orgId, previous)) });
-  if (next) {
-    items.push({
-      op: putOp({ ...keyKeys.username(orgId, next), entity: 'unique', key_hash: hash }, 'attribute_not_exists(PK)'),
-      onConditionFail: () => new Conflict(`basic-auth user ${next} already has a key in this organisation`),
-    });
-  }
+  if (previous) items.push(usernames.release(orgId, previous));
+  if (next) items.push(usernames.claim([orgId, next], { key_hash: hash }, () => new Conflict(`basic-auth user ${next} already has a key in this organisation`)));
   return items;
 }
 
 /**
- * Creates a key, its user-name marker (409 when taken) and a fresh live quota, in one
+ * Stores a new key, its user-name marker (409 when taken) and a fresh live quota, in one
  * transaction; the key's organisation must exist (422), unless it is blank (a key the gateway
  * manages itself).
  */
-export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[], now: number): Promise<void> {
+export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: QuotaScope[], now: number): Promise<void> {
   const hash = k.session.key_hash;
   const org = k.session.org_id;
-  await transactWrite([
+  await writeItems([
     ...(org ? [orgMustExist(org)] : []),
-    {
-      op: putOp(keyItem({ ...k, version: 1 }), 'attribute_not_exists(PK)'),
-      onConditionFail: () => new Conflict('key already exists'),
-    },
+    keys.insert({ ...k, version: 1 }, { taken: () => new Conflict('key already exists') }),
     ...scopes.map((q) => resetQuotaItem(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
     ...usernameItems(hash, org, k.username, undefined),
   ]);
@@ -109,7 +87,7 @@ export async function createKey(k: Omit<KeyItem, 'version'>, scopes: QuotaScope[
  * holds exactly those two), so a read costs one round trip (two for a hot key, whose shards
  * are summed).
  */
-export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
+export async function loadKey(hash: string): Promise<KeyItem | undefined> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :key AND :quota',
     ExpressionAttributeValues: { ':pk': keyKeys.partition(hash), ':key': keyKeys.key(hash).SK, ':quota': keyKeys.quota(hash).SK },
@@ -119,85 +97,72 @@ export async function getKeyItem(hash: string): Promise<KeyItem | undefined> {
   if (!item) return undefined;
   const quota = items.find((i) => i.SK === 'QUOTA');
   const live = quota ? await liveOf(counterOf(hash, ''), quota, nowSeconds()) : undefined;
-  return {
-    session: item.session as StoredKey,
-    version: Number(item.version),
-    ...(typeof item.basic_auth_hash === 'string' ? { basic_auth_hash: item.basic_auth_hash } : {}),
-    ...(typeof item.username === 'string' ? { username: item.username } : {}),
-    ...(live ? { live } : {}),
-  };
+  return { ...keys.fromItem(item), ...(live ? { live } : {}) };
 }
 
 /** The stored session alone, with one GetItem: what the check and ownership checks read. */
-export async function getKeySession(hash: string): Promise<StoredKey | undefined> {
-  const item = await getItem(keyKeys.key(hash), true);
-  return item ? (item.session as StoredKey) : undefined;
+export async function loadKeySession(hash: string): Promise<StoredKey | undefined> {
+  return (await keys.get(hash))?.session;
 }
 
 /** The stored sessions of many key hashes, by hash (BatchGetItem, 100 keys a call). */
-export async function getKeySessions(hashes: readonly string[]): Promise<Map<string, StoredKey>> {
+export async function loadKeySessions(hashes: readonly string[]): Promise<Map<string, StoredKey>> {
   const items = await batchGet(hashes.map((h) => keyKeys.key(h)), true);
-  return new Map(items.map((i) => (i.session as StoredKey)).map((k) => [k.key_hash, k]));
+  return new Map(items.map((i) => keys.fromItem(i).session).map((k) => [k.key_hash, k]));
 }
 
 /** Key hash of a basic-auth user name of the organisation, when one of its keys has it. */
 export async function hashOfUsername(orgId: string, user: string): Promise<string | undefined> {
-  const item = await getItem(keyKeys.username(orgId, user), true);
+  const item = await usernames.holder(orgId, user);
   return typeof item?.key_hash === 'string' ? item.key_hash : undefined;
 }
 
+/** Resets (or demotes) that meet a hot key's shards before the write gives up (409). */
+const MAX_SHARDED_RESETS = 3;
+
 /**
- * Replaces a key read at `previous.version` (412 when it moved on). The live quota is reset in
- * the same transaction unless `reset` is false (suppress_reset); then only missing ones are made.
+ * Writes `next` over the key read as `previous` (guarded by its version). The live quota is reset
+ * in the same transaction unless `reset` is false (suppress_reset); then only missing ones are
+ * made. A reset that meets a hot key's shards folds them back into the counter (exactly) first.
  */
-export async function replaceKey(next: Omit<KeyItem, 'version'>, previous: KeyItem, scopes: QuotaScope[], reset: boolean, now: number): Promise<number> {
+export async function saveKey(next: Omit<KeyItem, 'live'>, previous: KeyItem, scopes: QuotaScope[], reset: boolean, now: number): Promise<void> {
   const hash = next.session.key_hash;
-  const version = previous.version + 1;
-  const items = (): TxItem[] => [
-    {
-      op: putOp(keyItem({ ...next, version }), 'attribute_exists(PK) AND version = :v', { ':v': previous.version }),
-      onConditionFail: () => new PreconditionFailed(),
-    },
-    ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
-    ...usernameItems(hash, previous.session.org_id, next.username, previous.username),
-  ];
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     try {
-      await transactWrite(items());
-      return version;
+      await writeItems([
+        guardVersion(keys.put(next), previous.version),
+        ...scopes.map((q) => (reset ? resetQuotaItem : ensureQuotaItem)(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
+        ...usernameItems(hash, previous.session.org_id, next.username, previous.username),
+      ]);
+      return;
     } catch (e) {
-      // A reset met a hot key's shards: fold them back into the counter (exactly), then reset it.
-      if (!(e instanceof CounterIsSharded) || attempt >= 3) throw e;
+      if (!(e instanceof CounterSharded)) throw e;
+      if (attempt >= MAX_SHARDED_RESETS) throw new Conflict('the live quota changed while it was being reset; try again');
       const scope = scopes.find((q) => keyKeys.quota(hash, q.scope).SK === e.head.SK)?.scope ?? '';
       await demoteCounter(counterOf(hash, scope), now);
     }
   }
 }
 
-/** Deletes a key with its live quotas, rate windows and user-name marker. */
-export async function deleteKey(hash: string): Promise<void> {
-  const current = await getKeyItem(hash);
-  if (!current) throw new NotFound('key not found');
+/** Deletes a key read as `current` (guarded by its version) with its live quotas, rate windows and user-name marker. */
+export async function removeKey(current: KeyItem): Promise<void> {
+  const hash = current.session.key_hash;
   const partition = await queryAll({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keyKeys.partition(hash) },
     ProjectionExpression: 'PK, SK',
   });
   const others = partition.filter((i) => i.SK !== 'KEY');
-  const items: TxItem[] = [
-    {
-      op: deleteOp(keyKeys.key(hash), 'version = :v', { ':v': current.version }),
-      onConditionFail: () => new Conflict('the key changed while it was being deleted; try again'),
-    },
+  await writeItems([
+    guardVersion(keys.remove(hash), current.version),
     ...usernameItems(hash, current.session.org_id, undefined, current.username),
     // Rate windows beyond the transaction's size expire by TTL on their own.
     ...others.slice(0, 90).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
-  ];
-  await transactWrite(items);
+  ]);
 }
 
 /** Spends one unit of the key's live quota of `scope` ('' = key-wide) and counts its rate window. */
-export function spendKeyQuota(hash: string, scope: string, limits: SpendLimits, now: number): Promise<Spend> {
+export function spendKeyQuota(hash: string, scope: string, limits: CounterLimits, now: number): Promise<Spend> {
   return spend(counterOf(hash, scope), limits, now);
 }
 

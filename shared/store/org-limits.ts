@@ -5,10 +5,10 @@
  * most `max` units are spent in it. Each item expires by TTL when its window ends; none is ever
  * read after that.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OrgLimitClass } from '../limits';
-import { ddb, tableName } from './db/client';
-import { isConditionFailure } from './db/items';
+import { tableName } from './db/client';
+import { defineEntity } from './db/entity';
+import { conditionalUpdate } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
 
@@ -17,22 +17,17 @@ export const orgLimitKeys = {
   window: (orgId: string, cls: OrgLimitClass, start: number): StorageKey => ({ PK: `ORGLIMIT#${orgId}#${cls}`, SK: `W#${start}` }),
 };
 
+const windows = defineEntity({ name: 'org_limit', key: orgLimitKeys.window });
+
 /** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
 export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: orgLimitKeys.window(orgId, cls, window.start),
-        UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
-        ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
-        ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'org_limit', ':exp': window.end },
-      }),
-    );
-    return true;
-  } catch (e) {
-    if (isConditionFailure(e)) return false;
-    throw e;
-  }
+  const spent = await conditionalUpdate({
+    TableName: tableName(),
+    Key: windows.key(orgId, cls, window.start),
+    UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
+    ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
+    ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
+    ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': windows.name, ':exp': window.end },
+  });
+  return spent.ok;
 }

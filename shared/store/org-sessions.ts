@@ -5,11 +5,12 @@
  */
 import { NotFound } from '../errors';
 import type { KeySession } from '../schemas/keys';
-import { getItem } from './db/items';
+import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
-import { putOp, transactWrite } from './db/transactions';
-import { ensureQuotaItem, resetQuotaItem, spend, type Spend } from './live-quota';
-import { orgExistsCheck, orgKeys } from './organisations';
+import { writeItems } from './db/transactions';
+import { ensureQuotaItem, resetQuotaItem, type Spend } from './live-quota/counters';
+import { spend } from './live-quota/spend';
+import { orgExists, orgKeys } from './organisations';
 
 /** Both items live in the organisation's partition. */
 export const orgSessionKeys = {
@@ -17,25 +18,28 @@ export const orgSessionKeys = {
   quota: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORGQUOTA' }),
 };
 
+/** The stored session: the organisation's, and when it was written. */
+interface OrgSessionItem {
+  session: KeySession & { org_id: string };
+  last_updated: string;
+}
+
+const sessions = defineEntity<OrgSessionItem, [orgId: string]>({ name: 'org_session', key: orgSessionKeys.session, ids: (s) => [s.session.org_id] });
+// Written by the live-quota modules (shared/store/live-quota/), keyed here.
+defineEntity({ name: 'live_quota', key: orgSessionKeys.quota });
+
 /** Writes the organisation's session (404 when the organisation does not exist); `reset` restarts its quota. */
-export async function putOrgSession(orgId: string, session: KeySession, reset: boolean, now: number): Promise<void> {
-  await transactWrite([
-    { op: orgExistsCheck(orgId), onConditionFail: () => new NotFound(`organisation ${orgId} not found`) },
-    {
-      op: putOp({
-        ...orgSessionKeys.session(orgId),
-        entity: 'org_session',
-        session: { ...session, org_id: orgId },
-        last_updated: new Date(now * 1000).toISOString(),
-      }),
-    },
-    (reset ? resetQuotaItem : ensureQuotaItem)(orgSessionKeys.quota(orgId), session.quota_renewal_rate, now),
+export async function putOrgSession(item: OrgSessionItem, reset: boolean, now: number): Promise<void> {
+  const orgId = item.session.org_id;
+  await writeItems([
+    orgExists(orgId, () => new NotFound(`organisation ${orgId} not found`)),
+    sessions.put(item),
+    (reset ? resetQuotaItem : ensureQuotaItem)(orgSessionKeys.quota(orgId), item.session.quota_renewal_rate, now),
   ]);
 }
 
-export async function getOrgSession(orgId: string): Promise<KeySession | undefined> {
-  const item = await getItem(orgSessionKeys.session(orgId), true);
-  return item ? (item.session as KeySession) : undefined;
+export async function loadOrgSession(orgId: string): Promise<KeySession | undefined> {
+  return (await sessions.get(orgId))?.session;
 }
 
 /**

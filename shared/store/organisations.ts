@@ -3,13 +3,13 @@
  * of object the organisation lists: users, APIs, webhooks, assets), which drive `pages`
  * (contract §5). Every count moves in the same transaction as the create or delete it counts.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, Unprocessable, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
-import { ddb, tableName } from './db/client';
-import { getItem, isConditionFailure } from './db/items';
+import { tableName } from './db/client';
+import { defineEntity } from './db/entity';
+import { getItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
-import { conditionCheckOp, type TxItem } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
 
 /** The kinds of object an organisation counts. */
 export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET';
@@ -22,35 +22,24 @@ export const orgKeys = {
   counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: orgKeys.partition(orgId), SK: `COUNT#${kind}` }),
 };
 
-/** Creates an organisation; a taken id is 409 (one conditional Put, no read first). */
-export async function putNewOrganisation(org: Organisation): Promise<void> {
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...orgKeys.org(org.id), entity: 'org', ...org },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (e) {
-    if (isConditionFailure(e)) throw new Conflict(`organisation ${org.id} already exists`);
-    throw e;
-  }
+const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id] });
+// Changed only by the ADDs below.
+defineEntity({ name: 'counter', key: orgKeys.counter });
+
+/** Stores a new organisation; a taken id is 409 (one conditional Put, no read first). */
+export async function insertOrganisation(org: Organisation): Promise<void> {
+  await writeItems([orgs.insert(org, { taken: () => new Conflict(`organisation ${org.id} already exists`) })]);
 }
 
-/** Condition for transactions that need the organisation to exist. */
-export function orgExistsCheck(orgId: string): TxItem['op'] {
-  return conditionCheckOp(orgKeys.org(orgId), 'attribute_exists(PK)');
-}
+/** Condition of a write that needs the organisation to exist; `missing` is its error otherwise. */
+export const orgExists = (orgId: string, missing: () => AppError): TxItem => orgs.mustExist(missing, orgId);
 
 /**
- * The transaction item of a write that names an organisation (contract §3): 422 when it does
- * not exist, checked in the write's own transaction, so nothing is stored for it and a later
+ * The condition of a write that names an organisation (contract §3): 422 when it does not
+ * exist, checked in the write's own transaction, so nothing is stored for it and a later
  * organisation created with that id inherits nothing.
  */
-export function orgMustExist(orgId: string): TxItem {
-  return { op: orgExistsCheck(orgId), onConditionFail: () => new Unprocessable(`organisation ${orgId} does not exist`) };
-}
+export const orgMustExist = (orgId: string): TxItem => orgExists(orgId, () => new Unprocessable(`organisation ${orgId} does not exist`));
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
 export function countChange(orgId: string, kind: CountedKind, delta: 1 | -1): TxItem {

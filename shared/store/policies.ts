@@ -1,100 +1,81 @@
+/**
+ * Policies: one item per client id, unique across the installation. Ids, stamps and the rules of
+ * a change are the service's (shared/services/policies.ts).
+ */
 import { Conflict, NotFound } from '../errors';
-import { newDbId } from '../domain/hashing';
+import type { IfMatch } from '../domain/if-match';
 import type { Policy } from '../schemas/policies';
-import { tableName } from './db/client';
-import { batchGet, getItem, stripItem } from './db/items';
+import { defineEntity } from './db/entity';
+import { batchGet, stripItem } from './db/items';
 import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import type { StorageKey } from './db/storage-key';
-import { putOp, transactWrite, type TxItem } from './db/transactions';
-import { deleteVersioned, replaceVersioned } from './db/versioning';
+import { writeItems, type TxItem } from './db/transactions';
+import { deleteIfMatch, guardVersion } from './db/versioned-write';
 import { orgMustExist } from './organisations';
-import type { IfMatch } from '../domain/if-match';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
 
 export type StoredPolicy = Policy & { _id: string; date_created: string; last_updated: string };
+export type PolicyRecord = StoredPolicy & { version: number };
 
-const notFound = (id: string) => () => new NotFound(`policy ${id} not found`);
+const policies = defineEntity<PolicyRecord, [id: string]>({ name: 'policy', key: policyKey, ids: (p) => [p.id], versioned: true });
 
-/** Stamps only the server sets; with the storage keys they are dropped from the (loose) body. */
-const SERVER_OWNED = ['version', 'created_at', 'updated_at', 'expires_at'];
-
-/** `keepClientId`: only an import keeps the `_id` a policy was exported with. */
-function itemOf(policy: Policy, now: string, previous?: { _id: string; date_created: string }, keepClientId = false) {
-  return {
-    // The body keeps unknown members, so a client could otherwise set index keys or the TTL.
-    ...stripItem<Policy>(policy, SERVER_OWNED),
-    ...policyKey(policy.id),
-    entity: 'policy',
-    // Server-owned: the database id and creation time survive replacement and import.
-    _id: previous?._id ?? (keepClientId ? policy._id : undefined) ?? newDbId(),
-    date_created: previous?.date_created ?? now,
-    last_updated: now,
-  };
-}
+/**
+ * The body keeps unknown members, so a client could otherwise set the TTL (and the policy would
+ * vanish) or stamps the server owns: they are dropped before a policy is stored.
+ */
+const SERVER_OWNED = ['created_at', 'updated_at', 'expires_at'];
+const clean = (p: PolicyRecord): PolicyRecord => ({ ...stripItem<PolicyRecord>(p, SERVER_OWNED), version: p.version });
 
 /** The organisation a policy names must exist (422); a policy without one is for gateway writes only. */
 const orgChecks = (orgIds: Iterable<string | undefined>): TxItem[] => [...new Set(orgIds)].filter((o): o is string => !!o).map(orgMustExist);
 
-/** Creates a policy under the client's id; a taken id is 409, an unknown organisation 422. */
-export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
-  const item = { ...itemOf(policy, new Date().toISOString()), version: 1 };
-  await transactWrite([
-    ...orgChecks([policy.org_id]),
-    { op: putOp(item, 'attribute_not_exists(PK)'), onConditionFail: () => new Conflict(`policy ${policy.id} already exists`) },
-  ]);
-  return stripItem<StoredPolicy>(item, ['version']);
+/** Stores a new policy; a taken id is 409, an unknown organisation 422. Answers it as reads will show it. */
+export async function insertPolicy(p: PolicyRecord): Promise<StoredPolicy> {
+  const insert = policies.insert(clean(p), { taken: () => new Conflict(`policy ${p.id} already exists`) });
+  await writeItems([...orgChecks([p.org_id]), insert]);
+  const { version: _v, ...stored } = policies.fromItem(insert.op.Put!.Item!);
+  return stored;
 }
 
-export async function getPolicy(id: string): Promise<(StoredPolicy & { version: number }) | undefined> {
-  const item = await getItem(policyKey(id), true);
-  return item ? stripItem(item) : undefined;
-}
+export const loadPolicy = (id: string): Promise<PolicyRecord | undefined> => policies.get(id);
 
 /** The policies with these ids that exist (any order). */
-export async function getPolicies(ids: readonly string[]): Promise<(StoredPolicy & { version: number })[]> {
+export async function loadPolicies(ids: readonly string[]): Promise<PolicyRecord[]> {
   if (!ids.length) return [];
-  const items = await batchGet([...new Set(ids)].map((id) => policyKey(id)), true);
-  return items.map((i) => stripItem(i));
+  return (await batchGet([...new Set(ids)].map((id) => policyKey(id)), true)).map((i) => policies.fromItem(i));
 }
 
 /**
- * Replaces a policy (412 on a stale If-Match); `_id` and `date_created` are kept. A policy moved
- * to another organisation needs it to exist (422), checked in the write's transaction.
+ * Writes `next` over the policy read as `previous` (guarded by its version). A policy moved to
+ * another organisation needs it to exist (422), checked in the same transaction.
  */
-export async function replacePolicy(policy: Policy, ifMatch: IfMatch | undefined): Promise<number> {
-  const current = await getPolicy(policy.id);
-  if (!current) throw notFound(policy.id)();
-  const checks = policy.org_id !== current.org_id ? orgChecks([policy.org_id]) : [];
-  const version = await replaceVersioned(policyKey(policy.id), itemOf(policy, new Date().toISOString(), current), ifMatch, notFound(policy.id), checks);
-  return version;
+export async function savePolicy(next: PolicyRecord, previous: PolicyRecord): Promise<void> {
+  const checks = next.org_id !== previous.org_id ? orgChecks([next.org_id]) : [];
+  await writeItems([...checks, guardVersion(policies.put(clean(next)), previous.version)]);
 }
 
-export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await deleteVersioned(policyKey(id), ifMatch, notFound(id));
+export async function removePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
+  await deleteIfMatch(policyKey(id), ifMatch, () => new NotFound(`policy ${id} not found`));
 }
 
 /**
- * Writes validated policies under their own ids (an existing one is replaced, keeping its `_id`
- * and creation time). Every policy is sized first, so one too large for DynamoDB is a 413 before
- * anything is written. Then each run of up to 100 items and 4 MB is one transaction (its policies
- * and a check that each organisation they name exists, 422 otherwise), so an import that fits one
- * is all-or-nothing even on a storage failure.
+ * Writes imported policies whatever is stored under their ids. Every policy is sized first, so one
+ * too large for DynamoDB is a 413 before anything is written. Then each run of up to 100 items and
+ * 4 MB is one transaction (its policies and a check that each organisation they name exists, 422
+ * otherwise), so an import that fits one is all-or-nothing even on a storage failure.
  */
-export async function importPolicies(policies: readonly Policy[]): Promise<void> {
-  const now = new Date().toISOString();
-  const existing = new Map((await getPolicies(policies.map((p) => p.id))).map((p) => [p.id, p]));
-  const items = policies.map((p) => {
-    const before = existing.get(p.id);
-    const item = { ...itemOf(p, now, before, true), version: (before?.version ?? 0) + 1 };
-    return { item, size: assertItemFits(item) };
+export async function putPolicies(records: readonly PolicyRecord[]): Promise<void> {
+  const items = records.map((p) => {
+    const put = policies.put(clean(p));
+    return { put, org: p.org_id, size: assertItemFits(put.op.Put!.Item!) };
   });
   let run: typeof items = [];
   let bytes = 0;
-  const orgsOf = (list: typeof items) => new Set(list.map(({ item }) => item.org_id).filter((o): o is string => !!o));
+  const orgsOf = (list: typeof items) => new Set(list.map((i) => i.org).filter((o): o is string => !!o));
   const flush = async () => {
-    if (run.length) await transactWrite([...orgChecks(orgsOf(run)), ...run.map(({ item }) => ({ op: { Put: { TableName: tableName(), Item: item } } }))]);
+    if (run.length) await writeItems([...orgChecks(orgsOf(run)), ...run.map((i) => i.put)]);
     run = [];
     bytes = 0;
   };

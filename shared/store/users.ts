@@ -1,17 +1,19 @@
-import { Conflict, NotFound, PreconditionFailed } from '../errors';
-import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
-import { hashPassword } from '../domain/passwords';
+/**
+ * Dashboard users, the uniqueness of their e-mail in the organisation, and their access keys: the
+ * items and the transactions that keep them together. Ids, stamps, hashes and the rules of a
+ * change are the service's (shared/services/users.ts).
+ */
+import { Conflict } from '../errors';
 import { pageCount, type PageRequest } from '../domain/paging';
-import type { User, UserCreate, UserUpdate } from '../schemas/users';
-import { tableName } from './db/client';
-import { getItem, stripItem } from './db/items';
+import type { User } from '../schemas/users';
+import { defineEntity, defineMarker } from './db/entity';
+import { stripItem } from './db/items';
 import { countMatching, listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { transactWrite, type TxItem } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
+import { guardVersion } from './db/versioned-write';
 import { countChange, orgMustExist, readCount } from './organisations';
-import { ifMatchAllows, type IfMatch } from '../domain/if-match';
 
-/** Dashboard users, the uniqueness of their e-mail in the organisation, and their access keys. */
 export const userKeys = {
   user: (userId: string): StorageKey => ({ PK: `USER#${userId}`, SK: 'USER' }),
   /** GSI1: an organisation's users in creation order. */
@@ -22,8 +24,39 @@ export const userKeys = {
   accessKey: (hash: string): StorageKey => ({ PK: `AKEY#${hash}`, SK: 'AKEY' }),
 };
 
-/** Attributes that never leave the store. */
+/** A user as stored: what reads show, and what never leaves the store. */
+export type UserRecord = User & {
+  email_lower: string;
+  /** SHA-256 of the user's one valid access key. */
+  access_key_hash?: string;
+  password_hash?: string;
+};
+
 const PRIVATE = ['password_hash', 'access_key_hash', 'email_lower'] as const;
+
+const users = defineEntity<UserRecord, [userId: string]>({
+  name: 'user',
+  key: userKeys.user,
+  ids: (u) => [u.id],
+  indexes: (u) => ({ GSI1PK: userKeys.ofOrg(u.org_id), GSI1SK: timeSortKey(u.created_at, u.id) }),
+  versioned: true,
+});
+
+const emails = defineMarker({ key: userKeys.email });
+
+/**
+ * The access key's item copies its owner's org, active flag and permissions, so a dashboard
+ * request costs one GetItem, its permission check included.
+ */
+type AccessKeyItem = { user_id: string; org_id: string; active: boolean; user_permissions: Record<string, unknown> };
+const accessKeys = defineEntity<AccessKeyItem, [hash: string]>({ name: 'access_key', key: userKeys.accessKey });
+
+/** The user as reads show it. */
+export const shownUser = (u: UserRecord): User => stripItem<User>(u, PRIVATE);
+
+const emailTaken = (email: string) => () => new Conflict(`a user with e-mail ${email} already exists in this organisation`);
+
+const accessKeyOf = (u: UserRecord): AccessKeyItem => ({ user_id: u.id, org_id: u.org_id, active: u.active === true, user_permissions: permissionsOf(u) ?? {} });
 
 export interface AccessKeyOwner {
   user_id: string;
@@ -34,264 +67,78 @@ export interface AccessKeyOwner {
 }
 
 /**
- * Creates a user and its dashboard access key in one transaction: the organisation must exist
- * (422), the e-mail is unique in it (409), and the organisation's user count moves with it.
+ * Stores a new user and its access key in one transaction: the organisation must exist (422), the
+ * e-mail is unique in it (409), and the organisation's user count moves with it.
  */
-export async function createUser(input: UserCreate): Promise<{ user: User; accessKey: string }> {
-  const table = tableName();
-  const now = new Date().toISOString();
-  const id = newDbId();
-  const accessKey = randomHex(16);
-  const accessKeyHash = sha256Hex(accessKey);
-  const emailLower = input.email_address.toLowerCase();
-  const { password, ...fields } = input;
-  const user: User = {
-    id,
-    org_id: input.org_id,
-    email_address: fields.email_address,
-    first_name: fields.first_name,
-    last_name: fields.last_name,
-    user_permissions: fields.user_permissions,
-    active: fields.active,
-    api_model: {},
-    group_id: fields.group_id ?? '',
-    created_at: now,
-    ...(password ? { password_updated: now } : {}),
-    ...(fields.password_max_days !== undefined ? { password_max_days: fields.password_max_days } : {}),
-    version: 1,
-  };
-  await transactWrite([
-    orgMustExist(input.org_id),
-    {
-      op: {
-        Put: {
-          TableName: table,
-          Item: { ...userKeys.email(input.org_id, emailLower), entity: 'unique', user_id: id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      onConditionFail: () => new Conflict(`a user with e-mail ${input.email_address} already exists in this organisation`),
-    },
-    {
-      op: {
-        Put: {
-          TableName: table,
-          Item: {
-            ...userKeys.user(id),
-            entity: 'user',
-            GSI1PK: userKeys.ofOrg(input.org_id),
-            GSI1SK: timeSortKey(now, id),
-            ...user,
-            email_lower: emailLower,
-            access_key_hash: accessKeyHash,
-            ...(password ? { password_hash: await hashPassword(password) } : {}),
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-    },
-    {
-      op: {
-        Put: {
-          TableName: table,
-          // The owner's org, active flag and permissions are copied here so a dashboard request
-          // costs one GetItem, its permission check included.
-          Item: { ...userKeys.accessKey(accessKeyHash), entity: 'access_key', user_id: id, org_id: input.org_id, active: user.active, user_permissions: user.user_permissions },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-    },
-    countChange(input.org_id, 'USER', 1),
+export async function insertUser(user: UserRecord & { access_key_hash: string }): Promise<void> {
+  await writeItems([
+    orgMustExist(user.org_id),
+    emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
+    users.insert(user),
+    accessKeys.insert(accessKeyOf(user), { at: [user.access_key_hash] }),
+    countChange(user.org_id, 'USER', 1),
   ]);
-  return { user, accessKey };
+}
+
+/** The user as stored (consistent read), or undefined. */
+export const loadUser = (id: string): Promise<UserRecord | undefined> => users.get(id);
+
+/**
+ * Writes `next` over the user read as `previous` (guarded by its version). The e-mail marker moves
+ * in the same transaction when the e-mail changes (409 when taken in the organisation); the access
+ * key item follows: its copies of `active` and `user_permissions` are updated, or, when the key
+ * changed (a rotation), the old key's item is deleted and the new one written, so exactly one key
+ * is valid at any time.
+ */
+export async function saveUser(next: UserRecord, previous: UserRecord): Promise<void> {
+  const tx: TxItem[] = [guardVersion(users.put(next), previous.version)];
+  if (next.email_lower !== previous.email_lower) {
+    tx.push(emails.release(previous.org_id, previous.email_lower));
+    tx.push(emails.claim([next.org_id, next.email_lower], { user_id: next.id }, emailTaken(next.email_address)));
+  }
+  if (next.access_key_hash !== previous.access_key_hash) {
+    if (next.access_key_hash) tx.push(accessKeys.insert(accessKeyOf(next), { at: [next.access_key_hash] }));
+    if (previous.access_key_hash) tx.push(accessKeys.remove(previous.access_key_hash));
+  } else if (next.access_key_hash) {
+    // No condition mapping: the key item exists whenever the user names it (both change in one
+    // transaction), and a rotation meanwhile fails the user's version guard first.
+    tx.push(accessKeys.set([next.access_key_hash], { active: next.active, user_permissions: next.user_permissions }));
+  }
+  await writeItems(tx);
 }
 
 /**
- * Who holds a dashboard access key, by its hash: the key item copies the owner's org, active flag
- * and permissions. A key item written before permissions were copied has none: its user's are read
- * (a second GetItem, only for such items).
+ * Who holds a dashboard access key, by its hash. A key item written before permissions were
+ * copied has none: its user's are read (a second GetItem, only for such items).
  */
-export async function findAccessKeyOwner(hash: string): Promise<AccessKeyOwner | undefined> {
-  const item = await getItem(userKeys.accessKey(hash));
+export async function loadAccessKeyOwner(hash: string): Promise<AccessKeyOwner | undefined> {
+  const item = await accessKeys.getItem(hash);
   if (!item) return undefined;
   const owner = { user_id: String(item.user_id), org_id: String(item.org_id), active: item.active === true };
   const copied = permissionsOf(item);
   if (copied) return { ...owner, permissions: copied };
-  const user = owner.active ? await getItem(userKeys.user(owner.user_id)) : undefined;
+  const user = owner.active ? await users.getItem(owner.user_id) : undefined;
   return { ...owner, permissions: permissionsOf(user) ?? {} };
 }
 
-const permissionsOf = (item: Item | undefined): Record<string, unknown> | undefined => {
-  const p = item?.user_permissions;
+function permissionsOf(item: object | undefined): Record<string, unknown> | undefined {
+  const p = (item as { user_permissions?: unknown } | undefined)?.user_permissions;
   return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined;
-};
+}
 
 const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: userKeys.ofOrg(orgId), forward: true });
 
-export async function listUsers(orgId: string, req: PageRequest) {
+export async function loadUserPage(orgId: string, req: PageRequest) {
   const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), readCount(orgId, 'USER')]);
-  return {
-    pages: pageCount(total, req),
-    users: page.items.map((i) => stripItem<User>(i, PRIVATE)),
-    next_cursor: page.nextCursor,
-  };
+  return { pages: pageCount(total, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }
 
 /** Case-insensitive substring of the e-mail; the match count is a filtered Query (no counter). */
-export async function searchUsers(orgId: string, term: string, req: PageRequest) {
+export async function searchUserPage(orgId: string, term: string, req: PageRequest) {
   const q: ListQuery = {
     ...usersQuery(orgId),
     filter: { expression: 'contains(#e, :q)', names: { '#e': 'email_lower' }, values: { ':q': term.toLowerCase() } },
   };
   const [page, total] = await Promise.all([listPage(q, req), countMatching(q)]);
-  return {
-    pages: pageCount(total, req),
-    users: page.items.map((i) => stripItem<User>(i, PRIVATE)),
-    next_cursor: page.nextCursor,
-  };
-}
-
-type Item = Record<string, unknown>;
-
-/** A condition failure on the user item when no If-Match was sent: another writer won; read again. */
-class Stale extends PreconditionFailed {}
-
-const userNotFound = (id: string) => new NotFound(`user ${id} not found`);
-
-/** The user's current item (consistent read), with If-Match checked against its version. */
-async function currentUser(id: string, ifMatch: IfMatch | undefined): Promise<{ item: Item; version: number }> {
-  const item = await getItem(userKeys.user(id), true);
-  if (!item) throw userNotFound(id);
-  const version = Number(item.version ?? 1);
-  if (!ifMatchAllows(ifMatch, version)) throw new PreconditionFailed();
-  return { item, version };
-}
-
-/** Put of the user item, only over the version that was read. */
-const userPut = (item: Item, version: number): TxItem => ({
-  op: {
-    Put: {
-      TableName: tableName(),
-      Item: { ...item, version: version + 1 },
-      ConditionExpression: 'attribute_exists(PK) AND version = :v',
-      ExpressionAttributeValues: { ':v': version },
-    },
-  },
-  onConditionFail: () => new Stale(),
-});
-
-/**
- * Retries `attempt` while another writer changes the user between our read and our write,
- * unless If-Match named a version (then that is a 412).
- */
-async function changeUser<T>(ifMatch: IfMatch | undefined, attempt: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (e) {
-      if (!(e instanceof Stale) || ifMatch !== undefined) throw e;
-    }
-  }
-}
-
-/**
- * Replaces a user's editable fields (PUT /admin/users/{userID}). The e-mail marker moves in the
- * same transaction when the e-mail changes (409 when taken in the organisation), and the access
- * key item's copies of `active` and `user_permissions` follow, so a deactivated user's key is
- * refused, and changed permissions apply, from the next table read. An omitted password keeps the
- * stored hash.
- */
-export async function replaceUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
-  // Hashing is slow on purpose (scrypt): once, outside the retry loop.
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  return changeUser(ifMatch, async () => {
-    const { item, version } = await currentUser(id, ifMatch);
-    const orgId = String(item.org_id);
-    const now = new Date().toISOString();
-    const oldEmail = String(item.email_lower);
-    const emailLower = input.email_address.toLowerCase();
-    const { password_max_days: maxDays, group_id: groupId } = input;
-    const next: Item = {
-      ...item,
-      email_address: input.email_address,
-      email_lower: emailLower,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      user_permissions: input.user_permissions,
-      active: input.active,
-      group_id: groupId ?? '',
-      ...(passwordHash ? { password_hash: passwordHash, password_updated: now } : {}),
-    };
-    if (maxDays === undefined) delete next.password_max_days;
-    else next.password_max_days = maxDays;
-    const table = tableName();
-    const tx: TxItem[] = [userPut(next, version)];
-    if (emailLower !== oldEmail) {
-      tx.push({ op: { Delete: { TableName: table, Key: userKeys.email(orgId, oldEmail) } } });
-      tx.push({
-        op: {
-          Put: {
-            TableName: table,
-            Item: { ...userKeys.email(orgId, emailLower), entity: 'unique', user_id: id },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        onConditionFail: () => new Conflict(`a user with e-mail ${input.email_address} already exists in this organisation`),
-      });
-    }
-    if (typeof item.access_key_hash === 'string') {
-      tx.push({
-        op: {
-          Update: {
-            TableName: table,
-            Key: userKeys.accessKey(item.access_key_hash),
-            UpdateExpression: 'SET active = :a, user_permissions = :p',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':a': input.active, ':p': input.user_permissions },
-          },
-        },
-        // No mapping: the key item exists whenever the user names it (both change in one
-        // transaction), and a rotation meanwhile fails the user's version condition first.
-      });
-    }
-    await transactWrite(tx);
-    return { user: stripItem<User>({ ...next, version: version + 1 }, PRIVATE), version: version + 1 };
-  });
-}
-
-/**
- * Revokes a user's access key and issues a new one (POST /admin/users/{userID}/access-key): the
- * old key's item is deleted and the new one written in the same transaction as the user, so
- * exactly one key is valid at any time. The clear key is answered once, never stored.
- */
-export async function rotateAccessKey(id: string): Promise<{ user: User; accessKey: string; version: number }> {
-  return changeUser(undefined, async () => {
-    const { item, version } = await currentUser(id, undefined);
-    const accessKey = randomHex(16);
-    const accessKeyHash = sha256Hex(accessKey);
-    const next: Item = { ...item, access_key_hash: accessKeyHash };
-    const table = tableName();
-    const tx: TxItem[] = [
-      userPut(next, version),
-      {
-        op: {
-          Put: {
-            TableName: table,
-            Item: {
-              ...userKeys.accessKey(accessKeyHash),
-              entity: 'access_key',
-              user_id: id,
-              org_id: String(item.org_id),
-              active: item.active === true,
-              user_permissions: permissionsOf(item) ?? {},
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-      },
-    ];
-    if (typeof item.access_key_hash === 'string') tx.push({ op: { Delete: { TableName: table, Key: userKeys.accessKey(item.access_key_hash) } } });
-    await transactWrite(tx);
-    return { user: stripItem<User>({ ...next, version: version + 1 }, PRIVATE), accessKey, version: version + 1 };
-  });
+  return { pages: pageCount(total, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }

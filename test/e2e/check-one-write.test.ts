@@ -1,5 +1,5 @@
 /**
- * The check's storage (shared/store/live-quota.ts): an allowed check is ONE conditional
+ * The check's storage (shared/store/live-quota/): an allowed check is ONE conditional
  * UpdateItem on the key's counter item, which holds its quota window and its rate window
  * together; refusals come from that same write (its ALL_OLD answer says which limit refused);
  * an elapsed window renews exactly once under contention; the organisation's counter is written
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateWindow } from '../../shared/domain/quota';
 import { counterDb, ddb, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
-import { spend, type SpendLimits } from '../../shared/store/live-quota';
+import type { CounterLimits } from '../../shared/store/live-quota/counters';
+import { spend } from '../../shared/store/live-quota/spend';
 import { orgSessionKeys } from '../../shared/store/org-sessions';
 import { keyHash } from '../../shared/domain/key-ids';
 import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
@@ -54,7 +55,7 @@ const read = async (key: { PK: string; SK: string }) =>
   (await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 const NOW = Math.floor(Date.now() / 1000);
-const limits = (max: number, rate?: { rate: number; per: number }, now = NOW, renewalRate = 3600): SpendLimits => ({
+const limits = (max: number, rate?: { rate: number; per: number }, now = NOW, renewalRate = 3600): CounterLimits => ({
   max,
   renewalRate,
   rate: rate ? rateWindow(rate.rate, rate.per, now) : null,

@@ -1,5 +1,5 @@
 /**
- * Hot keys (shared/store/live-quota.ts, "HOT KEYS"): a counter split into shards that a check
+ * Hot keys (shared/store/live-quota/shards.ts): a counter split into shards that a check
  * picks among stays exact: never more than quota_max allowed per window, no refusal while a
  * unit is left anywhere (spill-over), one renewal per window, and switching a key between one
  * item and shards neither loses nor grants a unit. Through an endpoint with a per-item write
@@ -11,7 +11,9 @@ import { resetConfig } from '../../shared/config';
 import { keyHash } from '../../shared/domain/key-ids';
 import { ddb, resetClient, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
-import { demoteCounter, forgetCounterHints, promote, spend, type SpendLimits } from '../../shared/store/live-quota';
+import { forgetCounterHints, type CounterLimits } from '../../shared/store/live-quota/counters';
+import { demoteCounter, promote } from '../../shared/store/live-quota/shards';
+import { spend } from '../../shared/store/live-quota/spend';
 import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { startThrottlingDynamo, type ThrottlingDynamo } from '../support/throttling-dynamo';
@@ -23,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const NOW = Math.floor(Date.now() / 1000);
-const limits = (max: number, renewalRate = 3600): SpendLimits => ({ max, renewalRate, rate: null });
+const limits = (max: number, renewalRate = 3600): CounterLimits => ({ max, renewalRate, rate: null });
 const read = async (key: { PK: string; SK: string }) =>
   (await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 async function shardsOf(hash: string) {

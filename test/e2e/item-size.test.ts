@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const KB = 1024;
-/** 720 KB of meta_data: the review's key. */
+/** 720 KB of meta_data: a key whose item is over DynamoDB's 400 KB limit. */
 const bigMeta = () => ({ blob: 'm'.repeat(720 * KB) });
 let n = 0;
 const uid = (p: string) => `${p}-${process.pid}-${++n}`;

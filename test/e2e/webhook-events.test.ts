@@ -90,7 +90,7 @@ suite('events from the check', () => {
     expect((await check(key, apiId)).status).toBe(200);
     const refused = await check(key, apiId);
     expect(refused.status).toBe(429);
-    // The promise to receivers: the delivery arrives within 5 s of the refusal.
+    // Receivers hear of an event promptly: the delivery arrives within 5 s of the refusal that caused it.
     const [call] = await rx.waitFor(1, 5_000);
     await sleep(1_500);
     expect(rx.calls).toHaveLength(1);

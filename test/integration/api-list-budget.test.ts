@@ -3,10 +3,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordFromClassic } from '../../shared/domain/api-records';
+import { recordFromClassic } from '../../shared/domain/api-builders';
 import { ResponseTooLarge } from '../../shared/errors';
-import { createApi, listApis } from '../../shared/store/apis';
-import { putNewOrganisation } from '../../shared/store/organisations';
+import { insertApi, loadApiPage } from '../../shared/store/apis';
+import { insertOrganisation } from '../../shared/store/organisations';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
@@ -16,10 +16,10 @@ beforeAll(async () => {
 async function apisOf(orgId: string, count: number, text: () => string): Promise<void> {
   // An API's organisation must exist (contract §3).
   const now = new Date().toISOString();
-  await putNewOrganisation({ id: orgId, created_at: now, updated_at: now, version: 1 });
+  await insertOrganisation({ id: orgId, created_at: now, updated_at: now, version: 1 });
   for (let i = 0; i < count; i++) {
     const proxy = { listen_path: `/${orgId}-${i}/` };
-    await createApi(recordFromClassic({ api_id: `${orgId}-${i}`, name: `api ${i}`, org_id: orgId, proxy, description: text() }, new Date().toISOString()));
+    await insertApi(recordFromClassic({ api_id: `${orgId}-${i}`, name: `api ${i}`, org_id: orgId, proxy, description: text() }, new Date().toISOString()));
   }
 }
 
@@ -27,19 +27,19 @@ describe('listApis and the response limit', () => {
   it('refuses a list of documents that barely compress (their compressed sizes alone pass 6 MB)', async () => {
     // Random text barely compresses: 3 x 3.3 MB stored as 3 x ~2.5 MB of parts.
     await apisOf('rand', 3, () => randomBytes(2_500_000).toString('base64'));
-    await expect(listApis('rand', 'name', { mode: 'all' })).rejects.toBeInstanceOf(ResponseTooLarge);
-    await expect(listApis('rand', 'name', { mode: 'page', page: 1, offset: 0, size: 2 })).rejects.toBeInstanceOf(ResponseTooLarge);
-    const page = await listApis('rand', 'name', { mode: 'page', page: 1, offset: 0, size: 1 });
+    await expect(loadApiPage('rand', 'name', { mode: 'all' })).rejects.toBeInstanceOf(ResponseTooLarge);
+    await expect(loadApiPage('rand', 'name', { mode: 'page', page: 1, offset: 0, size: 2 })).rejects.toBeInstanceOf(ResponseTooLarge);
+    const page = await loadApiPage('rand', 'name', { mode: 'page', page: 1, offset: 0, size: 1 });
     expect(page.apis.map((a) => a.api_id)).toEqual(['rand-0']);
   });
 
   it('refuses a list of documents that compress well, from their decompressed sizes', async () => {
     // 2 x 3.2 MB of JSON that gzip makes a few KB.
     await apisOf('text', 2, () => 'abcdefgh'.repeat(400_000));
-    await expect(listApis('text', 'name', { mode: 'all' })).rejects.toMatchObject({
+    await expect(loadApiPage('text', 'name', { mode: 'all' })).rejects.toMatchObject({
       status: 400,
       message: 'The result is larger than the 6 MB response limit; ask for it in pages (p, page_size or cursor)',
     });
-    expect((await listApis('text', 'name', { mode: 'page', page: 2, offset: 1, size: 1 })).apis.map((a) => a.api_id)).toEqual(['text-1']);
+    expect((await loadApiPage('text', 'name', { mode: 'page', page: 2, offset: 1, size: 1 })).apis.map((a) => a.api_id)).toEqual(['text-1']);
   });
 });

@@ -2,8 +2,9 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { getItem } from '../../shared/store/db/items';
-import { replaceVersioned, deleteVersioned } from '../../shared/store/db/versioning';
-import { transactWrite } from '../../shared/store/db/transactions';
+import { deleteIfMatch as deleteVersioned, guardVersion, writeVersioned } from '../../shared/store/db/versioned-write';
+import { putOp, transactWrite, writeItems } from '../../shared/store/db/transactions';
+import type { IfMatch } from '../../shared/domain/if-match';
 import { countChange, readCount } from '../../shared/store/organisations';
 import { listPage } from '../../shared/store/db/paging';
 import { pageRequest } from '../../shared/domain/paging';
@@ -16,6 +17,19 @@ beforeAll(async () => {
 
 const key = (id: string) => ({ PK: `THING#${id}`, SK: 'THING' });
 const notFound = () => new NotFound('thing not found');
+
+/** A whole-item replace through the one versioned-write helper; answers the new version. */
+const replaceVersioned = (k: { PK: string; SK: string }, item: Record<string, unknown>, ifMatch: IfMatch | undefined, nf: () => NotFound) =>
+  writeVersioned({
+    what: 'thing',
+    ifMatch,
+    read: () => getItem(k, true) as Promise<{ version: number } | undefined>,
+    notFound: nf,
+    write: async (current) => {
+      await writeItems([guardVersion({ op: putOp({ ...item, ...k, version: current.version + 1 }) }, current.version)]);
+      return current.version + 1;
+    },
+  });
 
 describe('optimistic locking', () => {
   it('412 on a stale If-Match, 404 when absent, version moves by one', async () => {

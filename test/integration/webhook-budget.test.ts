@@ -9,7 +9,8 @@ import { resetConfig } from '../../shared/config';
 import { runQueuedAttempt } from '../../shared/services/deliveries';
 import { budgetKeys, claimAttemptSlot, releaseAttemptSlot } from '../../shared/store/delivery-budget';
 import { getItem } from '../../shared/store/db/items';
-import { getHook, getHookForDelivery, newHookId, createHook, replaceHook, setSigningSecret } from '../../shared/store/hooks';
+import { getHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, setSigningSecret } from '../../shared/store/hooks';
+import { newDbId } from '../../shared/domain/hashing';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
@@ -87,17 +88,20 @@ describe('an attempt without a free slot', () => {
 
 describe('signing-secret rotation in the store', () => {
   it('keeps the replaced sealed secret and the time; a replace keeps both; no read shows them', async () => {
-    const id = newHookId();
-    await createHook('rot-org', id, { name: 'h', method: 'POST', target_path: 'https://hooks.example/x', header_map: {} } as never, 'sealed-1');
+    const id = newDbId();
+    const made = new Date().toISOString();
+    const hook = { name: 'h', method: 'POST', target_path: 'https://hooks.example/x', header_map: {}, id, org_id: 'rot-org', created_at: made, updated_at: made, version: 1 };
+    await insertHook(hook as never, 'sealed-1');
     expect((await getHookForDelivery('rot-org', id))?.previous).toBeUndefined();
     const before = Date.now();
     await setSigningSecret('rot-org', id, 'sealed-2');
     const rotated = await getHookForDelivery('rot-org', id);
     expect(rotated).toMatchObject({ sealedSecret: 'sealed-2', previous: { sealed: 'sealed-1' } });
     expect(rotated!.previous!.rotatedAtMs).toBeGreaterThanOrEqual(before);
-    await replaceHook('rot-org', id, () => ({ name: 'renamed', method: 'PUT', target_path: 'https://hooks.example/y', header_map: {} }) as never, undefined);
+    const current = (await loadHookRecord('rot-org', id))!;
+    await saveHook({ ...hook, name: 'renamed', method: 'PUT', target_path: 'https://hooks.example/y', version: current.version + 1 } as never, current);
     expect(await getHookForDelivery('rot-org', id)).toMatchObject({ sealedSecret: 'sealed-2', previous: rotated!.previous, hook: { name: 'renamed' } });
-    const read = JSON.stringify(await getHook('rot-org', id));
+    const read = JSON.stringify(await loadHook('rot-org', id));
     expect(read).not.toMatch(/sealed|rotated/);
     await setSigningSecret('rot-org', id, 'sealed-3');
     expect((await getHookForDelivery('rot-org', id))?.previous?.sealed).toBe('sealed-2');

@@ -1,31 +1,40 @@
 /**
- * The emulator's HTTP API front (infra/local/emulator/gateway.ts): API Gateway's route priority
- * and payload 2.0's response rules, including the 502 a failed function becomes.
+ * The emulator's HTTP API front (infra/local/emulator/gateway.ts): routes picked by the shared
+ * matcher (its precedence: test/unit/route-match.test.ts), and payload 2.0's response rules,
+ * including the 502 a failed function becomes.
  */
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { compileRoute, createGateway, selectRoute, toHttpAnswer } from '../../infra/local/emulator/gateway';
+import { createGateway, toHttpAnswer } from '../../infra/local/emulator/gateway';
 
-const routes = ['GET /gw/apis/{apiID}', 'GET /gw/apis/oas', 'GET /gw/apis/oas/{apiID}', 'ANY /files/{proxy+}', 'GET /files/{name}', 'POST /gw/apis'].map((k) => {
+const routes = ['GET /gw/apis/{apiID}', 'GET /gw/apis/oas', 'POST /gw/apis'].map((k) => {
   const [method, path] = k.split(' ') as [string, string];
-  return compileRoute({ routeKey: k, method, path, functionId: k });
+  return { routeKey: k, method, path, functionId: k };
 });
-const pick = (method: string, path: string) => selectRoute(routes, method, path);
 
 describe('route selection', () => {
-  it('prefers literal segments over variables, and variables over greedy ones', () => {
-    expect(pick('GET', '/gw/apis/oas')?.r.routeKey).toBe('GET /gw/apis/oas');
-    expect(pick('GET', '/gw/apis/pets')).toMatchObject({ r: { routeKey: 'GET /gw/apis/{apiID}' }, params: { apiID: 'pets' } });
-    expect(pick('GET', '/files/a')?.r.routeKey).toBe('GET /files/{name}');
-    expect(pick('GET', '/files/a/b')).toMatchObject({ r: { routeKey: 'ANY /files/{proxy+}' }, params: { proxy: 'a/b' } });
-    expect(pick('DELETE', '/files/a')?.r.routeKey).toBe('ANY /files/{proxy+}');
-  });
-
-  it('decodes path parameters and leaves unknown paths and methods to $default', () => {
-    expect(pick('GET', '/gw/apis/a%20b')?.params).toEqual({ apiID: 'a b' });
-    expect(pick('GET', '/gw/apis/')).toBeUndefined();
-    expect(pick('PUT', '/gw/apis')).toBeUndefined();
-    expect(pick('GET', '/nope')).toBeUndefined();
+  it("sends each request to the route API Gateway's precedence picks (shared/http/route-match.ts), else to $default", async () => {
+    const invoked: Array<[string, unknown]> = [];
+    const server = createGateway({
+      routes,
+      defaultFunction: '$default',
+      invoke: async (id, event) => {
+        invoked.push([id, (event as { pathParameters?: unknown }).pathParameters ?? {}]);
+        return { ok: true, result: { statusCode: 200, body: 'ok' }, durationMs: 1 };
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/gw/apis/oas', '/gw/apis/a%20b', '/gw/apis/']) await fetch(`${url}${path}`);
+      expect(invoked).toEqual([
+        ['GET /gw/apis/oas', {}],
+        ['GET /gw/apis/{apiID}', { apiID: 'a b' }],
+        ['$default', {}],
+      ]);
+    } finally {
+      server.close();
+    }
   });
 });
 
@@ -53,7 +62,7 @@ describe('payload limits', () => {
   it('answers 500 without invoking for an event over the 6 MB Lambda takes, as API Gateway does when Lambda refuses it', async () => {
     let invoked = 0;
     const server = createGateway({
-      routes: routes.map((r) => ({ routeKey: r.routeKey, method: r.method, path: r.path, functionId: r.functionId })),
+      routes,
       invoke: async () => {
         invoked++;
         return { ok: true, result: { statusCode: 200, body: 'ok' }, durationMs: 1 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { bodyText, checkContentType } from '../../shared/http/body';
 import { checkDepth, parseJson } from '../../shared/parsing';
-import { fallbackResponse, matchPath } from '../../shared/http/fallback';
+import { fallbackResponse } from '../../shared/http/fallback';
 import { validateParts } from '../../shared/http/validate';
 import { errorBody } from '../../shared/http/envelopes';
 import { AppError } from '../../shared/errors';
@@ -88,13 +88,6 @@ describe('envelopes and fallback', () => {
     const r405 = fallbackResponse('PUT', '/api/users');
     expect(r405.statusCode).toBe(405);
     expect(JSON.parse(r405.body)).toMatchObject({ Status: 'Error' });
-  });
-
-  it('matches path templates segment by segment', () => {
-    expect(matchPath('/gw/apis/{apiID}', '/gw/apis/abc')).toEqual({ apiID: 'abc' });
-    expect(matchPath('/gw/apis/{apiID}', '/gw/apis/')).toBeUndefined();
-    expect(matchPath('/gw/apis/{apiID}', '/gw/apis/a/b')).toBeUndefined();
-    expect(matchPath('/gw/apis/{apiID}', '/gw/apis/a%40b')).toEqual({ apiID: 'a@b' });
   });
 
   it('compares secrets by value, not by prefix', () => {

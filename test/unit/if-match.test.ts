@@ -1,6 +1,6 @@
 /** If-Match (contract §3, RFC 9110 §13.1.1): strong comparison, `*`, lists. */
 import { describe, expect, it } from 'vitest';
-import { ifMatchAllows, onlyVersion, parseIfMatch } from '../../shared/domain/if-match';
+import { ifMatchAllows, parseIfMatch } from '../../shared/domain/if-match';
 
 describe('parseIfMatch', () => {
   it('takes *, one tag, a list, and a bare number as its tag', () => {
@@ -32,12 +32,5 @@ describe('ifMatchAllows', () => {
     expect(ifMatchAllows(parseIfMatch('"1", "2"'), 2)).toBe(true);
     expect(ifMatchAllows(parseIfMatch('"1", "2"'), 3)).toBe(false);
     expect(ifMatchAllows(parseIfMatch('W/"2"'), 2)).toBe(false);
-  });
-
-  it('names the one version of a one-tag list only', () => {
-    expect(onlyVersion([5])).toBe(5);
-    expect(onlyVersion([5, 6])).toBeUndefined();
-    expect(onlyVersion('*')).toBeUndefined();
-    expect(onlyVersion([])).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkVersion, unlinkVersion, versionsOf } from '../../shared/domain/versioning';
+import { linkVersion, unlinkVersion, versionsOf } from '../../shared/domain/api-versions';
 import { statusOf } from './import-fixtures';
 
 type Any = Record<string, any>;
@@ -79,7 +79,7 @@ describe('unlinkVersion', () => {
 
 describe('keepLinkedVersions', () => {
   it('keeps the stored list whatever the replacement says, and leaves unversioned APIs alone', async () => {
-    const { keepLinkedVersions } = await import('../../shared/domain/versioning');
+    const { keepLinkedVersions } = await import('../../shared/domain/api-versions');
     const stored = { info: { versioning: { versions: [{ id: 'c', name: 'v2' }] } } };
     expect(keepLinkedVersions({ info: { versioning: { enabled: true, versions: [] } } }, stored)).toEqual({
       info: { versioning: { enabled: true, versions: [{ id: 'c', name: 'v2' }] } },

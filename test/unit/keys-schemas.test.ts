@@ -1,7 +1,8 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyHash, newApiId, newDbId, newKeyId } from '../../shared/domain/key-ids';
-import { hashPassword, verifyPassword } from '../../shared/domain/passwords';
+import { newDbId } from '../../shared/domain/hashing';
+import { keyHash, newApiId, newKeyId } from '../../shared/domain/key-ids';
+import { hashPassword } from '../../shared/domain/passwords';
 import {
   keyAdminSchema,
   keyDashboardSchema,
@@ -105,38 +106,14 @@ describe('key ids', () => {
 });
 
 describe('basic-auth passwords', () => {
-  it('stores a self-describing scrypt hash (N = 2^17, r 8, p 1) that verifies only the right password', async () => {
+  it('stores a self-describing scrypt hash (N = 2^17, r 8, p 1) of the right password only', async () => {
     const stored = await hashPassword('s3cret');
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[\w-]+\$[\w-]+$/);
     expect(stored).not.toContain('s3cret');
-    expect(await verifyPassword('s3cret', stored)).toBe(true);
-    expect(await verifyPassword('s3cret!', stored)).toBe(false);
-    expect(await verifyPassword('s3cret', 'plain')).toBe(false);
+    const [, , , , salt, hash] = stored.split('$');
+    const of = (pw: string) => scryptSync(pw, Buffer.from(salt!, 'base64url'), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }).toString('base64url');
+    expect(of('s3cret')).toBe(hash);
+    expect(of('s3cret!')).not.toBe(hash);
     expect(await hashPassword('s3cret')).not.toBe(stored);
-  });
-
-  it('verifies hashes stored with the former parameters (N = 2^14) with their own parameters', async () => {
-    const salt = Buffer.from('0123456789abcdef');
-    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('older', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
-    expect(await verifyPassword('older', old)).toBe(true);
-    expect(await verifyPassword('newer', old)).toBe(false);
-  });
-
-  it('refuses (false, no error) a tampered hash asking for more than 256 MiB, odd parameters or a malformed form', async () => {
-    const salt = Buffer.alloc(16, 1).toString('base64url');
-    const hash = Buffer.alloc(32, 2).toString('base64url');
-    const tampered = [
-      `scrypt$${2 ** 30}$8$1$${salt}$${hash}`, // 128 GiB
-      `scrypt$${2 ** 18}$16$1$${salt}$${hash}`, // 512 MiB
-      `scrypt$${2 ** 17}$8$1000$${salt}$${hash}`,
-      `scrypt$100000$8$1$${salt}$${hash}`, // not a power of two
-      `scrypt$16$8$1$${salt}$${hash}`, // too weak to be one of ours
-      `scrypt$16384$0$1$${salt}$${hash}`,
-      `scrypt$16384$8$1$${salt}$${Buffer.alloc(100_000).toString('base64url')}`, // a huge output length
-      `scrypt$16384$8$1$${salt}$${hash}$extra`,
-      `scrypt$1e5$8$1$${salt}$${hash}`,
-      `scrypt$16384$8$1$$${hash}`,
-    ];
-    for (const t of tampered) expect(await verifyPassword('x', t), t.slice(0, 40)).toBe(false);
   });
 });

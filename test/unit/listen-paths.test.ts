@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordFromClassic, recordFromOas } from '../../shared/domain/api-records';
+import { recordFromClassic, recordFromOas } from '../../shared/domain/api-builders';
 import { defaultListenPath, listenClaimOf, normaliseListenPath, sameClaim } from '../../shared/domain/listen-paths';
 
 const NOW = '2024-01-01T00:00:00.000Z';

@@ -4,7 +4,6 @@ import { gwApiGatewaySchema, oasDocumentSchema } from '../../shared/schemas/api-
 import {
   MAPPING,
   classicToOas,
-  classicToOasDocument,
   durationSeconds,
   getPath,
   oasToClassic,
@@ -242,9 +241,8 @@ describe('OAS <-> classic mapping', () => {
       global_rate_limit: { disabled: true, rate: 5, per: 1 },
       version_data: { not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', global_headers: { A: 'b' } } } },
     };
-    const d = classicToOasDocument(classic);
+    const d = { openapi: '3.0.3', info: { title: 'Classic', version: '1.0.0' }, paths: {}, 'x-gw-api-gateway': classicToOas(classic) };
     expect(oasDocumentSchema.safeParse(d).success).toBe(true);
-    expect(d.info.title).toBe('Classic');
     const again = oasToClassic(d) as Record<string, any>;
     for (const k of ['api_id', 'name', 'org_id', 'use_keyless', 'proxy', 'CORS', 'cache_options', 'global_rate_limit'] as const) {
       expect(again[k]).toEqual(classic[k]);

@@ -9,7 +9,6 @@ import {
   quotaRemaining,
   rateWindow,
   renewsAt,
-  resetQuotaState,
   UNLIMITED,
   windowElapsed,
   windowStart,
@@ -29,11 +28,6 @@ describe('quota limits', () => {
     expect(renewsAt(NOW, -1)).toBe(NEVER_RENEWS);
     expect(renewsAt(NOW, undefined)).toBe(NEVER_RENEWS);
     expect(new Date(NEVER_RENEWS * 1000).toISOString()).toBe('9999-12-31T23:59:59.000Z');
-  });
-
-  it('resets to nothing used and a window starting now', () => {
-    expect(resetQuotaState({ quota_max: 20, quota_renewal_rate: 60 }, NOW)).toEqual({ quota_max: 20, renewal_rate: 60, used: 0, renews: NOW + 60 });
-    expect(resetQuotaState({ quota_max: 0 }, NOW)).toEqual({ quota_max: UNLIMITED, renewal_rate: 0, used: 0, renews: NEVER_RENEWS });
   });
 
   it('reports the remaining quota from the live item', () => {

@@ -1,22 +1,24 @@
 /**
  * The route table agrees with the handler files (README "Layout"): one route group per folder of
- * functions/, every route's entry in its group's folder under a name its route name spells, each
- * handler wired to its own route through its own group, and one convention for path parameters.
+ * functions/, every route's handler file derived from its group and name, each handler wired to
+ * its own route through its own group, one convention for path parameters, and the entry the one
+ * place of a route's statuses (handlers and the README follow it).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { handlerEntry } from '../../shared/route-builders';
 import { orgLimitOf, permissionOf } from '../../shared/route-def';
 import { routeGroups, routeList, routes } from '../../shared/routes';
+import { routesMarkdown } from '../../scripts/routes-table';
 
-const camel = (kebab: string) => kebab.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/** Handler files that are no route of the table: the HTTP API's $default route. */
+/** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
 const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts'];
 
 /** Path parameters that hold no id keep the reference spec's names; every id is `<thing>ID`. */
 const NON_ID_PARAMS = ['keyHash', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
 const folders = readdirSync('functions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const handlerFiles = folders.flatMap((f) => readdirSync(`functions/${f}`).filter((n) => n.endsWith('.ts')).map((n) => `functions/${f}/${n}`));
 
 describe('the route table and the handler files', () => {
   it('has one route group per folder of functions/, and the table is exactly their union', () => {
@@ -26,13 +28,20 @@ describe('the route table and the handler files', () => {
     expect(new Set(grouped).size).toBe(grouped.length);
   });
 
+  it('derives a handler file from the group and the route name', () => {
+    expect(handlerEntry('hooks', 'hooksCreate')).toBe('functions/hooks/create.ts');
+    expect(handlerEntry('imports', 'oasImport')).toBe('functions/imports/oas-import.ts');
+    expect(handlerEntry('keys', 'keysDashboardUpdate')).toBe('functions/keys/dashboard-update.ts');
+    expect(handlerEntry('users', 'usersRotateAccessKey')).toBe('functions/users/rotate-access-key.ts');
+    expect(handlerEntry('analytics', 'keyActivity')).toBe('functions/analytics/key-activity.ts');
+    expect(routes.oasImport.entry).toBe('functions/imports/oas-import.ts');
+  });
+
   for (const [group, table] of Object.entries(routeGroups)) {
     for (const [name, route] of Object.entries(table)) {
-      it(`${group}: ${name} lives in functions/${group}/ under a name it spells, and its handler uses it`, () => {
-        const m = new RegExp(`^functions/${group}/([a-z][a-z-]*)\\.ts$`).exec(route.entry);
-        expect(m, `${name}: entry ${route.entry} is not in functions/${group}/`).not.toBeNull();
-        const file = m![1]!;
-        expect([camel(file), camel(`${group}-${file}`)], `${name} vs ${route.entry}`).toContain(name);
+      it(`${group}: ${name}'s handler file answers it through its own group`, () => {
+        expect(route.name).toBe(name);
+        expect(route.entry).toBe(handlerEntry(group, name));
         const source = readFileSync(route.entry, 'utf8');
         expect(source).toContain(`import { ${group}Routes as routes } from '../../shared/route-groups/${group}';`);
         expect(source).toMatch(new RegExp(`createHandler\\(routes\\.${name}\\b`));
@@ -41,9 +50,8 @@ describe('the route table and the handler files', () => {
   }
 
   it('has a route for every handler file, and a handler file for every route', () => {
-    const files = folders.flatMap((f) => readdirSync(`functions/${f}`).filter((n) => n.endsWith('.ts')).map((n) => `functions/${f}/${n}`));
     const entries = routeList.map((r) => r.entry);
-    expect([...entries, ...NOT_IN_TABLE].sort()).toEqual(files.sort());
+    expect([...entries, ...NOT_IN_TABLE].sort()).toEqual([...handlerFiles].sort());
   });
 
   it('names every id in a path <thing>ID, and keeps the spec names of the values that are no ids', () => {
@@ -51,6 +59,25 @@ describe('the route table and the handler files', () => {
     const odd = params.filter((p) => !/^[a-z]+ID$/.test(p) && !NON_ID_PARAMS.includes(p));
     expect(odd).toEqual([]);
     expect(params).toEqual(expect.arrayContaining(['apiID', 'keyID', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
+  });
+});
+
+describe('the entry is the one place of a route\'s statuses', () => {
+  it('declares them apart from the summary: no summary names a status, and each declared one has a meaning', () => {
+    expect(routeList.filter((r) => /\b[2-5]\d\d (?:[a-z]|when|for)/.test(r.summary)).map((r) => `${r.name}: ${r.summary}`)).toEqual([]);
+    for (const r of routeList) for (const [status, meaning] of Object.entries(r.statuses ?? {})) expect(meaning, `${r.name} ${status}`).toMatch(/^\S.{3,}$/);
+  });
+
+  it('leaves statuses out of the handlers\' comments (a handler says which route it answers, the entry what it answers)', () => {
+    const listing = handlerFiles.filter((f) => /\b[45]\d\d\b/.test([...readFileSync(f, 'utf8').matchAll(/\/\*[\s\S]*?\*\/|\/\/.*$/gm)].join('\n')));
+    expect(listing).toEqual([]);
+  });
+
+  it('shows every declared status and its meaning in the README routes table', () => {
+    const table = routesMarkdown();
+    for (const r of routeList) {
+      for (const [status, meaning] of Object.entries(r.statuses ?? {})) expect(table).toContain(`${status} ${meaning!.replace(/\|/g, '\\|')}`);
+    }
   });
 });
 

@@ -110,7 +110,7 @@ describe('event handler limits and routing (contract §11)', () => {
     const c = classic({ QuotaExceeded: [handler('a', { event_timeout: 5 }), handler('a', { event_timeout: 9 }), handler('b', { disabled: true }), handler('c')], AuthFailure: [handler('b')] });
     expect(routesFor(c, 'QuotaExceeded')).toEqual([{ hookId: 'a', eventTimeout: 5 }, { hookId: 'c' }]);
     expect(routesFor(c, 'AuthFailure')).toEqual([{ hookId: 'b' }]);
-    // 3,000 handlers naming one hook (the case) are one delivery.
+    // 3,000 handlers naming one hook (a definition that would fan one event out 3,000 times) are one delivery.
     expect(routesFor(classic({ TokenUpdated: Array.from({ length: 3000 }, () => handler('one')) }), 'TokenUpdated')).toEqual([{ hookId: 'one' }]);
   });
 

@@ -46,7 +46,7 @@ export function ddb(): DynamoDBDocumentClient {
  * The client of the check's counter writes: it retries like ddb() (network errors, 5xx), except
  * that a throttled write fails at once, so the caller can spend on another shard of a hot
  * counter instead of waiting out the SDK's back-off on the one item that is over its ceiling
- * (shared/store/live-quota.ts). Only conditional single-item UpdateItems go through it.
+ * (shared/store/live-quota/shards.ts). Only conditional single-item UpdateItems go through it.
  */
 export function counterDb(): DynamoDBDocumentClient {
   if (counters) return counters;

@@ -1,5 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { sleep } from './backoff';
 import { ddb, tableName } from './client';
 import type { StorageKey } from './storage-key';
 import { INDEXES, TABLE_KEYS } from './table';
@@ -30,6 +32,25 @@ export function isConditionFailure(e: unknown): e is ConditionalCheckFailedExcep
 }
 
 /**
+ * One conditional UpdateItem (through `client`, ddb() unless told): the item as its ReturnValues
+ * give it, or, when the condition failed, the item as it was (asked for with
+ * ReturnValuesOnConditionCheckFailure: ALL_OLD; undefined when there was none).
+ */
+export async function conditionalUpdate(
+  input: UpdateCommandInput,
+  client: DynamoDBDocumentClient = ddb(),
+): Promise<{ ok: true; item: Record<string, unknown> } | { ok: false; old: Record<string, unknown> | undefined }> {
+  try {
+    const out = await client.send(new UpdateCommand(input));
+    return { ok: true, item: out.Attributes ?? {} };
+  } catch (e) {
+    if (!isConditionFailure(e)) throw e;
+    // The failure's item comes in the wire form ({N: "3"}), not the document form.
+    return { ok: false, old: e.Item ? unmarshall(e.Item) : undefined };
+  }
+}
+
+/**
  * BatchGetItem over any number of keys (100 a call, unprocessed keys retried); order not kept.
  * `attributes` reads only those (a large item's body stays behind).
  */
@@ -50,8 +71,23 @@ export async function batchGet(keys: StorageKey[], consistent = false, attribute
       const res: BatchGetCommandOutput = await ddb().send(new BatchGetCommand({ RequestItems: request }));
       out.push(...((res.Responses?.[table] ?? []) as Record<string, unknown>[]));
       request = res.UnprocessedKeys as typeof request;
-      if (request && Object.keys(request).length) await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt)));
+      if (request && Object.keys(request).length) await sleep(Math.min(200, 10 * 2 ** attempt));
     }
   }
   return out;
+}
+
+/**
+ * Every item one Query names, followed page by page: for reads that need the whole range (an
+ * API's parts, a key's partition, an hour range of counters), where a list would need paging.
+ */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...((out.Items ?? []) as Record<string, unknown>[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
 }

@@ -169,21 +169,6 @@ export async function listPage(q: ListQuery, req: PageRequest): Promise<ListPage
   return { items, nextCursor: more && last ? await encodeCursor(q, keyOf(last, all), all) : undefined };
 }
 
-/**
- * Every item one Query names, followed page by page: for reads that need the whole range (an
- * API's parts, a key's partition, an hour range of counters), where a list would need paging.
- */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as Item[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** Number of matching items, for filtered lists whose total has no maintained counter. */
 export async function countMatching(q: ListQuery): Promise<number> {
   let total = 0;

@@ -1,7 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AppError } from '../../errors';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { backoff } from './backoff';
 import { ddb, tableName } from './client';
+import { isConditionFailure } from './items';
 import type { StorageKey } from './storage-key';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -12,13 +13,12 @@ export type StoredAttrs = Record<string, { S?: string } | undefined>;
 export interface TxItem {
   op: TransactItem;
   /**
-   * Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412...).
-   * `old` is the item as it was, when the operation asked for it (`ReturnValuesOnConditionCheckFailure`).
+   * Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412, or a
+   * lost race the versioned-write helper reads again). `old` is the item as it was, when the
+   * operation asked for it (`ReturnValuesOnConditionCheckFailure`).
    */
-  onConditionFail?: (old?: StoredAttrs) => AppError;
+  onConditionFail?: (old?: StoredAttrs) => Error;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * TransactWriteItems with domain errors: a failed condition maps to the error its item names.
@@ -41,8 +41,25 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
       }
       const retryable = reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
       if (!retryable || attempt >= 12) throw e;
-      await sleep(Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random()));
+      await backoff(attempt);
     }
+  }
+}
+
+/**
+ * The writes of one change, all or nothing: a single Put, Delete or Update is sent as its own
+ * command (half the write units of a transaction, and no transaction to wait for on the local
+ * stage), several as one TransactWriteItems. A failed condition maps to its item's error either way.
+ */
+export async function writeItems(items: TxItem[]): Promise<void> {
+  const only = items.length === 1 ? items[0]! : undefined;
+  const command = only?.op.Put ? new PutCommand(only.op.Put) : only?.op.Delete ? new DeleteCommand(only.op.Delete) : only?.op.Update ? new UpdateCommand(only.op.Update) : undefined;
+  if (!only || !command) return transactWrite(items);
+  try {
+    await ddb().send(command as PutCommand);
+  } catch (e) {
+    const mapped = isConditionFailure(e) ? only.onConditionFail?.(e.Item as StoredAttrs | undefined) : undefined;
+    throw mapped ?? e;
   }
 }
 
@@ -56,9 +73,4 @@ export function putOp(item: Record<string, unknown>, condition?: string, values?
 /** A Delete of a transaction, conditional when `condition` is given. */
 export function deleteOp(key: StorageKey, condition?: string, values?: Values): TransactItem {
   return { Delete: { TableName: tableName(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values } };
-}
-
-/** A ConditionCheck of a transaction: the item at `key` must satisfy `condition`. */
-export function conditionCheckOp(key: StorageKey, condition: string): TransactItem {
-  return { ConditionCheck: { TableName: tableName(), Key: key, ConditionExpression: condition } };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateHashes, limitsFor, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword } from '../../shared/domain/sessions';
+import { candidateHashes, limitsFor, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword } from '../../shared/domain/key-rules';
 import { keyHash } from '../../shared/domain/key-ids';
 import { NEVER_RENEWS } from '../../shared/domain/quota';
 import type { KeySession } from '../../shared/schemas/keys';

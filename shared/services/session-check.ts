@@ -2,18 +2,17 @@
  * The data-plane check (contract §10). Cheap by design: the key's session comes from the session
  * cache or one read of the key (plus, in parallel, its policies and its organisation's session
  * when it has them); then an allowed check is one conditional UpdateItem on the key's counter
- * (its quota and rate windows together, shared/store/live-quota.ts), plus one on the
+ * (its quota and rate windows together, shared/store/live-quota/), plus one on the
  * organisation's when it has a quota. No Scan, no list Query.
  */
 import { Refusal } from '../errors';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
-import { limitsFor } from '../domain/sessions';
+import { limitsFor } from '../domain/key-rules';
 import { keyHash } from '../domain/key-ids';
-import { getKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
-import { getOrgSession, spendOrgQuota } from '../store/org-sessions';
+import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
+import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
-import { effectiveSession } from './keys';
-import { sessionCache, type CachedSession } from './session-cache';
+import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
 
 export type CheckResult =
   | {
@@ -30,9 +29,9 @@ export type CheckResult =
 async function sessionOf(hash: string): Promise<CachedSession | undefined> {
   const cached = sessionCache.get(hash);
   if (cached) return cached;
-  const stored = await getKeySession(hash);
+  const stored = await loadKeySession(hash);
   if (!stored) return undefined;
-  const [session, org] = await Promise.all([effectiveSession(stored), stored.org_id ? getOrgSession(stored.org_id) : undefined]);
+  const [session, org] = await Promise.all([effectiveSession(stored), stored.org_id ? loadOrgSession(stored.org_id) : undefined]);
   const found = { session, org };
   sessionCache.set(hash, found);
   return found;

@@ -5,7 +5,7 @@
 import { BadRequest } from '../errors';
 import type { AccessRights, KeySession } from '../schemas/keys';
 import { keyHash } from './key-ids';
-import { quotaRemaining, UNLIMITED, type QuotaItemState } from './quota';
+import { quotaRemaining, UNLIMITED, type LiveWindow } from './quota';
 
 /** A key must grant something: an access entry or a policy (400 otherwise). */
 export function requireGrant(session: KeySession): void {
@@ -58,7 +58,8 @@ export function candidateHashes(keyId: string, q: KeyLookup): string[] {
   return [keyHash(keyId)];
 }
 
-export interface SpendLimits {
+/** The limits a session puts on requests to one API (its key-wide ones, or a per-API policy's). */
+export interface SessionLimits {
   /** '' for the key-wide quota and rate; the API id under per-API limits. */
   scope: string;
   quota_max: number;
@@ -71,7 +72,7 @@ export interface SpendLimits {
  * Limits a check on `apiId` spends: the access entry's own `limit` when a per-API policy put
  * one there, else the session's key-wide limits.
  */
-export function limitsFor(session: KeySession, apiId: string): SpendLimits {
+export function limitsFor(session: KeySession, apiId: string): SessionLimits {
   const limit = session.access_rights?.[apiId]?.limit;
   const perApi = limit && (limit.quota_max !== undefined || limit.rate !== undefined);
   const src = perApi ? limit : session;
@@ -87,7 +88,7 @@ export function limitsFor(session: KeySession, apiId: string): SpendLimits {
 /** The session as reads show it: live quota figures, never a password or its hash. */
 export function shownSession<S extends KeySession>(
   session: S,
-  live: Pick<QuotaItemState, 'used' | 'renews'> | undefined,
+  live: LiveWindow | undefined,
   quotaMax: number | undefined,
   now: number,
 ): S {

@@ -1,5 +1,5 @@
 import { Conflict, Unprocessable } from '../errors';
-import { isPlainObject } from './template-merge';
+import { isPlainObject } from './plain-object';
 
 type Obj = Record<string, unknown>;
 

@@ -1,33 +1,4 @@
-/** The route docs of every group (one file per route group), and the document's tags: one per group. */
-import { analyticsDocs } from './analytics';
-import { apisDocs } from './apis';
-import { assetsDocs } from './assets';
-import { hooksDocs } from './hooks';
-import { importsDocs } from './imports';
-import { keysDocs } from './keys';
-import { oauthDocs } from './oauth';
-import { organisationsDocs } from './organisations';
-import { policiesDocs } from './policies';
-import { sessionsDocs } from './sessions';
-import { systemDocs } from './system';
-import { usersDocs } from './users';
-
-export const ROUTE_DOCS = {
-  system: systemDocs,
-  organisations: organisationsDocs,
-  users: usersDocs,
-  apis: apisDocs,
-  imports: importsDocs,
-  keys: keysDocs,
-  policies: policiesDocs,
-  sessions: sessionsDocs,
-  assets: assetsDocs,
-  hooks: hooksDocs,
-  oauth: oauthDocs,
-  analytics: analyticsDocs,
-};
-
-/** Tag per route group (shared/routes.ts routeGroups), in the document's order. */
+/** The document's tags: one per route group (shared/routes.ts routeGroups), in the document's order. */
 export const TAGS = [
   { name: 'system', description: 'The health check and this document; no credential' },
   { name: 'organisations', description: 'Organisations (admin)' },

@@ -1,0 +1,32 @@
+/**
+ * The references inside an API definition a dashboard route writes (an import, a streams patch):
+ * the policies and version APIs it names must be the caller's organisation's (contract §2).
+ */
+import { Unprocessable } from '../errors';
+import type { ApiRecord } from '../domain/api-records';
+import { definitionRefs } from '../domain/definition-refs';
+import { missingApis, resolvePolicies } from './references';
+
+/**
+ * References inside an API definition written by a dashboard route must resolve in the caller's
+ * organisation (contract §2): 422 when `api` names a policy (OIDC and JWT mappings, both forms)
+ * or, with `versions`, a version API that is not `orgId`'s. A streams patch leaves `versions`
+ * off: its version list is the stored one, which the patch cannot change.
+ */
+export async function requireOwnReferences(orgId: string, api: Pick<ApiRecord, 'oas' | 'classic'>, opts: { versions: boolean }): Promise<void> {
+  const refs = definitionRefs(api);
+  const [apis, policies] = await Promise.all([
+    opts.versions ? missingApis(refs.versionApis, orgId) : [],
+    resolvePolicies(refs.policies, orgId),
+  ]);
+  if (apis.length) {
+    throw new Unprocessable(`unknown API: ${apis.join(', ')}`, [
+      { path: 'x-gw-api-gateway.info.versioning.versions', message: 'names an API that does not exist' },
+    ]);
+  }
+  if (policies.missing.length) {
+    throw new Unprocessable(`unknown policy: ${policies.missing.join(', ')}`, [
+      { path: 'x-gw-api-gateway.server.authentication', message: 'names a policy that does not exist' },
+    ]);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The one route matcher (shared/http/route-match.ts): API Gateway HTTP API's precedence whatever
+ * the order of the routes, the path parameters it hands over, and the methods a path takes (the
+ * fallback's 405). `npm start`, the fallback and the emulator all match with it.
+ */
+import { describe, expect, it } from 'vitest';
+import { routeMatcher } from '../../shared/http/route-match';
+import { fallbackResponse, tableRoutes } from '../../shared/http/fallback';
+import { routeList } from '../../shared/routes';
+
+const matcher = (keys: string[]) =>
+  routeMatcher(
+    keys.map((k) => {
+      const [method, path] = k.split(' ') as [string, string];
+      return { key: k, method, path };
+    }),
+  );
+const picks = (m: ReturnType<typeof matcher>, method: string, path: string) => m.match(method, path)?.route.key;
+
+describe('precedence (API Gateway HTTP API)', () => {
+  // The dashboard routes the self-service work adds beside the import: a parameter segment in the
+  // same place as the import's literal one, listed first so table order would pick it.
+  const routes = ['GET /api/apis/oas/{apiID}', 'POST /api/apis/{apiID}', 'GET /api/apis/{apiID}', 'POST /api/apis/oas/import', 'GET /api/apis'];
+
+  it('takes a literal segment before a variable in the same place, whatever the order of the routes', () => {
+    for (const order of [routes, [...routes].reverse()]) {
+      const m = matcher(order);
+      expect(picks(m, 'POST', '/api/apis/oas/import')).toBe('POST /api/apis/oas/import');
+      expect(picks(m, 'GET', '/api/apis/oas/import')).toBe('GET /api/apis/oas/{apiID}');
+      expect(picks(m, 'GET', '/api/apis/oas')).toBe('GET /api/apis/{apiID}');
+      expect(picks(m, 'GET', '/api/apis')).toBe('GET /api/apis');
+    }
+  });
+
+  it('decides by the leftmost segment that differs: an earlier literal wins', () => {
+    const m = matcher(['GET /a/{x}/c', 'GET /{y}/b/c']);
+    expect(picks(m, 'GET', '/a/b/c')).toBe('GET /a/{x}/c');
+  });
+
+  it('takes a variable before a greedy variable, and a route with the method before ANY', () => {
+    const m = matcher(['ANY /files/{proxy+}', 'GET /files/{name}', 'ANY /files/{name}', 'GET /{proxy+}']);
+    expect(m.match('GET', '/files/a')).toEqual({ route: expect.objectContaining({ key: 'GET /files/{name}' }), params: { name: 'a' } });
+    expect(picks(m, 'DELETE', '/files/a')).toBe('ANY /files/{name}');
+    expect(m.match('GET', '/files/a/b')).toEqual({ route: expect.objectContaining({ key: 'ANY /files/{proxy+}' }), params: { proxy: 'a/b' } });
+    expect(picks(m, 'GET', '/other/x')).toBe('GET /{proxy+}');
+    expect(picks(m, 'POST', '/other/x')).toBeUndefined();
+  });
+
+  it('decodes parameters, needs every segment, and leaves what nothing takes to $default', () => {
+    const m = matcher(['GET /gw/apis/{apiID}', 'POST /gw/apis']);
+    expect(m.match('GET', '/gw/apis/a%40b')?.params).toEqual({ apiID: 'a@b' });
+    expect(m.match('GET', '/gw/apis/a%zzb')?.params).toEqual({ apiID: 'a%zzb' });
+    expect(m.match('GET', '/gw/apis/')).toBeUndefined();
+    expect(m.match('GET', '/gw/apis/a/b')).toBeUndefined();
+    expect(m.match('PUT', '/gw/apis')).toBeUndefined();
+    expect(m.methodsOf('/gw/apis')).toEqual(['POST']);
+    expect(m.methodsOf('/nope')).toEqual([]);
+  });
+});
+
+describe('the route table under the matcher', () => {
+  it('reaches every route of the table through its own path, with the parameters named in it', () => {
+    const wrong = routeList.filter((r) => {
+      const concrete = r.path.replace(/\{([^}]+)\}/g, (_, name: string) => `v-${name}`);
+      const hit = tableRoutes.match(r.method, concrete);
+      return hit?.route.name !== r.name || Object.values(hit.params).some((v) => !v.startsWith('v-'));
+    });
+    expect(wrong.map((r) => r.name)).toEqual([]);
+  });
+
+  it('answers 405 with Allow naming every method a path takes, and 404 for a path no route has', () => {
+    const r405 = fallbackResponse('DELETE', '/api/apis/oas/import');
+    expect(r405.statusCode).toBe(405);
+    expect(r405.headers.Allow).toBe('POST');
+    const hooks = fallbackResponse('POST', '/api/hooks/abc');
+    expect(hooks.headers.Allow?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
+    expect(fallbackResponse('GET', '/api/nothing-here').statusCode).toBe(404);
+  });
+});
