@@ -84,28 +84,6 @@ type UsageQuery = { resolution?: 'hour' | 'day' };
 
 export interface PendingPaths {
   '/api/users/me': { parameters: Params; get: Read<Params, Me> };
-  '/api/apis/{apiID}': {
-    parameters: Params<{ apiID: string }>;
-    get: Read<Params<{ apiID: string }>, Schemas['ApiListingEntry']>;
-    put: Write<Params<{ apiID: string }, never, IfMatch>, { api_definition: Record<string, unknown> }, Ok>;
-    delete: Read<Params<{ apiID: string }, never, IfMatch>, Ok>;
-  };
-  '/api/apis/oas/{apiID}': {
-    parameters: Params<{ apiID: string }>;
-    get: Read<Params<{ apiID: string }, { mode?: 'public' }>, Record<string, unknown>>;
-    put: Write<Params<{ apiID: string }, VersionQuery, IfMatch>, Record<string, unknown>, Ok>;
-  };
-  '/api/keys': {
-    parameters: Params;
-    get: Read<Params<never, Paging>, { keys: KeyListEntry[]; pages: number; next_cursor?: string }>;
-    post: Write<Params<never, never, Idempotent>, KeySession, Schemas['KeyResult']>;
-  };
-  '/api/keys/{keyID}': {
-    parameters: Params<{ keyID: string }>;
-    get: Read<Params<{ keyID: string }>, KeyDetail>;
-    put: Write<Params<{ keyID: string }, { reset_quota?: 1 }, IfMatch>, KeySession, KeyDetail>;
-    delete: Read<Params<{ keyID: string }, never, IfMatch>, Ok>;
-  };
   '/api/portal/policies': {
     parameters: Params;
     get: Read<Params<never, Paging>, { Data: Policy[]; Pages: number; next_cursor?: string }>;

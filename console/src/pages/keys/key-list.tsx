@@ -21,10 +21,13 @@ import { useApiNames } from '../access-picker';
 
 type KeyEntry = Answer<'/api/keys', 'get'>['keys'][number];
 
-/** The session to send back when resetting: the stored one without the live quota the service owns. */
+/**
+ * The session to send back when resetting: the one read, without the live quota the service owns.
+ * A replacement must say what the key opens; the session read always has its access rights.
+ */
 export function sessionForReset(data: Answer<'/api/keys/{keyID}', 'get'>['data']): Body<'/api/keys/{keyID}', 'put'> {
   const { quota_remaining: _remaining, quota_renews: _renews, ...session } = data;
-  return session;
+  return { ...session, access_rights: session.access_rights ?? {} };
 }
 
 export function KeyList() {
@@ -41,7 +44,7 @@ export function KeyList() {
     const current = await call(api.GET('/api/keys/{keyID}', { params: { path: { keyID: k.key_hash } } }));
     await call(
       api.PUT('/api/keys/{keyID}', {
-        params: { path: { keyID: k.key_hash }, query: { reset_quota: 1 }, header: current.etag ? { 'If-Match': current.etag } : {} },
+        params: { path: { keyID: k.key_hash }, query: { reset_quota: '1' }, header: current.etag ? { 'If-Match': current.etag } : {} },
         body: sessionForReset(current.data.data),
       }),
     );
