@@ -15,14 +15,15 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const INSTALL = 'apt-get install -y chromium';
 
-export function ensureChromium(): void {
-  if (existsSync(CHROMIUM)) return;
-  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+/** Chromium at `path`, installed from apt when missing and `asRoot`; otherwise an error naming the command (a browser test never skips). */
+export function ensureChromium(path = CHROMIUM, asRoot = process.getuid?.() === 0): void {
+  if (existsSync(path)) return;
+  if (asRoot && existsSync('/usr/bin/apt-get')) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
     spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env });
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`The browser tests need Debian's chromium at ${CHROMIUM}: run \`${INSTALL}\` as root.`);
+  if (!existsSync(path)) throw new Error(`The browser tests need Debian's chromium at ${path}: run \`${INSTALL}\` as root.`);
 }
 
 export interface Browser {
