@@ -4,7 +4,8 @@
  * on delete) is one transaction, assembled here from the items the store modules answer. Reads
  * live in api-reads.ts, so the read functions never load the OAS <-> classic conversion.
  */
-import { BadRequest, Conflict, NotFound, Unprocessable } from '../errors';
+import { Conflict, NotFound, Unprocessable } from '../errors';
+import { callerOrg } from '../domain/caller-org';
 import { recordFromClassic, recordFromOas } from '../domain/api-builders';
 import type { ApiRecord } from '../domain/api-records';
 import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/api-versions';
@@ -38,12 +39,6 @@ const now = () => new Date().toISOString();
  */
 export type Writer = { org?: undefined } | { org: string };
 
-/** The organisation a dashboard write stamps on a definition; another one named in `path` is 400. */
-function ownOrg(given: unknown, org: string, path: string): string {
-  if (given === undefined || given === null || given === '' || given === org) return org;
-  throw new BadRequest(`${path} names another organisation than the caller's`, [{ path, message: "must be absent or the caller's organisation" }]);
-}
-
 /** The checks of every definition write: references of a dashboard write in its organisation, webhook handlers. */
 async function checkDefinition(record: ApiRecord, by: Writer): Promise<void> {
   if (by.org !== undefined) await requireOwnReferences(by.org, record, { versions: true });
@@ -59,7 +54,7 @@ async function existingApi(apiId: string, by: Writer): Promise<StoredApi> {
 
 /** POST /gw/apis, POST /api/apis: a classic API; 409 when api_id or the listen path is taken. */
 export async function createClassicApi(definition: Obj, by: Writer = {}): Promise<ApiRecord> {
-  const def = by.org === undefined ? definition : { ...definition, org_id: ownOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
+  const def = by.org === undefined ? definition : { ...definition, org_id: callerOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
   const record = recordFromClassic(def, now());
   await checkDefinition(record, by);
   return insertApi(record);
@@ -78,7 +73,7 @@ export async function createOasApi(body: Obj, q: VersionQuery, by: Writer = {}):
 function stampOasOrg(doc: Obj, by: Writer): void {
   if (by.org === undefined) return;
   const info = ((doc[GW_EXTENSION] as Record<string, any>).info ??= {});
-  info.orgId = ownOrg(info.orgId, by.org, 'body.x-gw-api-gateway.info.orgId');
+  info.orgId = callerOrg(info.orgId, by.org, 'body.x-gw-api-gateway.info.orgId');
 }
 
 /**
@@ -111,7 +106,7 @@ export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, i
 export async function replaceClassicApi(apiId: string, definition: Obj, ifMatch: IfMatch | undefined, by: { org: string }): Promise<ApiRecord> {
   const existing = await existingApi(apiId, by);
   assertBodyIdIsPathId('API', existing.api_id, definition.api_id, 'body.api_definition.api_id');
-  const def = { ...definition, org_id: ownOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
+  const def = { ...definition, org_id: callerOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
   const build = (previous: StoredApi): ApiRecord => {
     if (!previous.oas) return recordFromClassic(def, now(), previous);
     const stored = (previous.oas[GW_EXTENSION] ?? {}) as Obj;

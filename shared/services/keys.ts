@@ -3,7 +3,8 @@
  * exist, password hashed, live quota reset), the dashboard's tenancy rules, and the session
  * cache of the check, cleared on every write that changes what a check enforces.
  */
-import { BadRequest, NotFound, Unprocessable } from '../errors';
+import { NotFound, Unprocessable } from '../errors';
+import { callerOrg } from '../domain/caller-org';
 import type { IfMatch } from '../domain/if-match';
 import { keyHash, newKeyId } from '../domain/key-ids';
 import { apiIdsOf, candidateHashes, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/key-rules';
@@ -218,9 +219,7 @@ const keyNotFound = () => new NotFound('key not found');
  * else 400); every API and policy it names must be the organisation's (422 as for a missing one).
  */
 export async function createDashboardKey(orgId: string, input: SessionInput & { org_id?: string }) {
-  if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== orgId) {
-    throw new BadRequest("org_id names another organisation than the caller's", [{ path: 'body.org_id', message: "must be absent or the caller's organisation" }]);
-  }
+  callerOrg(input.org_id, orgId, 'body.org_id');
   const { org_id: _o, ...session } = input;
   const { key, hash, shown } = await issueKey(session, orgId, orgId);
   return { api_model: {}, key_id: key, key_hash: hash, data: shown };

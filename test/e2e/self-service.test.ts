@@ -143,3 +143,67 @@ describe('keys with the dashboard key, by hash', () => {
     expect((await s.dash(t.key, 'GET', '/api/keys?page_size=2')).body.pages).toBe(1);
   });
 });
+
+describe('policies with the dashboard key', () => {
+  it("creates (24-hex id when none), lists, reads, replaces under If-Match and deletes the organisation's policies", async () => {
+    const apiId = uid('dash-pol-api');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const made = await s.dash(key, 'POST', '/api/portal/policies', { name: 'Gold', rate: 10, per: 1, access_rights: rightsFor(apiId) });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = made.body.Meta;
+    expect(made.body).toEqual({ Status: 'OK', Message: 'Policy created', Meta: expect.stringMatching(/^[0-9a-f]{24}$/), ID: id });
+    const named = uid('dash-pol');
+    expect((await s.dash(key, 'POST', '/api/portal/policies', { id: named, name: 'Silver' })).body).toMatchObject({ Meta: named, ID: named });
+    const list = await s.dash(key, 'GET', '/api/portal/policies?p=-1');
+    expect(list.status).toBe(200);
+    expect(list.body.Data.map((p: any) => p.id)).toEqual(expect.arrayContaining([id, named]));
+    expect(list.body.Data.every((p: any) => p.org_id === orgId)).toBe(true);
+    expect((await s.dash(key, 'GET', '/api/portal/policies?page_size=1')).body).toMatchObject({ Pages: list.body.Data.length, next_cursor: expect.any(String) });
+    const got = await s.dash(key, 'GET', `/api/portal/policies/${id}`);
+    expect(got.body).toMatchObject({ id, name: 'Gold', org_id: orgId });
+    const put = await s.dash(key, 'PUT', `/api/portal/policies/${id}`, { ...got.body, name: 'Gold 2' }, { 'if-match': got.headers.get('etag')! });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toEqual({ Status: 'OK', Message: 'Policy updated', Meta: id });
+    expect((await s.dash(key, 'PUT', `/api/portal/policies/${id}`, { name: 'stale' }, { 'if-match': got.headers.get('etag')! })).status).toBe(412);
+    expect((await s.dash(key, 'PUT', `/api/portal/policies/${id}`, { name: 'x', org_id: 'someone-else' })).status).toBe(400);
+    expect((await s.gw('GET', `/gw/policies/${id}`)).body).toMatchObject({ name: 'Gold 2', org_id: orgId });
+    expect((await s.dash(key, 'DELETE', `/api/portal/policies/${id}`)).body).toEqual({ Status: 'OK', Message: 'Policy deleted', Meta: id });
+    expect((await s.dash(key, 'GET', `/api/portal/policies/${id}`)).status).toBe(404);
+  });
+
+  it('a key of the dashboard applies a dashboard policy', async () => {
+    const apiId = uid('dash-pol-key');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const pol = (await s.dash(key, 'POST', '/api/portal/policies', { name: 'P', quota_max: 3, quota_renewal_rate: 60, access_rights: rightsFor(apiId) })).body.Meta;
+    const k = await s.dash(key, 'POST', '/api/keys', { apply_policies: [pol] });
+    expect(k.status, JSON.stringify(k.body)).toBe(200);
+    const got = await s.dash(key, 'GET', `/api/keys/${k.body.key_hash}`);
+    expect(got.body.data).toMatchObject({ quota_max: 3, quota_remaining: 3, access_rights: { [apiId]: expect.any(Object) } });
+  });
+});
+
+describe('OAuth clients with the dashboard key', () => {
+  it("creates (secret once), lists without secrets, updates under If-Match and deletes clients of the organisation's API", async () => {
+    const apiId = uid('dash-oauth-api');
+    const api = await s.dash(key, 'POST', '/api/apis', classic(apiId));
+    const pol = (await s.dash(key, 'POST', '/api/portal/policies', { name: 'O', access_rights: rightsFor(apiId) })).body.Meta;
+    const made = await s.dash(key, 'POST', `/api/apis/oauth/${apiId}`, { redirect_uri: 'https://app.example/cb', policy_id: pol, description: 'd' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body).toMatchObject({ api_id: apiId, redirect_uri: 'https://app.example/cb', policy_id: pol, secret: expect.any(String) });
+    const clientId = made.body.client_id;
+    await s.dash(key, 'POST', `/api/apis/oauth/${apiId}`, { redirect_uri: 'https://app.example/cb2' });
+    const list = await s.dash(key, 'GET', `/api/apis/oauth/${api.body.Meta}?page_size=1`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ apps: [expect.objectContaining({ client_id: clientId })], pages: 2 });
+    expect(JSON.stringify(list.body)).not.toContain(made.body.secret);
+    const put = await s.dash(key, 'PUT', `/api/apis/oauth/${apiId}/${clientId}`, { redirect_uri: 'https://app.example/new' }, { 'if-match': '"1"' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ client_id: clientId, redirect_uri: 'https://app.example/new', policy_id: '' });
+    expect(put.body.secret).toBeUndefined();
+    expect(put.headers.get('etag')).toBe('"2"');
+    expect((await s.dash(key, 'PUT', `/api/apis/oauth/${apiId}/${clientId}`, { redirect_uri: 'https://x.example' }, { 'if-match': '"1"' })).status).toBe(412);
+    const del = await s.dash(key, 'DELETE', `/api/apis/oauth/${apiId}/${clientId}`);
+    expect(del.body).toEqual({ Status: 'OK', Message: 'OAuth client deleted', Meta: null });
+    expect((await s.dash(key, 'GET', `/api/apis/oauth/${apiId}?p=-1`)).body.apps).toHaveLength(1);
+  });
+});
