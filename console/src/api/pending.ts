@@ -11,45 +11,9 @@ import type { components } from './openapi';
 type Schemas = components['schemas'];
 type Envelope = Schemas['DashboardError'];
 type Json<T> = { headers: { [name: string]: unknown }; content: { 'application/json': T } };
-type Errors = { 400: Json<Envelope>; 401: Json<Envelope>; 403: Json<Envelope>; 404: Json<Envelope>; 412: Json<Envelope>; 422: Json<Envelope>; 429: Json<Envelope> };
-type Paging = { p?: number; page_size?: number; cursor?: string };
+type Errors = { 400: Json<Envelope>; 401: Json<Envelope>; 403: Json<Envelope>; 404: Json<Envelope>; 429: Json<Envelope> };
 type Params<Path = never, Query = never, Header = never> = { query?: Query; header?: Header; cookie?: never } & ([Path] extends [never] ? { path?: never } : { path: Path });
 type Read<P, Ok> = { parameters: P; requestBody?: never; responses: { 200: Json<Ok> } & Errors };
-type Write<P, Body, Ok> = { parameters: P; requestBody: { content: { 'application/json': Body } }; responses: { 200: Json<Ok> } & Errors };
-
-type Ok = { Status: 'OK'; Message: string; Meta: null };
-type OkId = { Status: 'OK'; Message: string; Meta: string };
-type Created = { Status: 'OK'; Message: string; Meta: string; ID: string };
-type IfMatch = { 'If-Match'?: string };
-type Idempotent = { 'Idempotency-Key'?: string };
-type VersionQuery = { base_api_id?: string; base_api_version_name?: string; new_version_name?: string; set_default?: boolean };
-
-/** One key of `GET /api/keys` (never its clear value). */
-export interface KeyListEntry {
-  key_hash: string;
-  alias: string;
-  apis: string[];
-  apply_policies: string[];
-  expires: number;
-  is_inactive: boolean;
-  quota_max: number;
-  quota_remaining: number;
-  quota_renews: number;
-  date_created: string;
-  last_updated: string;
-}
-
-/** A key session as the dashboard form sends it. */
-export type KeySession = Schemas['KeyDashboard'];
-/** `GET/PUT /api/keys/{keyID}`: the effective session with the live quota. */
-export interface KeyDetail {
-  api_model: Record<string, unknown>;
-  key_hash: string;
-  data: Schemas['Key'];
-}
-
-export type Policy = Schemas['Policy'];
-export type PolicyInput = Schemas['PolicyInput'];
 
 /** One period of `GET /api/usage/...` (zero-filled). */
 export interface UsageRow {
@@ -84,17 +48,6 @@ type UsageQuery = { resolution?: 'hour' | 'day' };
 
 export interface PendingPaths {
   '/api/users/me': { parameters: Params; get: Read<Params, Me> };
-  '/api/portal/policies': {
-    parameters: Params;
-    get: Read<Params<never, Paging>, { Data: Policy[]; Pages: number; next_cursor?: string }>;
-    post: Write<Params<never, never, Idempotent>, Omit<PolicyInput, 'id'> & { id?: string }, Created>;
-  };
-  '/api/portal/policies/{policyID}': {
-    parameters: Params<{ policyID: string }>;
-    get: Read<Params<{ policyID: string }>, Policy>;
-    put: Write<Params<{ policyID: string }, never, IfMatch>, PolicyInput, OkId>;
-    delete: Read<Params<{ policyID: string }, never, IfMatch>, OkId>;
-  };
   '/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}': {
     parameters: Params<{ apiID: string } & Range>;
     get: Read<Params<{ apiID: string } & Range, UsageQuery>, Usage>;

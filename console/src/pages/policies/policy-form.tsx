@@ -73,8 +73,10 @@ export function PolicyForm() {
     try {
       const nameMap = names.data ?? new Map<string, string>();
       if (isNew) {
-        const { id: given, ...rest } = policyBody(form, nameMap);
-        const { data } = await call(api.POST('/api/portal/policies', { body: { ...rest, ...(given.trim() ? { id: given.trim() } : {}) } }));
+        // No id typed: the service generates one.
+        const { id: _id, ...rest } = policyBody(form, nameMap);
+        const given = form.id.trim();
+        const { data } = await call(api.POST('/api/portal/policies', { body: { ...rest, ...(given ? { id: given } : {}) } }));
         flash(`Created the policy ${form.name.trim() || data.ID}.`);
         route(`${BASE}/policies`);
         return;
