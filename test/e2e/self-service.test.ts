@@ -207,3 +207,38 @@ describe('OAuth clients with the dashboard key', () => {
     expect((await s.dash(key, 'GET', `/api/apis/oauth/${apiId}?p=-1`)).body.apps).toHaveLength(1);
   });
 });
+
+describe('usage over time', () => {
+  it('answers one zero-filled row per hour or day from what the gateway reported, per API and per key; ranges are bounded', async () => {
+    const apiId = uid('dash-usage');
+    const api = await s.dash(key, 'POST', '/api/apis', classic(apiId));
+    const k = (await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId) })).body;
+    const rec = (ts: string, code: number, total: number) => ({
+      api_id: apiId, path: '/x', method: 'GET', response_code: code, key_hash: k.key_hash, org_id: orgId, timestamp: ts, request_time: total, latency: { total, upstream: total / 2 },
+    });
+    const sent = await s.gw('POST', '/gw/analytics', { records: [rec('2025-02-03T10:15:00Z', 200, 10), rec('2025-02-03T10:45:00Z', 500, 30), rec('2025-02-04T00:05:00Z', 200, 4)] });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const byDay = await s.dash(key, 'GET', `/api/usage/apis/${api.body.Meta}/2/2/2025/4/2/2025`);
+    expect(byDay.status, JSON.stringify(byDay.body)).toBe(200);
+    expect(byDay.body).toEqual({
+      resolution: 'day', from: '2025-02-02T00:00:00.000Z', to: '2025-02-05T00:00:00.000Z',
+      data: [
+        { period: '2025-02-02T00:00:00.000Z', hits: 0, success: 0, error: 0, latency_avg: 0, latency_max: 0, upstream_latency_avg: 0 },
+        { period: '2025-02-03T00:00:00.000Z', hits: 2, success: 1, error: 1, latency_avg: 20, latency_max: 30, upstream_latency_avg: 10 },
+        { period: '2025-02-04T00:00:00.000Z', hits: 1, success: 1, error: 0, latency_avg: 4, latency_max: 4, upstream_latency_avg: 2 },
+      ],
+    });
+    const byHour = await s.dash(key, 'GET', `/api/usage/keys/${k.key_hash}/3/2/2025/3/2/2025?resolution=hour`);
+    expect(byHour.status, JSON.stringify(byHour.body)).toBe(200);
+    expect(byHour.body.data).toHaveLength(24);
+    expect(byHour.body.data[10]).toEqual({ period: '2025-02-03T10:00:00.000Z', hits: 2, success: 1, error: 1, latency_avg: 20, latency_max: 30, upstream_latency_avg: 10 });
+    expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/2/2025?resolution=hour`)).status).toBe(400);
+    expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/2/2026`)).status).toBe(400);
+    expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/1/2025?resolution=week`)).status).toBe(400);
+    // A retried batch counts once in the API's usage too.
+    const batch = { batch_id: uid('batch'), records: [rec('2025-03-01T01:00:00Z', 200, 8)] };
+    await s.gw('POST', '/gw/analytics', batch);
+    await s.gw('POST', '/gw/analytics', batch);
+    expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/3/2025/1/3/2025`)).body.data[0].hits).toBe(1);
+  });
+});
