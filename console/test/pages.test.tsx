@@ -19,10 +19,10 @@ const { HookList } = await import('../src/pages/webhooks/hook-list');
 const { SessionContext } = await import('../src/session/context');
 const { allows } = await import('../src/session/permissions');
 
-const me = (permissions: Record<string, string>) => ({ id: 'u1', org_id: 'acme', email_address: 'me@acme.example', first_name: '', last_name: '', user_permissions: permissions, active: true });
+const me = (permissions: Record<string, 'read' | 'write' | 'deny'>) => ({ id: 'u1', org_id: 'acme', email_address: 'me@acme.example', first_name: '', last_name: '', user_permissions: permissions, active: true });
 const KEY = { key_hash: 'f'.repeat(64), alias: 'gold key', apis: ['pets'], apply_policies: [], expires: 0, is_inactive: false, quota_max: 2, quota_remaining: 0, quota_renews: 1_900_000_000, date_created: '', last_updated: '' };
 
-function withSession(permissions: Record<string, string>, page: preact.JSX.Element) {
+function withSession(permissions: Record<string, 'read' | 'write' | 'deny'>, page: preact.JSX.Element) {
   const user = me(permissions);
   return (
     <LocationProvider scope="/console/">
