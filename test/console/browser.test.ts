@@ -113,7 +113,7 @@ beforeAll(async () => {
   reader = await createUser(`reader@${owner.orgId}.example`, read);
   browser = await launchChromium();
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
