@@ -3,5 +3,5 @@ import { reply } from '../../shared/http/envelopes';
 import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
 import { keyUsage } from '../../shared/services/analytics';
 
-/** GET /api/usage/keys/{keyHash}/...: a key's usage per hour or day, zero-filled; 404 for another organisation's key. */
+/** GET /api/usage/keys/{keyHash}/...: a key's usage per hour or day, zero-filled. */
 export const handler = createHandler(routes.keyUsage, async ({ org, params, query }) => reply.ok(await keyUsage(org, params, query.resolution)));

@@ -3,7 +3,7 @@ import { reply } from '../../shared/http/envelopes';
 import { apisRoutes as routes } from '../../shared/route-groups/apis';
 import { getOwnApiEntry } from '../../shared/services/api-reads';
 
-/** GET /api/apis/{apiID}: an API of the caller's organisation as its listing entry; 404 for another organisation's. */
+/** GET /api/apis/{apiID}: an API of the caller's organisation (api_id or database id) as its listing entry. */
 export const handler = createHandler(routes.apisGet, async ({ org, params }) => {
   const { entry, version } = await getOwnApiEntry(org, params.apiID);
   return reply.ok(entry, { etag: version });

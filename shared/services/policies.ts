@@ -110,6 +110,8 @@ export async function getOrgPolicy(orgId: string, id: string): Promise<{ policy:
 /** PUT /api/portal/policies/{policyID}: replaces a policy of the caller's organisation (as PUT /gw/policies/{policyID}). */
 export async function replaceOrgPolicy(orgId: string, id: string, policy: PolicyDashboard, ifMatch: IfMatch | undefined): Promise<number> {
   assertBodyIdIsPathId('policy', id, policy.id, 'body.id');
+  // The path's policy first: another organisation's is 404 whatever the body names.
+  await getOrgPolicy(orgId, id);
   return replacePolicy(id, await ownPolicy(orgId, policy, id), ifMatch, orgId);
 }
 
