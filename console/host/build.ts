@@ -6,7 +6,8 @@
  * machine (a lock directory), since the generated types are one file.
  *
  * `console/dist` holds a stamp of the inputs it was built from: `npm start` and `npm run emulate`
- * rebuild it only when it is missing or the console's sources or the lockfile changed.
+ * rebuild it only when it is missing or the console's sources, the route table and schemas the
+ * client types come from, or the lockfile changed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -22,6 +23,8 @@ export const STAMP_FILE = '.build-hash';
 export const TYPES_FILE = join(CONSOLE_DIR, 'src', 'api', 'openapi.d.ts');
 
 const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json'];
+/** What the OpenAPI document, and so the client types, is made from: a changed contract type-checks the console again. */
+const CONTRACT = ['shared/routes.ts', 'shared/route-def.ts', 'shared/route-groups', 'shared/schemas', 'shared/openapi'];
 const LOCK_DIR = join(CONSOLE_DIR, '.build-lock');
 /** A lock older than this was left by a build that died. */
 const STALE_LOCK_MS = 10 * 60_000;
@@ -32,10 +35,12 @@ function filesUnder(path: string): string[] {
   return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
 }
 
-/** The hash of what a build reads: the console's sources (not the generated types) and the lockfile. */
+/** The hash of what a build reads: the console's sources (not the generated types), the contract's sources and the lockfile. */
 export function inputsHash(): string {
   const h = createHash('sha256');
-  const files = [...INPUTS.flatMap((p) => filesUnder(join(CONSOLE_DIR, p))), join(ROOT, 'package-lock.json')].filter((f) => f !== TYPES_FILE);
+  const files = [...INPUTS.flatMap((p) => filesUnder(join(CONSOLE_DIR, p))), ...CONTRACT.flatMap((p) => filesUnder(join(ROOT, p))), join(ROOT, 'package-lock.json')].filter(
+    (f) => f !== TYPES_FILE,
+  );
   for (const f of files) h.update(relative(ROOT, f)).update('\0').update(readFileSync(f)).update('\0');
   return h.digest('hex');
 }
