@@ -420,7 +420,7 @@ describe('the console in chromium', () => {
     expect(triedKey).toBe(403);
     expect((await s.dash(owner.key, 'GET', '/api/keys')).body.keys).toHaveLength(1);
     await tab.close();
-  });
+  }, 300_000); // twelve pages, each with axe: minutes on a busy machine
 
   it('a user whose rights are lowered while signed in gets the 403 in words, and nothing is written', async () => {
     const writer = await createUser(`writer@${owner.orgId}.example`);
