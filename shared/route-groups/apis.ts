@@ -21,6 +21,8 @@ const ownOrg =
 const dashPath = "The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.";
 const dashWrite422 = `A policy, version API or webhook the definition names is not the caller organisation's, or ${causes.badBase}`;
 const dashWriteActions = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
+/** A replace keeps the organisation (no check of it) and reads the API first. */
+const dashReplaceActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
 
 export const apisRoutes = routeGroup('apis', {
   apisList: route({
@@ -115,7 +117,8 @@ export const apisRoutes = routeGroup('apis', {
     result: apiListingEntrySchema,
   }),
   apisCreate: route({
-    method: 'POST', path: '/api/apis', group: 'dashboard', access: 'write', permission: 'apis', idempotent: true, tableActions: dashWriteActions,
+    method: 'POST', path: '/api/apis', group: 'dashboard', access: 'write', permission: 'apis', idempotent: true,
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: "Create a classic API in the caller's organisation from {\"api_definition\": {...}}",
     description: `The rules of POST /gw/apis. ${ownOrg}`,
     success: 'API created; Meta is its database id, ID its api_id',
@@ -127,7 +130,7 @@ export const apisRoutes = routeGroup('apis', {
     body: apiDefinitionBodySchema, result: apiCreatedSchema,
   }),
   apisUpdate: route({
-    method: 'PUT', path: '/api/apis/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashWriteActions,
+    method: 'PUT', path: '/api/apis/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashReplaceActions,
     summary: "Replace an API of the caller's organisation with a classic definition ({\"api_definition\": {...}})",
     description:
       `${dashPath} ${ownOrg} A body naming another api_id is 400. An OAS API stays OAS: the classic members replace what they map to ` +
@@ -177,7 +180,7 @@ export const apisRoutes = routeGroup('apis', {
     query: oasGetQuerySchema, result: oasDocumentSchema,
   }),
   oasDashboardUpdate: route({
-    method: 'PUT', path: '/api/apis/oas/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashWriteActions,
+    method: 'PUT', path: '/api/apis/oas/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashReplaceActions,
     summary: "Replace an OAS API of the caller's organisation",
     description: `The rules of PUT /gw/apis/oas/{apiID}. ${dashPath} ${versions} ${ownOrg}`,
     success: 'API updated',

@@ -83,6 +83,20 @@ describe('APIs with the dashboard key', () => {
     const after = await s.dash(key, 'GET', `/api/apis/oas/${apiId}`);
     expect(after.body['x-gw-api-gateway'].info).toMatchObject({ name: 'Classic name', versioning: { versions: [{ id: child, name: 'v2' }] } });
     expect((await s.dash(key, 'DELETE', `/api/apis/${apiId}`)).status).toBe(409);
+    // A listen path moves with a replace; a version's delete leaves its base's list, then the base goes.
+    const moved = oasDoc(apiId, orgId, { gateway: { server: { listenPath: { value: `/${apiId}-moved/`, strip: true } } } });
+    expect((await s.dash(key, 'PUT', `/api/apis/oas/${apiId}`, moved)).status).toBe(200);
+    expect((await s.dash(key, 'DELETE', `/api/apis/${child}`)).status).toBe(200);
+    expect((await s.dash(key, 'GET', `/api/apis/oas/${apiId}`)).body['x-gw-api-gateway'].info.versioning.versions).toEqual([]);
+    expect((await s.dash(key, 'DELETE', `/api/apis/${apiId}`)).status).toBe(200);
+  });
+
+  it('moves a classic listen path with a classic replace', async () => {
+    const apiId = uid('dash-move');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const def = { api_definition: { ...classic(apiId).api_definition, proxy: { listen_path: `/${apiId}-2/`, target_url: 'http://upstream.example' } } };
+    expect((await s.dash(key, 'PUT', `/api/apis/${apiId}`, def)).status).toBe(200);
+    expect((await s.dash(key, 'POST', '/api/apis', classic(uid('dash-move-b'), { proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' } }))).status).toBe(200);
   });
 });
 
@@ -124,6 +138,18 @@ describe('keys with the dashboard key, by hash', () => {
     expect((await s.gw('GET', `/gw/keys/${hash}?hashed=1`)).status).toBe(404);
     const after = await s.dash(key, 'GET', '/api/keys?p=-1');
     expect(after.body.keys.map((k: any) => k.key_hash)).not.toContain(hash);
+  });
+
+  it('a replace moves the basic-auth user name (the old one is free again) and keeps the password hash out of every answer', async () => {
+    const apiId = uid('dash-user');
+    expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
+    const u1 = uid('u1');
+    const k = (await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } })).body;
+    const put = await s.dash(key, 'PUT', `/api/keys/${k.key_hash}`, { access_rights: rightsFor(apiId), basic_auth_data: { user: uid('u2'), password: 'pw-654321' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(JSON.stringify(put.body)).not.toContain('pw-654321');
+    const again = await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
   });
 
   it('counts keys made by the gateway and the admin route too, and an org_id of another organisation is 400', async () => {

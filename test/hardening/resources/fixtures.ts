@@ -159,6 +159,86 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/oauth/clients/${w.apiId}`)).body.some((x: { client_id: string }) => x.client_id === c.body.client_id),
     };
   },
+  // Self-service (issue 27): the dashboard's own forms of the guarded writes.
+  async apisUpdate(s, w) {
+    const id = uid('c-dash-api');
+    const def = (name: string) => ({ api_definition: { api_id: id, name, proxy: { listen_path: `/${id}/`, target_url: 'http://u.example' } } });
+    await must(s.dash(w.key, 'POST', '/api/apis', def('c')), 'api create');
+    const path = `/api/apis/${id}`;
+    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', path, def('c2'), h);
+    return {
+      call: (m) => put(im(m)),
+      etag: () => etagOf(s.dash(w.key, 'GET', path), 'api get'),
+      bump: async () => void (await must(put({}), 'api bump')),
+      exists: async () => (await s.dash(w.key, 'GET', path)).status === 200,
+      path,
+    };
+  },
+  async apisDashboardDelete(s, w) {
+    const g = await GUARDED.apisUpdate!(s, w);
+    return { ...g, call: (m) => s.dash(w.key, 'DELETE', g.path!, undefined, im(m)) };
+  },
+  async oasDashboardUpdate(s, w) {
+    const id = uid('c-dash-oas');
+    await must(s.dash(w.key, 'POST', '/api/apis/oas', oasDoc(id, w.orgId)), 'oas create');
+    const path = `/api/apis/oas/${id}`;
+    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', path, oasDoc(id, w.orgId), h);
+    return {
+      call: (m) => put(im(m)),
+      etag: () => etagOf(s.dash(w.key, 'GET', path), 'oas get'),
+      bump: async () => void (await must(put({}), 'oas bump')),
+      exists: async () => (await s.dash(w.key, 'GET', path)).status === 200,
+      path,
+    };
+  },
+  async keysDashboardReplace(s, w) {
+    const k = await must(s.dash(w.key, 'POST', '/api/keys', { access_rights: rightsFor(w.apiId), alias: 'c' }), 'key create');
+    const path = `/api/keys/${k.body.key_hash}`;
+    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', path, { access_rights: rightsFor(w.apiId), alias: 'c2' }, h);
+    return {
+      call: (m) => put(im(m)),
+      etag: () => etagOf(s.dash(w.key, 'GET', path), 'key get'),
+      bump: async () => void (await must(put({}), 'key bump')),
+      exists: async () => (await s.dash(w.key, 'GET', path)).status === 200,
+      path,
+    };
+  },
+  async keysDashboardDelete(s, w) {
+    const g = await GUARDED.keysDashboardReplace!(s, w);
+    return { ...g, call: (m) => s.dash(w.key, 'DELETE', g.path!, undefined, im(m)) };
+  },
+  async policiesDashboardUpdate(s, w) {
+    const c = await must(s.dash(w.key, 'POST', '/api/portal/policies', { name: 'c' }), 'policy create');
+    const path = `/api/portal/policies/${c.body.Meta}`;
+    const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', path, { name: 'c2' }, h);
+    return {
+      call: (m) => put(im(m)),
+      etag: () => etagOf(s.dash(w.key, 'GET', path), 'policy get'),
+      bump: async () => void (await must(put({}), 'policy bump')),
+      exists: async () => (await s.dash(w.key, 'GET', path)).status === 200,
+      path,
+    };
+  },
+  async policiesDashboardDelete(s, w) {
+    const g = await GUARDED.policiesDashboardUpdate!(s, w);
+    return { ...g, call: (m) => s.dash(w.key, 'DELETE', g.path!, undefined, im(m)) };
+  },
+  async oauthDashboardUpdate(s, w) {
+    const c = await must(s.dash(w.key, 'POST', `/api/apis/oauth/${w.apiId}`, { redirect_uri: 'https://c.example/cb' }), 'client create');
+    const path = `/api/apis/oauth/${w.apiId}/${c.body.client_id}`;
+    let current = '"1"';
+    const put = async (h: Record<string, string>) => {
+      const r = await s.dash(w.key, 'PUT', path, { redirect_uri: 'https://c.example/2' }, h);
+      if (r.status === 200) current = r.headers.get('etag')!;
+      return r;
+    };
+    const listed = async () => (await s.dash(w.key, 'GET', `/api/apis/oauth/${w.apiId}?p=-1`)).body.apps.some((x: { client_id: string }) => x.client_id === c.body.client_id);
+    return { call: (m) => put(im(m)), etag: async () => current, bump: async () => void (await must(put({}), 'client bump')), exists: listed, path };
+  },
+  async oauthDashboardDelete(s, w) {
+    const g = await GUARDED.oauthDashboardUpdate!(s, w);
+    return { ...g, call: (m) => s.dash(w.key, 'DELETE', g.path!, undefined, im(m)) };
+  },
 };
 
 export interface Creating {
@@ -216,6 +296,30 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
     },
     assetsCreate: { send: (i, k) => s.dash(w.key, 'POST', '/api/assets', { name: `idem-${i}`, data: assetData(`idem-${i}`) }, idem(k)), count: listLength(s, w, '/api/assets', 'assets') },
     hooksCreate: { send: (i, k) => s.dash(w.key, 'POST', '/api/hooks', hookBody(`idem-${i}`), idem(k)), count: listLength(s, w, '/api/hooks', 'hooks') },
+    apisCreate: {
+      send: (i, k) => s.dash(w.key, 'POST', '/api/apis', { api_definition: { name: `idem-${i}`, proxy: { listen_path: `/idem-dash-${tag}-${i}/`, target_url: 'http://u.example' } } }, idem(k)),
+      count: apis,
+    },
+    oasDashboardCreate: {
+      send: (i, k) => {
+        const d = noIdDoc(i);
+        d['x-gw-api-gateway'].server.listenPath.value = `/idem-dash-oas-${tag}-${i}/`;
+        return s.dash(w.key, 'POST', '/api/apis/oas', d, idem(k));
+      },
+      count: apis,
+    },
+    keysDashboardCreate: {
+      send: (i, k) => s.dash(w.key, 'POST', '/api/keys', { access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)),
+      count: listLength(s, w, '/api/keys', 'keys'),
+    },
+    policiesDashboardCreate: {
+      send: (i, k) => s.dash(w.key, 'POST', '/api/portal/policies', { name: `idem-${i}` }, idem(k)),
+      count: listLength(s, w, '/api/portal/policies', 'Data'),
+    },
+    oauthDashboardCreate: {
+      send: (i, k) => s.dash(w.key, 'POST', `/api/apis/oauth/${w.apiId}`, { redirect_uri: `https://idem.example/${i}` }, idem(k)),
+      count: listLength(s, w, `/api/apis/oauth/${w.apiId}`, 'apps'),
+    },
     oauthCreate: {
       send: (i, k) => s.gw('POST', '/gw/oauth/clients/create', { api_id: w.apiId, redirect_uri: `https://idem.example/${i}` }, idem(k)),
       count: async () => (await must(s.gw('GET', `/gw/oauth/clients/${w.apiId}`), 'oauth list')).body.length,
