@@ -43,6 +43,18 @@ export default defineConfig({
         },
       },
       {
+        // The console's components and browser-side logic (README "Console"), in a simulated DOM;
+        // the console itself runs in chromium in test/console/browser.test.ts.
+        oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+        test: {
+          ...common,
+          name: 'console',
+          include: ['console/test/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          environmentOptions: { happyDOM: { url: 'http://console.test/console/' } },
+        },
+      },
+      {
         // Checks over what the whole suite did; runs once every other file has finished.
         test: { ...common, name: 'after-suite', include: ['test/after/**/*.test.ts'], sequence: { groupOrder: 1 } },
       },

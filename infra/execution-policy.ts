@@ -12,6 +12,7 @@
 import { Aws } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { stageNames, type StageName } from './config';
+import { consoleNames } from './constructs/console-hosting';
 
 /** The one managed policy the stage's functions' roles carry (CDK's default for a function). */
 export const BASIC_EXECUTION_POLICY = `arn:${Aws.PARTITION}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole`;
@@ -39,6 +40,10 @@ export const COVERED_RESOURCE_TYPES: Record<string, string[]> = {
   Key: ['AWS::KMS::Key', 'AWS::KMS::Alias'],
   Distribution: ['AWS::CloudFront::Distribution'],
   WebAcl: ['AWS::WAFv2::WebACL'],
+  ConsoleBucket: ['AWS::S3::Bucket', 'AWS::S3::BucketPolicy'],
+  ConsoleDelivery: ['AWS::CloudFront::OriginAccessControl', 'AWS::CloudFront::ResponseHeadersPolicy'],
+  ConsolePagePaths: ['AWS::CloudFront::Function'],
+  ConsoleDeployment: ['AWS::Lambda::LayerVersion', 'Custom::CDKBucketDeployment'],
 };
 
 /** One statement of the policy, with why its wildcards are needed (the cdk-nag acknowledgement's reason). */
@@ -111,6 +116,21 @@ export function executionPolicyStatements(stage: StageName, qualifier: string): 
     // edge=on (the stage is then in us-east-1, as CloudFront's web ACLs must be).
     { sid: 'Distribution', actions: ['cloudfront:*'], resources: [`arn:${P}:cloudfront::${A}:distribution/*`], why: `A distribution is named by a generated id. ${HANDLERS}.` },
     { sid: 'WebAcl', actions: ['wafv2:*'], resources: [arn('wafv2', `global/webacl/${n.webAcl}/*`), arn('wafv2', 'global/managedruleset/*/*')], why: `The stage's web ACL only (its ARN ends in a generated id), and the AWS managed rule groups it uses. ${HANDLERS}.` },
+    // The web console (infra/constructs/console-hosting.ts, a nested stack of the stage).
+    { sid: 'ConsoleBucket', actions: ['s3:*'], resources: [`arn:${P}:s3:::${consoleNames(n.prefix).bucket}`, `arn:${P}:s3:::${consoleNames(n.prefix).bucket}/*`], why: `The stage's console bucket only, and its objects (the deployment empties it when the stack is deleted). ${HANDLERS}.` },
+    {
+      sid: 'ConsoleDelivery',
+      actions: ['cloudfront:*'],
+      resources: [`arn:${P}:cloudfront::${A}:origin-access-control/*`, `arn:${P}:cloudfront::${A}:response-headers-policy/*`],
+      why: `An origin access control and a response headers policy are named by generated ids. ${HANDLERS}.`,
+    },
+    { sid: 'ConsolePagePaths', actions: ['cloudfront:*'], resources: [`arn:${P}:cloudfront::${A}:function/${consoleNames(n.prefix).pagesFunction}`], why: `The stage's console viewer-request function only. ${HANDLERS}.` },
+    {
+      sid: 'ConsoleDeployment',
+      actions: ['lambda:PublishLayerVersion', 'lambda:GetLayerVersion', 'lambda:DeleteLayerVersion'],
+      resources: [arn('lambda', 'layer:*')],
+      why: "The AWS CLI layer of CDK's BucketDeployment handler, named by CloudFormation from its logical id (the handler itself is one of the stage's functions); CloudFormation invokes the handler under the Functions statement.",
+    },
     { sid: 'Assets', actions: ['s3:GetObject'], resources: [`arn:${P}:s3:::cdk-${qualifier}-assets-${A}-${R}/*`], why: 'Function bundles and nested templates in the bootstrap bucket, named by their hashes.' },
     { sid: 'BootstrapVersion', actions: ['ssm:GetParameters'], resources: [arn('ssm', `parameter/cdk-bootstrap/${qualifier}/version`)], why: "The bootstrap version check of every CDK template." },
   ];

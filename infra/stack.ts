@@ -24,6 +24,7 @@ import { copyNodeModulesCommands } from './node-modules';
 import { LAMBDA_RUNTIME } from './runtime';
 import { stageNames, type StageConfig } from './config';
 import { Capacity } from './constructs/capacity';
+import { ConsoleHosting } from './constructs/console-hosting';
 import { Edge } from './constructs/edge';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
@@ -215,6 +216,14 @@ export class ManagementStack extends Stack {
       functions: new Map([...functions, ['fallback', fallback], ['hookRouting', delivery.routingFunction], ['hookAttempts', delivery.attemptFunction], ['auditTrail', audit.consumer]]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
+    // The web console: its own CloudFront distribution, with the edge's web ACL and origin secret when edge=on.
+    const consoleHosting = new ConsoleHosting(this, 'Console', {
+      api,
+      prefix: names.prefix,
+      logRemoval: keep,
+      edge: edge && originValue ? { webAclArn: edge.webAcl.attrArn, originVerifyValue: originValue } : undefined,
+    });
+
     acknowledgeFindings({
       table,
       secrets: { shared: [gwSecret, adminSecret], serviceKey: serverSecret },
@@ -229,10 +238,12 @@ export class ManagementStack extends Stack {
       routes: [...routes.values()],
       queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer] : [],
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
+      console: consoleHosting,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: edge ? "The HTTP API's own address: it answers only requests that came through EdgeUrl" : undefined });
     if (edge) new CfnOutput(this, 'EdgeUrl', { value: `https://${edge.distribution.distributionDomainName}`, description: 'The service, through CloudFront and its web ACL' });
+    new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleHosting.distribution.distributionDomainName}/console/`, description: 'The web console (sign in with a dashboard access key)' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn });

@@ -5,13 +5,14 @@
  * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
  * test/infra/nag.test.ts, so none outlives its reason.
  */
-import { CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import { CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { TableAction } from '../../shared/route-def';
+import type { ConsoleHosting } from './console-hosting';
 
 export interface AcknowledgedResources {
   table: TableV2;
@@ -25,9 +26,11 @@ export interface AcknowledgedResources {
   queueSenders?: NodejsFunction[];
   /** edge=on: the distribution and the origin secret. */
   edge?: { distribution: Distribution; originSecret: Secret };
+  /** The web console's hosting (a nested stack). */
+  console?: ConsoleHosting;
 }
 
-export function acknowledgeFindings({ table, secrets, functions, api, routes, queueSenders = [], edge }: AcknowledgedResources): void {
+export function acknowledgeFindings({ table, secrets, functions, api, routes, queueSenders = [], edge, console: hosting }: AcknowledgedResources): void {
   const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
 
   // The $default route (unknown paths and methods) answers 404/405 without any credential.
@@ -91,6 +94,46 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
         reason:
           "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this option (README \"Edge protection\").",
       },
+    );
+  }
+
+  if (hosting) acknowledgeConsole(hosting);
+}
+
+function acknowledgeConsole(hosting: ConsoleHosting): void {
+  Validations.of(hosting.bucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason:
+      "The bucket holds only the console's public build output, replaced by every deploy and read by nothing but the distribution (origin access control); what users ask for is in the API's access log, and S3 access logs would need a second bucket per stage.",
+  });
+  Validations.of(hosting.distribution).acknowledge(
+    { id: 'AwsSolutions-CFR1', reason: "An organisation's users open the console from wherever they work; no country is refused by default." },
+    {
+      id: 'AwsSolutions-CFR3',
+      reason: "The console's files are public and static; every call it makes is in the HTTP API's access log (and, with edge=on, the web ACL's metrics and samples). CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason: "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate (README \"Console\").",
+    },
+  );
+  if (!hosting.behindWebAcl) {
+    Validations.of(hosting.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: "Without the edge option the stage has no web ACL, and the API behind /api/* is as reachable at its own address; -c edge=on puts this distribution behind the stage's web ACL too (README \"Console\").",
+    });
+  }
+  const stack = Stack.of(hosting);
+  const qualifier = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const bucketArn = `<${stack.getLogicalId(hosting.bucket.node.defaultChild as CfnElement)}.Arn>`;
+  const why = "CDK's BucketDeployment handler copies the console's files from the deployment's asset in the bootstrap bucket to the console bucket (and prunes stale ones): read on that one bootstrap bucket, write and delete on the console bucket only; the wildcards are CDK's grant helpers' object-level actions.";
+  for (const f of hosting.deploymentFunctions) {
+    Validations.of(f).acknowledge(
+      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.' },
+      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((a) => ({ id: `AwsSolutions-IAM5[Action::${a}]`, reason: why })),
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`, reason: why },
+      { id: `AwsSolutions-IAM5[Resource::${bucketArn}/*]`, reason: why },
+      { id: 'AwsSolutions-L1', reason: "CDK's BucketDeployment handler is a Python function whose runtime CDK chooses and tests with its bundled AWS CLI layer." },
     );
   }
 }

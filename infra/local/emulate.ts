@@ -7,6 +7,7 @@ import { createGateway } from './emulator/gateway';
 import { flag, parseArgs, settings, templateFor } from './emulator/cli';
 import { startEmulator } from './emulator/stage';
 import { JavaMissingError } from './dynamodb-local';
+import { isConsolePath, serveConsole } from '../../console/host/static-files';
 
 async function main() {
   // The SDK warns that its 2027 releases need Node 22; the tools' Node is 20 (the functions run on Lambda's).
@@ -17,7 +18,7 @@ async function main() {
   const templateFile = await templateFor(args, log);
   const emulator = await startEmulator({ templateFile, ...s, env: process.env, log });
   const { stage } = emulator;
-  const server = createGateway({ routes: stage.routes, defaultFunction: stage.defaultFunction, invoke: emulator.invoke, log, addHeaders: emulator.edgeHeaders });
+  const server = createGateway({ routes: stage.routes, defaultFunction: stage.defaultFunction, invoke: emulator.invoke, log, addHeaders: emulator.edgeHeaders, site: { owns: isConsolePath, serve: (req, res) => serveConsole(req, res) } });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,6 +43,7 @@ async function main() {
         `  functions    ${stage.functions.size} (${nodes}), ${stage.routes.length} routes${stage.defaultFunction ? ' + $default' : ''}`,
         `  storage      ${emulator.storage}, table${stage.tables.length === 1 ? '' : 's'} ${stage.tables.map((t) => t.name).join(', ')}`,
         `  IAM          each function's template policy, checked on every DynamoDB and Secrets Manager call`,
+        `  console      ${url}/console/ (console/dist, built by npm run emulate when missing or stale)`,
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),
         ...stage.warnings.map((w) => `  note         ${w}`),
       ].join('\n'),

@@ -10,6 +10,7 @@
  * - and not one IAM denial, function error or INIT failure on the real template.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
 import { readCloudStage } from '../../infra/local/emulator/template';
 import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { routeList } from '../../shared/routes';
@@ -36,6 +37,13 @@ describe('npm run emulate serves the synthesized stack', () => {
   it(`runs every function on Lambda's Node (${LAMBDA_RUNTIME}, node v${LAMBDA_NODE_MAJOR})`, () => {
     const banner = emulated.log.find((l) => l.trim().startsWith('functions'));
     expect(banner).toMatch(new RegExp(`${LAMBDA_RUNTIME} on node v${LAMBDA_NODE_MAJOR}\\.`));
+  });
+
+  it('serves the web console at /console/ with its Content-Security-Policy (built by npm run emulate)', async () => {
+    const page = await fetch(`${emulated.url}/console/keys`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(await page.text()).toContain('<div id="app">');
   });
 
   it('shows cold and warm invocations: INIT duration on the first REPORT of a container only', async () => {

@@ -41,10 +41,11 @@ beforeAll(async () => {
   mkdirSync(dir);
   for (const f of readdirSync(assembly.dir).filter((x) => x.endsWith('.json'))) copyFileSync(join(assembly.dir, f), join(dir, f));
   const template = readFileSync(join(dir, `${STACK}.template.json`), 'utf8');
-  const [nestedId, nested] = Object.entries(JSON.parse(template).Resources as Record<string, { Type: string; Metadata?: Record<string, string> }>).find(([, r]) => r.Type === 'AWS::CloudFormation::Stack')!;
-  const nestedTemplate = readFileSync(join(dir, nested.Metadata!['aws:asset:path']!), 'utf8');
-  const nestedName = `${STACK}-${nestedId}-1ABCDEF`;
-  const stacks: Record<string, string> = { [STACK]: template, [nestedName]: nestedTemplate };
+  // Every nested stack (alarms and dashboard, the console), deployed under a generated name.
+  const nested = Object.entries(JSON.parse(template).Resources as Record<string, { Type: string; Metadata?: Record<string, string> }>)
+    .filter(([, r]) => r.Type === 'AWS::CloudFormation::Stack')
+    .map(([id, r]) => ({ id, name: `${STACK}-${id}-1ABCDEF`, template: readFileSync(join(dir, r.Metadata!['aws:asset:path']!), 'utf8') }));
+  const stacks: Record<string, string> = { [STACK]: template, ...Object.fromEntries(nested.map((n) => [n.name, n.template])) };
   const arnOf = (name: string) => `arn:aws:cloudformation:us-east-1:${ACCOUNT}:stack/${name}/0c7e2e30-0000-0000-0000-000000000000`;
 
   // The deployed stage is the one being diffed: the diff must find no difference.
@@ -73,7 +74,7 @@ beforeAll(async () => {
           response(
             CFN,
             action,
-            `<StackResourceSummaries><member><LogicalResourceId>${nestedId}</LogicalResourceId><PhysicalResourceId>${arnOf(nestedName)}</PhysicalResourceId><ResourceType>AWS::CloudFormation::Stack</ResourceType><LastUpdatedTimestamp>2026-01-01T00:00:00Z</LastUpdatedTimestamp><ResourceStatus>UPDATE_COMPLETE</ResourceStatus></member></StackResourceSummaries>`,
+            `<StackResourceSummaries>${nested.map((n) => `<member><LogicalResourceId>${n.id}</LogicalResourceId><PhysicalResourceId>${arnOf(n.name)}</PhysicalResourceId><ResourceType>AWS::CloudFormation::Stack</ResourceType><LastUpdatedTimestamp>2026-01-01T00:00:00Z</LastUpdatedTimestamp><ResourceStatus>UPDATE_COMPLETE</ResourceStatus></member>`).join('')}</StackResourceSummaries>`,
           ),
         );
       }

@@ -7,7 +7,7 @@
  * `{"message":"Internal Server Error"}`, never a hang; an event Lambda refuses to take (over 6 MB)
  * is API Gateway's 500.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { toApiGatewayEvent } from '../event';
 import { routeMatcher } from '../../../shared/http/route-match';
@@ -58,6 +58,8 @@ export interface GatewayOptions {
   log?(line: string): void;
   /** Headers set on every request before it is matched, as CloudFront sets its origin headers (edge=on). */
   addHeaders?: Record<string, string>;
+  /** Paths served as static files beside the API, as CloudFront sends /console/* to the console's bucket. */
+  site?: { owns(pathname: string): boolean; serve(req: IncomingMessage, res: ServerResponse): void };
 }
 
 function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
@@ -68,6 +70,7 @@ function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
 export function createGateway(opts: GatewayOptions): Server {
   const routes = routeMatcher(opts.routes);
   return createServer((req, res) => {
+    if (opts.site?.owns(new URL(req.url ?? '/', 'http://local').pathname)) return opts.site.serve(req, res);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {

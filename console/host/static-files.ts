@@ -1,0 +1,69 @@
+/**
+ * The console's files for the local stages (npm start, npm run emulate), as CloudFront serves them
+ * from the bucket in the cloud: `/console/<file>` from the built folder with the console's security
+ * headers; a path without a file extension is a page of the single-page app, answered with
+ * index.html (the cloud's viewer-request function does the same); `/console` redirects to
+ * `/console/`. Only GET and HEAD; nothing outside the folder, and no dot file, is ever read.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { DIST_DIR } from './build';
+import { cacheControlOf, CONSOLE_BASE, SECURITY_HEADERS } from './headers';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Whether a request path is the console's (everything else is the service's). */
+export const isConsolePath = (pathname: string): boolean => pathname === CONSOLE_BASE.slice(0, -1) || pathname.startsWith(CONSOLE_BASE);
+
+function answer(res: ServerResponse, status: number, headers: Record<string, string>, text?: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'cache-control': 'no-store', ...headers });
+  res.end(text);
+}
+
+/** The file a console path names inside `dir`, or undefined when it names none (or escapes it). */
+export function consoleFileOf(pathname: string, dir: string): string | undefined {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(pathname.slice(CONSOLE_BASE.length));
+  } catch {
+    return undefined;
+  }
+  if (rel.includes('\0') || rel.split('/').some((part) => part.startsWith('.'))) return undefined;
+  // A page of the app (no extension in its last segment) is index.html.
+  if (rel === '' || !extname(rel.split('/').pop()!)) rel = 'index.html';
+  const file = normalize(join(dir, rel));
+  if (!file.startsWith(dir + sep)) return undefined;
+  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+}
+
+/** Answers a console request (`isConsolePath`) from `dir` (default console/dist). */
+export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const { pathname, search } = new URL(req.url ?? '/', 'http://local');
+  if (method !== 'GET' && method !== 'HEAD') return answer(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, 'Method Not Allowed\n');
+  if (pathname === CONSOLE_BASE.slice(0, -1)) return answer(res, 301, { location: `${CONSOLE_BASE}${search}` });
+  if (!existsSync(join(dir, 'index.html'))) {
+    return answer(res, 503, { 'content-type': 'text/plain; charset=utf-8' }, 'The console is not built: run npm run console:build (npm start does it when it starts).\n');
+  }
+  const file = consoleFileOf(pathname, dir);
+  if (!file) return answer(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'Not Found\n');
+  const rel = file.slice(dir.length + 1).split(sep).join('/');
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': String(statSync(file).size),
+    'cache-control': cacheControlOf(rel),
+  });
+  if (method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}

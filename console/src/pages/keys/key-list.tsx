@@ -1,0 +1,142 @@
+/**
+ * Keys: the organisation's keys, newest first (GET /api/keys; only hashes: a clear key is shown
+ * once, when it is created), each with its quota used of max and when it renews; reset a key's
+ * quota (PUT with reset_quota=1 and the version read) or revoke it (DELETE), each asked first.
+ */
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
+import { api, call, get } from '../../api/client';
+import type { Answer, Body } from '../../api/paths';
+import { ConfirmButton } from '../../components/confirm';
+import { ErrorNotice } from '../../components/error-notice';
+import { takeFlash } from '../../components/flash';
+import { Loading, Page, Status } from '../../components/page';
+import { Pager } from '../../components/pager';
+import { QuotaBar } from '../../components/quota-bar';
+import { useResource } from '../../components/use-resource';
+import { dateTime, shortHash } from '../../format';
+import { BASE } from '../../layout';
+import { useSession } from '../../session/context';
+import { useApiNames } from '../access-picker';
+
+type KeyEntry = Answer<'/api/keys', 'get'>['keys'][number];
+
+/**
+ * The session to send back when resetting: the one read, without the live quota the service owns.
+ * A replacement must say what the key opens; the session read always has its access rights.
+ */
+export function sessionForReset(data: Answer<'/api/keys/{keyID}', 'get'>['data']): Body<'/api/keys/{keyID}', 'put'> {
+  const { quota_remaining: _remaining, quota_renews: _renews, ...session } = data;
+  return { ...session, access_rights: session.access_rights ?? {} };
+}
+
+export function KeyList() {
+  const { can } = useSession();
+  const { query, route } = useLocation();
+  const page = Math.max(1, Number(query.p) || 1);
+  const [message, setMessage] = useState(takeFlash);
+  const names = useApiNames();
+  const keys = useResource(() => get(api.GET('/api/keys', { params: { query: { p: page, page_size: 20 } } })), [page]);
+  const write = can('keys', 'write');
+  const label = (k: KeyEntry) => k.alias || shortHash(k.key_hash);
+
+  const resetQuota = async (k: KeyEntry) => {
+    const current = await call(api.GET('/api/keys/{keyID}', { params: { path: { keyID: k.key_hash } } }));
+    await call(
+      api.PUT('/api/keys/{keyID}', {
+        params: { path: { keyID: k.key_hash }, query: { reset_quota: '1' }, header: current.etag ? { 'If-Match': current.etag } : {} },
+        body: sessionForReset(current.data.data),
+      }),
+    );
+    setMessage(`Reset the quota of ${label(k)}.`);
+    keys.reload();
+  };
+  const revoke = async (k: KeyEntry) => {
+    await call(api.DELETE('/api/keys/{keyID}', { params: { path: { keyID: k.key_hash } } }));
+    setMessage(`Revoked ${label(k)}: it no longer opens any API.`);
+    keys.reload();
+  };
+
+  return (
+    <Page
+      title="Keys"
+      actions={
+        write && (
+          <a class="button primary" href={`${BASE}/keys/new`}>
+            Create a key
+          </a>
+        )
+      }
+    >
+      {message && <Status>{message}</Status>}
+      <ErrorNotice error={keys.error} />
+      {keys.loading && !keys.data && <Loading />}
+      {keys.data &&
+        (keys.data.keys.length === 0 ? (
+          <p>Your organisation has no keys yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">Keys of your organisation</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Alias</th>
+                  <th scope="col">Key hash</th>
+                  <th scope="col">Access</th>
+                  <th scope="col">Quota</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">State</th>
+                  {write && <th scope="col">Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.keys.map((k) => (
+                  <tr key={k.key_hash}>
+                    <td>{k.alias || <span class="muted">none</span>}</td>
+                    <td>
+                      <code class="nowrap" title={k.key_hash}>
+                        {shortHash(k.key_hash)}
+                      </code>
+                    </td>
+                    <td class="wrap">
+                      {k.apis.map((a) => names.data?.get(a) ?? a).join(', ')}
+                      {k.apply_policies.length > 0 && <span class="muted"> policies: {k.apply_policies.join(', ')}</span>}
+                    </td>
+                    <td>
+                      <QuotaBar label={`Quota of ${label(k)}`} max={k.quota_max} remaining={k.quota_remaining} renews={k.quota_renews} />
+                    </td>
+                    <td>{k.expires > 0 ? dateTime(k.expires) : 'Never'}</td>
+                    <td>{k.is_inactive ? 'Inactive' : 'Active'}</td>
+                    {write && (
+                      <td class="row-actions">
+                        <ConfirmButton
+                          small
+                          label="Reset quota"
+                          name={`Reset quota of ${label(k)}`}
+                          title={`Reset the quota of ${label(k)}?`}
+                          message={<p>Its whole quota is available again at once, and the renewal window starts now.</p>}
+                          confirmLabel="Reset quota"
+                          onConfirm={() => resetQuota(k)}
+                        />
+                        <ConfirmButton
+                          small
+                          danger
+                          label="Revoke"
+                          name={`Revoke ${label(k)}`}
+                          title={`Revoke ${label(k)}?`}
+                          message={<p>The key is deleted: every request with it is refused from now on. This cannot be undone.</p>}
+                          confirmLabel="Revoke"
+                          onConfirm={() => revoke(k)}
+                        />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      {keys.data && <Pager label="Key pages" page={page} pages={keys.data.pages} onPage={(p) => route(`${BASE}/keys?p=${p}`)} />}
+    </Page>
+  );
+}

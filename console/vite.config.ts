@@ -1,0 +1,22 @@
+/**
+ * The console's build (README "Console"): a static single-page app served under /console/ on the
+ * service's own origin. No inline script or style is emitted (the Content-Security-Policy allows
+ * none) and nothing is inlined as a data: URL; the manifest lets the size test follow the entry's
+ * static imports. `npm run console:dev` serves it with hot reload, calling the `npm start` stage.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/console/',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    manifest: true,
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+  server: { proxy: { '/api': process.env.CONSOLE_API ?? 'http://127.0.0.1:8080' } },
+});

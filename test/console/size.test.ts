@@ -1,0 +1,81 @@
+/**
+ * The console's size budget (README "Limits"): the JavaScript a first load fetches (the entry
+ * index.html names and every chunk it imports statically) is at most 150 KB gzipped. The usage
+ * page and its chart library are loaded on demand, so they stay out of it. Read from the build's
+ * manifest (console/vite.config.ts), which names each chunk's static and dynamic imports.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIST_DIR, ensureConsoleBuilt } from '../../console/host/build';
+
+const INITIAL_JS_BUDGET_BYTES = 150 * 1024;
+
+interface Chunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, Chunk>;
+
+/** The manifest keys a first load fetches: the entry and, transitively, its static imports. */
+function initialChunks(manifest: Manifest): string[] {
+  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+  if (!entry) throw new Error('the manifest names no entry');
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const i of manifest[key]?.imports ?? []) visit(i);
+  };
+  visit(entry);
+  return [...seen];
+}
+
+const gzipped = (file: string) => gzipSync(readFileSync(join(DIST_DIR, file)), { level: 9 }).length;
+
+let manifest: Manifest;
+beforeAll(() => {
+  ensureConsoleBuilt();
+  manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+}, 600_000);
+
+describe('the console size budget', () => {
+  it('follows static imports and leaves dynamic ones out', () => {
+    const m: Manifest = {
+      'index.html': { file: 'a.js', isEntry: true, imports: ['_b.js'], dynamicImports: ['lazy.tsx'] },
+      '_b.js': { file: 'b.js', imports: ['_c.js', 'index.html'] },
+      '_c.js': { file: 'c.js' },
+      'lazy.tsx': { file: 'lazy.js', imports: ['_d.js'] },
+      '_d.js': { file: 'd.js' },
+    };
+    expect(initialChunks(m).sort()).toEqual(['_b.js', '_c.js', 'index.html']);
+  });
+
+  it('keeps the initial JavaScript at or under 150 KB gzipped', () => {
+    const initial = initialChunks(manifest).map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+    const bytes = initial.reduce((sum, f) => sum + gzipped(f), 0);
+    console.log(`console initial JavaScript: ${initial.length} file(s), ${(bytes / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
+    expect(initial.length).toBeGreaterThan(0);
+    expect(bytes).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
+  });
+
+  it('loads the usage page and its chart library on demand, outside the initial load', () => {
+    const initial = new Set(initialChunks(manifest));
+    const usage = Object.keys(manifest).find((k) => manifest[k]!.src === 'src/pages/usage/usage.tsx');
+    expect(usage).toBeDefined();
+    expect(initial.has(usage!)).toBe(false);
+    const entry = [...initial].find((k) => manifest[k]!.isEntry)!;
+    expect(manifest[entry]!.dynamicImports).toContain(usage);
+    // Chart.js is bundled with the usage page (or a chunk only it imports), never in the initial files.
+    const initialText = [...initial].map((k) => readFileSync(join(DIST_DIR, manifest[k]!.file), 'utf8')).join('\n');
+    // A message of Chart.js's own that minification keeps.
+    const CHART_JS = 'Canvas is already in use';
+    expect(initialText.includes(CHART_JS)).toBe(false);
+    const usageFiles = [usage!, ...(manifest[usage!]!.imports ?? [])].map((k) => readFileSync(join(DIST_DIR, manifest[k]!.file), 'utf8')).join('\n');
+    expect(usageFiles.includes(CHART_JS)).toBe(true);
+  });
+});
