@@ -48,6 +48,7 @@ import {
 import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
 import { errorField, logger } from '../observability/logger';
+import { count, METRIC, milliseconds } from '../observability/metrics';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './session-cache';
 import { openSigningSecret } from './hooks';
@@ -80,6 +81,12 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
     failed.push(seq);
   };
   const attempts: Array<{ record: FeedRecord; message: AttemptMessage }> = [];
+  const nowMs = Date.now();
+  for (const r of records) {
+    // How far behind the table the feed runs (the stream's iterator age, record by record).
+    const at = r.dynamodb?.ApproximateCreationDateTime;
+    if (at !== undefined) milliseconds(METRIC.changeFeedAge, nowMs - at * 1000);
+  }
   await Promise.all(
     records.map(async (r) => {
       try {
@@ -260,6 +267,9 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
   const done = Date.now();
   if (!result.error) {
     await recordAttempt(delivery, lease, { status: 'delivered', responseCode: result.status, durationMs: result.durationMs }, done);
+    count(METRIC.deliveryDelivered);
+    const lag = done - eventTimeMs(delivery);
+    if (Number.isFinite(lag)) milliseconds(METRIC.deliveryLag, lag);
     return 'attempted';
   }
   logger.info('webhook attempt failed', {
@@ -279,12 +289,23 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
   };
   if (delay === undefined) {
     await recordAttempt(delivery, lease, { ...outcome, status: 'failed' }, done);
+    count(METRIC.deliveryFailed);
     return 'attempted';
   }
   // Queued before it is recorded: a queue message that arrives before the record waits for it.
   await requeue([ref], delay);
   await recordAttempt(delivery, lease, { ...outcome, status: 'pending', nextAtMs: done + delay * 1000 }, done);
+  count(METRIC.deliveryRetried);
   return 'attempted';
+}
+
+/** When the delivery's event happened (its payload's `occurred_at`); NaN when the payload does not say. */
+function eventTimeMs(d: StoredDelivery): number {
+  try {
+    return Date.parse((JSON.parse(d.payload) as { occurred_at?: string }).occurred_at ?? '');
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** A failure of the service's own side of a delivery, as the log shows it. */

@@ -13,6 +13,7 @@ import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
+import { count, countBy, METRIC } from '../observability/metrics';
 
 export type CheckResult =
   | {
@@ -85,8 +86,11 @@ const MESSAGES: Record<DenialReason, string> = {
 export async function checkOrRefuse(input: { key: string; api_id: string }): Promise<{ allowed: true; quota_remaining: number; quota_renews: number }> {
   const result = await checkRequest(input);
   if (!result.allowed) {
+    // The organisation's quota refuses with the key's reason; the metric tells them apart as the event does.
+    countBy(METRIC.checkRefused, 'reason', result.org === true ? 'OrgQuotaExceeded' : result.reason);
     await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
     throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason });
   }
+  count(METRIC.checkAllowed);
   return { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews };
 }
