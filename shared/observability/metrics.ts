@@ -7,21 +7,11 @@
  * dimension of its own is one line of its own.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE, SERVICE_NAME } from './service';
+import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './service';
+
+export { METRIC };
 
 export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
-
-/** The names the stack's dashboard and alarms read (infra/constructs/monitoring.ts). */
-export const METRIC = {
-  checkAllowed: 'CheckAllowed',
-  checkRefused: 'CheckRefused',
-  orgLimitRefused: 'OrgLimitRefused',
-  deliveryDelivered: 'WebhookDelivered',
-  deliveryFailed: 'WebhookFailed',
-  deliveryRetried: 'WebhookRetried',
-  deliveryLag: 'WebhookDeliveryLag',
-  changeFeedAge: 'ChangeFeedRecordAge',
-} as const;
 
 /** One more of a count, in this invocation's metrics. */
 export function count(name: (typeof METRIC)[keyof typeof METRIC]): void {
