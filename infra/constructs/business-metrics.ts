@@ -20,7 +20,7 @@ import { DENIAL_STATUS } from '../../shared/domain/quota';
 import { ORG_LIMITS } from '../../shared/limits';
 import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/observability/service';
 
-export const BUSINESS_ALARM_THRESHOLDS = {
+const BUSINESS_ALARM_THRESHOLDS = {
   DELIVERY_LAG_P90_MS: 120_000,
   FAILURE_PERCENT: 10,
   MIN_FINISHED: 10,
@@ -30,14 +30,14 @@ export const BUSINESS_ALARM_THRESHOLDS = {
 } as const;
 
 /** Every value the check's `reason` dimension takes. */
-export const REFUSAL_REASONS = [...Object.keys(DENIAL_STATUS), 'OrgQuotaExceeded'] as const;
+const REFUSAL_REASONS = [...Object.keys(DENIAL_STATUS), 'OrgQuotaExceeded'] as const;
 
 const PERIOD = Duration.minutes(5);
 
 const metric = (name: string, statistic: string, dimensions: Record<string, string> = {}, period = PERIOD) =>
   new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: SERVICE_NAME, ...dimensions }, statistic, period });
 
-export interface BusinessMetricsProps {
+interface BusinessMetricsProps {
   /** Makes one alarm of the stage (monitoring.ts: its name, SNS actions, missing data not breaching). */
   alarm: (id: string, what: string, metric: IMetric, threshold: number, description: string, evaluationPeriods?: number) => Alarm;
   /** The change feed's consumer, whose IteratorAge Lambda reports. */

@@ -11,7 +11,7 @@ import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './service';
 
 export { METRIC };
 
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** One more of a count, in this invocation's metrics. */
 export function count(name: (typeof METRIC)[keyof typeof METRIC]): void {

@@ -8,7 +8,7 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { SERVICE_NAME } from './service';
 
-export const tracer = new Tracer({ serviceName: SERVICE_NAME });
+const tracer = new Tracer({ serviceName: SERVICE_NAME });
 
 /** The client, its calls traced as subsegments when tracing is on. */
 export const traced = <T>(client: T): T => tracer.captureAWSv3Client(client);
