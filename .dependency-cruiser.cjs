@@ -7,6 +7,9 @@
  *   schemas      shared/schemas/: the contract's Zod schemas and input rules
  *   domain       shared/domain/: pure rules, no I/O
  *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the request being served
+ *   observability shared/observability/: the logger, metrics and tracer of every layer (AWS
+ *                Powertools), set up once per invocation; above the settings, below everything
+ *                that logs (store, net, services, http, handlers of event sources)
  *   store        shared/store/db/ (the table's plumbing) and shared/store/<resource>.ts
  *   net          shared/net/: outbound HTTP (import by URL)
  *   services     shared/services/<resource>.ts: the rules and transactions of each resource
@@ -21,6 +24,7 @@ const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$';
 const SCHEMAS = '^shared/schemas/';
 const DOMAIN = '^shared/domain/';
 const PLATFORM = '^shared/(config|secrets|request-context)[.]ts$';
+const OBSERVABILITY = '^shared/observability/';
 const STORE = '^shared/store/';
 const STORE_DB = '^shared/store/db/';
 const NET = '^shared/net/';
@@ -48,13 +52,19 @@ module.exports = {
       'schemas-below-domain',
       'The schemas are the contract; the domain reads them, never the other way round.',
       { path: SCHEMAS },
-      { path: [DOMAIN, PLATFORM, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+      { path: [DOMAIN, PLATFORM, OBSERVABILITY, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA] },
     ),
     forbid(
       'domain-is-pure',
       'Domain code is pure logic: no http, no storage, no services, no settings, no outbound calls.',
       { path: DOMAIN },
-      { path: [PLATFORM, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA, AWS_SDK] },
+      { path: [PLATFORM, OBSERVABILITY, STORE, NET, SERVICES, ROUTE_TABLE, HTTP, OPENAPI, FUNCTIONS, INFRA, AWS_SDK] },
+    ),
+    forbid(
+      'observability-is-platform',
+      'The logger, metrics and tracer serve every layer, so they import only the settings and their own modules.',
+      { path: OBSERVABILITY },
+      { path: ['^(shared|functions|infra)/'], pathNot: [OBSERVABILITY, '^shared/config[.]ts$'] },
     ),
     forbid(
       'store-below-services',
@@ -84,7 +94,7 @@ module.exports = {
       'route-table-is-data',
       'The route table is pure data (CDK synth reads it): schemas and its own builders only.',
       { path: ROUTE_TABLE },
-      { path: [DOMAIN, PLATFORM, STORE, NET, SERVICES, HTTP, OPENAPI, FUNCTIONS, INFRA] },
+      { path: [DOMAIN, PLATFORM, OBSERVABILITY, STORE, NET, SERVICES, HTTP, OPENAPI, FUNCTIONS, INFRA] },
     ),
     forbid(
       'http-uses-services',
@@ -96,7 +106,7 @@ module.exports = {
       'openapi-reads-the-table',
       'The document is generated from the route table and its schemas: it reads no storage, settings, services or requests.',
       { path: OPENAPI },
-      { path: [PLATFORM, STORE, NET, SERVICES, HTTP, FUNCTIONS, INFRA, AWS_SDK] },
+      { path: [PLATFORM, OBSERVABILITY, STORE, NET, SERVICES, HTTP, FUNCTIONS, INFRA, AWS_SDK] },
     ),
     forbid(
       'handlers-use-http-and-services',

@@ -19,7 +19,9 @@ const common = {
   hookTimeout: 120_000,
   pool: 'forks' as const,
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
-  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  // Business metrics (EMF lines) are off in tests but for the file that reads them
+  // (test/integration/metrics.test.ts turns them on).
+  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
 };
 
 export default defineConfig({

@@ -1,6 +1,8 @@
 import { config, type Config } from './config';
 import { acceptedValues, previousStillAccepted, refreshDue, type SecretVersion, type SecretVersions } from './domain/secret-versions';
 import { deriveKey, type KeyPurpose } from './domain/service-keys';
+import { errorField, logger } from './observability/logger';
+import { traced } from './observability/tracer';
 
 type Which = 'gw' | 'admin' | 'server';
 /** The secrets a client sends (gateway and admin): these rotate with a window. */
@@ -42,8 +44,7 @@ export async function acceptedSecrets(which: GroupSecret): Promise<string[]> {
       versions = state.versions = await state.reading;
     } catch (e) {
       if (!versions) throw e;
-      // The logger's line shape (shared/http/logger.ts sits above this layer).
-      console.error(JSON.stringify({ level: 'warn', time: new Date().toISOString(), msg: 'secret re-read failed; the versions read before stay in use', secret: which, error: String(e) }));
+      logger.warn('secret re-read failed; the versions read before stay in use', { secret: which, error: errorField(e) });
       // Try again after another interval, not on every request while Secrets Manager is away.
       versions.readMs = Date.now();
     }
@@ -96,7 +97,7 @@ async function readVersions(arn: string, windowMs: number): Promise<SecretVersio
 async function readVersion(arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<SecretVersion | undefined> {
   // Loaded on first use, so functions that never read a secret never load the SDK client.
   const { SecretsManagerClient, GetSecretValueCommand, ResourceNotFoundException } = await import('@aws-sdk/client-secrets-manager');
-  client ??= new SecretsManagerClient({});
+  client ??= traced(new SecretsManagerClient({}));
   try {
     const out = await client.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: stage }));
     if (!out.SecretString) throw new Error(`secret ${arn} (${stage}) has no string value`);

@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { observed } from '../../shared/observability/invocation';
 import { runQueuedAttempt, type AttemptMessage } from '../../shared/services/deliveries';
 
 /**
@@ -7,7 +8,7 @@ import { runQueuedAttempt, type AttemptMessage } from '../../shared/services/del
  * fails is reported alone, so SQS hands back only that one (and moves it to the dead-letter
  * queue after its receive limit).
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = observed('attempt-queue', async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (m) => {
@@ -19,4 +20,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }),
   );
   return { batchItemFailures: failures };
-};
+});

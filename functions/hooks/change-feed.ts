@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { observed } from '../../shared/observability/invocation';
 import { processChangeFeed, type FeedRecord } from '../../shared/services/deliveries';
 
 /**
@@ -7,7 +8,7 @@ import { processChangeFeed, type FeedRecord } from '../../shared/services/delive
  * DynamoDBStreamEvent either way. It routes and enqueues only. Records that failed are reported
  * (partial batch failures), so the feed resumes from the first of them.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+export const handler = observed('change-feed', async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const failed = await processChangeFeed(event.Records as FeedRecord[]);
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+});

@@ -1,7 +1,7 @@
 /**
  * Alarms and one dashboard per stage (README "Alarms and dashboard"): every function's errors and
- * throttles, the API's 5xx rate, the p99 latency of POST /gw/sessions/check, and the table's
- * throttled requests and system errors. Alarms notify an SNS topic (e-mail from context), both
+ * throttles, the API's 5xx rate, the p99 latency of POST /gw/sessions/check, the table's
+ * throttled requests and system errors, and what the service does (business-metrics.ts). Alarms notify an SNS topic (e-mail from context), both
  * when they fire and when they clear. Thresholds come from the stage settings.
  * A nested stack: two alarms per function would otherwise bring the stage stack close to
  * CloudFormation's 500 resources per stack.
@@ -29,6 +29,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { routes } from '../../shared/routes';
 import { stageNames, type StageConfig } from '../config';
+import { businessMetrics } from './business-metrics';
 
 const PERIOD = Duration.minutes(5);
 
@@ -134,6 +135,10 @@ export class Monitoring extends NestedStack {
       ),
     ];
 
+    // What the service does (checks, refusals, webhook deliveries): business-metrics.ts.
+    const business = businessMetrics({ alarm, changeFeedFunction: functions.get('hookRouting') });
+    serviceAlarms.push(...business.alarms);
+
     const fnMetrics = (m: (f: NodejsFunction) => Metric) => [...functions].map(([route, f]) => m(f).with({ label: route }));
     const checkFn = functions.get('sessionsCheck');
     new Dashboard(this, 'Dashboard', {
@@ -162,6 +167,7 @@ export class Monitoring extends NestedStack {
           new GraphWidget({ title: 'Table throttled requests', left: [tableThrottles], width: 12 }),
           new GraphWidget({ title: 'Table system errors', left: [tableErrors], width: 12 }),
         ],
+        ...business.rows,
       ],
     });
   }

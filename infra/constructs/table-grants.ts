@@ -4,6 +4,8 @@
  * reaches the indexes, so only a route that queries gets `<table>/index/*`. With the table's
  * key (cmk=on) DynamoDB uses it on the caller's behalf: kms:Decrypt to read, kms:Encrypt and
  * kms:GenerateDataKey too to write (CDK's table grants without their wildcards), on that key only.
+ * The index grant (Query only) carries no LeadingKeys condition: for an index that key names the
+ * index's partition, not the item's.
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -11,9 +13,11 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { WRITE_TABLE_ACTIONS, type TableAction } from '../../shared/route-def';
 
-export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[], key?: IKey): void {
+export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[], key?: IKey, leadingKeys?: readonly string[]): void {
   if (actions.length === 0) return;
-  fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn] }));
+  // With `leadingKeys` (leading-keys.ts), only items whose partition key matches one of them.
+  const items = leadingKeys ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } } } : {};
+  fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn], ...items }));
   if (actions.includes('Query')) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
   }

@@ -12,7 +12,8 @@
  *   each attempt within the organisation's budget of attempts in flight and reports failed
  *   messages alone; retries are the same messages with a delay; after five receives a message
  *   goes to the same dead-letter queue.
- * Each function gets only the table actions its code sends.
+ * Each function gets only the table actions its code sends, on the partitions of the entities it
+ * touches (leading-keys.ts).
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -24,6 +25,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
+import { ATTEMPT_ENTITIES, leadingKeysOf, ROUTING_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /**
@@ -82,8 +84,9 @@ export class WebhookDelivery extends Construct {
     // Routing signs nothing: it never reads the service key.
     this.routingFunction = props.makeFunction('hookRouting', 'functions/hooks/change-feed.ts', queueUrl, ROUTING_TIMEOUT);
     this.attemptFunction = props.makeFunction('hookAttempts', 'functions/hooks/attempt-queue.ts', { ...queueUrl, SERVER_SECRET_ARN: serviceKey.secretArn }, ATTEMPT_TIMEOUT);
-    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS, props.encryptionKey);
-    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS, props.encryptionKey);
+    // Item-level too: only the partitions of the entities each one's code touches.
+    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ROUTING_ENTITIES));
+    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ATTEMPT_ENTITIES));
     serviceKey.grantRead(this.attemptFunction);
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 

@@ -25,6 +25,8 @@ async function main() {
   parseOrgLimits(env);
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // No CloudWatch reads the local stage's output: its business metrics (EMF lines) would be noise.
+  env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const dataDir = resolve(env.DATA_DIR || '.data');
   const host = env.HOST || '127.0.0.1';
   const port = Number(env.PORT || 8080);

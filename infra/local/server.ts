@@ -92,7 +92,7 @@ export function createLocalServer(): Server {
         // A handler that could not even be loaded: logged, and answered as the wrapper would.
         const group = groupOfPath(url.pathname);
         const id = randomUUID();
-        send(res, finalise(errorResult(group, e, id, `${method} ${url.pathname}`), group, id));
+        send(res, finalise(errorResult(group, e, id), group, id));
       }
     });
   });

@@ -21,7 +21,8 @@ import { parseIfMatch, type IfMatch } from '../domain/if-match';
 import { runInRequest } from '../request-context';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';
-import { log } from './logger';
+import { beginInvocation, endInvocation } from '../observability/invocation';
+import { logger } from '../observability/logger';
 import { edgeRefusal } from './origin-verify';
 import { auth } from './middleware/auth';
 import { errorEnvelope } from './middleware/error-envelope';
@@ -106,17 +107,20 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
   async function serve(event: APIGatewayProxyEventV2, context: Context): Promise<Result> {
     const started = Date.now();
     const requestId = requestIdOf(event);
+    // Every line any layer logs during this request carries these two keys.
+    beginInvocation({ requestId, route: label }, context);
     let result: Result;
     try {
       result = edgeRefusal(event.headers, route.group, requestId) ?? (await core(event, context as InputContext));
     } catch (err) {
       // Only a middleware's own failure while handling an error gets here.
-      result = errorResult(route.group, err, requestId, label);
+      result = errorResult(route.group, err, requestId);
     }
     result = finalise(result, route.group, requestId);
     // Successful requests log at debug: the cloud's API Gateway access log already has one line
     // per request. Refusals stay at info, where they help a caller's support case.
-    log(result.statusCode < 400 ? 'debug' : 'info', 'request', { requestId, route: label, status: result.statusCode, ms: Date.now() - started });
+    logger[result.statusCode < 400 ? 'debug' : 'info']('request', { status: result.statusCode, ms: Date.now() - started });
+    endInvocation();
     return result;
   }
 }

@@ -6,11 +6,11 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, Refusal, ResponseTooLarge, TooManyRequests } from '../errors';
+import { AppError, isThrottling, Refusal, ResponseTooLarge, TooManyRequests } from '../errors';
 import { LIMITS } from '../limits';
 import type { Group } from '../route-def';
 import { errorBody, type Reply } from './envelopes';
-import { log } from './logger';
+import { logger } from '../observability/logger';
 
 export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
@@ -26,10 +26,10 @@ export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'e
 
 /**
  * Any failure as the group's envelope. A layer-neutral error keeps its status and message;
- * anything else is logged with the request id and answered 500 (503 when storage throttled)
+ * anything else is logged (the invocation's keys name the request) and answered 500 (503 when storage throttled)
  * without internals.
  */
-export function errorResult(group: Group, err: unknown, requestId: string, route = ''): Result {
+export function errorResult(group: Group, err: unknown, requestId: string): Result {
   if (err instanceof AppError) {
     return jsonResult({
       status: err.status,
@@ -38,13 +38,9 @@ export function errorResult(group: Group, err: unknown, requestId: string, route
       ...(err instanceof Refusal ? { headers: err.headers } : {}),
     });
   }
-  log('error', 'unhandled error', {
-    requestId,
-    route,
-    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
-  });
-  const throttled = err instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(err.name);
-  return throttled
+  // The invocation's keys (request id, route) are on the line already; the error's stack too.
+  logger.error('unhandled error', err instanceof Error ? err : String(err));
+  return isThrottling(err)
     ? jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) })
     : jsonResult({ status: 500, body: errorBody(group, `Internal error (request ${requestId})`) });
 }

@@ -12,6 +12,7 @@
  * table's due index, which also finds what a stopped stage left.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { traced } from '../observability/tracer';
 
 /** SQS's longest message delay. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
@@ -28,7 +29,7 @@ let client: Promise<SQSClient> | undefined;
 let inProcess: ((m: AttemptMessage) => void) | undefined;
 
 async function sqs(): Promise<SQSClient> {
-  client ??= import('@aws-sdk/client-sqs').then(({ SQSClient: C }) => new C({}));
+  client ??= import('@aws-sdk/client-sqs').then(({ SQSClient: C }) => traced(new C({})));
   return client;
 }
 

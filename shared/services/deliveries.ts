@@ -47,6 +47,8 @@ import {
 } from '../store/hook-deliveries';
 import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
+import { errorField, logger } from '../observability/logger';
+import { count, METRIC, milliseconds } from '../observability/metrics';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './session-cache';
 import { openSigningSecret } from './hooks';
@@ -60,17 +62,6 @@ export type { FeedRecord, DueRef, AttemptMessage };
 
 const KEY_EVENT: Record<'created' | 'updated' | 'deleted', KeyEvent> = { created: 'TokenCreated', updated: 'TokenUpdated', deleted: 'TokenDeleted' };
 
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
-
-/** A line of the service's own log, in the JSON shape of shared/http/logger.ts (which services do not import). */
-function logLine(level: keyof typeof LEVELS, msg: string, fields: Record<string, unknown>): void {
-  if (LEVELS[level] < LEVELS[config().logLevel]) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields });
-  if (level === 'warn' || level === 'error') console.error(line);
-  else console.log(line);
-}
-
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 // --- the change feed ---------------------------------------------------------------------------
 
@@ -86,10 +77,16 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
   const fail = (r: FeedRecord, e: unknown) => {
     const seq = r.dynamodb?.SequenceNumber;
     if (!seq) throw e;
-    logLine('error', 'change feed: record failed; it is handed over again', { sequence: seq, error: errorText(e) });
+    logger.error('change feed: record failed; it is handed over again', { sequence: seq, error: errorField(e) });
     failed.push(seq);
   };
   const attempts: Array<{ record: FeedRecord; message: AttemptMessage }> = [];
+  const nowMs = Date.now();
+  for (const r of records) {
+    // How far behind the table the feed runs (the stream's iterator age, record by record).
+    const at = r.dynamodb?.ApproximateCreationDateTime;
+    if (at !== undefined) milliseconds(METRIC.changeFeedAge, nowMs - at * 1000);
+  }
   await Promise.all(
     records.map(async (r) => {
       try {
@@ -107,7 +104,7 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
       refused = new Set(await enqueueAttempts(config().hookQueueUrl, attempts.map((a) => a.message)));
     } catch (e) {
       refused = new Set(attempts.map((a) => a.message));
-      logLine('error', 'change feed: the attempt queue failed', { error: errorText(e) });
+      logger.error('change feed: the attempt queue failed', { error: errorField(e) });
     }
     for (const a of attempts) if (refused.has(a.message)) fail(a.record, new Error('the attempt queue did not take the message'));
   }
@@ -122,7 +119,7 @@ async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void
   // A key may grant thousands of APIs: one record reads at most this many definitions.
   const apiIds = granted.slice(0, WEBHOOK_LIMITS.apisPerKeyEvent);
   if (granted.length > apiIds.length) {
-    logLine('warn', 'key event routed through the first APIs of the key only', { event, key_hash: session.key_hash, apis: granted.length, routed: apiIds.length });
+    logger.warn('key event routed through the first APIs of the key only', { event, key_hash: session.key_hash, apis: granted.length, routed: apiIds.length });
   }
   const apis = (await loadApis(apiIds)).sort((a, b) => (a.api_id < b.api_id ? -1 : 1));
   // One event per key change, so a hook that several of the key's APIs name gets it once.
@@ -193,7 +190,7 @@ interface Target {
 async function makeDeliveries(all: Target[]): Promise<void> {
   const targets = all.slice(0, WEBHOOK_LIMITS.deliveriesPerRecord);
   if (all.length > targets.length) {
-    logLine('warn', 'event reaches more webhooks than one record delivers to; the rest are skipped', { event: all[0]!.payload.event, event_id: all[0]!.payload.id, hooks: all.length, delivered: targets.length });
+    logger.warn('event reaches more webhooks than one record delivers to; the rest are skipped', { event: all[0]!.payload.event, event_id: all[0]!.payload.id, hooks: all.length, delivered: targets.length });
   }
   if (targets.length === 0) return;
   const hooks = await getRoutedHooks(targets.map((t) => ({ orgId: t.orgId, hookId: t.route.hookId })));
@@ -270,9 +267,12 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
   const done = Date.now();
   if (!result.error) {
     await recordAttempt(delivery, lease, { status: 'delivered', responseCode: result.status, durationMs: result.durationMs }, done);
+    count(METRIC.deliveryDelivered);
+    const lag = done - eventTimeMs(delivery);
+    if (Number.isFinite(lag)) milliseconds(METRIC.deliveryLag, lag);
     return 'attempted';
   }
-  logLine('info', 'webhook attempt failed', {
+  logger.info('webhook attempt failed', {
     org_id: delivery.org_id,
     hook_id: delivery.hook_id,
     delivery_id: delivery.id,
@@ -289,12 +289,23 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
   };
   if (delay === undefined) {
     await recordAttempt(delivery, lease, { ...outcome, status: 'failed' }, done);
+    count(METRIC.deliveryFailed);
     return 'attempted';
   }
   // Queued before it is recorded: a queue message that arrives before the record waits for it.
   await requeue([ref], delay);
   await recordAttempt(delivery, lease, { ...outcome, status: 'pending', nextAtMs: done + delay * 1000 }, done);
+  count(METRIC.deliveryRetried);
   return 'attempted';
+}
+
+/** When the delivery's event happened (its payload's `occurred_at`); NaN when the payload does not say. */
+function eventTimeMs(d: StoredDelivery): number {
+  try {
+    return Date.parse((JSON.parse(d.payload) as { occurred_at?: string }).occurred_at ?? '');
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** A failure of the service's own side of a delivery, as the log shows it. */

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { crossedTriggers, EVENT_MESSAGES, EVENT_OF_REFUSAL, type CheckEvent, type EventPayload } from '../domain/events';
 import { isUnlimited, type DenialReason } from '../domain/quota';
 import { TtlCache } from '../domain/ttl-cache';
+import { errorField, logger } from '../observability/logger';
 import { putEvent } from '../store/events';
 
 /**
@@ -47,8 +48,7 @@ export async function recordCheckEvent(e: CheckEventInput, now: Date = new Date(
   try {
     await putEvent(payload);
   } catch (err) {
-    // Services know no http logger; this is the same JSON line shape.
-    console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'event not recorded', event: e.event, api_id: e.apiId, error: err instanceof Error ? err.message : String(err) }));
+    logger.error('event not recorded', { event: e.event, api_id: e.apiId, error: errorField(err) });
   }
 }
 

@@ -7,6 +7,8 @@ import { config } from '../config';
 import { orgLimitWindow } from '../domain/org-limits';
 import { TooManyRequests } from '../errors';
 import { ORG_LIMIT_WINDOW_SECONDS, type OrgLimitClass } from '../limits';
+import { logger } from '../observability/logger';
+import { countBy, METRIC } from '../observability/metrics';
 import { spendWindowUnit } from '../store/org-limits';
 
 const WHAT: Record<OrgLimitClass, string> = {
@@ -19,6 +21,9 @@ export async function spendOrgLimit(orgId: string, cls: OrgLimitClass, nowMs = D
   const max = config().orgLimits[cls];
   const window = orgLimitWindow(nowMs);
   if (await spendWindowUnit(orgId, cls, window, max)) return;
+  // The class is the metric's dimension; which organisation is the log line's (bounded dimensions).
+  countBy(METRIC.orgLimitRefused, 'class', cls);
+  logger.info('organisation limit refused', { org_id: orgId, class: cls, max });
   throw new TooManyRequests(
     `This organisation has made its ${max} ${WHAT[cls]} of this ${ORG_LIMIT_WINDOW_SECONDS}-second window; retry in ${window.retryAfter} s`,
     window.retryAfter,

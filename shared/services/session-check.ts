@@ -15,6 +15,7 @@ import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
+import { count, countBy, METRIC } from '../observability/metrics';
 
 /** What a check is asked: the key, the API and (for the key's path rules) the request's path and method. */
 export interface CheckInput {
@@ -117,7 +118,11 @@ const MESSAGES: Record<DenialReason, string> = {
  */
 export async function decide(input: CheckInput, now: number = nowSeconds()): Promise<CheckResult> {
   const result = await checkRequest(input, now);
-  if (!result.allowed) await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
+  if (!result.allowed) {
+    // The organisation's quota refuses with the key's reason; the metric tells them apart as the event does.
+    countBy(METRIC.checkRefused, 'reason', result.org === true ? 'OrgQuotaExceeded' : result.reason);
+    await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
+  } else count(METRIC.checkAllowed);
   return result;
 }
 

@@ -65,8 +65,9 @@ describe.each(STAGES)('stage %s', (stage) => {
         });
       }
     }
-    // The service alarms: 5xx rate, check p99, table throttles and errors, webhook dead letters.
-    expect(t().resources('AWS::CloudWatch::Alarm')).toHaveLength(fns.length * 2 + 5);
+    // The service alarms: 5xx rate, check p99, table throttles and errors, webhook dead letters;
+    // the business ones: delivery lag, delivery failure ratio, check refusal spike, organisation limit refusals.
+    expect(t().resources('AWS::CloudWatch::Alarm')).toHaveLength(fns.length * 2 + 5 + 4);
   });
 
   it('alarms on the API 5xx rate: >= 1 % of requests over 5 minutes', () => {
@@ -98,10 +99,50 @@ describe.each(STAGES)('stage %s', (stage) => {
     }
   });
 
+  it('alarms on webhook delivery lag: p90 >= 120 s three 5-minute periods in a row, from the EMF metric', () => {
+    const a = alarmNamed(t(), name('webhook delivery lag'));
+    expect(a).toMatchObject({
+      Metrics: [{ MetricStat: { Metric: { Namespace: 'GwControlPlane', MetricName: 'WebhookDeliveryLag', Dimensions: [{ Name: 'service', Value: 'gw-control-plane' }] }, Stat: 'p90', Period: 300 } }],
+      Threshold: 120_000,
+      EvaluationPeriods: 3,
+      AlarmActions: [topicRef(t())],
+      OKActions: [topicRef(t())],
+    });
+  });
+
+  it('alarms on the webhook failure ratio: >= 10 % of at least 10 finished deliveries in 15 minutes', () => {
+    const a = alarmNamed(t(), name('webhook failure ratio'));
+    expect(a).toMatchObject({ Threshold: 10, EvaluationPeriods: 1, AlarmActions: [topicRef(t())] });
+    const [expr, ...inputs] = a.Metrics;
+    expect(expr.Expression).toBe('IF(d + f >= 10, 100 * f / (d + f), 0)');
+    const byId = Object.fromEntries(inputs.map((m: any) => [m.Id, m.MetricStat]));
+    expect(byId.d).toMatchObject({ Metric: { Namespace: 'GwControlPlane', MetricName: 'WebhookDelivered' }, Stat: 'Sum', Period: 900 });
+    expect(byId.f).toMatchObject({ Metric: { Namespace: 'GwControlPlane', MetricName: 'WebhookFailed' }, Stat: 'Sum', Period: 900 });
+  });
+
+  it('alarms on a check refusal spike (>= 50 % of at least 100 checks, twice) summed over every reason, and on organisation limit refusals', () => {
+    const a = alarmNamed(t(), name('check refusal spike'));
+    expect(a).toMatchObject({ Threshold: 50, EvaluationPeriods: 2, AlarmActions: [topicRef(t())] });
+    const refusals = a.Metrics.filter((m: any) => m.MetricStat?.Metric.MetricName === 'CheckRefused');
+    expect(refusals.map((m: any) => dimensions(m).reason).sort()).toEqual(
+      ['AccessDenied', 'KeyExpired', 'KeyInactive', 'OrgQuotaExceeded', 'QuotaExceeded', 'RateLimitExceeded', 'UnknownKey'],
+    );
+    expect(a.Metrics.find((m: any) => m.MetricStat?.Metric.MetricName === 'CheckAllowed')).toBeDefined();
+    const o = alarmNamed(t(), name('organisation limit refusals'));
+    expect(o).toMatchObject({ Threshold: 100, EvaluationPeriods: 1 });
+    expect(o.Metrics.filter((m: any) => m.MetricStat).map((m: any) => dimensions(m).class).sort()).toEqual(['hookTest', 'writes']);
+    // Bounded dimensions only: no business metric is split by organisation.
+    const all = t().resources('AWS::CloudWatch::Alarm').flatMap(([, x]) => x.Properties.Metrics ?? []);
+    for (const m of all.filter((m: any) => m.MetricStat?.Metric.Namespace === 'GwControlPlane')) {
+      expect(Object.keys(dimensions(m)).every((d) => ['service', 'reason', 'class'].includes(d))).toBe(true);
+    }
+  });
+
   it('has one dashboard with the same figures', () => {
     const [, d] = t().resources('AWS::CloudWatch::Dashboard')[0]!;
     const body = JSON.stringify(d.Properties.DashboardBody);
-    for (const needle of ['Errors', 'Throttles', '5xx', 'Latency', '/gw/sessions/check', 'ThrottledRequests', 'SystemErrors', 'ConcurrentExecutions']) {
+    const business = ['CheckAllowed', 'CheckRefused', 'OrgLimitRefused', 'WebhookDelivered', 'WebhookFailed', 'WebhookRetried', 'WebhookDeliveryLag', 'ChangeFeedRecordAge', 'IteratorAge'];
+    for (const needle of ['Errors', 'Throttles', '5xx', 'Latency', '/gw/sessions/check', 'ThrottledRequests', 'SystemErrors', 'ConcurrentExecutions', ...business]) {
       expect(body, needle).toContain(needle);
     }
     // Every alarm shows in an alarm status widget.

@@ -8,6 +8,12 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stageStack, templateOf } from '../support/cdk';
+import { ATTEMPT_ENTITIES, leadingKeysOf, ROUTING_ENTITIES } from '../../infra/constructs/leading-keys';
+import { dynamodbAuthorizations, evaluate, toStatement } from '../../infra/local/emulator/iam';
+import { budgetKeys } from '../../shared/store/delivery-budget';
+import { deliveryKeys } from '../../shared/store/hook-deliveries';
+import { keyKeys } from '../../shared/store/keys';
+import { userKeys } from '../../shared/store/users';
 
 let t: ReturnType<typeof templateOf>;
 let m: ReturnType<typeof templateOf>;
@@ -87,6 +93,35 @@ describe('webhook delivery resources', () => {
     expect(t.actionsOf(t.functionOf('hookRouting')[1])).not.toContain('secretsmanager:GetSecretValue');
     // Route functions never reach the queues.
     expect(t.actionsOf(t.functionOf('hooksTest')[1]).some((a) => a.startsWith('sqs:'))).toBe(false);
+  });
+
+  it('limits each delivery function to the partitions of the entities its code touches (dynamodb:LeadingKeys from the entity registry)', () => {
+    const itemGrant = (name: string) => {
+      const hits = t.statementsOf(t.functionOf(name)[1]).filter((st: any) => [st.Action].flat().includes('dynamodb:GetItem'));
+      expect(hits).toHaveLength(1);
+      return hits[0] as any;
+    };
+    expect(itemGrant('hookAttempts').Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKBUDGET#*', 'HOOKDLV#*#*', 'ORG#*#HOOK#*'] } });
+    expect(itemGrant('hookAttempts').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ATTEMPT_ENTITIES));
+    expect(itemGrant('hookRouting').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ROUTING_ENTITIES));
+    // Neither reaches a user, an access key or an idempotency record.
+    for (const name of ['hookRouting', 'hookAttempts']) {
+      expect(itemGrant(name).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^(USER|AKEY|IDEMP|ORG#\*$)/.test(p))).toEqual([]);
+    }
+  });
+
+  it("the emulator, reading the attempt function's grant, denies it a user item and allows its own items", () => {
+    const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/gw';
+    const grant = t.statementsOf(t.functionOf('hookAttempts')[1]).find((st: any) => [st.Action].flat().includes('dynamodb:GetItem')) as any;
+    // The template's statement as the emulator reads it, with the table's ARN resolved.
+    const statement = toStatement({ ...grant, Resource: table }).statement!;
+    const ask = (operation: string, key: { PK: string; SK: string }) =>
+      dynamodbAuthorizations(operation, { TableName: table, Key: { PK: { S: key.PK }, SK: { S: key.SK } } }, (x) => x).map((a) => evaluate([statement], a));
+    expect(ask('GetItem', userKeys.user('5f0c0a0b0c0d0e0f10111213'))).toEqual(['no allow']);
+    expect(ask('UpdateItem', userKeys.user('5f0c0a0b0c0d0e0f10111213'))).toEqual(['no allow']);
+    expect(ask('GetItem', keyKeys.key('a'.repeat(64)))).toEqual(['no allow']);
+    expect(ask('GetItem', deliveryKeys.delivery('org1', 'hook1', 'd1'))).toEqual(['allowed']);
+    expect(ask('UpdateItem', budgetKeys.inFlight('org1'))).toEqual(['allowed']);
   });
 
   it('alarms on any message in the dead-letter queue', () => {

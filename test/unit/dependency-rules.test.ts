@@ -52,6 +52,7 @@ const SAMPLES = [
   'shared/schemas/thing.ts',
   'shared/domain/pure.ts',
   'shared/config.ts',
+  'shared/observability/logger.ts',
   'shared/store/db/client.ts',
   'shared/store/things.ts',
   'shared/net/fetch.ts',

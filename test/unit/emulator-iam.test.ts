@@ -55,3 +55,33 @@ describe('what a DynamoDB call needs', () => {
     ]);
   });
 });
+
+describe('dynamodb:LeadingKeys (ForAllValues:StringLike), the condition of item-level grants', () => {
+  const arn = (t: string) => `arn:aws:dynamodb:us-east-1:000000000000:table/${t}`;
+  const raw = { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'], Resource: TABLE, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKDLV#*#*', 'ORG#*#HOOK#*'] } } };
+  const statements = [toStatement(raw).statement!];
+  const k = (pk: string) => ({ PK: { S: pk }, SK: { S: 'x' } });
+  const verdict = (operation: string, body: Record<string, unknown>) =>
+    dynamodbAuthorizations(operation, { TableName: 't', ...body }, arn).map((a) => evaluate(statements, a));
+
+  it('is read from the template, not dropped; any other condition still drops the Allow', () => {
+    expect(statements[0]).toMatchObject({ effect: 'Allow', leadingKeys: ['HOOKDLV#*#*', 'ORG#*#HOOK#*'] });
+    expect(toStatement({ ...raw, Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['X#*'] } } }).statement).toBeUndefined();
+    expect(toStatement({ ...raw, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['X#*'], 'dynamodb:Attributes': ['a'] } } }).statement).toBeUndefined();
+  });
+
+  it('allows the partitions it names and denies any other, for single items, transactions, batches and queries', () => {
+    expect(verdict('GetItem', { Key: k('HOOKDLV#o1#h1') })).toEqual(['allowed']);
+    expect(verdict('UpdateItem', { Key: k('ORG#o1#HOOK#h1') })).toEqual(['allowed']);
+    expect(verdict('GetItem', { Key: k('USER#u1') })).toEqual(['no allow']);
+    expect(verdict('PutItem', { Item: { ...k('AKEY#abc'), a: { S: '1' } } })).toEqual(['no allow']);
+    const tx = { TransactItems: [{ Put: { TableName: 't', Item: k('HOOKDLV#o#h') } }, { Put: { TableName: 't', Item: k('USER#u') } }] };
+    expect(dynamodbAuthorizations('TransactWriteItems', tx, arn).map((a) => evaluate(statements, a))).toEqual(['allowed', 'no allow']);
+    expect(verdict('BatchGetItem', { RequestItems: { t: { Keys: [k('ORG#o#HOOK#h'), k('ORG#o#HOOK#i')] } } })).toEqual(['allowed']);
+    // One key outside the patterns refuses the whole batch (for all values).
+    expect(verdict('BatchGetItem', { RequestItems: { t: { Keys: [k('ORG#o#HOOK#h'), k('KEY#k')] } } })).toEqual(['no allow']);
+    expect(verdict('Query', { KeyConditionExpression: '#p = :pk AND begins_with(SK, :s)', ExpressionAttributeNames: { '#p': 'PK' }, ExpressionAttributeValues: { ':pk': { S: 'HOOKDLV#o#h' }, ':s': { S: 'D' } } })).toEqual(['allowed']);
+    expect(verdict('Query', { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: 'USER#u' } } })).toEqual(['no allow']);
+  });
+});
+

@@ -17,6 +17,6 @@ export const errorEnvelope = (route: RouteDef): HttpMiddleware => ({
       route.etag && request.internal.ifMatch === '*' && request.error instanceof NotFound
         ? new PreconditionFailed('If-Match: * names the current version, and there is none')
         : request.error;
-    request.response = errorResult(route.group, error, requestIdOf(request.event), `${route.method} ${route.path}`);
+    request.response = errorResult(route.group, error, requestIdOf(request.event));
   },
 });

@@ -13,7 +13,7 @@ import { withholdSecrets } from '../../domain/idempotent-reply';
 import { BadRequest, Conflict, Unprocessable } from '../../errors';
 import type { RouteDef } from '../../route-def';
 import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWithoutReply, releaseIdempotencyKey } from '../../services/idempotency';
-import { log } from '../logger';
+import { errorField, logger } from '../../observability/logger';
 import type { HttpMiddleware } from './state';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -52,9 +52,9 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
       } catch (err) {
         // The request's writes are done: answering an error (and releasing the key) would invite a
         // retry that runs it again. Its answer stands; a retry learns that it succeeded.
-        log('error', 'idempotent reply not kept', { scope: idem.scope, error: String(err) });
+        logger.error('idempotent reply not kept', { scope: idem.scope, error: errorField(err) });
         await completeIdempotencyKeyWithoutReply(idem.scope, idem.key).catch((e: unknown) =>
-          log('error', 'idempotency record left pending', { scope: idem.scope, error: String(e) }),
+          logger.error('idempotency record left pending', { scope: idem.scope, error: errorField(e) }),
         );
       }
     }

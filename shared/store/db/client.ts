@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config';
+import { traced } from '../../observability/tracer';
 import { assertWriteFits } from './item-size';
 import { marshallableInput } from './own-constructor';
 
@@ -26,7 +27,8 @@ const DOCUMENT_OPTIONS = { marshallOptions: { removeUndefinedValues: true, conve
 /** One document client per process; DynamoDB Local when DYNAMODB_ENDPOINT is set. */
 export function ddb(): DynamoDBDocumentClient {
   if (doc) return doc;
-  const client = new DynamoDBClient(baseOptions());
+  // Each call a subsegment of the invocation's trace (when tracing is on).
+  const client = traced(new DynamoDBClient(baseOptions()));
   // Every write of the service passes here, so no write path can forget the item-size check. It
   // runs at the initialize step, before the document client marshals (at serialize), so it sizes
   // the native values it was given; then objects with an own `constructor` member are made ones
@@ -60,7 +62,7 @@ export function counterDb(): DynamoDBDocumentClient {
     },
     recordSuccess: (token) => void standard().then((s) => s.recordSuccess(token)),
   };
-  counters = DynamoDBDocumentClient.from(new DynamoDBClient({ ...baseOptions(), retryStrategy }), DOCUMENT_OPTIONS);
+  counters = DynamoDBDocumentClient.from(traced(new DynamoDBClient({ ...baseOptions(), retryStrategy })), DOCUMENT_OPTIONS);
   return counters;
 }
 

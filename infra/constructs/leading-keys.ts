@@ -1,0 +1,38 @@
+/**
+ * Item-level least privilege: the partition keys a function may touch, as IAM
+ * `dynamodb:LeadingKeys` patterns, derived from the entity registry (shared/store/db/entity.ts:
+ * each store module defines its entities, and each entity its partition pattern, `*` for each id).
+ * A function names the entities its code reads and writes; their patterns become a
+ * `ForAllValues:StringLike` condition on its table grant (table-grants.ts), so, for example, the
+ * webhook attempt function can read and update deliveries, budgets and hooks, and is denied a user
+ * or access-key item whatever the action. `*` in IAM's StringLike matches `#` too: `ORG#*` covers
+ * the partitions under an organisation's (`ORG#<id>#HOOK#...`), so a function granted `org` reaches
+ * those as well; the patterns below name the narrowest entities.
+ */
+// The store modules that define the entities below: loading them fills the registry.
+import '../../shared/store/apis';
+import '../../shared/store/delivery-budget';
+import '../../shared/store/hook-deliveries';
+import '../../shared/store/hooks';
+import '../../shared/store/keys';
+import '../../shared/store/policies';
+import { definedEntities } from '../../shared/store/db/entity';
+
+/**
+ * What routing touches: the APIs and their parts, the key's session and its policies, the hooks
+ * the handlers name, the deliveries it makes and their cooldown windows.
+ */
+export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'delivery', 'hook_cooldown'] as const;
+/** What an attempt touches: its organisation's budget, the delivery, the hook it calls. */
+export const ATTEMPT_ENTITIES = ['hook_budget', 'delivery', 'hook'] as const;
+
+/** The partition patterns of these entities (sorted, each once); an unknown name throws at synth. */
+export function leadingKeysOf(names: readonly string[]): string[] {
+  const patterns = new Set<string>();
+  for (const name of names) {
+    const found = definedEntities().filter((e) => e.name === name);
+    if (!found.length) throw new Error(`no entity named "${name}" is defined (shared/store/*.ts defineEntity)`);
+    for (const e of found) patterns.add(e.partition);
+  }
+  return [...patterns].sort();
+}
