@@ -5,7 +5,8 @@
  * another is. gwctl runs in this process through its `run` (the same code `npx gwctl` runs), except
  * where the test must kill it, where it runs as `npx gwctl` does.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,13 +143,95 @@ function folderText(dir: string): Record<string, string> {
   return files;
 }
 
+const dumpA = join(work, 'dump-a');
+
+/** Changes one file of a folder (a parsed copy written back). */
+function edit(dir: string, file: string, change: (o: Any) => void) {
+  const o = parse(readFileSync(join(dir, file), 'utf8')) as Any;
+  change(o);
+  writeFileSync(join(dir, file), stringify(o));
+}
+const copyOf = (from: string, name: string) => {
+  const to = join(work, name);
+  cpSync(from, to, { recursive: true });
+  return to;
+};
+
 describe('gwctl dump', () => {
   it('writes one sorted YAML file per object, without server-managed fields, with hook names and header references', async () => {
-    const dir = join(work, 'dump-a');
-    const r = await gwctl(a, orgA.key, ['dump', '--dir', dir]);
+    const r = await gwctl(a, orgA.key, ['dump', '--dir', dumpA]);
     expect(r.code, r.err).toBe(0);
-    const files = folderText(dir);
-    console.log(Object.keys(files));
-    for (const [k, v] of Object.entries(files)) console.log(`--- ${k}\n${v}`);
+    const files = folderText(dumpA);
+    expect(Object.keys(files).sort()).toEqual(
+      [
+        'gwctl.yaml',
+        'hooks/alerts.yaml',
+        'hooks/audit-trail.yaml',
+        'templates/Bare.yaml',
+        `templates/${id('tpl')}.yaml`,
+        `apis/${id('orders')}.yaml`,
+        `apis/${id('orders-v2')}.yaml`,
+        `apis/${id('legacy')}.yaml`,
+        `policies/${id('gold')}.yaml`,
+        `oauth-clients/${id('orders')}/${id('client')}.yaml`,
+      ].sort(),
+    );
+    const all = Object.values(files).join('\n');
+    // Nothing the service owns or generates, no organisation, no clear header value, no secret.
+    expect(all).not.toMatch(/\b[0-9a-f]{24}\b|dbId|orgId|org_id|created_at|updated_at|last_updated|date_created|version: \d|_id:|secret/);
+    expect(all).not.toContain(orgA.orgId);
+    expect(all).not.toContain(HEADER_SECRET);
+    expect(files['hooks/alerts.yaml']).toBe(
+      'kind: hook\nspec:\n  header_map:\n    Authorization: ${env:GW_HOOK_ALERTS_AUTHORIZATION}\n  method: POST\n  name: alerts\n  target_path: https://hooks.example/alerts\n',
+    );
+    expect(files['gwctl.yaml']).toContain('format: gwctl/v1');
+    expect(parse(files['gwctl.yaml']!).environment).toEqual([{ name: 'GW_HOOK_ALERTS_AUTHORIZATION', used_by: ['hooks/alerts.yaml#spec.header_map.Authorization'] }]);
+    const base = parse(files[`apis/${id('orders')}.yaml`]!) as Any;
+    expect(base.spec['x-gw-api-gateway'].server.eventHandlers[0].id).toBe('${hook:alerts}');
+    expect(base.spec['x-gw-api-gateway'].info.versioning).not.toHaveProperty('versions');
+    expect(parse(files[`apis/${id('orders-v2')}.yaml`]!).version_of).toEqual({ base: id('orders'), name: 'v2' });
+    expect(parse(files[`apis/${id('legacy')}.yaml`]!).spec.event_handlers.events.KeyExpired[0].handler_meta.webhook_id).toBe('${hook:alerts}');
+    // Keys sorted at every level.
+    expect(files[`apis/${id('orders')}.yaml`]!.indexOf('openapi:')).toBeLessThan(files[`apis/${id('orders')}.yaml`]!.indexOf('x-gw-api-gateway:'));
+
+    // A second dump of the unchanged organisation is byte-identical.
+    const again = join(work, 'dump-a-again');
+    expect((await gwctl(a, orgA.key, ['dump', '--dir', again])).code).toBe(0);
+    expect(folderText(again)).toEqual(files);
+  });
+});
+
+describe('gwctl validate', () => {
+  it('passes a dump', async () => {
+    const r = await gwctl(a, orgA.key, ['validate', '--dir', dumpA]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('names the file and path of a handler naming a hook in neither the folder nor the organisation, and of a schema error', async () => {
+    const dir = copyOf(dumpA, 'invalid');
+    edit(dir, `apis/${id('orders')}.yaml`, (o) => (o.spec['x-gw-api-gateway'].server.eventHandlers[0].id = '${hook:nobody}'));
+    edit(dir, 'hooks/audit-trail.yaml', (o) => (o.spec.method = 'FETCH'));
+    edit(dir, `policies/${id('gold')}.yaml`, (o) => (o.spec.access_rights['no-such-api'] = { api_id: 'no-such-api', versions: [] }));
+    const r = await gwctl(a, orgA.key, ['validate', '--dir', dir, '--org']);
+    expect(r.code).toBe(1);
+    const lines = r.err.split('\n');
+    expect(lines).toContain(
+      `apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "nobody", in neither the folder nor the organisation`,
+    );
+    expect(lines).toContain(`hooks/audit-trail.yaml: spec.method: must be equal to one of the allowed values: ["DELETE","GET","PUT","POST","PATCH"] (WebhookInput)`);
+    expect(lines).toContain(`policies/${id('gold')}.yaml: spec.access_rights.no-such-api: grants the API "no-such-api", in neither the folder nor the organisation`);
+    expect(lines).toHaveLength(3);
+
+    // A hook the organisation has but the folder does not: fine with --org, an error offline.
+    rmSync(join(dir, 'hooks', 'alerts.yaml'));
+    edit(dir, `apis/${id('orders')}.yaml`, (o) => (o.spec['x-gw-api-gateway'].server.eventHandlers[0].id = '${hook:alerts}'));
+    edit(dir, 'hooks/audit-trail.yaml', (o) => (o.spec.method = 'PUT'));
+    edit(dir, `policies/${id('gold')}.yaml`, (o) => delete o.spec.access_rights['no-such-api']);
+    const online = await gwctl(a, orgA.key, ['validate', '--dir', dir, '--org']);
+    expect(online.err.split('\n').filter((l) => l.includes('webhook'))).toEqual([]);
+    const offline = await gwctl(a, orgA.key, ['validate', '--dir', dir]);
+    expect(offline.code).toBe(1);
+    expect(offline.err).toContain(`apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "alerts", in neither the folder`);
   });
 });

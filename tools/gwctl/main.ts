@@ -7,13 +7,15 @@ import { parseArgs } from 'node:util';
 import { GwctlError } from './client';
 import { dump } from './commands/dump';
 import type { Io } from './commands/io';
+import { validate } from './commands/validate';
 
 export const HELP = `gwctl: an organisation's gateway configuration as code
 
 Usage:
   gwctl dump     [--dir DIR]                 write the organisation's configuration to DIR
-  gwctl validate [--dir DIR]                 check DIR offline: schemas of the service's OpenAPI
-                                             document and references across the folder
+  gwctl validate [--dir DIR] [--org]         check DIR offline: schemas of the service's OpenAPI
+                                             document and references across the folder; --org:
+                                             references may also name the organisation's objects
   gwctl diff     [--dir DIR] [--output text|json] [--select-tag TAG]... [--prune] [--plan-out FILE]
                                              the plan: creates, updates (field by field), deletes;
                                              exit 0 no change, 2 changes, 1 error
@@ -48,6 +50,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         output: { type: 'string', default: 'text' },
         'select-tag': { type: 'string', multiple: true, default: [] },
         prune: { type: 'boolean', default: false },
+        org: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         plan: { type: 'string' },
         'plan-out': { type: 'string' },
@@ -65,6 +68,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     switch (command) {
       case 'dump':
         return await dump(values.dir, io);
+      case 'validate':
+        return await validate(values.dir, io, values.org);
       default:
         throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync; --help)`);
     }

@@ -5,7 +5,9 @@
 import { clientsFor, credentialsFrom, GwctlError, must } from './client';
 import { ADAPTERS } from './kinds';
 import { HookIds, type Ctx, type Live } from './kinds/kind';
-import { hookRef, isObject, KINDS, type ConfigObject, type Kind } from './model';
+import { policies } from './kinds/policies';
+import { hookRef, isObject, KINDS, type ConfigFile, type ConfigObject, type Kind } from './model';
+import type { Known } from './validate';
 import { mapHookIds } from './refs';
 
 /** A context for the stage and organisation the environment names. */
@@ -25,7 +27,9 @@ export function rewriteHookRefs(o: ConfigObject, map: (idOrRef: string) => strin
 
 export type OrgState = Map<Kind, Live[]>;
 
-export async function readOrg(ctx: Ctx): Promise<OrgState> {
+/** `files`: the folder's objects, for the kinds whose transport has no list (policies read those ids). */
+export async function readOrg(ctx: Ctx, files: ConfigFile[] = []): Promise<OrgState> {
+  policies.known = files.filter((f) => f.object.kind === 'policy').map((f) => ADAPTERS.policy.keyOf(f.object));
   const state: OrgState = new Map();
   for (const kind of KINDS) {
     const lives = await ADAPTERS[kind].read(ctx);
@@ -34,4 +38,11 @@ export async function readOrg(ctx: Ctx): Promise<OrgState> {
     state.set(kind, lives.sort((a, b) => a.key.localeCompare(b.key)));
   }
   return state;
+}
+
+/** What the organisation holds, as validate names it (hooks by name and by id). */
+export function knownOf(state: OrgState): Known {
+  const known: Known = new Map();
+  for (const [kind, lives] of state) known.set(kind, new Set(lives.flatMap((l) => (kind === 'hook' ? [l.key, String(l.state.id)] : [l.key]))));
+  return known;
 }
