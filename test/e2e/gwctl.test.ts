@@ -107,7 +107,7 @@ async function buildWorld(s: Stage, t: { orgId: string; key: string }) {
   );
   ok(await s.gw('POST', '/gw/policies', { id: id('gold'), name: 'Gold', org_id: t.orgId, rate: 100, per: 60, quota_max: -1, tags: ['team-orders'], access_rights: rightsFor(id('orders')) }), 'policy');
   ok(
-    await s.gw('POST', '/gw/oauth/clients/create', { api_id: id('orders'), client_id: id('client'), redirect_uri: 'https://app.example/cb', policy_id: id('gold'), description: 'mobile app', meta_data: { team: 'orders' } }),
+    await s.gw('POST', '/gw/oauth/clients/create', { api_id: id('orders'), client_id: id('client'), redirect_uri: 'https://app.example/cb', policy_id: '', description: 'mobile app', meta_data: { team: 'orders' } }),
     'OAuth client',
   );
 }
@@ -233,5 +233,103 @@ describe('gwctl validate', () => {
     const offline = await gwctl(a, orgA.key, ['validate', '--dir', dir]);
     expect(offline.code).toBe(1);
     expect(offline.err).toContain(`apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "alerts", in neither the folder`);
+  });
+});
+
+const ENV = { GW_HOOK_ALERTS_AUTHORIZATION: HEADER_SECRET };
+/** Writes to the service (anything but GET) that gwctl sends while `f` runs. */
+async function writesDuring<T>(f: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
+  const original = globalThis.fetch;
+  const writes: string[] = [];
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    if (req.method !== 'GET') writes.push(`${req.method} ${new URL(req.url).pathname}`);
+    return original(input, init);
+  };
+  try {
+    return { result: await f(), writes };
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+describe('gwctl sync and diff', () => {
+  const dumpB = join(work, 'dump-b');
+
+  it('round trip: the dump synced into an empty organisation of another installation dumps to the same folder; diff then says no change', async () => {
+    const objects = Object.keys(folderText(dumpA)).length - 1;
+    const empty = await gwctl(b, orgB.key, ['diff', '--dir', dumpA], ENV);
+    expect(empty.code, empty.err).toBe(2);
+    expect(empty.out).toContain(`Plan: ${objects} to create, 0 to update, 0 to delete; 0 unchanged.`);
+
+    const r = await gwctl(b, orgB.key, ['sync', '--dir', dumpA], ENV);
+    expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+    expect((await gwctl(b, orgB.key, ['dump', '--dir', dumpB])).code).toBe(0);
+    expect(folderText(dumpB)).toEqual(folderText(dumpA));
+    const again = await gwctl(b, orgB.key, ['diff', '--dir', dumpB]);
+    expect(again.out).toContain(`Plan: 0 to create, 0 to update, 0 to delete; ${objects} unchanged.`);
+    expect(again.code).toBe(0);
+
+    // Reference order: hooks, templates, the base API before its version, policies, OAuth clients.
+    const applied = r.out.split('\n').filter((l) => l.startsWith('applied: ')).map((l) => l.replace(/^applied: create (\S+) .*$/, '$1'));
+    expect(applied).toEqual(['hook', 'hook', 'template', 'template', 'api', 'api', 'api', 'policy', 'oauth-client']);
+    expect(r.out.indexOf(`create api ${id('orders')}`)).toBeLessThan(r.out.indexOf(`create api ${id('orders-v2')}`));
+
+    // The links the service keeps, made again from the files: the version on its base, the handler on the new hook.
+    const base = ok(await b.gw('GET', `/gw/apis/oas/${id('orders')}`), 'base');
+    expect(base['x-gw-api-gateway'].info.versioning.versions).toEqual([{ id: id('orders-v2'), name: 'v2' }]);
+    const hooks = ok(await b.dash(orgB.key, 'GET', '/api/hooks'), 'hooks').hooks as Any[];
+    expect(base['x-gw-api-gateway'].server.eventHandlers[0].id).toBe(hooks.find((h) => h.name === 'alerts')!.id);
+    expect(hooks.find((h) => h.name === 'alerts')!.header_map).toEqual({ Authorization: '********' });
+  });
+
+  it('one edited field shows up in diff as exactly that path, and sync applies it with one request', async () => {
+    const dir = copyOf(dumpB, 'edited');
+    edit(dir, `apis/${id('orders')}.yaml`, (o) => (o.spec['x-gw-api-gateway'].upstream.url = 'https://orders-new.example.com'));
+    const d = await gwctl(b, orgB.key, ['diff', '--dir', dir, '--output', 'json']);
+    expect(d.code).toBe(2);
+    const plan = JSON.parse(d.out) as Any;
+    expect(plan.changes).toEqual([
+      {
+        action: 'update',
+        kind: 'api',
+        key: id('orders'),
+        file: `apis/${id('orders')}.yaml`,
+        etag: expect.stringMatching(/^"\d+"$/),
+        read: expect.any(String),
+        fields: [{ path: 'spec.x-gw-api-gateway.upstream.url', old: 'https://orders.example.com', new: 'https://orders-new.example.com' }],
+      },
+    ]);
+    const text = await gwctl(b, orgB.key, ['diff', '--dir', dir]);
+    expect(text.out).toContain('    spec.x-gw-api-gateway.upstream.url: "https://orders.example.com" → "https://orders-new.example.com"');
+
+    const { result, writes } = await writesDuring(() => gwctl(b, orgB.key, ['sync', '--dir', dir], ENV));
+    expect(result.code, result.err).toBe(0);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(new RegExp(`^PUT /.*/${id('orders')}$`));
+    expect(ok(await b.gw('GET', `/gw/apis/oas/${id('orders')}`), 'read')['x-gw-api-gateway'].upstream.url).toBe('https://orders-new.example.com');
+    expect((await gwctl(b, orgB.key, ['diff', '--dir', dir])).code).toBe(0);
+  });
+
+  it('an object changed through the API between diff and sync is drift: left as the other writer left it, reported, exit 1; the rest is applied', async () => {
+    const dir = copyOf(dumpB, 'drift');
+    edit(dir, `apis/${id('legacy')}.yaml`, (o) => (o.spec.name = 'Legacy (gwctl)'));
+    edit(dir, 'hooks/audit-trail.yaml', (o) => (o.spec.event_timeout = 45));
+    const planFile = join(work, 'drift-plan.json');
+    const d = await gwctl(b, orgB.key, ['diff', '--dir', dir, '--plan-out', planFile]);
+    expect(d.code).toBe(2);
+
+    // Another writer changes the hook after the plan.
+    const hooks = ok(await b.dash(orgB.key, 'GET', '/api/hooks'), 'hooks').hooks as Any[];
+    const audit = hooks.find((h) => h.name === 'audit trail')!;
+    ok(await b.dash(orgB.key, 'PUT', `/api/hooks/${audit.id}`, { name: 'audit trail', method: 'PUT', target_path: 'https://hooks.example/audit-moved', event_timeout: 30 }), 'other writer');
+
+    const r = await gwctl(b, orgB.key, ['sync', '--dir', dir, '--plan', planFile], ENV);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('drift: update hook audit trail (changed by another writer since the plan (412))');
+    expect(r.out).toMatch(new RegExp(`applied: update api ${id('legacy')}`));
+    const after = ok(await b.dash(orgB.key, 'GET', `/api/hooks/${audit.id}`), 'hook');
+    expect(after).toMatchObject({ target_path: 'https://hooks.example/audit-moved', event_timeout: 30 });
+    expect(ok(await b.gw('GET', `/gw/apis/${id('legacy')}`), 'legacy').name).toBe('Legacy (gwctl)');
   });
 });

@@ -8,6 +8,8 @@ import { GwctlError } from './client';
 import { dump } from './commands/dump';
 import type { Io } from './commands/io';
 import { validate } from './commands/validate';
+import { diff } from './commands/diff';
+import { sync } from './commands/sync';
 
 export const HELP = `gwctl: an organisation's gateway configuration as code
 
@@ -70,6 +72,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return await dump(values.dir, io);
       case 'validate':
         return await validate(values.dir, io, values.org);
+      case 'diff':
+        return await diff({ dir: values.dir, selectTags: values['select-tag'], prune: values.prune, output: values.output, planOut: values['plan-out'] }, io);
+      case 'sync':
+        return await sync(
+          { dir: values.dir, selectTags: values['select-tag'], prune: values.prune, plan: values.plan, dryRun: values['dry-run'], secretsFile: values['secrets-file'] },
+          io,
+        );
       default:
         throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync; --help)`);
     }
