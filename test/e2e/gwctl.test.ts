@@ -5,10 +5,14 @@
  * another is. gwctl runs in this process through its `run` (the same code `npx gwctl` runs), except
  * where the test must kill it, where it runs as `npx gwctl` does.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../tools/gwctl/main';
 import { rightsFor, uid } from '../support/fixtures';
@@ -241,7 +245,7 @@ const ENV = { GW_HOOK_ALERTS_AUTHORIZATION: HEADER_SECRET };
 async function writesDuring<T>(f: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
   const original = globalThis.fetch;
   const writes: string[] = [];
-  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const req = input instanceof Request ? input : new Request(input, init);
     if (req.method !== 'GET') writes.push(`${req.method} ${new URL(req.url).pathname}`);
     return original(input, init);
@@ -331,5 +335,82 @@ describe('gwctl sync and diff', () => {
     const after = ok(await b.dash(orgB.key, 'GET', `/api/hooks/${audit.id}`), 'hook');
     expect(after).toMatchObject({ target_path: 'https://hooks.example/audit-moved', event_timeout: 30 });
     expect(ok(await b.gw('GET', `/gw/apis/${id('legacy')}`), 'legacy').name).toBe('Legacy (gwctl)');
+  });
+});
+
+describe('gwctl sync killed halfway', () => {
+  it('a second run converges without duplicates, even when the last write before the kill was made but never answered', async () => {
+    const orgK = await a.tenant();
+    const dir = join(work, 'kill');
+    const hooks = Array.from({ length: 5 }, (_, i) => `kill-hook-${i}`);
+    const apiIds = Array.from({ length: 3 }, (_, i) => id(`kill-api-${i}`));
+    const files: Record<string, Any> = {};
+    for (const h of hooks) files[`hooks/${h}.yaml`] = { kind: 'hook', spec: { name: h, method: 'POST', target_path: `https://hooks.example/${h}`, header_map: {} } };
+    files['templates/kill-template.yaml'] = { kind: 'template', spec: { name: 'kill-template', description: '', kind: 'oas-template', data: { openapi: '3.0.3', info: { title: 'K', version: '1' }, paths: {} } } };
+    apiIds.forEach((apiId, i) => {
+      files[`apis/${apiId}.yaml`] = {
+        kind: 'api',
+        spec: {
+          openapi: '3.0.3',
+          info: { title: apiId, version: '1' },
+          paths: {},
+          'x-gw-api-gateway': {
+            info: { id: apiId, name: apiId, state: { active: true } },
+            server: { listenPath: { value: `/${apiId}/`, strip: true }, eventHandlers: [{ enabled: true, id: `\${hook:${hooks[i]}}`, name: 'q', trigger: 'QuotaExceeded', type: 'webhook' }] },
+            upstream: { url: 'https://up.example.com' },
+          },
+        },
+      };
+    });
+    for (const [path, o] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), stringify(o));
+    }
+    writeFileSync(join(dir, 'gwctl.yaml'), stringify({ format: 'gwctl/v1', environment: [] }));
+
+    // A proxy that lets four writes through, then passes the fifth to the stage and kills gwctl
+    // before gwctl sees the answer: the worst moment, the write made and never acknowledged.
+    let writes = 0;
+    let child: ChildProcess | undefined;
+    const proxy = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const answer = await fetch(`${a.url}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+      const text = await answer.text();
+      if (req.method !== 'GET' && ++writes === 5) {
+        child?.kill('SIGKILL');
+        res.destroy();
+        return;
+      }
+      res.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+      res.end(text);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      child = spawn(process.execPath, [join(process.cwd(), 'tools/gwctl/bin.mjs'), 'sync', '--dir', dir], {
+        env: { ...process.env, GW_URL: proxyUrl, GW_DASHBOARD_KEY: orgK.key, GW_SECRET },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += String(d)));
+      child.stderr!.on('data', (d) => (out += String(d)));
+      const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+      expect(signal, out).toBe('SIGKILL');
+      expect(out.match(/^applied: /gm)).toHaveLength(4);
+    } finally {
+      proxy.close();
+    }
+
+    const second = await gwctl(a, orgK.key, ['sync', '--dir', dir]);
+    expect(second.code, `${second.out}\n${second.err}`).toBe(0);
+    // The fifth write was made before the kill: the second run finds it and leaves it.
+    expect(second.out).toContain('Sync: 4 applied, 0 already in place, 0 drift, 0 failed, 0 not applied.');
+    expect((await gwctl(a, orgK.key, ['diff', '--dir', dir])).code).toBe(0);
+    const names = (ok(await a.dash(orgK.key, 'GET', '/api/hooks?p=-1'), 'hooks').hooks as Any[]).map((h) => h.name).sort();
+    expect(names).toEqual([...hooks].sort());
+    expect((ok(await a.dash(orgK.key, 'GET', '/api/assets?p=-1'), 'templates').assets as Any[]).map((t) => t.name)).toEqual(['kill-template']);
+    expect((ok(await a.dash(orgK.key, 'GET', '/api/apis?p=-1'), 'apis').apis as Any[]).map((x) => x.api_definition.api_id).sort()).toEqual([...apiIds].sort());
   });
 });
