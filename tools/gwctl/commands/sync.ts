@@ -27,6 +27,7 @@ export interface SyncOptions extends PlanOptions {
 type Outcome = 'applied' | 'in place' | 'drift' | 'failed' | 'not applied';
 
 export async function sync(opts: SyncOptions, io: Io): Promise<number> {
+  createdSecrets.length = 0;
   const fresh = await planFor(opts, io);
   const { ctx, files } = fresh;
   let plan: Plan = fresh.plan;
