@@ -241,17 +241,18 @@ describe('gwctl validate', () => {
 });
 
 const ENV = { GW_HOOK_ALERTS_AUTHORIZATION: HEADER_SECRET };
-/** Writes to the service (anything but GET) that gwctl sends while `f` runs. */
-async function writesDuring<T>(f: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
+/** Writes to the service (anything but GET) that gwctl sends while `f` runs, with their headers and bodies. */
+async function writesDuring<T>(f: () => Promise<T>): Promise<{ result: T; writes: string[]; sent: Array<{ write: string; headers: Headers; body: string }> }> {
   const original = globalThis.fetch;
-  const writes: string[] = [];
-  globalThis.fetch = (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+  const sent: Array<{ write: string; headers: Headers; body: string }> = [];
+  globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const req = input instanceof Request ? input : new Request(input, init);
-    if (req.method !== 'GET') writes.push(`${req.method} ${new URL(req.url).pathname}`);
+    if (req.method !== 'GET') sent.push({ write: `${req.method} ${new URL(req.url).pathname}`, headers: req.headers, body: await req.clone().text() });
     return original(input, init);
   };
   try {
-    return { result: await f(), writes };
+    const result = await f();
+    return { result, writes: sent.map((x) => x.write), sent };
   } finally {
     globalThis.fetch = original;
   }
@@ -266,8 +267,21 @@ describe('gwctl sync and diff', () => {
     expect(empty.code, empty.err).toBe(2);
     expect(empty.out).toContain(`Plan: ${objects} to create, 0 to update, 0 to delete; 0 unchanged.`);
 
-    const r = await gwctl(b, orgB.key, ['sync', '--dir', dumpA], ENV);
+    const dry = await writesDuring(() => gwctl(b, orgB.key, ['sync', '--dir', dumpA, '--dry-run'], ENV));
+    expect(dry.result.out).toBe(empty.out);
+    expect(dry.writes).toEqual([]);
+
+    const { result: r, sent } = await writesDuring(() => gwctl(b, orgB.key, ['sync', '--dir', dumpA, '--secrets-file', join(work, 'secrets.json')], ENV));
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+    // Every create carries an Idempotency-Key derived from the plan; the header value comes from the environment, and is never printed.
+    expect(sent.map((x) => x.headers.get('idempotency-key'))).toEqual(sent.map(() => expect.stringMatching(/^gwctl-[0-9a-f]{64}$/)));
+    expect(JSON.parse(sent.find((x) => x.write.endsWith('/api/hooks') && x.body.includes('"alerts"'))!.body).header_map).toEqual({ Authorization: HEADER_SECRET });
+    expect(`${r.out}${r.err}`).not.toContain(HEADER_SECRET);
+    // The new OAuth client's secret went to the secrets file only.
+    const secrets = JSON.parse(readFileSync(join(work, 'secrets.json'), 'utf8')) as Any[];
+    expect(secrets).toEqual([{ api_id: id('orders'), client_id: id('client'), secret: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(`${r.out}${r.err}`).not.toContain(secrets[0]!.secret);
+
     expect((await gwctl(b, orgB.key, ['dump', '--dir', dumpB])).code).toBe(0);
     expect(folderText(dumpB)).toEqual(folderText(dumpA));
     const again = await gwctl(b, orgB.key, ['diff', '--dir', dumpB]);
