@@ -350,6 +350,20 @@ describe('gwctl sync and diff', () => {
     expect(after).toMatchObject({ target_path: 'https://hooks.example/audit-moved', event_timeout: 30 });
     expect(ok(await b.gw('GET', `/gw/apis/${id('legacy')}`), 'legacy').name).toBe('Legacy (gwctl)');
   });
+  it('--prune deletes what the folder does not have, in reverse reference order (OAuth clients and versions before what they name)', async () => {
+    const dir = join(work, 'empty');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'gwctl.yaml'), stringify({ format: 'gwctl/v1', environment: [] }));
+    const kept = await gwctl(b, orgB.key, ['sync', '--dir', dir]);
+    expect(kept.code).toBe(0);
+    expect(kept.out).toContain('Sync: 0 applied');
+    const r = await gwctl(b, orgB.key, ['sync', '--dir', dir, '--prune']);
+    expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+    const deleted = r.out.split('\n').filter((l) => l.startsWith('applied: delete ')).map((l) => l.split(' ')[2]);
+    expect(deleted).toEqual(['oauth-client', 'policy', 'api', 'api', 'api', 'template', 'template', 'hook', 'hook']);
+    expect(r.out.indexOf(`delete api ${id('orders-v2')}`)).toBeLessThan(r.out.indexOf(`delete api ${id('orders')}`));
+    expect((await gwctl(b, orgB.key, ['dump', '--dir', join(work, 'dump-b-empty')])).out).toMatch(/^dumped 0 objects/);
+  });
 });
 
 describe('gwctl sync killed halfway', () => {

@@ -11,7 +11,7 @@ import { GwctlError, HttpError } from '../client';
 import { ADAPTERS } from '../kinds';
 import type { Ctx, Live } from '../kinds/kind';
 import { createdSecrets } from '../kinds/oauth-clients';
-import { HOOK_REF, type ConfigObject } from '../model';
+import { HOOK_REF, hookRef, type ConfigObject } from '../model';
 import { comparable, digest, folderDigest, PLAN_FORMAT, planText, type Change, type Plan } from '../plan';
 import { resolveEnv } from '../refs';
 import { rewriteHookRefs } from '../state';
@@ -55,14 +55,20 @@ export async function sync(opts: SyncOptions, io: Io): Promise<number> {
   const now = new Map([...fresh.state.values()].flat().map((l) => [`${l.object.kind}\n${l.key}`, l]));
   const results: Array<{ change: Change; outcome: Outcome; why?: string }> = [];
   let stopped = false;
+  const basesWeChanged = new Set<string>();
   for (const change of plan.changes) {
     if (stopped) {
       results.push({ change, outcome: 'not applied' });
       continue;
     }
     try {
-      const r = await apply(ctx, change, now.get(`${change.kind}\n${change.key}`), change.file ? fileOf.get(change.file)?.object : undefined, change.file ? resolved.get(change.file) : undefined);
+      const live = now.get(`${change.kind}\n${change.key}`);
+      if (live && basesWeChanged.has(change.key)) await ownVersionFor(ctx, change, live);
+      const r = await apply(ctx, change, live, change.file ? fileOf.get(change.file)?.object : undefined, change.file ? resolved.get(change.file) : undefined);
       results.push({ change, ...r });
+      // Deleting a version changes its base's version list (and version): our own write, not drift.
+      const base = live?.object.version_of?.base;
+      if (r.outcome === 'applied' && change.action === 'delete' && base) basesWeChanged.add(base);
     } catch (e) {
       if (!(e instanceof GwctlError)) throw e;
       results.push({ change, outcome: 'failed', why: e.message });
@@ -80,6 +86,25 @@ export async function sync(opts: SyncOptions, io: Io): Promise<number> {
   if (count('failed') || count('not applied')) io.err('the sync stopped at a failed step: the steps after it were not applied; fix the cause and run sync again (it plans from what is there and converges)');
   return count('drift') || count('failed') || count('not applied') ? 1 : 0;
 }
+
+/**
+ * A base whose version this run deleted has a newer version than the plan read. When it is, apart
+ * from its version list (which files leave out), what the plan read, the newer version is ours to
+ * write over; otherwise the plan's stays and the write is drift.
+ */
+async function ownVersionFor(ctx: Ctx, change: Change, live: Live): Promise<void> {
+  const fresh = (await ADAPTERS.api.read({ ...ctx, apiIds: [] })).find((l) => l.key === change.key);
+  if (fresh && digest(withHookNames(ctx, fresh.object)) === change.read) {
+    change.etag = fresh.etag;
+    live.state = fresh.state;
+  }
+}
+
+const withHookNames = (ctx: Ctx, o: ConfigObject) => {
+  const copy = structuredClone(o);
+  rewriteHookRefs(copy, (id) => (ctx.hooks.nameById.has(id) ? hookRef(ctx.hooks.nameById.get(id)!) : id));
+  return copy;
+};
 
 /** The Idempotency-Key of a create: the same plan step (organisation, object, body) gives the same key. */
 const idempotencyKey = (ctx: Ctx, o: ConfigObject) => `gwctl-${digest([ctx.org, o.kind, ADAPTERS[o.kind].keyOf(o), o])}`;
