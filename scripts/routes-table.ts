@@ -6,6 +6,7 @@ const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as co
 /** The credential, and for a dashboard route the user_permissions group and level it needs. */
 function credential(r: RouteDef): string {
   const p = permissionOf(r);
+  if (r.permission === 'none') return `${GROUP[r.group]} (any user)`;
   return p ? `${GROUP[r.group]} (${p.group}: ${p.level})` : GROUP[r.group];
 }
 

@@ -72,9 +72,10 @@ export interface RouteSpec<
   access: 'read' | 'write';
   /**
    * Dashboard routes (required there): the `user_permissions` group the route belongs to. It needs
-   * read on it when `access` is read, write when it is write (contract §9).
+   * read on it when `access` is read, write when it is write (contract §9). `none`: a read any
+   * active user of the organisation may make whatever its permissions (who am I).
    */
-  permission?: PermissionGroup;
+  permission?: PermissionGroup | 'none';
   /**
    * The per-organisation limit (shared/limits.ts) the route spends once authorised, when it is not
    * the default: `writes` for every dashboard write; reads spend none. A route that spends one
@@ -149,7 +150,7 @@ export function needsServiceKey(r: Pick<RouteDef, 'idempotent' | 'query' | 'serv
 
 /** The group and level a dashboard route needs in the user's `user_permissions` (contract §9). */
 export function permissionOf(r: Pick<RouteDef, 'group' | 'permission' | 'access'>): { group: PermissionGroup; level: 'read' | 'write' } | undefined {
-  return r.group === 'dashboard' && r.permission ? { group: r.permission, level: r.access } : undefined;
+  return r.group === 'dashboard' && r.permission && r.permission !== 'none' ? { group: r.permission, level: r.access } : undefined;
 }
 
 /** The per-organisation limit a route spends: its own, else `writes` for a dashboard write. */

@@ -1,7 +1,22 @@
 /** Analytics ingestion and key activity. Part of the route table (shared/routes.ts). */
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { analyticsIngestResultSchema, analyticsIngestSchema, keyActivityParamsSchema, keyActivityQuerySchema, keyActivitySchema } from '../schemas/analytics';
+import {
+  analyticsIngestResultSchema,
+  analyticsIngestSchema,
+  apiUsageParamsSchema,
+  keyActivityParamsSchema,
+  keyActivityQuerySchema,
+  keyActivitySchema,
+  keyUsageParamsSchema,
+  usageQuerySchema,
+  usageSchema,
+} from '../schemas/analytics';
+
+const usageRange =
+  'Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, ' +
+  'in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency.';
+const usage400 = 'A date that does not exist, an end before the start, a range longer than the resolution allows (hour: 31 days, day: 366), or another resolution';
 
 export const analyticsRoutes = routeGroup('analytics', {
   analyticsIngest: route({
@@ -25,5 +40,25 @@ export const analyticsRoutes = routeGroup('analytics', {
     success: 'A page of activity rows',
     statuses: { 400: 'A date that does not exist, an end before the start, or more than 366 days', 404: "No such key in the caller's organisation" },
     params: keyActivityParamsSchema, query: keyActivityQuerySchema, result: keyActivitySchema,
+  }),
+  apiUsage: route({
+    method: 'GET', path: '/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard',
+    access: 'read', permission: 'analytics', tableActions: ['GetItem', 'Query'],
+    summary: "Usage of an API of the caller's organisation over time: requests, successes, errors and latency per hour or day",
+    description:
+      `${usageRange} From the records the organisation's keys reported (POST /gw/analytics), summed per API and hour at ingestion. ` +
+      "The path holds the api_id or the database id; another organisation's API is 404 like an unknown one.",
+    success: 'One row per period of the range',
+    statuses: { 400: usage400, 404: "No such API in the caller's organisation" },
+    params: apiUsageParamsSchema, query: usageQuerySchema, result: usageSchema,
+  }),
+  keyUsage: route({
+    method: 'GET', path: '/api/usage/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', group: 'dashboard',
+    access: 'read', permission: 'analytics', tableActions: ['GetItem', 'Query'],
+    summary: "Usage of a key of the caller's organisation (by hash) over time: requests, successes, errors and latency per hour or day",
+    description: `${usageRange} From the key's hourly counters (all its APIs and paths). Another organisation's key is 404 like an unknown one.`,
+    success: 'One row per period of the range',
+    statuses: { 400: usage400, 404: "No such key in the caller's organisation" },
+    params: keyUsageParamsSchema, query: usageQuerySchema, result: usageSchema,
   }),
 }) satisfies Record<string, RouteDef>;

@@ -4,7 +4,7 @@ import { SHARED_CAUSES as causes, type RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
 import { classicApiSchema } from '../schemas/api-classic';
 import { oasDocumentSchema, oasWriteBodySchema } from '../schemas/api-oas';
-import { apiListQuerySchema, apiListSchema, oasGetQuerySchema } from '../schemas/apis';
+import { apiChangedSchema, apiCreatedSchema, apiDefinitionBodySchema, apiListingEntrySchema, apiListQuerySchema, apiListSchema, oasGetQuerySchema } from '../schemas/apis';
 import { versionQuerySchema } from '../schemas/import';
 
 const versions =
@@ -13,6 +13,14 @@ const versions =
 /** The body's JSON Schema: a whole document or the bare extension (shared/openapi/components.ts). */
 const oasWriteBody = { $ref: '#/components/schemas/OasWriteBody' };
 const storedTooLarge = `A stored definition is too large to read: ${causes.storedTooLarge}`;
+
+/** The rules every dashboard write of a definition adds to the gateway's (contract §2). */
+const ownOrg =
+  "The API is the caller's organisation's: an org_id (classic) or x-gw-api-gateway.info.orgId (OAS) must be absent or the caller's (400); " +
+  "every policy and version API the definition names, and base_api_id, must be the caller's organisation's (422 as for one that does not exist).";
+const dashPath = "The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.";
+const dashWrite422 = `A policy, version API or webhook the definition names is not the caller organisation's, or ${causes.badBase}`;
+const dashWriteActions = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
 
 export const apisRoutes = routeGroup('apis', {
   apisList: route({
@@ -96,5 +104,91 @@ export const apisRoutes = routeGroup('apis', {
       409: `A base that still has versions, an API with more than 50 OAuth clients, or ${causes.storedTooLarge}`,
     },
     result: gatewayWriteSchema,
+  }),
+  apisGet: route({
+    method: 'GET', path: '/api/apis/{apiID}', group: 'dashboard', access: 'read', permission: 'apis', tableActions: ['GetItem', 'Query'],
+    summary: "Get an API of the caller's organisation as its listing entry (api_definition, and oas for OAS APIs)",
+    description: dashPath,
+    success: 'The API listing entry',
+    successHeaders: ['ETag'],
+    statuses: { 404: "No such API in the caller's organisation", 409: storedTooLarge },
+    result: apiListingEntrySchema,
+  }),
+  apisCreate: route({
+    method: 'POST', path: '/api/apis', group: 'dashboard', access: 'write', permission: 'apis', idempotent: true, tableActions: dashWriteActions,
+    summary: "Create a classic API in the caller's organisation from {\"api_definition\": {...}}",
+    description: `The rules of POST /gw/apis. ${ownOrg}`,
+    success: 'API created; Meta is its database id, ID its api_id',
+    statuses: {
+      400: `org_id names another organisation, or the ${causes.handlerLimits}`,
+      409: `The api_id, database id or listen path is taken, or ${causes.storedTooLarge}`,
+      422: 'A policy or version API the definition names, or a webhook an event handler names, is not the caller organisation\'s',
+    },
+    body: apiDefinitionBodySchema, result: apiCreatedSchema,
+  }),
+  apisUpdate: route({
+    method: 'PUT', path: '/api/apis/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashWriteActions,
+    summary: "Replace an API of the caller's organisation with a classic definition ({\"api_definition\": {...}})",
+    description:
+      `${dashPath} ${ownOrg} A body naming another api_id is 400. An OAS API stays OAS: the classic members replace what they map to ` +
+      'in its x-gw-api-gateway; the rest of its document and its linked versions stay.',
+    success: 'API updated',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: `The body names another api_id or organisation, or the ${causes.handlerLimits}`,
+      404: "No such API in the caller's organisation",
+      409: `The listen path is taken by another API, or ${causes.storedTooLarge}`,
+      422: 'A policy or version API the definition names, or a webhook an event handler names, is not the caller organisation\'s',
+    },
+    body: apiDefinitionBodySchema, result: apiChangedSchema,
+  }),
+  apisDashboardDelete: route({
+    method: 'DELETE', path: '/api/apis/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true,
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Delete an API of the caller's organisation, as DELETE /gw/apis/{apiID} does",
+    description: `${dashPath} Deletes the API, its stored parts and its OAuth clients (at most 50) in one transaction; a version leaves its base's list.`,
+    success: 'API deleted',
+    statuses: {
+      404: "No such API in the caller's organisation",
+      409: `A base that still has versions, an API with more than 50 OAuth clients, or ${causes.storedTooLarge}`,
+    },
+    result: apiChangedSchema,
+  }),
+  oasDashboardCreate: route({
+    method: 'POST', path: '/api/apis/oas', group: 'dashboard', access: 'write', permission: 'apis', idempotent: true, tableActions: dashWriteActions,
+    summary: "Create an OAS API in the caller's organisation from a document with x-gw-api-gateway or the bare extension",
+    description: `The rules of POST /gw/apis/oas. ${versions} ${ownOrg}`,
+    success: 'API created; Meta is its database id, ID its api_id',
+    statuses: {
+      400: `info.orgId names another organisation, or the ${causes.handlerLimits}`,
+      409: `The api_id, database id or listen path is taken, ${causes.versionNameTaken}, or ${causes.storedTooLarge}`,
+      422: dashWrite422,
+    },
+    query: versionQuerySchema, body: oasWriteBodySchema, result: apiCreatedSchema,
+    doc: { body: oasWriteBody },
+  }),
+  oasDashboardGet: route({
+    method: 'GET', path: '/api/apis/oas/{apiID}', group: 'dashboard', access: 'read', permission: 'apis', tableActions: ['GetItem', 'Query'],
+    summary: "Get an OAS API of the caller's organisation; mode=public leaves out x-gw-api-gateway",
+    description: `${dashPath} Classic APIs are 404 here (GET /api/apis/{apiID} reads every API).`,
+    success: 'The OpenAPI document with x-gw-api-gateway (without it for mode=public)',
+    successHeaders: ['ETag'],
+    statuses: { 404: "No such OAS API in the caller's organisation", 409: storedTooLarge },
+    query: oasGetQuerySchema, result: oasDocumentSchema,
+  }),
+  oasDashboardUpdate: route({
+    method: 'PUT', path: '/api/apis/oas/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true, tableActions: dashWriteActions,
+    summary: "Replace an OAS API of the caller's organisation",
+    description: `The rules of PUT /gw/apis/oas/{apiID}. ${dashPath} ${versions} ${ownOrg}`,
+    success: 'API updated',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: `The body names another api_id or organisation, or ${causes.handlerLimits}`,
+      404: "No such OAS API in the caller's organisation",
+      409: `The listen path is taken by another API, ${causes.versionNameTaken}, or ${causes.storedTooLarge}`,
+      422: dashWrite422,
+    },
+    query: versionQuerySchema, body: oasWriteBodySchema, result: apiChangedSchema,
+    doc: { body: oasWriteBody },
   }),
 }) satisfies Record<string, RouteDef>;

@@ -2,9 +2,13 @@
 import * as z from 'zod';
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { gatewayWriteSchema, idSchema, keyWriteSchema, usernameSchema } from '../schemas/common';
+import { gatewayWriteSchema, idSchema, keyWriteSchema, okNullSchema, pageQuerySchema, usernameSchema } from '../schemas/common';
 import {
   keyAdminSchema,
+  keyByHashResultSchema,
+  keyDashboardCreateSchema,
+  keyListSchema,
+  keyReplaceQuerySchema,
   keyDashboardSchema,
   keyGatewaySchema,
   keyGetQuerySchema,
@@ -32,6 +36,8 @@ const userNameTaken = 'The basic-auth user name is taken in the organisation';
 const badHashed = 'hashed is none of true, 1, false or 0';
 const references = 'Every API in access_rights and every policy in apply_policies must exist';
 const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const byHash = "The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one.";
+const ownReferences = "Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist).";
 
 export const keysRoutes = routeGroup('keys', {
   keysCreate: route({
@@ -58,7 +64,7 @@ export const keysRoutes = routeGroup('keys', {
     query: keyGetQuerySchema, result: keySessionSchema,
   }),
   keysDelete: route({
-    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', access: 'write', tableActions: ['Query', 'DeleteItem'],
+    method: 'DELETE', path: '/gw/keys/{keyID}', group: 'gateway', access: 'write', tableActions: ['Query', 'DeleteItem', 'UpdateItem'],
     summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash',
     description: 'Deletes the key with its live quotas and its user-name marker.',
     success: 'Key deleted; key is the path, key_hash its hash',
@@ -108,5 +114,59 @@ export const keysRoutes = routeGroup('keys', {
     statuses: { 404: 'No such organisation' },
     query: orgKeyQuerySchema, body: keyGatewaySchema, result: gatewayWriteSchema,
     doc: { params: { orgID: 'The organisation id' } },
+  }),
+  keysList: route({
+    method: 'GET', path: '/api/keys', group: 'dashboard', access: 'read', permission: 'keys', tableActions: ['GetItem', 'BatchGetItem', 'Query'],
+    summary: "List the caller's organisation's keys by hash, newest first: alias, APIs, policies, expiry, active, live quota; never a clear key",
+    description: 'apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.',
+    success: 'A page of keys',
+    query: pageQuerySchema, result: keyListSchema,
+  }),
+  keysDashboardCreate: route({
+    method: 'POST', path: '/api/keys', group: 'dashboard', access: 'write', permission: 'keys', idempotent: true, secrets: ['key_id'],
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Create a key in the caller's organisation; key_id (the clear key, shown once) and key_hash in the result",
+    description:
+      `The service generates the key id (<org_id><32 hex>); only its hash is kept. An org_id in the body must be absent or the caller's (400). ${ownReferences} ` +
+      `Each access_rights entry's api_id equals its map key. ${storable}`,
+    success: 'Key created; key_id is the clear key (shown this once), key_hash its hash',
+    statuses: {
+      400: `${noGrant}, or org_id names another organisation`,
+      409: userNameTaken,
+      422: "An API or policy the key names is not the caller organisation's",
+    },
+    body: keyDashboardCreateSchema, result: keyResultSchema,
+    doc: { bodyRule: grantRule },
+  }),
+  keysDashboardGet: route({
+    method: 'GET', path: '/api/keys/{keyID}', group: 'dashboard', access: 'read', permission: 'keys', tableActions: ['GetItem', 'BatchGetItem', 'Query'],
+    summary: "Get a key of the caller's organisation by its hash, as its policies make it, with its live quota",
+    description: `${byHash} data is the session the check enforces; quota_remaining and quota_renews come from the live counter; passwords never appear.`,
+    success: 'The key by hash',
+    successHeaders: ['ETag'],
+    statuses: { 404: "No such key in the caller's organisation" },
+    result: keyByHashResultSchema,
+    doc: { params: { keyID: 'The key hash' } },
+  }),
+  keysDashboardReplace: route({
+    method: 'PUT', path: '/api/keys/{keyID}', group: 'dashboard', access: 'write', permission: 'keys', etag: true,
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Replace a key of the caller's organisation by its hash; reset_quota=1 resets the live quota (kept otherwise)",
+    description: `${byHash} The body replaces the session; org_id, date_created and key_hash are kept. ${ownReferences} ${storable}`,
+    success: 'Key updated',
+    successHeaders: ['ETag'],
+    statuses: { 400: noGrant, 404: "No such key in the caller's organisation", 409: userNameTaken, 422: "An API or policy the body names is not the caller organisation's" },
+    query: keyReplaceQuerySchema, body: keyDashboardSchema, result: keyByHashResultSchema,
+    doc: { bodyRule: grantRule, params: { keyID: 'The key hash' } },
+  }),
+  keysDashboardDelete: route({
+    method: 'DELETE', path: '/api/keys/{keyID}', group: 'dashboard', access: 'write', permission: 'keys', etag: true,
+    tableActions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+    summary: "Delete a key of the caller's organisation by its hash, with its live quota",
+    description: `${byHash} Deletes the key with its live quotas and its user-name marker.`,
+    success: 'Key deleted',
+    statuses: { 404: "No such key in the caller's organisation", 409: 'The key changed while it was being deleted; try again' },
+    result: okNullSchema,
+    doc: { params: { keyID: 'The key hash' } },
   }),
 }) satisfies Record<string, RouteDef>;

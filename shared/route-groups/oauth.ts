@@ -2,10 +2,22 @@
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema } from '../schemas/common';
-import { oauthClientListSchema, oauthClientSchema, oauthCreateSchema, oauthCreatedSchema, oauthUpdateSchema } from '../schemas/oauth';
+import {
+  oauthClientListSchema,
+  oauthClientPageSchema,
+  oauthClientSchema,
+  oauthCreateSchema,
+  oauthCreatedSchema,
+  oauthDashboardCreateSchema,
+  oauthDeletedSchema,
+  oauthPageQuerySchema,
+  oauthUpdateSchema,
+} from '../schemas/oauth';
 
 const storable = 'Every number of meta_data is stored and must fit storage (contract §11).';
 const policyLacksApi = 'The policy does not grant the API';
+const ownApi = "The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one.";
+const ownPolicy = "policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400).";
 
 export const oauthRoutes = routeGroup('oauth', {
   oauthCreate: route({
@@ -48,5 +60,45 @@ export const oauthRoutes = routeGroup('oauth', {
     success: 'OAuth client deleted; key is its id',
     statuses: { 404: 'No such API or client' },
     result: gatewayWriteSchema,
+  }),
+  oauthDashboardList: route({
+    method: 'GET', path: '/api/apis/oauth/{apiID}', group: 'dashboard', access: 'read', permission: 'oauth', tableActions: ['GetItem', 'Query'],
+    summary: "List the OAuth clients of an API of the caller's organisation, without secrets: {apps, pages}",
+    description: `${ownApi} Paged by number (p, page_size).`,
+    success: "A page of the API's OAuth clients",
+    statuses: { 404: "No such API in the caller's organisation" },
+    query: oauthPageQuerySchema, result: oauthClientPageSchema,
+  }),
+  oauthDashboardCreate: route({
+    method: 'POST', path: '/api/apis/oauth/{apiID}', group: 'dashboard', access: 'write', permission: 'oauth', idempotent: true, secrets: ['secret'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Create an OAuth client of an API of the caller's organisation: answers the client with its generated secret, shown this once",
+    description: `${ownApi} ${ownPolicy} The secret is generated, answered this once and kept as a SHA-256 hash; client_id is generated unless given. ${storable}`,
+    success: 'OAuth client created, with its secret (shown this once)',
+    statuses: { 400: policyLacksApi, 404: "No such API in the caller's organisation", 409: 'The client_id is taken', 422: "The policy is not the caller organisation's" },
+    body: oauthDashboardCreateSchema, result: oauthCreatedSchema,
+  }),
+  oauthDashboardUpdate: route({
+    method: 'PUT', path: '/api/apis/oauth/{apiID}/{clientID}', group: 'dashboard', access: 'write', permission: 'oauth', etag: true,
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    summary: "Update an OAuth client of an API of the caller's organisation: replaces redirect_uri, policy_id, meta_data and description",
+    description: `${ownApi} ${ownPolicy} Keeps id and secret; api_id and client_id, when sent, must be the path's. ${storable}`,
+    success: 'OAuth client updated (without its secret)',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: `${policyLacksApi}, the body names another API or client than the path, or another secret`,
+      404: "No such API in the caller's organisation, or no such client of it",
+      422: "The policy is not the caller organisation's",
+    },
+    body: oauthUpdateSchema, result: oauthClientSchema,
+  }),
+  oauthDashboardDelete: route({
+    method: 'DELETE', path: '/api/apis/oauth/{apiID}/{clientID}', group: 'dashboard', access: 'write', permission: 'oauth', etag: true,
+    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Delete an OAuth client of an API of the caller's organisation",
+    description: ownApi,
+    success: 'OAuth client deleted',
+    statuses: { 404: "No such API in the caller's organisation, or no such client of it" },
+    result: oauthDeletedSchema,
   }),
 }) satisfies Record<string, RouteDef>;

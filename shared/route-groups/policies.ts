@@ -1,11 +1,14 @@
 /** Policies. Part of the route table (shared/routes.ts). */
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { gatewayWriteSchema } from '../schemas/common';
-import { policiesImportedSchema, policyImportSchema, policySchema } from '../schemas/policies';
+import { gatewayWriteSchema, okIdPairSchema, okIdSchema, pageQuerySchema } from '../schemas/common';
+import { policiesImportedSchema, policyDashboardSchema, policyImportSchema, policyPageSchema, policySchema } from '../schemas/policies';
 
 const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
 const perApi = 'partitions.per_api cannot be combined with acl, complexity, quota or rate_limit.';
+const own = "Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.";
+const ownBody =
+  "An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist).";
 
 export const policiesRoutes = routeGroup('policies', {
   policiesCreate: route({
@@ -54,5 +57,53 @@ export const policiesRoutes = routeGroup('policies', {
     success: 'Policies imported; Meta maps each id to true',
     statuses: { 422: 'An org_id names no organisation (nothing of that transaction is written)' },
     body: policyImportSchema, result: policiesImportedSchema,
+  }),
+  policiesList: route({
+    method: 'GET', path: '/api/portal/policies', group: 'dashboard', access: 'read', permission: 'policies', tableActions: ['GetItem', 'Query'],
+    summary: "List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}",
+    description: "Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.",
+    success: 'A page of policies',
+    query: pageQuerySchema, result: policyPageSchema,
+  }),
+  policiesDashboardCreate: route({
+    method: 'POST', path: '/api/portal/policies', group: 'dashboard', access: 'write', permission: 'policies', idempotent: true,
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Create a policy in the caller's organisation; id optional (24 hex generated)",
+    description: `Policy ids are unique across the installation. ${ownBody} ${perApi} ${storable}`,
+    success: 'Policy created; Meta and ID are its id',
+    statuses: { 400: 'org_id names another organisation', 409: 'The id is taken', 422: "An API in access_rights is not the caller organisation's" },
+    body: policyDashboardSchema, result: okIdPairSchema,
+  }),
+  policiesDashboardGet: route({
+    method: 'GET', path: '/api/portal/policies/{policyID}', group: 'dashboard', access: 'read', permission: 'policies', tableActions: ['GetItem'],
+    summary: "Get a policy of the caller's organisation",
+    description: own,
+    success: 'The policy',
+    successHeaders: ['ETag'],
+    statuses: { 404: "No such policy in the caller's organisation" },
+    result: policySchema,
+  }),
+  policiesDashboardUpdate: route({
+    method: 'PUT', path: '/api/portal/policies/{policyID}', group: 'dashboard', access: 'write', permission: 'policies', etag: true,
+    tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
+    summary: "Replace a policy of the caller's organisation",
+    description: `${own} Full replacement; _id and date_created are kept; a body id that is not the path's is 400. ${ownBody} ${perApi} ${storable}`,
+    success: 'Policy updated; Meta is its id',
+    successHeaders: ['ETag'],
+    statuses: {
+      400: 'The body names another id than the path, or another organisation',
+      404: "No such policy in the caller's organisation",
+      422: "An API in access_rights is not the caller organisation's",
+    },
+    body: policyDashboardSchema, result: okIdSchema,
+  }),
+  policiesDashboardDelete: route({
+    method: 'DELETE', path: '/api/portal/policies/{policyID}', group: 'dashboard', access: 'write', permission: 'policies', etag: true,
+    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    summary: "Delete a policy of the caller's organisation",
+    description: `${own} Keys naming the policy simply stop receiving what it granted.`,
+    success: 'Policy deleted; Meta is its id',
+    statuses: { 404: "No such policy in the caller's organisation" },
+    result: okIdSchema,
   }),
 }) satisfies Record<string, RouteDef>;

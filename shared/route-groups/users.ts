@@ -2,7 +2,7 @@
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { pageQuerySchema } from '../schemas/common';
-import { userCreateSchema, userIssuedSchema, userListSchema, userSearchQuerySchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
+import { meSchema, userCreateSchema, userIssuedSchema, userListSchema, userSearchQuerySchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 
 export const usersRoutes = routeGroup('users', {
   usersCreate: route({
@@ -56,5 +56,14 @@ export const usersRoutes = routeGroup('users', {
     success: 'A page of matching users',
     statuses: { 400: 'q is missing, empty or longer than 254 characters' },
     query: userSearchQuerySchema, result: userListSchema,
+  }),
+  usersMe: route({
+    method: 'GET', path: '/api/users/me', group: 'dashboard', access: 'read', permission: 'none', tableActions: ['GetItem'],
+    summary: 'Who am I: the caller with its effective permissions (every group with its level); any active user, whatever its permissions',
+    description:
+      'user_permissions lists every group with the level the user has on it (absent or {} and "IsAdmin": "admin" grant write on every group; ' +
+      'an unlisted group is deny), so a console can hide the controls a user may not use.',
+    success: 'The calling user',
+    result: meSchema,
   }),
 }) satisfies Record<string, RouteDef>;

@@ -103,3 +103,22 @@ export const keyActivitySchema = z.object({
   pages: z.number().int(),
   next_cursor: z.string().optional(),
 });
+
+/** The date parts of the usage paths (GET /api/usage/apis|keys/{id}/...), as those of key activity. */
+export const usageParamsSchema = keyActivityParamsSchema.omit({ keyHash: true });
+export type UsageParams = z.infer<typeof usageParamsSchema>;
+export const apiUsageParamsSchema = usageParamsSchema.extend({ apiID: idSchema });
+export const keyUsageParamsSchema = usageParamsSchema.extend({ keyHash: idSchema });
+export const usageQuerySchema = z.object({ resolution: z.enum(['hour', 'day']).optional().default('day') });
+
+/** One period of a usage chart. */
+export const usageRowSchema = z.object({
+  period: z.string(),
+  hits: z.number(),
+  success: z.number(),
+  error: z.number(),
+  latency_avg: z.number(),
+  latency_max: z.number(),
+  upstream_latency_avg: z.number(),
+});
+export const usageSchema = z.object({ resolution: z.enum(['hour', 'day']), from: z.string(), to: z.string(), data: z.array(usageRowSchema) });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { pageQuerySchema } from './common';
+import { classicApiSchema } from './api-classic';
+import { okEnvelope, okEnvelopeWithId, pageQuerySchema } from './common';
 
 export const oasGetQuerySchema = z.object({ mode: z.literal('public').optional() });
 
@@ -26,3 +27,11 @@ export const apiListSchema = z.object({
   pages: z.number().int(),
   next_cursor: z.string().optional(),
 });
+
+/** Body of the dashboard's classic writes (POST /api/apis, PUT /api/apis/{apiID}): the definition under api_definition. */
+export const apiDefinitionBodySchema = z.object({ api_definition: classicApiSchema });
+
+/** A dashboard API create: Meta the database id, ID the api_id. */
+export const apiCreatedSchema = okEnvelopeWithId(z.string());
+/** A dashboard API update or delete: nothing in Meta. */
+export const apiChangedSchema = okEnvelope(z.null());

@@ -151,6 +151,37 @@ export const keyResultSchema = z.object({
 });
 export type KeyResult = z.infer<typeof keyResultSchema>;
 
+/**
+ * Dashboard create (POST /api/keys): the dashboard form, where an `org_id` may only repeat the
+ * caller's organisation (the service answers 400 for another).
+ */
+export const keyDashboardCreateSchema = storableBody(
+  z.looseObject({ ...dashboardFields, org_id: z.union([idSchema, z.literal('')]).optional() }).transform(without([...SERVER_OWNED, 'key_id'])),
+);
+
+/** A key as the dashboard's key routes answer it: by its hash, never the clear key. */
+export const keyByHashResultSchema = z.object({ api_model: looseObject, key_hash: z.string(), data: keySessionSchema });
+
+/** One row of GET /api/keys: what a key list shows, by hash. */
+export const keyListRowSchema = z.object({
+  key_hash: z.string(),
+  alias: z.string(),
+  apis: z.array(z.string()),
+  apply_policies: z.array(z.string()),
+  expires: z.number(),
+  is_inactive: z.boolean(),
+  quota_max: z.number(),
+  quota_remaining: z.number(),
+  quota_renews: z.number(),
+  date_created: z.string(),
+  last_updated: z.string(),
+});
+export type KeyListRow = z.infer<typeof keyListRowSchema>;
+export const keyListSchema = z.object({ keys: z.array(keyListRowSchema), pages: z.number().int(), next_cursor: z.string().optional() });
+
+/** Query of PUT /api/keys/{keyID}: reset_quota=1 resets the live quota (kept otherwise). */
+export const keyReplaceQuerySchema = z.object({ reset_quota: queryBool.optional() });
+
 /** Query of PUT /api/apis/{apiID}/keys/{keyID} (contract §6). */
 export const keyUpdateQuerySchema = z.object({
   suppress_reset: queryBool.optional(),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idSchema, looseObject, shortText } from './common';
+import { idSchema, looseObject, okEnvelope, pageQuerySchema, shortText } from './common';
 import { storableBody } from './numbers';
 
 function isAbsoluteUri(value: string): boolean {
@@ -34,6 +34,15 @@ export const oauthCreateSchema = storableBody(z.object({
 }));
 export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
 
+/** Body of POST /api/apis/oauth/{apiID}: the gateway create's, the API taken from the path. */
+export const oauthDashboardCreateSchema = storableBody(z.object({
+  redirect_uri: redirectUri,
+  client_id: idSchema.optional(),
+  policy_id: policyId.optional().default(''),
+  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
+  description: shortText.optional().default(''),
+}));
+
 /**
  * Body of PUT /gw/oauth/clients/{apiID}/{clientID}: every member optional. It replaces
  * redirect_uri, policy_id, meta_data and description (omitted ones are emptied); ids that are
@@ -64,3 +73,9 @@ export type OAuthClient = z.infer<typeof oauthClientSchema>;
 /** The create answer: the client with its clear secret, shown this once. */
 export const oauthCreatedSchema = oauthClientSchema.extend({ secret: z.string() });
 export const oauthClientListSchema = z.array(oauthClientSchema);
+
+/** GET /api/apis/oauth/{apiID}: an API's clients, paged by number (an API has few clients: they are read at once). */
+export const oauthPageQuerySchema = pageQuerySchema.omit({ cursor: true });
+export const oauthClientPageSchema = z.object({ apps: z.array(oauthClientSchema), pages: z.number().int() });
+/** DELETE /api/apis/oauth/{apiID}/{clientID}: nothing in Meta. */
+export const oauthDeletedSchema = okEnvelope(z.null());

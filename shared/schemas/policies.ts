@@ -59,6 +59,13 @@ function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.Refineme
 export const policySchema = storableBody(z.looseObject(policyFields).superRefine(perApiAlone));
 export type Policy = z.infer<typeof policySchema>;
 
+/** A policy as the dashboard writes it: `id` optional (a create generates 24 hex; an update takes the path's). */
+export const policyDashboardSchema = storableBody(z.looseObject({ ...policyFields, id: idSchema.optional() }).superRefine(perApiAlone));
+export type PolicyDashboard = z.infer<typeof policyDashboardSchema>;
+
+/** GET /api/portal/policies: a page of the organisation's policies, in the spec's policy wrapper names. */
+export const policyPageSchema = z.object({ Data: z.array(policySchema), Pages: int, next_cursor: z.string().optional() });
+
 /**
  * An exported policy whose `id` is blank or absent: every member as in a policy, and `_id`, which
  * becomes its id. The import takes it through `importedPolicySchema`'s preprocess; this states

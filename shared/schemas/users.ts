@@ -55,3 +55,14 @@ export const userListSchema = z.object({ pages: z.number().int(), users: z.array
 export const userSearchQuerySchema = pageQuerySchema.extend({
   q: z.string().min(1).max(254),
 });
+
+/** GET /api/users/me: the caller, with its effective level on every permission group. */
+export const meSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  email_address: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  user_permissions: z.record(z.string(), z.enum(['read', 'write', 'deny'])),
+  active: z.boolean(),
+});

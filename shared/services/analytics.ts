@@ -9,8 +9,11 @@ import { pageRequest } from '../domain/paging';
 import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 import type { PageQuery } from '../schemas/common';
 import { serviceKey } from '../secrets';
-import { appliedChunks, applyBounds, claimBatch, readKeyCounters, writeChunk } from '../store/analytics';
+import { summariseUsage, usageRange, usageRows, type Resolution } from '../domain/usage';
+import type { UsageParams } from '../schemas/analytics';
+import { appliedChunks, applyBounds, applyUsageMaxima, claimBatch, readApiUsage, readKeyCounters, writeChunk } from '../store/analytics';
 import { loadKeySession, loadKeySessions } from '../store/keys';
+import { ownApiSummary } from './own-apis';
 
 /** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
 const CHUNK_WRITERS = 4;
@@ -41,11 +44,17 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
     chunkOf = (n) => ({ batchId, run: claim.run, n });
     if (claim.retry) applied = await appliedChunks(batchId, claim.run);
   }
-  const chunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas, n }));
+  // Each stored record also adds to its API's hourly usage: the runs of those counters are numbered
+  // after the key counters', so a retried batch finds both among its applied chunks.
+  const skip = new Set(plan.refused);
+  const usage = summariseUsage(records.filter((_, i) => !skip.has(i)), (r) => r.org_id || keyOf(r.key_hash)?.org_id || '');
+  const keyChunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof writeChunk>[0], n }));
+  const usageChunks = chunksOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
   // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
-  await mapLimit(chunks.filter((c) => !applied.has(c.n)), CHUNK_WRITERS, (c) => writeChunk(c.deltas, chunkOf(c.n)));
+  await mapLimit([...keyChunks, ...usageChunks].filter((c) => !applied.has(c.n)), CHUNK_WRITERS, (c) => writeChunk(c.deltas, chunkOf(c.n)));
   // Also after a retry: the attempt that applied the chunks may have died before this step.
   await applyBounds(plan.deltas);
+  await applyUsageMaxima(usage);
   return { stored: plan.stored, unknown_keys: plan.unknown, counters: plan.deltas.length };
 }
 
@@ -59,4 +68,26 @@ export async function keyActivity(orgId: string, params: KeyActivityParams, quer
   if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
   const rows = aggregateActivity(params.keyHash, await readKeyCounters(params.keyHash, range));
   return pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));
+}
+
+/**
+ * GET /api/usage/apis/{apiID}/...: an API of the caller's organisation (404 otherwise), one row per
+ * hour or day of the range, zero-filled, from its hourly usage counters (one Query).
+ */
+export async function apiUsage(orgId: string, params: UsageParams & { apiID: string }, resolution: Resolution) {
+  const range = usageRange(params, resolution);
+  const api = await ownApiSummary(orgId, params.apiID);
+  if (!api) throw new NotFound(`API ${params.apiID} not found`);
+  const items = await readApiUsage(orgId, api.api_id, range.firstHour, range.lastHour);
+  return { resolution, from: range.from, to: range.to, data: usageRows(items, range) };
+}
+
+/** GET /api/usage/keys/{keyHash}/...: a key of the caller's organisation (404 otherwise), from its hourly counters (one Query). */
+export async function keyUsage(orgId: string, params: UsageParams & { keyHash: string }, resolution: Resolution) {
+  const range = usageRange(params, resolution);
+  const key = await loadKeySession(params.keyHash);
+  if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
+  const days = { from: range.from.slice(0, 10), to: range.lastHour.slice(0, 10), days: 0 };
+  const items = await readKeyCounters(params.keyHash, days);
+  return { resolution, from: range.from, to: range.to, data: usageRows(items as unknown as Parameters<typeof usageRows>[0], range) };
 }

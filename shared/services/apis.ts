@@ -5,10 +5,12 @@
  * live in api-reads.ts, so the read functions never load the OAS <-> classic conversion.
  */
 import { Conflict, NotFound, Unprocessable } from '../errors';
+import { callerOrg } from '../domain/caller-org';
 import { recordFromClassic, recordFromOas } from '../domain/api-builders';
 import type { ApiRecord } from '../domain/api-records';
 import { keepLinkedVersions, linkVersion, unlinkVersion, versionsOf } from '../domain/api-versions';
 import type { IfMatch } from '../domain/if-match';
+import { classicToOas } from '../domain/oas-classic';
 import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { VersionQuery } from '../schemas/import';
@@ -16,6 +18,7 @@ import { deleteApiItems, insertApi, loadApi, loadApiSummaries, replaceApiItems, 
 import { writeItems, type TxItem } from '../store/db/transactions';
 import { retryWhileMoved, writeVersioned } from '../store/db/versioned-write';
 import { clientDeleteItems } from '../store/oauth-clients';
+import { requireOwnReferences } from './definition-references';
 import { assertHandlersNameHooks } from './hooks';
 import { ownApi } from './own-apis';
 
@@ -28,34 +31,95 @@ const now = () => new Date().toISOString();
 
 // --- writes ------------------------------------------------------------------------------------
 
-/** POST /gw/apis: a classic API; 409 when api_id or the listen path is taken. */
-export async function createClassicApi(definition: Obj): Promise<ApiRecord> {
-  const record = recordFromClassic(definition, now());
+/**
+ * Who writes: a gateway write (no organisation: the definition names its own, any API may be
+ * named), or a dashboard write of `org` (contract §2): the definition's organisation must be
+ * absent or the caller's (400), the API it replaces the caller's (404 like an unknown one), and
+ * every policy, version API and base it names the caller's (422 like a missing one).
+ */
+export type Writer = { org?: undefined } | { org: string };
+
+/** The checks of every definition write: references of a dashboard write in its organisation, webhook handlers. */
+async function checkDefinition(record: ApiRecord, by: Writer): Promise<void> {
+  if (by.org !== undefined) await requireOwnReferences(by.org, record, { versions: true });
   await assertHandlersNameHooks(record.org_id, record.classic);
+}
+
+/** The API a write replaces: for a dashboard write, only the caller's, by api_id or database id; 404 otherwise. */
+async function existingApi(apiId: string, by: Writer): Promise<StoredApi> {
+  const existing = by.org === undefined ? await loadApi(apiId) : await ownApi(by.org, apiId);
+  if (!existing) throw new NotFound(`API ${apiId} not found`);
+  return existing;
+}
+
+/** POST /gw/apis, POST /api/apis: a classic API; 409 when api_id or the listen path is taken. */
+export async function createClassicApi(definition: Obj, by: Writer = {}): Promise<ApiRecord> {
+  const def = by.org === undefined ? definition : { ...definition, org_id: callerOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
+  const record = recordFromClassic(def, now());
+  await checkDefinition(record, by);
   return insertApi(record);
 }
 
-/** POST /gw/apis/oas: a whole document or the bare extension; with base_api_id, a version of that base. */
-export async function createOasApi(body: Obj, q: VersionQuery): Promise<ApiRecord> {
-  const record = recordFromOas(normaliseOasWriteBody(body), now());
-  await assertHandlersNameHooks(record.org_id, record.classic);
+/** POST /gw/apis/oas, POST /api/apis/oas: a whole document or the bare extension; with base_api_id, a version of that base. */
+export async function createOasApi(body: Obj, q: VersionQuery, by: Writer = {}): Promise<ApiRecord> {
+  const doc = normaliseOasWriteBody(body);
+  stampOasOrg(doc, by);
+  const record = recordFromOas(doc, now());
+  await checkDefinition(record, by);
   return createApiWithVersion(record, q);
 }
 
-/**
- * PUT /gw/apis/oas/{apiID}: replaces; 400 when the body names another id; 404 unknown. The
- * stored version list of a base is kept (only version writes change it).
- */
-export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, ifMatch: IfMatch | undefined): Promise<void> {
-  const doc = normaliseOasWriteBody(body);
+/** A dashboard write's document carries the caller's organisation (info.orgId absent or the caller's, else 400). */
+function stampOasOrg(doc: Obj, by: Writer): void {
+  if (by.org === undefined) return;
   const info = ((doc[GW_EXTENSION] as Record<string, any>).info ??= {});
-  assertBodyIdIsPathId('API', apiId, info.id, 'body.x-gw-api-gateway.info.id');
-  const existing = await loadApi(apiId);
-  if (!existing) throw new NotFound(`API ${apiId} not found`);
-  doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Obj, existing.oas?.[GW_EXTENSION] as Obj | undefined);
+  info.orgId = callerOrg(info.orgId, by.org, 'body.x-gw-api-gateway.info.orgId');
+}
+
+/**
+ * PUT /gw/apis/oas/{apiID}, PUT /api/apis/oas/{apiID}: replaces; 400 when the body names another
+ * id; 404 unknown (for a dashboard write: not the caller's; the path may hold the database id).
+ * The stored version list of a base is kept (only version writes change it).
+ */
+export async function replaceOasApi(apiId: string, body: Obj, q: VersionQuery, ifMatch: IfMatch | undefined, by: Writer = {}): Promise<ApiRecord> {
+  const doc = normaliseOasWriteBody(body);
+  stampOasOrg(doc, by);
+  const info = ((doc[GW_EXTENSION] as Record<string, any>).info ??= {});
+  // A gateway path holds the api_id, so a body naming another is 400 before any read; a
+  // dashboard path may hold the database id, compared once the API is known to be the caller's.
+  if (by.org === undefined) assertBodyIdIsPathId('API', apiId, info.id, 'body.x-gw-api-gateway.info.id');
+  const existing = await existingApi(apiId, by);
+  assertBodyIdIsPathId('API', existing.api_id, info.id, 'body.x-gw-api-gateway.info.id');
+  if (!existing.oas) throw new NotFound(`OAS API ${apiId} not found`);
+  doc[GW_EXTENSION] = keepLinkedVersions(doc[GW_EXTENSION] as Obj, existing.oas[GW_EXTENSION] as Obj | undefined);
   const record = recordFromOas(doc, now(), existing);
-  await assertHandlersNameHooks(record.org_id, record.classic);
-  await replaceApiWithVersion(record, ifMatch, q);
+  await checkDefinition(record, by);
+  return replaceApiWithVersion(record, ifMatch, q, by);
+}
+
+/**
+ * PUT /api/apis/{apiID}: replaces an API of the caller's organisation with a classic definition
+ * (api_id and database id kept; a body naming another api_id is 400). An OAS API stays OAS: the
+ * classic members replace what they map to in its x-gw-api-gateway, the rest of its document and
+ * its linked versions stay.
+ */
+export async function replaceClassicApi(apiId: string, definition: Obj, ifMatch: IfMatch | undefined, by: { org: string }): Promise<ApiRecord> {
+  const existing = await existingApi(apiId, by);
+  assertBodyIdIsPathId('API', existing.api_id, definition.api_id, 'body.api_definition.api_id');
+  const def = { ...definition, org_id: callerOrg(definition.org_id, by.org, 'body.api_definition.org_id') };
+  const build = (previous: StoredApi): ApiRecord => {
+    if (!previous.oas) return recordFromClassic(def, now(), previous);
+    const stored = (previous.oas[GW_EXTENSION] ?? {}) as Obj;
+    const converted = classicToOas(def) as Obj;
+    const info = { ...((converted.info ?? {}) as Obj), id: previous.api_id, dbId: previous.id, orgId: by.org };
+    const gateway = keepLinkedVersions({ ...stored, ...converted, info }, stored);
+    return recordFromOas({ ...previous.oas, [GW_EXTENSION]: gateway }, now(), previous);
+  };
+  await checkDefinition(build(existing), by);
+  return replaceApi(existing.api_id, ifMatch, async (previous) => {
+    if (previous.org_id !== by.org) throw new NotFound(`API ${apiId} not found`);
+    return { record: build(previous) };
+  });
 }
 
 // --- versions (contract §8) --------------------------------------------------------------------
@@ -150,12 +214,17 @@ export async function createApiWithVersion(child: ApiRecord, q: VersionQuery): P
  * version of that base. A child that moves to another base leaves its old base's version list in
  * the same transaction.
  */
-async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery): Promise<ApiRecord> {
-  if (!q.base_api_id) return replaceApi(child.api_id, ifMatch, async () => ({ record: child }));
+async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefined, q: VersionQuery, by: Writer): Promise<ApiRecord> {
+  // A dashboard write replaces only what is still the caller's when it is written.
+  const mine = (previous: StoredApi) => {
+    if (by.org !== undefined && previous.org_id !== by.org) throw new NotFound(`API ${child.api_id} not found`);
+  };
+  if (!q.base_api_id) return replaceApi(child.api_id, ifMatch, async (previous) => (mine(previous), { record: child }));
   requireVersionName(q);
   const baseId = q.base_api_id;
   // The base is read in every attempt, so a base that changed is read again with the child.
-  return replaceApi(child.api_id, ifMatch, async () => {
+  return replaceApi(child.api_id, ifMatch, async (previous) => {
+    mine(previous);
     const stamp = now();
     const base = await loadBase(baseId, child.org_id, child.api_id);
     const extra = linkedBaseItems(base, child.api_id, q, stamp);
@@ -209,11 +278,16 @@ async function deleteItems(api: StoredApi): Promise<TxItem[]> {
  * delete that lost a race to a write of the API is retried on the newer version; a base that
  * changed is re-read whether or not If-Match was sent, as it is not the object the client named.
  */
-export function deleteApi(apiId: string, ifMatch: IfMatch | undefined): Promise<ApiRecord> {
+export async function deleteApi(apiId: string, ifMatch: IfMatch | undefined, by: Writer = {}): Promise<ApiRecord> {
+  // A dashboard delete names the API by api_id or database id, and only the caller's.
+  const target = by.org === undefined ? apiId : (await existingApi(apiId, by)).api_id;
   return writeVersioned({
     what: `API ${apiId}`,
     ifMatch,
-    read: () => loadApi(apiId),
+    read: async () => {
+      const api = await loadApi(target);
+      return api && (by.org === undefined || api.org_id === by.org) ? api : undefined;
+    },
     notFound: () => new NotFound(`API ${apiId} not found`),
     write: async (api) => {
       const children = await liveChildren(api);

@@ -4,6 +4,7 @@
  * cache of the check, cleared on every write that changes what a check enforces.
  */
 import { NotFound, Unprocessable } from '../errors';
+import { callerOrg } from '../domain/caller-org';
 import type { IfMatch } from '../domain/if-match';
 import { keyHash, newKeyId } from '../domain/key-ids';
 import { apiIdsOf, candidateHashes, policyIdsOf, quotaScopes, requireGrant, shownSession, splitPassword, type KeyLookup } from '../domain/key-rules';
@@ -12,9 +13,12 @@ import { applyPolicies } from '../domain/policies';
 import { nowSeconds, renewsAt } from '../domain/quota';
 import type { KeySession } from '../schemas/keys';
 import { writeVersioned } from '../store/db/versioned-write';
-import { hashOfUsername, insertKey, loadKey, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
+import { keyListRow } from '../domain/key-listing';
+import { pageRequest } from '../domain/paging';
+import type { PageQuery } from '../schemas/common';
+import { hashOfUsername, insertKey, loadKey, loadOrgKeyPage, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
 import { putOrgSession } from '../store/org-sessions';
-import type { StoredPolicy } from '../store/policies';
+import { loadPolicies, type StoredPolicy } from '../store/policies';
 import { ownApiSummary } from './own-apis';
 import { missingApis, resolvePolicies } from './references';
 import { effectiveSession, forgetSessions } from './session-cache';
@@ -42,10 +46,10 @@ async function loadReferences(session: KeySession, withinOrg?: string): Promise<
  * and the session as reads show it. A named organisation is checked in the same transaction
  * (422 when absent).
  */
-async function issueKey(input: SessionInput, orgId: string): Promise<{ key: string; hash: string; shown: StoredKey }> {
+async function issueKey(input: SessionInput, orgId: string, withinOrg?: string): Promise<{ key: string; hash: string; shown: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
-  const policies = await loadReferences(typed);
+  const policies = await loadReferences(typed, withinOrg);
   const key = newKeyId(orgId);
   const hash = keyHash(key);
   const stamp = new Date().toISOString();
@@ -198,4 +202,72 @@ export async function setOrganisationSession(orgId: string, session: KeySession,
   const now = nowSeconds();
   await putOrgSession({ session: { ...session, org_id: orgId }, last_updated: new Date(now * 1000).toISOString() }, reset, now);
   forgetSessions();
+}
+
+// --- the dashboard's keys, by hash (self-service) ----------------------------------------------
+
+/** A key of `orgId` by its hash, or undefined (another organisation's is undefined like an unknown one). */
+async function ownKeyByHash(orgId: string, hash: string): Promise<KeyItem | undefined> {
+  const item = await loadKey(hash);
+  return item?.session.org_id === orgId ? item : undefined;
+}
+
+const keyNotFound = () => new NotFound('key not found');
+
+/**
+ * POST /api/keys: a key of the caller's organisation (an org_id in the body must be the caller's,
+ * else 400); every API and policy it names must be the organisation's (422 as for a missing one).
+ */
+export async function createDashboardKey(orgId: string, input: SessionInput & { org_id?: string }) {
+  callerOrg(input.org_id, orgId, 'body.org_id');
+  const { org_id: _o, ...session } = input;
+  const { key, hash, shown } = await issueKey(session, orgId, orgId);
+  return { api_model: {}, key_id: key, key_hash: hash, data: shown };
+}
+
+/** GET /api/keys/{keyID} (the hash): the effective session with its live quota, and its version; 404 unless the caller's. */
+export async function getDashboardKey(orgId: string, hash: string) {
+  const item = await ownKeyByHash(orgId, hash);
+  if (!item) throw keyNotFound();
+  return { result: { api_model: {}, key_hash: hash, data: await showKey(item) }, version: item.version };
+}
+
+/**
+ * PUT /api/keys/{keyID} (the hash): replaces the session of a key of the caller's organisation
+ * (server-owned fields kept); the live quota is reset only with `reset`. 404 unless the caller's,
+ * 412 on a stale If-Match, 422 for an API or policy that is not the organisation's.
+ */
+export async function replaceDashboardKey(orgId: string, hash: string, input: SessionInput, reset: boolean, ifMatch: IfMatch | undefined) {
+  let hashed: Promise<string> | undefined;
+  const hashOnce = (password: string) => (hashed ??= hashPassword(password));
+  const { item, effective } = await writeVersioned({
+    what: 'the key',
+    ifMatch,
+    read: () => ownKeyByHash(orgId, hash),
+    notFound: keyNotFound,
+    write: (current) => updateKey(current, input, reset, hashOnce),
+  });
+  return { result: { api_model: {}, key_hash: hash, data: await showKey(item, effective) }, version: item.version };
+}
+
+/** DELETE /api/keys/{keyID} (the hash): a key of the caller's organisation with its live quotas; 404 unless the caller's, 412 stale If-Match. */
+export async function deleteDashboardKey(orgId: string, hash: string, ifMatch: IfMatch | undefined): Promise<void> {
+  await writeVersioned({ what: 'the key', ifMatch, read: () => ownKeyByHash(orgId, hash), notFound: keyNotFound, write: removeKey });
+  forgetSessions();
+}
+
+/**
+ * GET /api/keys: a page of the organisation's keys, newest first, by hash: APIs and quota as the
+ * check enforces them (the policies of the whole page read at once), with the live quota.
+ */
+export async function listDashboardKeys(orgId: string, query: PageQuery) {
+  const page = await loadOrgKeyPage(orgId, pageRequest(query));
+  const policies = await loadPolicies([...new Set(page.keys.flatMap((k) => policyIdsOf(k.session)))]);
+  const now = nowSeconds();
+  const keys = page.keys.map((k) => {
+    const ids = policyIdsOf(k.session);
+    const effective = applyPolicies(k.session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+    return keyListRow(k.session, shownSession(effective, k.live, effective.quota_max, now));
+  });
+  return { keys, pages: page.pages, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) };
 }

@@ -6,27 +6,38 @@
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import type { IfMatch } from '../domain/if-match';
+import { pageCount, pageRequest } from '../domain/paging';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { OAuthClient, OAuthCreate, OAuthUpdate } from '../schemas/oauth';
 import { loadApiSummary } from '../store/apis';
 import { writeVersioned } from '../store/db/versioned-write';
 import { insertClient, loadClient, loadClientsOfApi, removeClientOfApi, saveClient, shownClient, type StoredClient } from '../store/oauth-clients';
 import { loadPolicy } from '../store/policies';
+import { ownApiSummary } from './own-apis';
 
 const clientNotFound = (clientId: string) => new NotFound(`OAuth client ${clientId} not found`);
 
-/** A policy named by a client must exist (422) and grant the client's API (400). */
-async function checkPolicy(policyId: string, apiId: string, path: string): Promise<void> {
+/**
+ * A policy named by a client must exist (422) and grant the client's API (400); for a dashboard
+ * write (`withinOrg`), another organisation's policy is 422 exactly like a missing one.
+ */
+async function checkPolicy(policyId: string, apiId: string, path: string, withinOrg?: string): Promise<void> {
   if (!policyId) return;
   const policy = await loadPolicy(policyId);
-  if (!policy) throw new Unprocessable(`policy ${policyId} does not exist`, [{ path, message: 'unknown policy' }]);
+  if (!policy || (withinOrg !== undefined && policy.org_id !== withinOrg)) throw new Unprocessable(`policy ${policyId} does not exist`, [{ path, message: 'unknown policy' }]);
   if (!policy.access_rights?.[apiId]) {
     throw new BadRequest(`policy ${policyId} does not grant access to API ${apiId}`, [{ path, message: 'policy lacks the API' }]);
   }
 }
 
-async function requireApi(apiId: string): Promise<void> {
-  if (!(await loadApiSummary(apiId))) throw new NotFound(`API ${apiId} not found`);
+/**
+ * The api_id of the API in the path; 404 when unknown. A dashboard path (`withinOrg`) may hold
+ * the database id, and another organisation's API is 404 like an unknown one.
+ */
+async function requireApi(apiId: string, withinOrg?: string): Promise<string> {
+  const api = withinOrg === undefined ? await loadApiSummary(apiId) : await ownApiSummary(withinOrg, apiId);
+  if (!api) throw new NotFound(`API ${apiId} not found`);
+  return api.api_id;
 }
 
 /**
@@ -58,8 +69,8 @@ export async function createClient(input: OAuthCreate): Promise<OAuthClient & { 
  * or a client of another API, is 404; a body naming other ids (400), another secret (400) or a
  * policy that is unknown (422) or lacks the API (400) is refused before If-Match is compared (412).
  */
-export async function updateClient(apiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined) {
-  await requireApi(apiId);
+export async function updateClient(pathApiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined, withinOrg?: string) {
+  const apiId = await requireApi(pathApiId, withinOrg);
   return writeVersioned({
     what: `OAuth client ${clientId}`,
     ifMatch,
@@ -71,7 +82,7 @@ export async function updateClient(apiId: string, clientId: string, input: OAuth
       if (input.secret !== undefined && input.secret !== '' && sha256Hex(input.secret) !== current.secret_hash) {
         throw new BadRequest('The secret of an OAuth client cannot be changed', [{ path: 'body.secret', message: 'differs from the stored secret' }]);
       }
-      await checkPolicy(input.policy_id, apiId, 'body.policy_id');
+      await checkPolicy(input.policy_id, apiId, 'body.policy_id', withinOrg);
       return current;
     },
     notFound: () => clientNotFound(clientId),
@@ -91,14 +102,30 @@ export async function updateClient(apiId: string, clientId: string, input: OAuth
   });
 }
 
-/** An API's clients, without secrets (unknown API 404). */
-export async function listClients(apiId: string): Promise<OAuthClient[]> {
-  await requireApi(apiId);
-  return loadClientsOfApi(apiId);
+/** An API's clients, without secrets (unknown API 404; for a dashboard read, another organisation's too). */
+export async function listClients(apiId: string, withinOrg?: string): Promise<OAuthClient[]> {
+  return loadClientsOfApi(await requireApi(apiId, withinOrg));
 }
 
 /** Deletes a client of the API in the path; 404 for another API's client, 412 for a stale If-Match. */
-export async function deleteClient(apiId: string, clientId: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await requireApi(apiId);
-  await removeClientOfApi(apiId, clientId, ifMatch);
+export async function deleteClient(apiId: string, clientId: string, ifMatch: IfMatch | undefined, withinOrg?: string): Promise<void> {
+  await removeClientOfApi(await requireApi(apiId, withinOrg), clientId, ifMatch);
+}
+
+/**
+ * POST /api/apis/oauth/{apiID}: a client of an API of the caller's organisation (404 otherwise);
+ * its policy must be the organisation's (422 as for none) and grant the API (400).
+ */
+export async function createOrgClient(orgId: string, pathApiId: string, input: Omit<OAuthCreate, 'api_id'>): Promise<OAuthClient & { secret: string }> {
+  const apiId = await requireApi(pathApiId, orgId);
+  await checkPolicy(input.policy_id, apiId, 'body.policy_id', orgId);
+  return createClient({ ...input, api_id: apiId });
+}
+
+/** GET /api/apis/oauth/{apiID}: a page of the clients of an API of the caller's organisation (404 otherwise). */
+export async function listOrgClients(orgId: string, apiId: string, query: { p?: number; page_size?: number }) {
+  const all = await listClients(apiId, orgId);
+  const req = pageRequest(query);
+  const apps = req.mode === 'page' ? all.slice(req.offset, req.offset + req.size) : all;
+  return { apps, pages: pageCount(all.length, req) };
 }

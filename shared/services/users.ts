@@ -8,6 +8,8 @@ import { NotFound } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
 import { type IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
+import { levelOn } from '../domain/permissions';
+import { PERMISSION_GROUPS } from '../schemas/permissions';
 import { hashPassword } from '../domain/passwords';
 import type { PageQuery } from '../schemas/common';
 import type { User, UserCreate, UserUpdate } from '../schemas/users';
@@ -104,4 +106,24 @@ export async function rotateUserAccessKey(id: string): Promise<{ user: User; acc
   });
   forgetAccessKeys();
   return out;
+}
+
+/**
+ * GET /api/users/me: the caller as a console needs it, with its effective permissions (every
+ * group with its level), so it can hide what the user may not use. The credential read found
+ * the user active; one that is gone since is 404.
+ */
+export async function getMe(orgId: string, userId: string) {
+  const u = await loadUser(userId);
+  if (!u || u.org_id !== orgId) throw new NotFound('user not found');
+  const perms = u.user_permissions as Record<string, unknown> | undefined;
+  return {
+    id: u.id,
+    org_id: u.org_id,
+    email_address: u.email_address,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    user_permissions: Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, levelOn(perms, g)])),
+    active: u.active,
+  };
 }

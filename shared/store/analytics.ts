@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { chunksOf, counterExpiry, type CounterDelta, type CounterItem, type DayRange } from '../domain/analytics';
+import type { UsageDelta, UsageItem } from '../domain/usage';
 import { mapLimit } from '../domain/concurrency';
 import { randomHex, sha256Hex } from '../domain/hashing';
 import { Unprocessable } from '../errors';
@@ -22,6 +23,13 @@ const counterKey = (keyHash: string, hour: string, apiId: string, path: string):
   PK: `KACT#${keyHash}`,
   SK: `${hour}#${apiId}#${sha256Hex(path).slice(0, 32)}`,
 });
+
+/**
+ * Hourly usage of an API as an organisation's keys reported it: one partition per (organisation,
+ * API), sorted by hour, so a chart's range is one Query with `SK BETWEEN`. The organisation is
+ * part of the key, so one organisation's traffic on an id never shows in another's chart.
+ */
+const usageKey = (orgId: string, apiId: string, hour: string): StorageKey => ({ PK: `AUSE#${orgId}#${apiId}`, SK: hour });
 
 export const activityKeys = {
   partition: (keyHash: string) => `KACT#${keyHash}`,
@@ -116,6 +124,46 @@ function counterUpdate(d: CounterDelta): TxItem {
   };
 }
 
+/** One (organisation, API, hour) usage counter's share of a call: atomic ADDs, no read first. */
+function usageUpdate(d: UsageDelta): TxItem {
+  return {
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: usageKey(d.org_id, d.api_id, d.hour),
+        UpdateExpression:
+          'ADD #hits :hits, #success :success, #error :error, #ls :ls, #us :us SET #entity = :entity, #org = :org, #api = :api, #hour = :hour, #exp = :exp',
+        ExpressionAttributeNames: {
+          '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
+          '#entity': 'entity', '#org': 'org_id', '#api': 'api_id', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
+        },
+        ExpressionAttributeValues: {
+          ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
+          ':entity': 'api_usage', ':org': d.org_id, ':api': d.api_id, ':hour': d.hour, ':exp': counterExpiry(d.hour),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Brings each usage counter's largest latency up to this call's (only ever raised, so running it
+ * again after a retry changes nothing twice).
+ */
+export async function applyUsageMaxima(deltas: readonly UsageDelta[]): Promise<void> {
+  await mapLimit([...deltas], BOUND_WRITERS, (d) => setIfBetter(usageKey(d.org_id, d.api_id, d.hour), 'max_latency', d.max_latency, '>'));
+}
+
+/** Every hourly usage counter of an organisation's API from `firstHour` to `lastHour` inclusive: one Query, followed page by page. */
+export async function readApiUsage(orgId: string, apiId: string, firstHour: string, lastHour: string): Promise<UsageItem[]> {
+  const pk = usageKey(orgId, apiId, firstHour).PK;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
+    ExpressionAttributeValues: { ':pk': pk, ':low': firstHour, ':high': lastHour },
+  });
+  return items as unknown as UsageItem[];
+}
+
 const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max_upstream_latency', 'last_hit'] as const;
 
 /**
@@ -164,6 +212,7 @@ const batchKeys = {
 
 // Keyed here; written by the functions of this module.
 defineEntity({ name: 'key_activity', key: counterKey });
+defineEntity({ name: 'api_usage', key: usageKey });
 defineEntity({ name: 'analytics_batch', key: batchKeys.batch });
 defineEntity({ name: 'analytics_chunk', key: batchKeys.chunk });
 
@@ -219,8 +268,9 @@ export interface BatchChunk {
  * the same transaction: either the counters and the marker are stored, or neither. A marker that
  * exists already means an earlier attempt applied this run, which is then skipped.
  */
-export async function writeChunk(deltas: readonly CounterDelta[], chunk: BatchChunk | undefined): Promise<void> {
-  const updates = deltas.map(counterUpdate);
+export async function writeChunk(deltas: readonly CounterDelta[] | { usage: readonly UsageDelta[] }, chunk: BatchChunk | undefined): Promise<void> {
+  // A run holds either key counters or API usage counters (README "Limits": one more ADD per (API, hour)).
+  const updates = 'usage' in deltas ? deltas.usage.map(usageUpdate) : deltas.map(counterUpdate);
   if (!chunk) return transactWrite(updates);
   const marker = batchKeys.chunk(chunk.batchId, chunk.run, chunk.n);
   const expires = Math.floor(Date.now() / 1000) + BATCH_TTL_SECONDS;

@@ -10,15 +10,17 @@ import { nowSeconds } from '../domain/quota';
 import type { QuotaScope } from '../domain/key-rules';
 import type { KeySession } from '../schemas/keys';
 import { defineEntity, defineMarker } from './db/entity';
+import { pageCount, type PageRequest } from '../domain/paging';
 import { batchGet, queryAll } from './db/items';
-import type { StorageKey } from './db/storage-key';
+import { listPage } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 import { CounterSharded, ensureQuotaItem, resetQuotaItem, type CounterLimits, type CounterRef, type LiveQuota, type Receipt, type Spend } from './live-quota/counters';
 import { refund } from './live-quota/refund';
 import { demoteCounter, liveOf } from './live-quota/shards';
 import { spend } from './live-quota/spend';
-import { orgMustExist } from './organisations';
+import { countChange, orgMustExist, readCount } from './organisations';
 
 export const keyKeys = {
   key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
@@ -30,6 +32,8 @@ export const keyKeys = {
   shardPrefix: (scope: string) => `SHARD#${scope}#`,
   /** Basic-auth user name -> key hash, unique within the key's organisation ('' for org-less keys). */
   username: (orgId: string, user: string): StorageKey => ({ PK: `ORG#${orgId}#KEYUSER#${user}`, SK: 'KEYUSER' }),
+  /** GSI1: an organisation's keys by creation time (keys without an organisation are in no list). */
+  ofOrg: (orgId: string) => `ORG#${orgId}#KEYS`,
 };
 
 /** The key's live quota counter of `scope` ('' = key-wide, else the API id under per-API limits). */
@@ -48,7 +52,13 @@ export interface KeyItem {
   live?: LiveQuota;
 }
 
-const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({ name: 'key', key: keyKeys.key, ids: (k) => [k.session.key_hash], versioned: true });
+const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({
+  name: 'key',
+  key: keyKeys.key,
+  ids: (k) => [k.session.key_hash],
+  indexes: (k) => (k.session.org_id ? { GSI1PK: keyKeys.ofOrg(k.session.org_id), GSI1SK: timeSortKey(k.session.date_created, k.session.key_hash) } : {}),
+  versioned: true,
+});
 const usernames = defineMarker({ key: keyKeys.username });
 // Written by the live-quota modules (shared/store/live-quota/), keyed here.
 defineEntity({ name: 'live_quota', key: keyKeys.quota });
@@ -69,13 +79,13 @@ function usernameItems(hash: string, orgId: string, next: string | undefined, pr
 /**
  * Stores a new key, its user-name marker (409 when taken) and a fresh live quota, in one
  * transaction; the key's organisation must exist (422), unless it is blank (a key the gateway
- * manages itself).
+ * manages itself), and its count of keys (the list's `pages`) moves with it.
  */
 export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: QuotaScope[], now: number): Promise<void> {
   const hash = k.session.key_hash;
   const org = k.session.org_id;
   await writeItems([
-    ...(org ? [orgMustExist(org)] : []),
+    ...(org ? [orgMustExist(org), countChange(org, 'KEY', 1)] : []),
     keys.insert({ ...k, version: 1 }, { taken: () => new Conflict('key already exists') }),
     ...scopes.map((q) => resetQuotaItem(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
     ...usernameItems(hash, org, k.username, undefined),
@@ -117,6 +127,27 @@ export async function hashOfUsername(orgId: string, user: string): Promise<strin
   return typeof item?.key_hash === 'string' ? item.key_hash : undefined;
 }
 
+/**
+ * A page of an organisation's keys, newest first (one Query on GSI1; the total from the
+ * maintained count), each with its key-wide live quota (one BatchGetItem for the page; a hot
+ * key's shards one Query more).
+ */
+export async function loadOrgKeyPage(orgId: string, req: PageRequest): Promise<{ keys: KeyItem[]; pages: number; next_cursor?: string }> {
+  const [page, total] = await Promise.all([listPage({ index: 'GSI1', partition: keyKeys.ofOrg(orgId), forward: false }, req), readCount(orgId, 'KEY')]);
+  const items = page.items.map((i) => keys.fromItem(i));
+  const heads = await batchGet(items.map((k) => keyKeys.quota(k.session.key_hash)), true);
+  const headOf = new Map(heads.map((h) => [String(h.PK), h]));
+  const now = nowSeconds();
+  const withLive = await Promise.all(
+    items.map(async (k) => {
+      const hash = k.session.key_hash;
+      const head = headOf.get(keyKeys.partition(hash));
+      return head ? { ...k, live: await liveOf(counterOf(hash, ''), head, now) } : k;
+    }),
+  );
+  return { keys: withLive, pages: pageCount(total, req), ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}) };
+}
+
 /** Resets (or demotes) that meet a hot key's shards before the write gives up (409). */
 const MAX_SHARDED_RESETS = 3;
 
@@ -144,7 +175,7 @@ export async function saveKey(next: Omit<KeyItem, 'live'>, previous: KeyItem, sc
   }
 }
 
-/** Deletes a key read as `current` (guarded by its version) with its live quotas, rate windows and user-name marker. */
+/** Deletes a key read as `current` (guarded by its version) with its live quotas, rate windows and user-name marker; its organisation's count moves. */
 export async function removeKey(current: KeyItem): Promise<void> {
   const hash = current.session.key_hash;
   const partition = await queryAll({
@@ -155,9 +186,10 @@ export async function removeKey(current: KeyItem): Promise<void> {
   const others = partition.filter((i) => i.SK !== 'KEY');
   await writeItems([
     guardVersion(keys.remove(hash), current.version),
+    ...(current.session.org_id ? [countChange(current.session.org_id, 'KEY', -1)] : []),
     ...usernameItems(hash, current.session.org_id, undefined, current.username),
     // Rate windows beyond the transaction's size expire by TTL on their own.
-    ...others.slice(0, 90).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
+    ...others.slice(0, 89).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
   ]);
 }
 

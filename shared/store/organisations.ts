@@ -1,6 +1,6 @@
 /**
  * Organisations: the organisation item, and the item counts kept in its partition (one per kind
- * of object the organisation lists: users, APIs, webhooks, assets), which drive `pages`
+ * of object the organisation lists: users, APIs, webhooks, assets, keys), which drive `pages`
  * (contract §5). Every count moves in the same transaction as the create or delete it counts.
  */
 import { Conflict, Unprocessable, type AppError } from '../errors';
@@ -12,7 +12,7 @@ import type { StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 
 /** The kinds of object an organisation counts. */
-export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET';
+export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET' | 'KEY';
 
 export const orgKeys = {
   /** The organisation's partition: its item, its counts, and its session (org-sessions.ts). */

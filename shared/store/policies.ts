@@ -5,21 +5,31 @@
 import { Conflict, NotFound } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import type { Policy } from '../schemas/policies';
+import { pageCount, type PageRequest } from '../domain/paging';
 import { defineEntity } from './db/entity';
 import { batchGet, stripItem } from './db/items';
+import { countMatching, listPage, type ListQuery } from './db/paging';
 import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
-import type { StorageKey } from './db/storage-key';
-import { writeItems, type TxItem } from './db/transactions';
+import { timeSortKey, type StorageKey } from './db/storage-key';
+import { writeItems, type StoredAttrs, type TxItem } from './db/transactions';
 import { deleteIfMatch, guardVersion } from './db/versioned-write';
 import { orgMustExist } from './organisations';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
+/** GSI1: an organisation's policies by creation time (policies without an organisation are in no list). */
+const policiesOfOrg = (orgId: string) => `ORG#${orgId}#POLICIES`;
 
 export type StoredPolicy = Policy & { _id: string; date_created: string; last_updated: string };
 export type PolicyRecord = StoredPolicy & { version: number };
 
-const policies = defineEntity<PolicyRecord, [id: string]>({ name: 'policy', key: policyKey, ids: (p) => [p.id], versioned: true });
+const policies = defineEntity<PolicyRecord, [id: string]>({
+  name: 'policy',
+  key: policyKey,
+  ids: (p) => [p.id],
+  indexes: (p) => (p.org_id ? { GSI1PK: policiesOfOrg(p.org_id), GSI1SK: timeSortKey(p.date_created, p.id) } : {}),
+  versioned: true,
+});
 
 /**
  * The body keeps unknown members, so a client could otherwise set the TTL (and the policy would
@@ -56,8 +66,26 @@ export async function savePolicy(next: PolicyRecord, previous: PolicyRecord): Pr
   await writeItems([...checks, guardVersion(policies.put(clean(next)), previous.version)]);
 }
 
-export async function removePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await deleteIfMatch(policyKey(id), ifMatch, () => new NotFound(`policy ${id} not found`));
+/** Deletes a policy (If-Match as for any delete); with `ofOrg`, only that organisation's (404 for another's, as for none). */
+export async function removePolicy(id: string, ifMatch: IfMatch | undefined, ofOrg?: string): Promise<void> {
+  const where = ofOrg === undefined ? undefined : { expression: 'org_id = :org', values: { ':org': ofOrg }, holds: (old: StoredAttrs) => old.org_id?.S === ofOrg };
+  await deleteIfMatch(policyKey(id), ifMatch, () => new NotFound(`policy ${id} not found`), where);
+}
+
+/**
+ * A page of an organisation's policies, oldest first: one Query on GSI1. A policy's organisation
+ * moves with gateway writes and the admin import overwrites whatever is stored, so no count
+ * could move in the same transaction as every change; the total is a Select COUNT Query of the
+ * same index partition (README "Limits").
+ */
+export async function loadOrgPolicyPage(orgId: string, req: PageRequest) {
+  const q: ListQuery = { index: 'GSI1', partition: policiesOfOrg(orgId), forward: true };
+  const [page, total] = await Promise.all([listPage(q, req), req.mode === 'all' ? Promise.resolve(0) : countMatching(q)]);
+  const data = page.items.map((i) => {
+    const { version: _v, ...p } = policies.fromItem(i);
+    return p as StoredPolicy;
+  });
+  return { data, pages: pageCount(total, req), ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}) };
 }
 
 /**

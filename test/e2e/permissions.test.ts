@@ -28,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard');
+/** Routes any active user may call (who am I) need no group; test below. */
+const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard' && r.permission !== 'none');
 type Variant = 'deny' | 'unlisted' | 'read' | 'write';
 const VARIANTS: Variant[] = ['deny', 'unlisted', 'read', 'write'];
 
@@ -84,15 +85,16 @@ async function wholeTable(): Promise<string[]> {
 }
 
 describe('every dashboard route × deny, unlisted, read and write on its group', () => {
-  it('the table names a permission group for every dashboard route, and none for the others', () => {
+  it('the table names a permission group for every dashboard route but who-am-I, and none for the others', () => {
     expect(dashboardRoutes.length).toBeGreaterThan(0);
+    expect(routeList.filter((r) => r.permission === 'none').map((r) => r.name)).toEqual(['usersMe']);
     expect(dashboardRoutes.filter((r) => !permissionOf(r)).map((r) => r.name)).toEqual([]);
     expect(routeList.filter((r) => r.group !== 'dashboard' && r.permission).map((r) => r.name)).toEqual([]);
   });
 
   it('answers 403 naming the group and level exactly when the level is below what the route needs, having read only the credential', async () => {
     if (!onEmulator) watchCommands();
-    const groups = [...new Set(dashboardRoutes.map((r) => r.permission!))];
+    const groups = [...new Set(dashboardRoutes.map((r) => r.permission as PermissionGroup))];
     const users = new Map<string, string>();
     for (const g of groups) for (const v of VARIANTS) users.set(`${g}:${v}`, (await newUser(permissionsFor(g, v))).key);
     const before = await wholeTable();
@@ -124,7 +126,7 @@ describe('every dashboard route × deny, unlisted, read and write on its group',
   });
 
   it('lets the request through (any answer but 403) when the level is enough', async () => {
-    const groups = [...new Set(dashboardRoutes.map((r) => r.permission!))];
+    const groups = [...new Set(dashboardRoutes.map((r) => r.permission as PermissionGroup))];
     for (const g of groups) {
       const read = (await newUser(permissionsFor(g, 'read'))).key;
       const write = (await newUser(permissionsFor(g, 'write'))).key;
@@ -148,6 +150,23 @@ describe('every dashboard route × deny, unlisted, read and write on its group',
     expect((await s.dash(hooksOnly, 'GET', '/api/hooks')).status).toBe(200);
     expect((await s.dash(hooksOnly, 'GET', '/api/apis')).status).toBe(403);
     expect((await s.dash(hooksOnly, 'GET', '/api/users')).status).toBe(403);
+  });
+});
+
+describe('GET /api/users/me (any active user)', () => {
+  it('answers every user, a deny-all one too, with its effective level on every group', async () => {
+    const denyAll = await newUser(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, 'deny'])));
+    const me = await s.dash(denyAll.key, 'GET', '/api/users/me');
+    expect(me.status, me.text).toBe(200);
+    expect(me.body).toEqual({
+      id: denyAll.id, org_id: orgId, email_address: denyAll.email, first_name: '', last_name: '', active: true,
+      user_permissions: Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, 'deny'])),
+    });
+    const some = await newUser({ hooks: 'read', keys: 'write' });
+    const levels = (await s.dash(some.key, 'GET', '/api/users/me')).body.user_permissions;
+    expect(levels).toMatchObject({ hooks: 'read', keys: 'write', apis: 'deny', users: 'deny' });
+    const all = (await s.dash((await newUser(undefined)).key, 'GET', '/api/users/me')).body.user_permissions;
+    expect(Object.values(all).every((l) => l === 'write')).toBe(true);
   });
 });
 

@@ -38,6 +38,8 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
   apiID: (a) => [a.apiId, a.apiDbId, a.importedApiId],
   keyID: (a) => [a.gwKey, a.adminKey],
   keyHash: (a) => [a.gwKeyHash],
+  policyID: (a) => [a.policyId],
+  clientID: (a) => [a.clientId],
   assetID: (a) => [a.assetDbId, a.assetCustomId],
   hookID: (a) => [a.hookId],
   deliveryID: (a) => [a.deliveryId],
@@ -50,6 +52,11 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
   EndYear: () => [ACTIVITY_DAY.year],
 };
 
+/** Routes whose parameter of a shared name holds another form of the object: the self-service key routes take the hash. */
+const ROUTE_VALUES: Record<string, Record<string, (a: World) => string[]>> = Object.fromEntries(
+  ['keysDashboardGet', 'keysDashboardReplace', 'keysDashboardDelete'].map((n) => [n, { keyID: (a: World) => [a.gwKeyHash, a.adminKeyHash] }]),
+);
+
 /** A valid body for each dashboard route that takes one, so only the tenant check can refuse it. */
 const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
   // The key keeps its basic-auth user: a full replace without it would free the name.
@@ -57,6 +64,13 @@ const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: un
   streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiID!)), type: STREAMS_TYPE }),
   assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
   hooksUpdate: () => ({ body: hookBody('hijacked') }),
+  // Self-service (issue 27): each body valid for the world whose object the path names.
+  apisUpdate: (_p, a) => ({ body: { api_definition: { name: 'hijacked', proxy: { listen_path: `/${a.apiId}/`, target_url: 'http://upstream.example' } } } }),
+  oasDashboardUpdate: (_p, a) => ({ body: oasDoc(a.apiId, '', { title: 'hijacked' }) }),
+  keysDashboardReplace: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
+  policiesDashboardUpdate: (_p, a) => ({ body: { name: 'hijacked', access_rights: rightsFor(a.apiId) } }),
+  oauthDashboardCreate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
+  oauthDashboardUpdate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
 };
 
 /** Each dashboard list: how to read its ids, and which ids of a world it must show. */
@@ -67,6 +81,9 @@ const LISTS: Record<string, { query?: string; ids: (body: any) => string[]; own:
   apisList: { ids: (b) => b.apis.map((x: any) => x.api_definition.api_id), own: (w) => [w.apiId, w.classicApiId, w.importedApiId] },
   assetsList: { ids: (b) => b.assets.map((x: any) => x._id), own: (w) => [w.assetDbId] },
   hooksList: { ids: (b) => b.hooks.map((x: any) => x.id), own: (w) => [w.hookId] },
+  keysList: { ids: (b) => b.keys.map((x: any) => x.key_hash), own: (w) => [w.gwKeyHash, w.adminKeyHash] },
+  policiesList: { ids: (b) => b.Data.map((x: any) => x.id), own: (w) => [w.policyId] },
+  usersMe: { ids: (b) => [b.id], own: (w) => [w.userIds[0]!] },
 };
 
 const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard');
@@ -76,7 +93,7 @@ const listRoutes = dashboardRoutes.filter((r) => r.method === 'GET' && paramName
 /** Every combination of A's values for the route's parameters. */
 function combos(r: Route, a: World): Record<string, string>[] {
   let out: Record<string, string>[] = [{}];
-  for (const n of paramNames(r)) out = out.flatMap((c) => A_VALUES[n]!(a).map((v) => ({ ...c, [n]: v })));
+  for (const n of paramNames(r)) out = out.flatMap((c) => (ROUTE_VALUES[r.name]?.[n] ?? A_VALUES[n]!)(a).map((v) => ({ ...c, [n]: v })));
   return out;
 }
 const fill = (path: string, p: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_, n: string) => encodeURIComponent(p[n]!));
@@ -170,6 +187,8 @@ describe("B's key on A's objects", () => {
     expect(r.status).toBe(404);
     expect((await s.gw('GET', `/gw/keys/${cross.body.key}`)).body).toMatchObject({ alias: 'cross', org_id: A.orgId });
     expect((await s.dash(B.key, 'GET', activityPath(cross.body.key_hash))).status).toBe(404);
+    // A's key list is the world's again for the list checks below.
+    expect((await s.gw('DELETE', `/gw/keys/${cross.body.key}`)).status).toBe(200);
   });
 
   it("objects named in import queries (templateID, base_api_id) must be B's own: 422", async () => {

@@ -29,6 +29,7 @@ export interface World {
   gwKeyHash: string;
   username: string;
   adminKey: string;
+  adminKeyHash: string;
   clientId: string;
   hookId: string;
   /** The delivery of a Ping to the hook (pending: no stage of the hardening suites reads the change feed). */
@@ -80,7 +81,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   });
   return {
     tag, orgId, key, emails, userIds: [owner.Meta.id, second.Meta.id], apiId, apiDbId, classicApiId, importedApiId: imported.ID,
-    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, clientId, hookId: hook.Meta, deliveryId: ping.Meta.delivery_id,
+    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, adminKeyHash: admin.key_hash, clientId, hookId: hook.Meta, deliveryId: ping.Meta.delivery_id,
     assetDbId: asset.Meta, assetCustomId,
   };
 }
@@ -116,10 +117,50 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', `/api/hooks/${w.hookId}/signing-secret`);
   await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
   const { day, month, year } = ACTIVITY_DAY;
+  const dashKeyHash = await seedSelfService(c, w);
   const params = {
     orgID: w.orgId, apiID: w.apiId, policyID: w.policyId, assetID: w.assetCustomId, clientID: w.clientId, keyID: w.gwKey,
     keyHash: w.gwKeyHash, hookID: w.hookId, deliveryID: w.deliveryId, userID: second,
     startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
+    // Not a path parameter: the hash the self-service key got, written back by name when walks compare.
+    dashKeyHash,
   };
   return { world: w, params };
+}
+
+/**
+ * A success on each self-service route (issue 27), on objects of their own: their key routes take
+ * the key hash, which the table's `keyID` (a clear key) is not, and their deletes would otherwise
+ * take the world's objects from the gateway routes' deletes. Answers the hash of the key it made.
+ */
+async function seedSelfService(c: RouteClient, w: World): Promise<string> {
+  const { day, month, year } = ACTIVITY_DAY;
+  const range = `${day}/${month}/${year}/${day}/${month}/${year}`;
+  const api = `dash-${w.tag}`;
+  await c.ok('POST', '/api/apis', { api_definition: { api_id: api, name: 'dash', proxy: { listen_path: `/${api}/`, target_url: 'http://upstream.example' } } });
+  const entry = (await c.ok('GET', `/api/apis/${api}`)).body as any;
+  await c.ok('PUT', `/api/apis/${api}`, { api_definition: entry.api_definition });
+  const oas = `dash-oas-${w.tag}`;
+  await c.ok('POST', '/api/apis/oas', oasDoc(oas, w.orgId));
+  await c.ok('PUT', `/api/apis/oas/${oas}`, (await c.ok('GET', `/api/apis/oas/${oas}`)).body);
+  const policy = `dash-pol-${w.tag}`;
+  await c.ok('POST', '/api/portal/policies', { id: policy, name: 'Dash', access_rights: rightsFor(api) });
+  await c.ok('PUT', `/api/portal/policies/${policy}`, (await c.ok('GET', `/api/portal/policies/${policy}`)).body);
+  const key = (await c.ok('POST', '/api/keys', { access_rights: rightsFor(api), quota_max: 10, quota_renewal_rate: 3600 })).body as any;
+  const session = (await c.ok('GET', `/api/keys/${key.key_hash}`)).body as any;
+  await c.ok('PUT', `/api/keys/${key.key_hash}?reset_quota=1`, session.data);
+  await c.ok('GET', '/api/keys?p=1&page_size=10');
+  await c.ok('GET', '/api/portal/policies?p=1&page_size=10');
+  const client = `dash-client-${w.tag}`;
+  await c.ok('POST', `/api/apis/oauth/${api}`, { redirect_uri: 'https://app.example/cb', client_id: client, policy_id: policy });
+  await c.ok('GET', `/api/apis/oauth/${api}?p=1&page_size=10`);
+  await c.ok('PUT', `/api/apis/oauth/${api}/${client}`, { redirect_uri: 'https://app.example/cb2' });
+  await c.ok('GET', `/api/usage/apis/${w.apiId}/${range}?resolution=hour`);
+  await c.ok('GET', `/api/usage/keys/${w.gwKeyHash}/${range}?resolution=day`);
+  await c.ok('GET', '/api/users/me');
+  await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
+  await c.ok('DELETE', `/api/keys/${key.key_hash}`);
+  await c.ok('DELETE', `/api/portal/policies/${policy}`);
+  await c.ok('DELETE', `/api/apis/${api}`);
+  return key.key_hash as string;
 }

@@ -29,6 +29,7 @@ describe('the entity registry', () => {
         'access_key AKEY#*',
         'analytics_batch ANBATCH#*',
         'analytics_chunk ANBATCH#*',
+        'api_usage AUSE#*#*',
         'api API#* versioned',
         'api_db_id APIDB#*',
         'api_part API#*',

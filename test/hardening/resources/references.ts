@@ -29,6 +29,10 @@ export const NO_REFERENCES: Record<string, string> = {
   hooksSigningSecret: 'names only its path object',
   hooksRedeliver: 'names only its path objects (the hook and its delivery)',
   hooksTest: 'names only its path object',
+  apisDashboardDelete: 'names only its path object',
+  keysDashboardDelete: 'names only its path object',
+  policiesDashboardDelete: 'names only its path object',
+  oauthDashboardDelete: 'names only its path objects (the API and its client)',
 };
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -62,7 +66,46 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
     const body = { ...doc, 'x-gw-api-gateway': { ...own, server: { ...own.server, ...(gw.server as object) } } };
     return s.dash(b.key, 'PATCH', `/api/apis/streams/${b.importedApiId}`, JSON.stringify(body), { 'content-type': STREAMS_TYPE });
   };
+  // Self-service (issue 27): each write's references, on B's own objects.
+  const classicWith = (route: 'apisCreate' | 'apisUpdate', extra: Record<string, unknown>) => {
+    const id = route === 'apisCreate' ? uid('ref-classic') : b.classicApiId;
+    const def = { api_id: id, name: 'ref', proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' }, ...extra };
+    return route === 'apisCreate' ? s.dash(b.key, 'POST', '/api/apis', { api_definition: def }) : s.dash(b.key, 'PUT', `/api/apis/${id}`, { api_definition: def });
+  };
+  const oasWith = (route: 'oasDashboardCreate' | 'oasDashboardUpdate', gw: Record<string, unknown>, query = '') => {
+    const id = route === 'oasDashboardCreate' ? uid('ref-oas') : b.apiId;
+    const doc = oasDoc(id, b.orgId);
+    const own = doc['x-gw-api-gateway'];
+    const info = { ...own.info, ...((gw.info as object) ?? {}) };
+    const body = { ...doc, 'x-gw-api-gateway': { ...own, ...gw, info, server: { ...own.server, ...((gw.server as object) ?? {}) } } };
+    return route === 'oasDashboardCreate' ? s.dash(b.key, 'POST', `/api/apis/oas${query}`, body) : s.dash(b.key, 'PUT', `/api/apis/oas/${id}${query}`, body);
+  };
+  const keyCreate = (body: Record<string, unknown>) => s.dash(b.key, 'POST', '/api/keys', body);
+  const keyReplace = (body: Record<string, unknown>) => s.dash(b.key, 'PUT', `/api/keys/${b.gwKeyHash}`, { basic_auth_data: { user: b.username }, ...body });
+  const selfService: Slot[] = [
+    { route: 'apisCreate', what: 'jwt_default_policies', kind: 'policy', send: (id) => classicWith('apisCreate', { enable_jwt: true, jwt_default_policies: [id] }) },
+    { route: 'apisUpdate', what: 'jwt_default_policies', kind: 'policy', send: (id) => classicWith('apisUpdate', { enable_jwt: true, jwt_default_policies: [id] }) },
+    ...(['oasDashboardCreate', 'oasDashboardUpdate'] as const).flatMap((route): Slot[] => [
+      { route, what: 'base_api_id', kind: 'api', send: (id) => oasWith(route, {}, `?base_api_id=${id}&new_version_name=v9`) },
+      ...Object.entries(policyPlaces).map(([what, gw]): Slot => ({ route, what, kind: 'policy', send: (id) => oasWith(route, gw(id)) })),
+    ]),
+    // An update keeps the stored version list (only version writes change it), so only a create names version APIs.
+    {
+      route: 'oasDashboardCreate', what: 'versioning.versions', kind: 'api',
+      send: (id) => oasWith('oasDashboardCreate', { info: { versioning: { enabled: true, name: 'v1', default: 'v1', versions: [{ id, name: 'v2' }] } } }),
+    },
+    { route: 'keysDashboardCreate', what: 'access_rights', kind: 'api', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'keysDashboardCreate', what: 'apply_policies', kind: 'policy', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
+    { route: 'keysDashboardCreate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }) },
+    { route: 'keysDashboardReplace', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'keysDashboardReplace', what: 'apply_policies', kind: 'policy', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
+    { route: 'policiesDashboardCreate', what: 'access_rights', kind: 'api', send: (id) => s.dash(b.key, 'POST', '/api/portal/policies', { name: 'ref', access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'policiesDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => s.dash(b.key, 'PUT', `/api/portal/policies/${b.policyId}`, { name: 'ref', access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'oauthDashboardCreate', what: 'policy_id', kind: 'policy', send: (id) => s.dash(b.key, 'POST', `/api/apis/oauth/${b.apiId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }) },
+    { route: 'oauthDashboardUpdate', what: 'policy_id', kind: 'policy', send: (id) => s.dash(b.key, 'PUT', `/api/apis/oauth/${b.apiId}/${b.clientId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }) },
+  ];
   return [
+    ...selfService,
     { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
     { route: 'keysDashboardUpdate', what: 'apply_policies', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
     { route: 'keysDashboardUpdate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }) },

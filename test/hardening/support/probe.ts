@@ -46,9 +46,11 @@ export async function probeSuccesses(c: RouteClient, seeded: SeededWorld): Promi
       if (a.status >= 300) console.warn(`success probe ${routeKey(r)} answered ${a.status}: ${a.text.slice(0, 300)}`);
     }
   }
-  // Deletes last: objects named by more parameters first, the APIs they hang on at the very end.
+  // Deletes last: objects named by more parameters first, the APIs they hang on at the very end
+  // (the gateway's delete before the dashboard's, whose success the seed already has).
+  const last = (path: string) => ['/gw/apis/{apiID}', '/api/apis/{apiID}'].indexOf(path) + 1;
   const deletes = routeList
     .filter((x) => x.method === 'DELETE')
-    .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0) || Number(a.path === '/gw/apis/{apiID}') - Number(b.path === '/gw/apis/{apiID}'));
+    .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0) || last(a.path) - last(b.path));
   for (const r of deletes) await probe(r);
 }

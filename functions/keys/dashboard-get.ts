@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { reply } from '../../shared/http/envelopes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
+import { getDashboardKey } from '../../shared/services/keys';
+
+/** GET /api/keys/{keyID}: a key of the caller's organisation by its hash, with its live quota. */
+export const handler = createHandler(routes.keysDashboardGet, async ({ org, params }) => {
+  const { result, version } = await getDashboardKey(org, params.keyID);
+  return reply.ok(result, { etag: version });
+});

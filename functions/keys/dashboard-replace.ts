@@ -1,0 +1,10 @@
+import { createHandler } from '../../shared/http/create-handler';
+import { reply } from '../../shared/http/envelopes';
+import { keysRoutes as routes } from '../../shared/route-groups/keys';
+import { replaceDashboardKey } from '../../shared/services/keys';
+
+/** PUT /api/keys/{keyID}: replace a key of the caller's organisation by its hash; reset_quota=1 resets its live quota. */
+export const handler = createHandler(routes.keysDashboardReplace, async ({ org, params, query, body, ifMatch }) => {
+  const { result, version } = await replaceDashboardKey(org, params.keyID, body, query.reset_quota === true, ifMatch);
+  return reply.ok(result, { etag: version });
+});
