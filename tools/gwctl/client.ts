@@ -1,8 +1,10 @@
 /**
- * The service's two credential groups as openapi-fetch clients typed by the types openapi-typescript
- * generated from the service's own /openapi.json (generated/api.d.ts): a path, a parameter or a body
- * the document does not have does not compile. Credentials come from the environment only
- * (README "Configuration as code"), never from flags that end up in shell history.
+ * The service as an openapi-fetch client typed by the types openapi-typescript generated from the
+ * service's own /openapi.json (generated/api.d.ts): a path, a parameter or a body the document does
+ * not have does not compile. Every kind gwctl manages has dashboard routes (kinds/), so one
+ * credential serves: an organisation's user manages its configuration without the installation's
+ * gateway secret. Credentials come from the environment only (README "Configuration as code"),
+ * never from flags that end up in shell history.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
@@ -12,8 +14,6 @@ export type GwClient = Client<paths>;
 export interface Clients {
   /** `/api/...` with the organisation user's access key. */
   dashboard: GwClient;
-  /** `/gw/...` with the installation's gateway secret; only kinds without a dashboard route use it. */
-  gateway: GwClient;
 }
 
 export class GwctlError extends Error {}
@@ -39,32 +39,30 @@ function messageOf(body: unknown): string {
 export interface Credentials {
   url: string;
   dashboardKey: string;
-  gatewaySecret: string | undefined;
 }
 
-/** GW_URL and GW_DASHBOARD_KEY are required; GW_SECRET only for the kinds that need the gateway group. */
+/** GW_URL and GW_DASHBOARD_KEY, both required. */
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   const url = env.GW_URL?.replace(/\/+$/, '');
   const dashboardKey = env.GW_DASHBOARD_KEY;
   if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
   if (!dashboardKey) throw new GwctlError("GW_DASHBOARD_KEY is not set: the access key of a dashboard user of the organisation");
-  return { url, dashboardKey, gatewaySecret: env.GW_SECRET || undefined };
+  return { url, dashboardKey };
 }
 
 export function clientsFor(c: Credentials): Clients {
-  const dashboard = createClient<paths>({ baseUrl: c.url, headers: { authorization: `Bearer ${c.dashboardKey}` } });
-  const gateway = createClient<paths>({ baseUrl: c.url });
-  // Only a request that needs the gateway group asks for the secret, so a dashboard-only run works without it.
-  gateway.use({
-    onRequest({ request }) {
-      if (!c.gatewaySecret) throw new GwctlError(`GW_SECRET is not set: ${request.method} ${new URL(request.url).pathname} needs the gateway group`);
-      request.headers.set('x-gw-authorization', c.gatewaySecret);
-      return request;
-    },
-  });
-  return { dashboard, gateway };
+  return { dashboard: createClient<paths>({ baseUrl: c.url, headers: { authorization: `Bearer ${c.dashboardKey}` }, fetch: readAgainOnce }) };
 }
 
+/** A read whose connection failed (a kept-alive socket the server had just closed) is sent once more; writes never are. */
+async function readAgainOnce(request: Request): Promise<Response> {
+  try {
+    return await fetch(request.clone());
+  } catch (e) {
+    if (request.method !== 'GET') throw e;
+    return fetch(request);
+  }
+}
 /** The data of a 2xx answer, else an HttpError naming what was asked. */
 export function must<T>(what: string, r: { data?: T; error?: unknown; response: Response }): T {
   if (!r.response.ok || r.data === undefined) throw new HttpError(r.response.status, what, r.error);

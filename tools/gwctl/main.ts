@@ -36,7 +36,6 @@ Options:
 Environment (credentials are never flags):
   GW_URL            the stage, such as http://127.0.0.1:8080
   GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
-  GW_SECRET         the gateway secret, for the kinds that have no dashboard route (see README)
   plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
 
 API keys are credentials, not configuration: gwctl neither dumps nor syncs them.

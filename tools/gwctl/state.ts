@@ -2,21 +2,18 @@
  * The organisation's configuration as the service holds it, read kind by kind in reference order
  * and mapped to file form: hook ids in definitions and templates become `${hook:<name>}`.
  */
-import { clientsFor, credentialsFrom, GwctlError, must } from './client';
+import { clientsFor, credentialsFrom, must } from './client';
 import { ADAPTERS } from './kinds';
 import { HookIds, type Ctx, type Live } from './kinds/kind';
-import { policies } from './kinds/policies';
-import { hookRef, isObject, KINDS, type ConfigFile, type ConfigObject, type Kind } from './model';
+import { hookRef, isObject, KINDS, type ConfigObject, type Kind } from './model';
 import type { Known } from './validate';
 import { mapHookIds } from './refs';
 
 /** A context for the stage and organisation the environment names. */
 export async function connect(env: NodeJS.ProcessEnv): Promise<Ctx> {
   const clients = clientsFor(credentialsFrom(env));
-  const users = must('read the organisation (GET /api/users)', await clients.dashboard.GET('/api/users', {}));
-  const org = users.users?.[0]?.org_id;
-  if (!org) throw new GwctlError('the dashboard key shows no organisation');
-  return { clients, org, hooks: new HookIds(), apiIds: [] };
+  const me = must('who am I (GET /api/users/me)', await clients.dashboard.GET('/api/users/me', {}));
+  return { clients, org: me.org_id, hooks: new HookIds(), apiIds: [] };
 }
 
 /** Hook ids to names (or back), where definitions and templates name hooks. */
@@ -27,9 +24,7 @@ export function rewriteHookRefs(o: ConfigObject, map: (idOrRef: string) => strin
 
 export type OrgState = Map<Kind, Live[]>;
 
-/** `files`: the folder's objects, for the kinds whose transport has no list (policies read those ids). */
-export async function readOrg(ctx: Ctx, files: ConfigFile[] = []): Promise<OrgState> {
-  policies.known = files.filter((f) => f.object.kind === 'policy').map((f) => ADAPTERS.policy.keyOf(f.object));
+export async function readOrg(ctx: Ctx): Promise<OrgState> {
   const state: OrgState = new Map();
   for (const kind of KINDS) {
     const lives = await ADAPTERS[kind].read(ctx);

@@ -18,7 +18,7 @@ export interface PlanOptions {
 export async function planFor(opts: PlanOptions, io: Io) {
   const { files, problems } = readFolder(opts.dir);
   const ctx = await connect(io.env);
-  const state = await readOrg(ctx, files);
+  const state = await readOrg(ctx);
   const all = [...problems, ...validateFolder(opts.dir, files, knownOf(state))];
   if (all.length) {
     for (const p of all) io.err(formatProblem(p));

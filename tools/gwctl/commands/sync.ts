@@ -70,8 +70,9 @@ export async function sync(opts: SyncOptions, io: Io): Promise<number> {
       const base = live?.object.version_of?.base;
       if (r.outcome === 'applied' && change.action === 'delete' && base) basesWeChanged.add(base);
     } catch (e) {
-      if (!(e instanceof GwctlError)) throw e;
-      results.push({ change, outcome: 'failed', why: e.message });
+      // A refused step, or the network (the write may or may not have been made: the next run finds out).
+      if (!(e instanceof GwctlError) && !(e instanceof TypeError)) throw e;
+      results.push({ change, outcome: 'failed', why: e instanceof TypeError ? `network: ${e.message}` : e.message });
       stopped = true;
     }
     const last = results[results.length - 1]!;

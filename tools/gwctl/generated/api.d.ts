@@ -180,6 +180,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I
+         * @description Who am I: the caller with its effective permissions (every group with its level); any active user, whatever its permissions.
+         *
+         *     user_permissions lists every group with the level the user has on it (absent or {} and "IsAdmin": "admin" grant write on every group; an unlisted group is deny), so a console can hide the controls a user may not use.
+         */
+        get: operations["usersMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apis": {
         parameters: {
             query?: never;
@@ -197,7 +219,15 @@ export interface paths {
          */
         get: operations["apisList"];
         put?: never;
-        post?: never;
+        /**
+         * Create a classic API in the caller's organisation from {"api_definition": {...}}
+         * @description Create a classic API in the caller's organisation from {"api_definition": {...}}.
+         *
+         *     The rules of POST /gw/apis. The API is the caller's organisation's: an org_id (classic) or x-gw-api-gateway.info.orgId (OAS) must be absent or the caller's (400); every policy and version API the definition names, and base_api_id, must be the caller's organisation's (422 as for one that does not exist).
+         *
+         *     Needs `write` on `apis` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["apisCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -299,6 +329,102 @@ export interface paths {
          *     Deletes the API, its stored parts and its OAuth clients (at most 50) in one transaction.
          */
         delete: operations["apisDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{apiID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an API of the caller's organisation as its listing entry (api_definition, and oas for OAS APIs)
+         * @description Get an API of the caller's organisation as its listing entry (api_definition, and oas for OAS APIs).
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.
+         *
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["apisGet"];
+        /**
+         * Replace an API of the caller's organisation with a classic definition ({"api_definition": {...}})
+         * @description Replace an API of the caller's organisation with a classic definition ({"api_definition": {...}}).
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. The API is the caller's organisation's: an org_id (classic) or x-gw-api-gateway.info.orgId (OAS) must be absent or the caller's (400); every policy and version API the definition names, and base_api_id, must be the caller's organisation's (422 as for one that does not exist). A body naming another api_id is 400. An OAS API stays OAS: the classic members replace what they map to in its x-gw-api-gateway; the rest of its document and its linked versions stay.
+         *
+         *     Needs `write` on `apis` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["apisUpdate"];
+        post?: never;
+        /**
+         * Delete an API of the caller's organisation, as DELETE /gw/apis/{apiID} does
+         * @description Delete an API of the caller's organisation, as DELETE /gw/apis/{apiID} does.
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. Deletes the API, its stored parts and its OAuth clients (at most 50) in one transaction; a version leaves its base's list.
+         *
+         *     Needs `write` on `apis` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        delete: operations["apisDashboardDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/oas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an OAS API in the caller's organisation from a document with x-gw-api-gateway or the bare extension
+         * @description Create an OAS API in the caller's organisation from a document with x-gw-api-gateway or the bare extension.
+         *
+         *     The rules of POST /gw/apis/oas. With base_api_id the API becomes a version of that base (an OAS API of the same organisation; new_version_name is then required), both written in one transaction. The API is the caller's organisation's: an org_id (classic) or x-gw-api-gateway.info.orgId (OAS) must be absent or the caller's (400); every policy and version API the definition names, and base_api_id, must be the caller's organisation's (422 as for one that does not exist).
+         *
+         *     Needs `write` on `apis` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["oasDashboardCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/oas/{apiID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an OAS API of the caller's organisation
+         * @description Get an OAS API of the caller's organisation; mode=public leaves out x-gw-api-gateway.
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. Classic APIs are 404 here (GET /api/apis/{apiID} reads every API).
+         *
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["oasDashboardGet"];
+        /**
+         * Replace an OAS API of the caller's organisation
+         * @description Replace an OAS API of the caller's organisation.
+         *
+         *     The rules of PUT /gw/apis/oas/{apiID}. The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. With base_api_id the API becomes a version of that base (an OAS API of the same organisation; new_version_name is then required), both written in one transaction. The API is the caller's organisation's: an org_id (classic) or x-gw-api-gateway.info.orgId (OAS) must be absent or the caller's (400); every policy and version API the definition names, and base_api_id, must be the caller's organisation's (422 as for one that does not exist).
+         *
+         *     Needs `write` on `apis` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["oasDashboardUpdate"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -470,6 +596,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's organisation's keys by hash, newest first
+         * @description List the caller's organisation's keys by hash, newest first: alias, APIs, policies, expiry, active, live quota; never a clear key.
+         *
+         *     apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.
+         *
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["keysList"];
+        put?: never;
+        /**
+         * Create a key in the caller's organisation
+         * @description Create a key in the caller's organisation; key_id (the clear key, shown once) and key_hash in the result.
+         *
+         *     The service generates the key id (<org_id><32 hex>); only its hash is kept. An org_id in the body must be absent or the caller's (400). Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). Each access_rights entry's api_id equals its map key. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["keysDashboardCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{keyID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a key of the caller's organisation by its hash, as its policies make it, with its live quota
+         * @description Get a key of the caller's organisation by its hash, as its policies make it, with its live quota.
+         *
+         *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. data is the session the check enforces; quota_remaining and quota_renews come from the live counter; passwords never appear.
+         *
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["keysDashboardGet"];
+        /**
+         * Replace a key of the caller's organisation by its hash
+         * @description Replace a key of the caller's organisation by its hash; reset_quota=1 resets the live quota (kept otherwise).
+         *
+         *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. The body replaces the session; org_id, date_created and key_hash are kept. Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["keysDashboardReplace"];
+        post?: never;
+        /**
+         * Delete a key of the caller's organisation by its hash, with its live quota
+         * @description Delete a key of the caller's organisation by its hash, with its live quota.
+         *
+         *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. Deletes the key with its live quotas and its user-name marker.
+         *
+         *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        delete: operations["keysDashboardDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gw/policies": {
         parameters: {
             query?: never;
@@ -543,6 +741,78 @@ export interface paths {
          */
         post: operations["policiesImport"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}
+         * @description List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}.
+         *
+         *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.
+         *
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["policiesList"];
+        put?: never;
+        /**
+         * Create a policy in the caller's organisation
+         * @description Create a policy in the caller's organisation; id optional (24 hex generated).
+         *
+         *     Policy ids are unique across the installation. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `policies` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["policiesDashboardCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/policies/{policyID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a policy of the caller's organisation
+         * @description Get a policy of the caller's organisation.
+         *
+         *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.
+         *
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["policiesDashboardGet"];
+        /**
+         * Replace a policy of the caller's organisation
+         * @description Replace a policy of the caller's organisation.
+         *
+         *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one. Full replacement; _id and date_created are kept; a body id that is not the path's is 400. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `policies` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["policiesDashboardUpdate"];
+        post?: never;
+        /**
+         * Delete a policy of the caller's organisation
+         * @description Delete a policy of the caller's organisation.
+         *
+         *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one. Keys naming the policy simply stop receiving what it granted.
+         *
+         *     Needs `write` on `policies` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        delete: operations["policiesDashboardDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -882,6 +1152,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apis/oauth/{apiID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OAuth clients of an API of the caller's organisation, without secrets: {apps, pages}
+         * @description List the OAuth clients of an API of the caller's organisation, without secrets: {apps, pages}.
+         *
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. Paged by number (p, page_size).
+         *
+         *     Needs `read` on `oauth` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["oauthDashboardList"];
+        put?: never;
+        /**
+         * Create an OAuth client of an API of the caller's organisation
+         * @description Create an OAuth client of an API of the caller's organisation: answers the client with its generated secret, shown this once.
+         *
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). The secret is generated, answered this once and kept as a SHA-256 hash; client_id is generated unless given. Every number of meta_data is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `oauth` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["oauthDashboardCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/oauth/{apiID}/{clientID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an OAuth client of an API of the caller's organisation
+         * @description Update an OAuth client of an API of the caller's organisation: replaces redirect_uri, policy_id, meta_data and description.
+         *
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). Keeps id and secret; api_id and client_id, when sent, must be the path's. Every number of meta_data is stored and must fit storage (contract §11).
+         *
+         *     Needs `write` on `oauth` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["oauthDashboardUpdate"];
+        post?: never;
+        /**
+         * Delete an OAuth client of an API of the caller's organisation
+         * @description Delete an OAuth client of an API of the caller's organisation.
+         *
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one.
+         *
+         *     Needs `write` on `oauth` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        delete: operations["oauthDashboardDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gw/analytics": {
         parameters: {
             query?: never;
@@ -920,6 +1254,54 @@ export interface paths {
          *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
          */
         get: operations["keyActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of an API of the caller's organisation over time
+         * @description Usage of an API of the caller's organisation over time: requests, successes, errors and latency per hour or day.
+         *
+         *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the records the organisation's keys reported (POST /gw/analytics), summed per API and hour at ingestion. The path holds the api_id or the database id; another organisation's API is 404 like an unknown one.
+         *
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["apiUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of a key of the caller's organisation (by hash) over time
+         * @description Usage of a key of the caller's organisation (by hash) over time: requests, successes, errors and latency per hour or day.
+         *
+         *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the key's hourly counters (all its APIs and paths). Another organisation's key is 404 like an unknown one.
+         *
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         */
+        get: operations["keyUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1187,564 +1569,6 @@ export interface components {
             sort_by: number;
             user_group_owners: string[];
             user_owners: string[];
-        };
-        GatewayWriteResult: {
-            key: string;
-            /** @constant */
-            status: "ok";
-            /** @enum {string} */
-            action: "added" | "modified" | "deleted";
-        };
-        GatewayError: {
-            /** @constant */
-            status: "error";
-            message: string;
-            errors?: components["schemas"]["ValidationIssue"][];
-        };
-        OasDocument: {
-            openapi: string;
-            info: {
-                title: string;
-                version: string;
-                description?: string;
-                termsOfService?: string;
-                contact?: {
-                    email?: string;
-                    name?: string;
-                    url?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                license?: {
-                    name?: string;
-                    url?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            paths?: {
-                [key: string]: unknown;
-            };
-            components?: {
-                [key: string]: unknown;
-            };
-            externalDocs?: {
-                description?: string;
-                url?: string;
-            } & {
-                [key: string]: unknown;
-            };
-            security?: {
-                [key: string]: unknown;
-            }[];
-            servers?: ({
-                url: string;
-                description?: string;
-                variables?: {
-                    [key: string]: {
-                        default: string;
-                        enum?: string[] | null;
-                        description?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            } & {
-                [key: string]: unknown;
-            })[];
-            tags?: ({
-                name: string;
-                description?: string;
-                externalDocs?: {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            })[];
-            "x-gw-api-gateway"?: components["schemas"]["GwApiGateway"];
-        } & {
-            [key: string]: unknown;
-        };
-        GwApiGateway: {
-            info?: {
-                dbId?: string;
-                expiration?: string;
-                id?: string | "";
-                name?: string;
-                orgId?: string | "";
-                state?: {
-                    active?: boolean;
-                    internal?: boolean;
-                } & {
-                    [key: string]: unknown;
-                };
-                versioning?: {
-                    default?: string;
-                    key?: string;
-                    location?: string;
-                    name?: string;
-                    urlVersioningPattern?: string;
-                    enabled?: boolean;
-                    fallbackToDefault?: boolean;
-                    stripVersioningData?: boolean;
-                    versions?: ({
-                        id?: string;
-                        name?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            middleware?: {
-                global?: {
-                    cache?: {
-                        cacheAllSafeRequests?: boolean;
-                        cacheByHeaders?: string[] | null;
-                        cacheResponseCodes?: number[] | null;
-                        controlTTLHeaderName?: string;
-                        enableUpstreamCacheControl?: boolean;
-                        enabled?: boolean;
-                        timeout?: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    contextVariables?: {
-                        enabled?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    cors?: {
-                        allowCredentials?: boolean;
-                        debug?: boolean;
-                        enabled?: boolean;
-                        optionsPassthrough?: boolean;
-                        allowedHeaders?: string[] | null;
-                        allowedMethods?: string[] | null;
-                        allowedOrigins?: string[] | null;
-                        exposedHeaders?: string[] | null;
-                        maxAge?: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    pluginConfig?: {
-                        bundle?: {
-                            enabled?: boolean;
-                            path?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        data?: {
-                            enabled?: boolean;
-                            value?: {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        driver?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    postAuthenticationPlugins?: ({
-                        enabled?: boolean;
-                        functionName?: string;
-                        path?: string;
-                        rawBodyOnly?: boolean;
-                        requireSession?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    postPlugins?: ({
-                        enabled?: boolean;
-                        functionName?: string;
-                        path?: string;
-                        rawBodyOnly?: boolean;
-                        requireSession?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    prePlugins?: ({
-                        enabled?: boolean;
-                        functionName?: string;
-                        path?: string;
-                        rawBodyOnly?: boolean;
-                        requireSession?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    responsePlugins?: ({
-                        enabled?: boolean;
-                        functionName?: string;
-                        path?: string;
-                        rawBodyOnly?: boolean;
-                        requireSession?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    postAuthenticationPlugin?: {
-                        plugins?: ({
-                            enabled?: boolean;
-                            functionName?: string;
-                            path?: string;
-                            rawBodyOnly?: boolean;
-                            requireSession?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    postPlugin?: {
-                        plugins?: ({
-                            enabled?: boolean;
-                            functionName?: string;
-                            path?: string;
-                            rawBodyOnly?: boolean;
-                            requireSession?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    prePlugin?: {
-                        plugins?: ({
-                            enabled?: boolean;
-                            functionName?: string;
-                            path?: string;
-                            rawBodyOnly?: boolean;
-                            requireSession?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    responsePlugin?: {
-                        plugins?: ({
-                            enabled?: boolean;
-                            functionName?: string;
-                            path?: string;
-                            rawBodyOnly?: boolean;
-                            requireSession?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    trafficLogs?: {
-                        enabled?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    transformRequestHeaders?: {
-                        add?: ({
-                            name?: string;
-                            value?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                        enabled?: boolean;
-                        remove?: string[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    transformResponseHeaders?: {
-                        add?: ({
-                            name?: string;
-                            value?: string;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                        enabled?: boolean;
-                        remove?: string[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
-                operations?: {
-                    [key: string]: {
-                        [key: string]: unknown;
-                    };
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            server?: {
-                authentication?: {
-                    baseIdentityProvider?: string;
-                    enabled?: boolean;
-                    securitySchemes?: {
-                        [key: string]: unknown;
-                    };
-                    stripAuthorizationData?: boolean;
-                    custom?: {
-                        cookie?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        header?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        query?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        enabled?: boolean;
-                        config?: {
-                            enabled?: boolean;
-                            functionName?: string;
-                            path?: string;
-                            rawBodyOnly?: boolean;
-                            idExtractor?: {
-                                enabled?: boolean;
-                                source?: string;
-                                with?: string;
-                                config?: {
-                                    formParamName?: string;
-                                    headerName?: string;
-                                    regexp?: string;
-                                    regexpMatchIndex?: number;
-                                    xPathExp?: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    hmac?: {
-                        cookie?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        header?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        query?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        allowedAlgorithms?: string[] | null;
-                        allowedClockSkew?: number;
-                        enabled?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    oidc?: {
-                        cookie?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        header?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        query?: {
-                            enabled?: boolean;
-                            name?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        enabled?: boolean;
-                        providers?: ({
-                            issuer?: string;
-                            clientToPolicyMapping?: ({
-                                clientId?: string;
-                                policyId?: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                        scopes?: {
-                            claimName?: string;
-                            scopeToPolicyMapping?: ({
-                                policyId?: string;
-                                scope?: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[] | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        segregateByClientId?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
-                clientCertificates?: {
-                    allowlist?: string[] | null;
-                    enabled?: boolean;
-                } & {
-                    [key: string]: unknown;
-                };
-                customDomain?: {
-                    certificates?: string[] | null;
-                    enabled?: boolean;
-                    name?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                detailedActivityLogs?: {
-                    enabled?: boolean;
-                } & {
-                    [key: string]: unknown;
-                };
-                detailedTracing?: {
-                    enabled?: boolean;
-                } & {
-                    [key: string]: unknown;
-                };
-                eventHandlers?: ({
-                    enabled?: boolean;
-                    id?: string;
-                    name?: string;
-                    trigger?: string;
-                    type?: string;
-                } & {
-                    [key: string]: unknown;
-                })[] | null;
-                gatewayTags?: {
-                    enabled?: boolean;
-                    tags?: string[] | null;
-                } & {
-                    [key: string]: unknown;
-                };
-                listenPath?: {
-                    strip?: boolean;
-                    value?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            upstream?: {
-                certificatePinning?: {
-                    enabled?: boolean;
-                    domainToPublicKeysMapping?: ({
-                        domain?: string;
-                        publicKeys?: string[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                } & {
-                    [key: string]: unknown;
-                };
-                mutualTLS?: {
-                    enabled?: boolean;
-                    domainToCertificateMapping?: ({
-                        certificate?: string;
-                        domain?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                } & {
-                    [key: string]: unknown;
-                };
-                rateLimit?: {
-                    enabled?: boolean;
-                    rate?: number;
-                    per?: number | string;
-                    smoothing?: components["schemas"]["Smoothing"];
-                } & {
-                    [key: string]: unknown;
-                };
-                serviceDiscovery?: {
-                    cache?: {
-                        enabled?: boolean;
-                        timeout?: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    cacheTimeout?: number;
-                    dataPath?: string;
-                    parentDataPath?: string;
-                    portDataPath?: string;
-                    queryEndpoint?: string;
-                    targetPath?: string;
-                    enabled?: boolean;
-                    endpointReturnsList?: boolean;
-                    useNestedQuery?: boolean;
-                    useTargetList?: boolean;
-                } & {
-                    [key: string]: unknown;
-                };
-                test?: {
-                    serviceDiscovery?: {
-                        cache?: {
-                            enabled?: boolean;
-                            timeout?: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        cacheTimeout?: number;
-                        dataPath?: string;
-                        parentDataPath?: string;
-                        portDataPath?: string;
-                        queryEndpoint?: string;
-                        targetPath?: string;
-                        enabled?: boolean;
-                        endpointReturnsList?: boolean;
-                        useNestedQuery?: boolean;
-                        useTargetList?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
-                url?: string;
-            } & {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        Smoothing: {
-            enabled?: boolean;
-            delay?: number;
-            step?: number;
-            threshold?: number;
-            trigger?: number;
-        } & {
-            [key: string]: unknown;
         };
         ClassicApiInput: {
             active?: boolean;
@@ -2310,6 +2134,564 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        GatewayWriteResult: {
+            key: string;
+            /** @constant */
+            status: "ok";
+            /** @enum {string} */
+            action: "added" | "modified" | "deleted";
+        };
+        GatewayError: {
+            /** @constant */
+            status: "error";
+            message: string;
+            errors?: components["schemas"]["ValidationIssue"][];
+        };
+        OasDocument: {
+            openapi: string;
+            info: {
+                title: string;
+                version: string;
+                description?: string;
+                termsOfService?: string;
+                contact?: {
+                    email?: string;
+                    name?: string;
+                    url?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                license?: {
+                    name?: string;
+                    url?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            paths?: {
+                [key: string]: unknown;
+            };
+            components?: {
+                [key: string]: unknown;
+            };
+            externalDocs?: {
+                description?: string;
+                url?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            security?: {
+                [key: string]: unknown;
+            }[];
+            servers?: ({
+                url: string;
+                description?: string;
+                variables?: {
+                    [key: string]: {
+                        default: string;
+                        enum?: string[] | null;
+                        description?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            tags?: ({
+                name: string;
+                description?: string;
+                externalDocs?: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            "x-gw-api-gateway"?: components["schemas"]["GwApiGateway"];
+        } & {
+            [key: string]: unknown;
+        };
+        GwApiGateway: {
+            info?: {
+                dbId?: string;
+                expiration?: string;
+                id?: string | "";
+                name?: string;
+                orgId?: string | "";
+                state?: {
+                    active?: boolean;
+                    internal?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                versioning?: {
+                    default?: string;
+                    key?: string;
+                    location?: string;
+                    name?: string;
+                    urlVersioningPattern?: string;
+                    enabled?: boolean;
+                    fallbackToDefault?: boolean;
+                    stripVersioningData?: boolean;
+                    versions?: ({
+                        id?: string;
+                        name?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            middleware?: {
+                global?: {
+                    cache?: {
+                        cacheAllSafeRequests?: boolean;
+                        cacheByHeaders?: string[] | null;
+                        cacheResponseCodes?: number[] | null;
+                        controlTTLHeaderName?: string;
+                        enableUpstreamCacheControl?: boolean;
+                        enabled?: boolean;
+                        timeout?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    contextVariables?: {
+                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    cors?: {
+                        allowCredentials?: boolean;
+                        debug?: boolean;
+                        enabled?: boolean;
+                        optionsPassthrough?: boolean;
+                        allowedHeaders?: string[] | null;
+                        allowedMethods?: string[] | null;
+                        allowedOrigins?: string[] | null;
+                        exposedHeaders?: string[] | null;
+                        maxAge?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    pluginConfig?: {
+                        bundle?: {
+                            enabled?: boolean;
+                            path?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        data?: {
+                            enabled?: boolean;
+                            value?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        driver?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    postAuthenticationPlugins?: ({
+                        enabled?: boolean;
+                        functionName?: string;
+                        path?: string;
+                        rawBodyOnly?: boolean;
+                        requireSession?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    postPlugins?: ({
+                        enabled?: boolean;
+                        functionName?: string;
+                        path?: string;
+                        rawBodyOnly?: boolean;
+                        requireSession?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    prePlugins?: ({
+                        enabled?: boolean;
+                        functionName?: string;
+                        path?: string;
+                        rawBodyOnly?: boolean;
+                        requireSession?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    responsePlugins?: ({
+                        enabled?: boolean;
+                        functionName?: string;
+                        path?: string;
+                        rawBodyOnly?: boolean;
+                        requireSession?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    postAuthenticationPlugin?: {
+                        plugins?: ({
+                            enabled?: boolean;
+                            functionName?: string;
+                            path?: string;
+                            rawBodyOnly?: boolean;
+                            requireSession?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    postPlugin?: {
+                        plugins?: ({
+                            enabled?: boolean;
+                            functionName?: string;
+                            path?: string;
+                            rawBodyOnly?: boolean;
+                            requireSession?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    prePlugin?: {
+                        plugins?: ({
+                            enabled?: boolean;
+                            functionName?: string;
+                            path?: string;
+                            rawBodyOnly?: boolean;
+                            requireSession?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    responsePlugin?: {
+                        plugins?: ({
+                            enabled?: boolean;
+                            functionName?: string;
+                            path?: string;
+                            rawBodyOnly?: boolean;
+                            requireSession?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    trafficLogs?: {
+                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    transformRequestHeaders?: {
+                        add?: ({
+                            name?: string;
+                            value?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        enabled?: boolean;
+                        remove?: string[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    transformResponseHeaders?: {
+                        add?: ({
+                            name?: string;
+                            value?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        enabled?: boolean;
+                        remove?: string[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                operations?: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            server?: {
+                authentication?: {
+                    baseIdentityProvider?: string;
+                    enabled?: boolean;
+                    securitySchemes?: {
+                        [key: string]: unknown;
+                    };
+                    stripAuthorizationData?: boolean;
+                    custom?: {
+                        cookie?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        header?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        query?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        enabled?: boolean;
+                        config?: {
+                            enabled?: boolean;
+                            functionName?: string;
+                            path?: string;
+                            rawBodyOnly?: boolean;
+                            idExtractor?: {
+                                enabled?: boolean;
+                                source?: string;
+                                with?: string;
+                                config?: {
+                                    formParamName?: string;
+                                    headerName?: string;
+                                    regexp?: string;
+                                    regexpMatchIndex?: number;
+                                    xPathExp?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    hmac?: {
+                        cookie?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        header?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        query?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        allowedAlgorithms?: string[] | null;
+                        allowedClockSkew?: number;
+                        enabled?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    oidc?: {
+                        cookie?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        header?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        query?: {
+                            enabled?: boolean;
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        enabled?: boolean;
+                        providers?: ({
+                            issuer?: string;
+                            clientToPolicyMapping?: ({
+                                clientId?: string;
+                                policyId?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        scopes?: {
+                            claimName?: string;
+                            scopeToPolicyMapping?: ({
+                                policyId?: string;
+                                scope?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        segregateByClientId?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                clientCertificates?: {
+                    allowlist?: string[] | null;
+                    enabled?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                customDomain?: {
+                    certificates?: string[] | null;
+                    enabled?: boolean;
+                    name?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                detailedActivityLogs?: {
+                    enabled?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                detailedTracing?: {
+                    enabled?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                eventHandlers?: ({
+                    enabled?: boolean;
+                    id?: string;
+                    name?: string;
+                    trigger?: string;
+                    type?: string;
+                } & {
+                    [key: string]: unknown;
+                })[] | null;
+                gatewayTags?: {
+                    enabled?: boolean;
+                    tags?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                listenPath?: {
+                    strip?: boolean;
+                    value?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+            upstream?: {
+                certificatePinning?: {
+                    enabled?: boolean;
+                    domainToPublicKeysMapping?: ({
+                        domain?: string;
+                        publicKeys?: string[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                mutualTLS?: {
+                    enabled?: boolean;
+                    domainToCertificateMapping?: ({
+                        certificate?: string;
+                        domain?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                rateLimit?: {
+                    enabled?: boolean;
+                    rate?: number;
+                    per?: number | string;
+                    smoothing?: components["schemas"]["Smoothing"];
+                } & {
+                    [key: string]: unknown;
+                };
+                serviceDiscovery?: {
+                    cache?: {
+                        enabled?: boolean;
+                        timeout?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    cacheTimeout?: number;
+                    dataPath?: string;
+                    parentDataPath?: string;
+                    portDataPath?: string;
+                    queryEndpoint?: string;
+                    targetPath?: string;
+                    enabled?: boolean;
+                    endpointReturnsList?: boolean;
+                    useNestedQuery?: boolean;
+                    useTargetList?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                test?: {
+                    serviceDiscovery?: {
+                        cache?: {
+                            enabled?: boolean;
+                            timeout?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        cacheTimeout?: number;
+                        dataPath?: string;
+                        parentDataPath?: string;
+                        portDataPath?: string;
+                        queryEndpoint?: string;
+                        targetPath?: string;
+                        enabled?: boolean;
+                        endpointReturnsList?: boolean;
+                        useNestedQuery?: boolean;
+                        useTargetList?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                url?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Smoothing: {
+            enabled?: boolean;
+            delay?: number;
+            step?: number;
+            threshold?: number;
+            trigger?: number;
         } & {
             [key: string]: unknown;
         };
@@ -5424,6 +5806,87 @@ export interface operations {
             };
         };
     };
+    usersMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling user */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        org_id: string;
+                        email_address: string;
+                        first_name: string;
+                        last_name: string;
+                        user_permissions: {
+                            [key: string]: "read" | "write" | "deny";
+                        };
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
     apisList: {
         parameters: {
             query?: {
@@ -5542,6 +6005,166 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    apisCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_definition: components["schemas"]["ClassicApiInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description API created; Meta is its database id, ID its api_id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: string;
+                        ID: string;
+                    };
+                };
+            };
+            /** @description org_id names another organisation, or the event handlers past the fan-out limits (100 webhook handlers per API, 20 webhooks per event), each named. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on apis (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The api_id, database id or listen path is taken, or a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A policy or version API the definition names, or a webhook an event handler names, is not the caller organisation's. The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +7312,956 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    apisGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API listing entry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiListingEntry"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on apis (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A stored definition is too large to read: a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    apisUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_definition: components["schemas"]["ClassicApiInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description API updated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: null;
+                    };
+                };
+            };
+            /** @description The body names another api_id or organisation, or the event handlers past the fan-out limits (100 webhook handlers per API, 20 webhooks per event), each named. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on apis (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The listen path is taken by another API, or a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A policy or version API the definition names, or a webhook an event handler names, is not the caller organisation's */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    apisDashboardDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description API deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: null;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on apis (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A base that still has versions, an API with more than 50 OAuth clients, or a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oasDashboardCreate: {
+        parameters: {
+            query?: {
+                /** @description Link the API as a version of this base API (new_version_name is then required) */
+                base_api_id?: string;
+                /** @description Name of the base API's own version */
+                base_api_version_name?: string;
+                /** @description Name of this version in the base API */
+                new_version_name?: string;
+                /** @description true makes this version the base API's default */
+                set_default?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OasWriteBody"];
+            };
+        };
+        responses: {
+            /** @description API created; Meta is its database id, ID its api_id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: string;
+                        ID: string;
+                    };
+                };
+            };
+            /** @description info.orgId names another organisation, or the event handlers past the fan-out limits (100 webhook handlers per API, 20 webhooks per event), each named. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on apis (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The api_id, database id or listen path is taken, new_version_name already names a version of the base (or the base's own version), or a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A policy, version API or webhook the definition names is not the caller organisation's, or base_api_id names no OAS API of the organisation, or the API itself, or new_version_name is missing. The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oasDashboardGet: {
+        parameters: {
+            query?: {
+                /** @description public leaves out x-gw-api-gateway (and nothing else) */
+                mode?: "public";
+            };
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document with x-gw-api-gateway (without it for mode=public) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OasDocument"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on apis (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such OAS API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A stored definition is too large to read: a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oasDashboardUpdate: {
+        parameters: {
+            query?: {
+                /** @description Link the API as a version of this base API (new_version_name is then required) */
+                base_api_id?: string;
+                /** @description Name of the base API's own version */
+                base_api_version_name?: string;
+                /** @description Name of this version in the base API */
+                new_version_name?: string;
+                /** @description true makes this version the base API's default */
+                set_default?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OasWriteBody"];
+            };
+        };
+        responses: {
+            /** @description API updated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: null;
+                    };
+                };
+            };
+            /** @description The body names another api_id or organisation, or event handlers past the fan-out limits (100 webhook handlers per API, 20 webhooks per event), each named. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on apis (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such OAS API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The listen path is taken by another API, new_version_name already names a version of the base (or the base's own version), or a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A policy, version API or webhook the definition names is not the caller organisation's, or base_api_id names no OAS API of the organisation, or the API itself, or new_version_name is missing */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
                 };
             };
         };
@@ -8381,6 +9954,800 @@ export interface operations {
             };
         };
     };
+    keysList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+                /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of keys */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            key_hash: string;
+                            alias: string;
+                            apis: string[];
+                            apply_policies: string[];
+                            expires: number;
+                            is_inactive: boolean;
+                            quota_max: number;
+                            quota_remaining: number;
+                            quota_renews: number;
+                            date_created: string;
+                            last_updated: string;
+                        }[];
+                        pages: number;
+                        next_cursor?: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on keys (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    keysDashboardCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (key_id) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    access_rights?: components["schemas"]["AccessRightsInput"] | null;
+                    alias?: string;
+                    allowance?: number;
+                    apply_policies?: string[] | null;
+                    apply_policy_id?: string | "";
+                    basic_auth_data?: {
+                        hash_type?: string;
+                        password?: string;
+                        user?: string | "";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    certificate?: string;
+                    data_expires?: number;
+                    date_created?: string;
+                    enable_detailed_recording?: boolean;
+                    expires?: number;
+                    hmac_enabled?: boolean;
+                    hmac_string?: string;
+                    id_extractor_deadline?: number;
+                    is_inactive?: boolean;
+                    jwt_data?: {
+                        secret?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    key_hash?: string;
+                    last_check?: number;
+                    last_updated?: string;
+                    max_query_depth?: number;
+                    meta_data?: unknown;
+                    monitor?: {
+                        trigger_limits?: number[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    oauth_client_id?: string;
+                    oauth_keys?: {
+                        [key: string]: string;
+                    } | null;
+                    org_id?: string | "";
+                    per?: number;
+                    quota_max?: number;
+                    quota_remaining?: number;
+                    quota_renewal_rate?: number;
+                    quota_renews?: number;
+                    rate?: number;
+                    session_lifetime?: number;
+                    smoothing?: components["schemas"]["SmoothingInput"];
+                    tags?: string[] | null;
+                    throttle_interval?: number;
+                    throttle_retry_limit?: number;
+                    key_id?: string;
+                } & {
+                    [key: string]: unknown;
+                }) & ({
+                    access_rights: unknown;
+                } | {
+                    apply_policies: unknown;
+                } | {
+                    apply_policy_id: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description Key created; key_id is the clear key (shown this once), key_hash its hash */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyResult"];
+                };
+            };
+            /** @description Neither an access_rights entry nor a policy (apply_policies or apply_policy_id), or org_id names another organisation. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on keys (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The basic-auth user name is taken in the organisation. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An API or policy the key names is not the caller organisation's. The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    keysDashboardGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key hash */
+                keyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key by hash */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_model: {
+                            [key: string]: unknown;
+                        };
+                        key_hash: string;
+                        data: components["schemas"]["Key"];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on keys (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    keysDashboardReplace: {
+        parameters: {
+            query?: {
+                /** @description 1 or true restarts the organisation's live quota window */
+                reset_quota?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The key hash */
+                keyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyDashboard"] & ({
+                    access_rights: unknown;
+                } | {
+                    apply_policies: unknown;
+                } | {
+                    apply_policy_id: unknown;
+                });
+            };
+        };
+        responses: {
+            /** @description Key updated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_model: {
+                            [key: string]: unknown;
+                        };
+                        key_hash: string;
+                        data: components["schemas"]["Key"];
+                    };
+                };
+            };
+            /** @description Neither an access_rights entry nor a policy (apply_policies or apply_policy_id). The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on keys (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The basic-auth user name is taken in the organisation */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An API or policy the body names is not the caller organisation's */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    keysDashboardDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The key hash */
+                keyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Key deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on keys (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The key changed while it was being deleted; try again */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
     policiesCreate: {
         parameters: {
             query?: never;
@@ -9116,6 +11483,742 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    policiesList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+                /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of policies */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Data: components["schemas"]["Policy"][];
+                        Pages: number;
+                        next_cursor?: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on policies (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    policiesDashboardCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours) */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    _id?: string;
+                    id?: string;
+                    access_rights?: components["schemas"]["AccessRightsInput"] | null;
+                    active?: boolean;
+                    date_created?: string;
+                    enable_http_signature_validation?: boolean;
+                    graphql_access_rights?: {
+                        [key: string]: unknown;
+                    } | null;
+                    hmac_enabled?: boolean;
+                    is_inactive?: boolean;
+                    key_expires_in?: number;
+                    last_updated?: string;
+                    max_query_depth?: number;
+                    meta_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    name?: string;
+                    org_id?: string | "";
+                    partitions?: components["schemas"]["Partitions"];
+                    per?: number;
+                    quota_max?: number;
+                    quota_renewal_rate?: number;
+                    rate?: number;
+                    smoothing?: components["schemas"]["SmoothingInput"];
+                    tags?: string[] | null;
+                    throttle_interval?: number;
+                    throttle_retry_limit?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Policy created; Meta and ID are its id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMetaIdWithId"];
+                };
+            };
+            /** @description org_id names another organisation. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on policies (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The id is taken. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An API in access_rights is not the caller organisation's. The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    policiesDashboardGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy id */
+                policyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on policies (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such policy in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    policiesDashboardUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The policy id */
+                policyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    _id?: string;
+                    id?: string;
+                    access_rights?: components["schemas"]["AccessRightsInput"] | null;
+                    active?: boolean;
+                    date_created?: string;
+                    enable_http_signature_validation?: boolean;
+                    graphql_access_rights?: {
+                        [key: string]: unknown;
+                    } | null;
+                    hmac_enabled?: boolean;
+                    is_inactive?: boolean;
+                    key_expires_in?: number;
+                    last_updated?: string;
+                    max_query_depth?: number;
+                    meta_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    name?: string;
+                    org_id?: string | "";
+                    partitions?: components["schemas"]["Partitions"];
+                    per?: number;
+                    quota_max?: number;
+                    quota_renewal_rate?: number;
+                    rate?: number;
+                    smoothing?: components["schemas"]["SmoothingInput"];
+                    tags?: string[] | null;
+                    throttle_interval?: number;
+                    throttle_retry_limit?: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Policy updated; Meta is its id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMetaId"];
+                };
+            };
+            /** @description The body names another id than the path, or another organisation. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on policies (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such policy in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An API in access_rights is not the caller organisation's */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    policiesDashboardDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The policy id */
+                policyID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policy deleted; Meta is its id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMetaId"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on policies (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such policy in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12424,6 +15527,616 @@ export interface operations {
             };
         };
     };
+    oauthDashboardList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the API's OAuth clients */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apps: components["schemas"]["OAuthClient"][];
+                        pages: number;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on oauth (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oauthDashboardCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (secret) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    redirect_uri: string;
+                    client_id?: string;
+                    /** @description Default: "". */
+                    policy_id?: string | "";
+                    meta_data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description Default: "". */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OAuth client created, with its secret (shown this once) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientCreated"];
+                };
+            };
+            /** @description The policy does not grant the API. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on oauth (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The client_id is taken. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The policy is not the caller organisation's. The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oauthDashboardUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+                /** @description The OAuth client id */
+                clientID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientUpdate"];
+            };
+        };
+        responses: {
+            /** @description OAuth client updated (without its secret) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClient"];
+                };
+            };
+            /** @description The policy does not grant the API, the body names another API or client than the path, or another secret. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on oauth (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation, or no such client of it. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The policy is not the caller organisation's */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    oauthDashboardDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+                /** @description The OAuth client id */
+                clientID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OAuth client deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: null;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on oauth (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation, or no such client of it. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
     analyticsIngest: {
         parameters: {
             query?: never;
@@ -12702,6 +16415,282 @@ export interface operations {
                      *       "Meta": null
                      *     }
                      */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    apiUsage: {
+        parameters: {
+            query?: {
+                resolution?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description First day of the range (1-31) */
+                startDay: string;
+                /** @description Month of the first day (1-12) */
+                startMonth: string;
+                /** @description Year of the first day (four digits) */
+                startYear: string;
+                /** @description Last day of the range, included (1-31) */
+                EndDay: string;
+                /** @description Month of the last day (1-12) */
+                EndMonth: string;
+                /** @description Year of the last day (four digits) */
+                EndYear: string;
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per period of the range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        resolution: "hour" | "day";
+                        from: string;
+                        to: string;
+                        data: {
+                            period: string;
+                            hits: number;
+                            success: number;
+                            error: number;
+                            latency_avg: number;
+                            latency_max: number;
+                            upstream_latency_avg: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A date that does not exist, an end before the start, a range longer than the resolution allows (hour: 31 days, day: 366), or another resolution. A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on analytics (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    keyUsage: {
+        parameters: {
+            query?: {
+                resolution?: "hour" | "day";
+            };
+            header?: never;
+            path: {
+                /** @description First day of the range (1-31) */
+                startDay: string;
+                /** @description Month of the first day (1-12) */
+                startMonth: string;
+                /** @description Year of the first day (four digits) */
+                startYear: string;
+                /** @description Last day of the range, included (1-31) */
+                EndDay: string;
+                /** @description Month of the last day (1-12) */
+                EndMonth: string;
+                /** @description Year of the last day (four digits) */
+                EndYear: string;
+                /** @description The SHA-256 hash (hex) of the key */
+                keyHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per period of the range */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        resolution: "hour" | "day";
+                        from: string;
+                        to: string;
+                        data: {
+                            period: string;
+                            hits: number;
+                            success: number;
+                            error: number;
+                            latency_avg: number;
+                            latency_max: number;
+                            upstream_latency_avg: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A date that does not exist, an end before the start, a range longer than the resolution allows (hour: 31 days, day: 366), or another resolution. A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on analytics (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };

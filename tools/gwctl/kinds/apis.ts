@@ -4,17 +4,16 @@
  * organisation, and a base's list of versions (each version's file says `version_of` instead, so a
  * version is one file and the list follows from the files).
  *
- * Transport: the list is the dashboard's `GET /api/apis`; every other route exists only in the
- * gateway group until the dashboard routes of issue 27 are merged (see the transport table below).
+ * Transport: the dashboard group's `/api/apis` routes (OAS writes under `/api/apis/oas`).
  */
 import { etagOf, GwctlError, must } from '../client';
-import type { components } from '../generated/api';
+import type { paths } from '../generated/api';
 import { isObject, type ConfigObject, type Json, type JsonObject } from '../model';
-import type { Ctx, KindAdapter, Live } from './kind';
+import type { KindAdapter, Live } from './kind';
 import { allPages } from './paging';
 
-type OasWriteBody = components['schemas']['OasWriteBody'];
-type ClassicApiInput = components['schemas']['ClassicApiInput'];
+type OasWriteBody = paths['/api/apis/oas']['post']['requestBody']['content']['application/json'];
+type ClassicBody = paths['/api/apis']['post']['requestBody']['content']['application/json'];
 
 const GW = 'x-gw-api-gateway';
 const isOas = (o: ConfigObject) => isObject(o.spec[GW]);
@@ -36,7 +35,7 @@ const ifMatchHeader = (ifMatch: string | undefined) => (ifMatch ? { 'If-Match': 
 export const apis: KindAdapter = {
   kind: 'api',
   dir: 'apis',
-  transport: 'dashboard: GET /api/apis; gateway: GET /gw/apis/{apiID}, POST /gw/apis/oas, POST /gw/apis, PUT /gw/apis/oas/{apiID}, DELETE /gw/apis/{apiID}',
+  transport: 'dashboard: GET/POST /api/apis, GET/PUT/DELETE /api/apis/{apiID}, POST /api/apis/oas, PUT /api/apis/oas/{apiID}',
   schema: 'OasWriteDocument | ClassicApiInput',
   keyOf,
   fileOf: (o) => `apis/${keyOf(o)}.yaml`,
@@ -64,7 +63,7 @@ export const apis: KindAdapter = {
       const v = versionOf.get(live.key);
       if (v) live.object.version_of = v;
       // The listing carries no versions: one read each for the ETag that guards the update.
-      const one = await ctx.clients.gateway.GET('/gw/apis/{apiID}', { params: { path: { apiID: live.key } } });
+      const one = await ctx.clients.dashboard.GET('/api/apis/{apiID}', { params: { path: { apiID: live.key } } });
       must(`read API ${live.key}`, one);
       live.etag = etagOf(one);
       ctx.apiIds.push(live.key);
@@ -77,25 +76,24 @@ export const apis: KindAdapter = {
     const header = { 'Idempotency-Key': idempotencyKey };
     if (isOas(o)) {
       const query = o.version_of ? { base_api_id: o.version_of.base, new_version_name: o.version_of.name } : {};
-      must(`create API ${keyOf(o)}`, await ctx.clients.gateway.POST('/gw/apis/oas', { params: { query, header }, body: oasBody(ctx, o, {}) }));
+      must(`create API ${keyOf(o)}`, await ctx.clients.dashboard.POST('/api/apis/oas', { params: { query, header }, body: oasBody(o, {}) }));
     } else {
       if (o.version_of) throw new GwctlError(`API ${keyOf(o)}: only OAS APIs can be versions`);
-      must(`create API ${keyOf(o)}`, await ctx.clients.gateway.POST('/gw/apis', { params: { header }, body: classicBody(ctx, o, {}) }));
+      must(`create API ${keyOf(o)}`, await ctx.clients.dashboard.POST('/api/apis', { params: { header }, body: classicBody(o, {}) }));
     }
   },
 
   async update(ctx, live, o, ifMatch) {
-    if (!isOas(o) || !isOas(live.object)) {
-      throw new GwctlError(`API ${live.key}: a classic definition (or a change of kind) cannot be replaced through the gateway group; needs the dashboard route PUT /api/apis/{apiID}`);
-    }
-    must(
-      `update API ${live.key}`,
-      await ctx.clients.gateway.PUT('/gw/apis/oas/{apiID}', { params: { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) }, body: oasBody(ctx, o, live.state) }),
-    );
+    const params = { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) };
+    if (isOas(o) !== isOas(live.object)) throw new GwctlError(`API ${live.key}: an API cannot change between OAS and classic (delete it and create it again)`);
+    const r = isOas(o)
+      ? await ctx.clients.dashboard.PUT('/api/apis/oas/{apiID}', { params, body: oasBody(o, live.state) })
+      : await ctx.clients.dashboard.PUT('/api/apis/{apiID}', { params, body: classicBody(o, live.state) });
+    must(`update API ${live.key}`, r);
   },
 
   async remove(ctx, live, ifMatch) {
-    must(`delete API ${live.key}`, await ctx.clients.gateway.DELETE('/gw/apis/{apiID}', { params: { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) } }));
+    must(`delete API ${live.key}`, await ctx.clients.dashboard.DELETE('/api/apis/{apiID}', { params: { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) } }));
   },
 };
 
@@ -120,14 +118,13 @@ function fromClassic(def: JsonObject): Live {
 }
 
 /**
- * The document as the write takes it: the organisation, and on a replace the database id and the
- * base's version list as the plan read them (the files leave them to the service; a replace
- * without them would drop the links its versions made).
+ * The document as the write takes it (the organisation is the caller's), and on a replace the
+ * database id and the base's version list as the plan read them (the files leave them to the
+ * service; a replace without them would drop the links its versions made).
  */
-function oasBody(ctx: Ctx, o: ConfigObject, state: Record<string, unknown>): OasWriteBody {
+function oasBody(o: ConfigObject, state: Record<string, unknown>): OasWriteBody {
   const spec = structuredClone(o.spec);
   const info = gwInfo(spec);
-  info.orgId = ctx.org;
   if (typeof state.dbId === 'string') info.dbId = state.dbId;
   if (Array.isArray(state.versions)) {
     if (!isObject(info.versioning)) info.versioning = {};
@@ -137,9 +134,9 @@ function oasBody(ctx: Ctx, o: ConfigObject, state: Record<string, unknown>): Oas
   return spec as unknown as OasWriteBody;
 }
 
-function classicBody(ctx: Ctx, o: ConfigObject, state: Record<string, unknown>): ClassicApiInput {
-  const spec: JsonObject = { ...structuredClone(o.spec), org_id: ctx.org };
+function classicBody(o: ConfigObject, state: Record<string, unknown>): ClassicBody {
+  const spec: JsonObject = structuredClone(o.spec);
   if (typeof state.id === 'string') spec.id = state.id;
   // Checked against ClassicApiInput by validate before any write.
-  return spec as unknown as ClassicApiInput;
+  return { api_definition: spec } as unknown as ClassicBody;
 }
