@@ -111,7 +111,7 @@ async function buildWorld(s: Stage, t: { orgId: string; key: string }) {
   );
   ok(await s.gw('POST', '/gw/policies', { id: id('gold'), name: 'Gold', org_id: t.orgId, rate: 100, per: 60, quota_max: -1, tags: ['team-orders'], access_rights: rightsFor(id('orders')) }), 'policy');
   ok(
-    await s.gw('POST', '/gw/oauth/clients/create', { api_id: id('orders'), client_id: id('client'), redirect_uri: 'https://app.example/cb', policy_id: '', description: 'mobile app', meta_data: { team: 'orders' } }),
+    await s.gw('POST', '/gw/oauth/clients/create', { api_id: id('orders'), client_id: id('client'), redirect_uri: 'https://app.example/cb', policy_id: id('gold'), description: 'mobile app', meta_data: { team: 'orders' } }),
     'OAuth client',
   );
 }
@@ -126,7 +126,7 @@ async function gwctl(s: Stage, key: string, args: string[], env: Record<string, 
   const out: string[] = [];
   const err: string[] = [];
   const code = await run(args, {
-    env: { GW_URL: s.url, GW_DASHBOARD_KEY: key, GW_SECRET, ...env },
+    env: { GW_URL: s.url, GW_DASHBOARD_KEY: key, ...env },
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   });
@@ -182,7 +182,7 @@ describe('gwctl dump', () => {
     );
     const all = Object.values(files).join('\n');
     // Nothing the service owns or generates, no organisation, no clear header value, no secret.
-    expect(all.split('\n').filter((l) => /\b[0-9a-f]{24}\b|dbId|orgId|org_id|created_at|updated_at|last_updated|date_created|version: \d|_id:|secret/.test(l))).toEqual([]);
+    expect(all.split('\n').filter((l) => /\b[0-9a-f]{24}\b|dbId|orgId|org_id|created_at|updated_at|last_updated|date_created|version: \d|(^|\s)_id:|secret/.test(l))).toEqual([]);
     expect(all).not.toContain(orgA.orgId);
     expect(all).not.toContain(HEADER_SECRET);
     expect(files['hooks/alerts.yaml']).toBe(
@@ -420,7 +420,7 @@ describe('gwctl sync killed halfway', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       child = spawn(process.execPath, [join(process.cwd(), 'tools/gwctl/bin.mjs'), 'sync', '--dir', dir], {
-        env: { ...process.env, GW_URL: proxyUrl, GW_DASHBOARD_KEY: orgK.key, GW_SECRET },
+        env: { ...process.env, GW_URL: proxyUrl, GW_DASHBOARD_KEY: orgK.key, GW_SECRET: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';

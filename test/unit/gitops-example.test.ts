@@ -83,7 +83,7 @@ describe('examples/gitops workflow', () => {
   it("takes the credentials and every environment reference of the folder's index from the repository's secrets", () => {
     const index = parse(readFileSync(join(CONFIG, 'gwctl.yaml'), 'utf8')) as { environment: Array<{ name: string }> };
     const sync = steps('sync').find((s) => s.run?.includes('gwctl sync'))!;
-    expect(sync.env).toMatchObject({ GW_URL: '${{ vars.GW_URL }}', GW_DASHBOARD_KEY: '${{ secrets.GW_DASHBOARD_KEY }}', GW_SECRET: '${{ secrets.GW_SECRET }}' });
+    expect(sync.env).toMatchObject({ GW_URL: '${{ vars.GW_URL }}', GW_DASHBOARD_KEY: '${{ secrets.GW_DASHBOARD_KEY }}' });
     for (const { name } of index.environment) expect(sync.env?.[name], name).toBe(`\${{ secrets.${name} }}`);
     const diff = steps('plan').find((s) => s.run?.includes('gwctl diff'))!;
     expect(diff.env).toMatchObject({ GW_DASHBOARD_KEY: '${{ secrets.GW_DASHBOARD_KEY }}' });
