@@ -19,6 +19,9 @@
  *                neither imports the other)
  *   functions    functions/<resource>/<verb>.ts: one handler per route
  *   infra        infra/: the CDK app and the local stages
+ *
+ * Beside the layers, tools/ (gwctl) is a client of the service's OpenAPI document alone: it
+ * imports nothing of the service, so what it can do is what the document promises.
  */
 const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$';
 const SCHEMAS = '^shared/schemas/';
@@ -34,6 +37,7 @@ const HTTP = '^shared/http/';
 const OPENAPI = '^shared/openapi/';
 const FUNCTIONS = '^functions/';
 const INFRA = '^infra/';
+const TOOLS = '^tools/';
 // Unanchored: a module of the AWS SDK wherever node_modules sits.
 const AWS_SDK = 'node_modules/@aws-sdk/';
 
@@ -119,6 +123,12 @@ module.exports = {
       'A function builds only its own route group at cold start: functions/<group>/ imports shared/route-groups/<group>.ts only.',
       { path: '^functions/([^/]+)/' },
       { path: '^shared/route-groups/', pathNot: '^shared/route-groups/$1[.]ts$' },
+    ),
+    forbid(
+      'tools-are-clients-of-the-document',
+      'gwctl talks to the service through its OpenAPI document (generated types, HTTP), never through its code.',
+      { path: TOOLS },
+      { path: ['^shared/', FUNCTIONS, INFRA] },
     ),
     forbid(
       'shared-never-imports-infra',

@@ -1,0 +1,91 @@
+/**
+ * gwctl: an organisation's configuration as code (README "Configuration as code").
+ * Exit codes: 0 done (diff: no change), 2 diff found changes, 1 an error (sync: drift or a failed
+ * step included).
+ */
+import { parseArgs } from 'node:util';
+import { GwctlError } from './client';
+import { dump } from './commands/dump';
+import type { Io } from './commands/io';
+import { validate } from './commands/validate';
+import { diff } from './commands/diff';
+import { sync } from './commands/sync';
+
+export const HELP = `gwctl: an organisation's gateway configuration as code
+
+Usage:
+  gwctl dump     [--dir DIR]                 write the organisation's configuration to DIR
+  gwctl validate [--dir DIR] [--org]         check DIR offline: schemas of the service's OpenAPI
+                                             document and references across the folder; --org:
+                                             references may also name the organisation's objects
+  gwctl diff     [--dir DIR] [--output text|json] [--select-tag TAG]... [--prune] [--plan-out FILE]
+                                             the plan: creates, updates (field by field), deletes;
+                                             exit 0 no change, 2 changes, 1 error
+  gwctl sync     [--dir DIR] [--plan FILE] [--select-tag TAG]... [--prune] [--dry-run]
+                 [--secrets-file FILE]       apply the plan (If-Match, Idempotency-Key);
+                                             drift or a failed step: exit 1
+
+Options:
+  --dir DIR         the configuration folder (default: ./gw-config)
+  --select-tag TAG  only objects carrying TAG (repeat: all of them); see README
+  --prune           delete objects of the organisation the folder does not have
+  --plan FILE       apply the plan diff wrote (--plan-out): objects changed since it was made
+                    are drift and are left as they are
+  --secrets-file F  where sync writes the secrets of OAuth clients it creates (never printed)
+
+Environment (credentials are never flags):
+  GW_URL            the stage, such as http://127.0.0.1:8080
+  GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
+  plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
+
+API keys are credentials, not configuration: gwctl neither dumps nor syncs them.
+`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        dir: { type: 'string', default: './gw-config' },
+        output: { type: 'string', default: 'text' },
+        'select-tag': { type: 'string', multiple: true, default: [] },
+        prune: { type: 'boolean', default: false },
+        org: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        plan: { type: 'string' },
+        'plan-out': { type: 'string' },
+        'secrets-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    const [command, ...rest] = positionals;
+    if (values.help || !command) {
+      io.out(HELP);
+      return values.help ? 0 : 1;
+    }
+    if (rest.length) throw new GwctlError(`unexpected arguments: ${rest.join(' ')}`);
+    if (values.output !== 'text' && values.output !== 'json') throw new GwctlError('--output is text or json');
+    switch (command) {
+      case 'dump':
+        return await dump(values.dir, io);
+      case 'validate':
+        return await validate(values.dir, io, values.org);
+      case 'diff':
+        return await diff({ dir: values.dir, selectTags: values['select-tag'], prune: values.prune, output: values.output, planOut: values['plan-out'] }, io);
+      case 'sync':
+        return await sync(
+          { dir: values.dir, selectTags: values['select-tag'], prune: values.prune, plan: values.plan, dryRun: values['dry-run'], secretsFile: values['secrets-file'] },
+          io,
+        );
+      default:
+        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync; --help)`);
+    }
+  } catch (e) {
+    if (e instanceof GwctlError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.err(`gwctl: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
