@@ -220,7 +220,7 @@ export function stageNames(stage: StageName) {
     stack: `GwManagement-${stage}`,
     table: base,
     secret: (group: string) => `${base}/${group}`,
-    functionLogs: (route: string) => `/${base}/functions/${route}`,
+    functionLogs: (folder: string) => `/${base}/functions/${folder}`,
     accessLogs: `/${base}/api-access`,
     alarmTopic: `${base}-alarms`,
     dashboard: base,

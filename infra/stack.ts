@@ -26,6 +26,7 @@ import { stageNames, type StageConfig } from './config';
 import { Capacity } from './constructs/capacity';
 import { ConsoleHosting } from './constructs/console-hosting';
 import { Edge } from './constructs/edge';
+import { FunctionRole } from './constructs/function-role';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
@@ -107,8 +108,21 @@ export class ManagementStack extends Stack {
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
     const bundlingOf = (entry: string, nodeModules: string[] = []): NodejsFunctionProps['bundling'] =>
       functionBundling(entry, nodeModules, nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined);
+    // One log group per folder of functions/ (a resource): Lambda writes each function's streams
+    // under its own name, and a log group per function would pass CloudFormation's 500 resources.
+    const logGroups = new Map<string, LogGroup>();
+    const logGroupOf = (entry: string) => {
+      const folder = entry.split('/')[1]!;
+      let group = logGroups.get(folder);
+      if (!group) {
+        group = new LogGroup(this, `Logs${folder[0]!.toUpperCase()}${folder.slice(1)}`, { logGroupName: names.functionLogs(folder), retention: RetentionDays.ONE_MONTH, removalPolicy: keep, encryptionKey: key });
+        logGroups.set(folder, group);
+      }
+      return group;
+    };
     const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[], timeout = Duration.seconds(29)) =>
       new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
+        role: new FunctionRole(this, `Role${name[0]!.toUpperCase()}${name.slice(1)}`),
         entry: join(ROOT, entry),
         handler: 'handler',
         runtime: new Runtime(LAMBDA_RUNTIME, RuntimeFamily.NODEJS, { supportsInlineCode: true }),
@@ -121,7 +135,7 @@ export class ManagementStack extends Stack {
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         // X-Ray segments per invocation (cold start, duration, errors); HTTP APIs have no X-Ray.
         tracing: Tracing.ACTIVE,
-        logGroup: new LogGroup(this, `Logs${name}`, { logGroupName: names.functionLogs(name), retention: RetentionDays.ONE_MONTH, removalPolicy: keep, encryptionKey: key }),
+        logGroup: logGroupOf(entry),
       });
 
     const fallback = fn('fallback', 'functions/system/fallback.ts', edgeEnvironment);

@@ -42,13 +42,14 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     });
   }
 
+  // The grants are on each function's own role (infra/constructs/function-role.ts), beside it.
   for (const [f, actions] of functions) {
-    Validations.of(f).acknowledge(
+    Validations.of(f.role!).acknowledge(
       { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.' },
       { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Active tracing sends X-Ray segments (xray:PutTraceSegments, xray:PutTelemetryRecords), which have no resource-level permissions.' },
     );
     if (actions.includes('Query')) {
-      Validations.of(f).acknowledge({ id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query." });
+      Validations.of(f.role!).acknowledge({ id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query." });
     }
   }
 
@@ -65,7 +66,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
   });
 
   for (const f of queueSenders) {
-    Validations.of(f).acknowledge(
+    Validations.of(f.role!).acknowledge(
       ...['kms:ReEncrypt*', 'kms:GenerateDataKey*'].map((a) => ({
         id: `AwsSolutions-IAM5[Action::${a}]`,
         reason: "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the stage's key only: SQS asks the sender for a data key.",

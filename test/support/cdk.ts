@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStageConfig, stageNames, type StageConfig } from '../../infra/config';
 import { ManagementStack } from '../../infra/stack';
+import { roleStatements } from './role-statements';
 
 export function cdkApp(context: Record<string, unknown> = {}, nag = false): App {
   const app = new App({ outdir: mkdtempSync(join(tmpdir(), 'cdk-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
@@ -47,10 +48,7 @@ export function templateOf(stack: Stack) {
   };
   /** Every statement of the policies attached to a function's role. */
   const statementsOf = (fn: Resource): Array<{ Action: string | string[]; Resource: unknown }> => {
-    const role = fn.Properties.Role['Fn::GetAtt'][0];
-    return resources('AWS::IAM::Policy')
-      .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    return roleStatements(template.toJSON().Resources, fn.Properties.Role['Fn::GetAtt'][0]);
   };
   const actionsOf = (fn: Resource): string[] => statementsOf(fn).flatMap((s) => [s.Action].flat());
   return { template, resources, functionOf, statementsOf, actionsOf };
