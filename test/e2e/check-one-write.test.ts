@@ -78,7 +78,8 @@ describe('the check is one conditional write on one item', () => {
     for (let i = 0; i < 3; i++) expect((await spend(ref, l, NOW)).ok).toBe(true);
     const before = await read(ref.head);
     const { result, commands } = await recorded(() => spend(ref, l, NOW));
-    expect(result).toEqual({ ok: false, reason: 'RateLimitExceeded' });
+    // The refusal says when the window ends (Retry-After): the window's start plus its length.
+    expect(result).toEqual({ ok: false, reason: 'RateLimitExceeded', until: l.rate!.start + 60 });
     expect(commands.map((c) => c.command)).toEqual(['UpdateItemCommand']);
     expect(await read(ref.head)).toEqual(before);
   });
@@ -89,7 +90,8 @@ describe('the check is one conditional write on one item', () => {
     for (let i = 0; i < 2; i++) expect((await spend(ref, l, NOW)).ok).toBe(true);
     const before = await read(ref.head);
     const { result, commands } = await recorded(() => spend(ref, l, NOW));
-    expect(result).toEqual({ ok: false, reason: 'QuotaExceeded' });
+    // The refusal says when the quota renews (Retry-After).
+    expect(result).toEqual({ ok: false, reason: 'QuotaExceeded', until: before!.renews });
     expect(commands.map((c) => c.command)).toEqual(['UpdateItemCommand']);
     expect(await read(ref.head)).toEqual(before);
   });
@@ -98,14 +100,14 @@ describe('the check is one conditional write on one item', () => {
     const ref = counterOf(uid('both'), '');
     const l = limits(2, { rate: 2, per: 60 });
     for (let i = 0; i < 2; i++) expect((await spend(ref, l, NOW)).ok).toBe(true);
-    expect(await spend(ref, l, NOW)).toEqual({ ok: false, reason: 'RateLimitExceeded' });
+    expect(await spend(ref, l, NOW)).toEqual({ ok: false, reason: 'RateLimitExceeded', until: expect.any(Number) });
   });
 
   it('a new rate window opens in the same write as the quota spend', async () => {
     const ref = counterOf(uid('rate-next'), '');
     const first = limits(10, { rate: 1, per: 60 }, NOW);
     expect((await spend(ref, first, NOW)).ok).toBe(true);
-    expect(await spend(ref, first, NOW)).toEqual({ ok: false, reason: 'RateLimitExceeded' });
+    expect(await spend(ref, first, NOW)).toEqual({ ok: false, reason: 'RateLimitExceeded', until: expect.any(Number) });
     const later = NOW + 60;
     const next = limits(10, { rate: 1, per: 60 }, later);
     expect(await spend(ref, next, later)).toMatchObject({ ok: true, used: 2 });
