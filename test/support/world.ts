@@ -118,10 +118,13 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w);
+  // A forwarded request the external-authorization route allows: the world's key on its API.
+  const forwarded = await c.send('GET', `/gw/ext-authz/${w.apiId}/probe`, { headers: { authorization: w.gwKey, 'x-gw-api-id': w.apiId } });
+  if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
   const params = {
     orgID: w.orgId, apiID: w.apiId, policyID: w.policyId, assetID: w.assetCustomId, clientID: w.clientId, keyID: w.gwKey,
     keyHash: w.gwKeyHash, hookID: w.hookId, deliveryID: w.deliveryId, userID: second,
-    startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
+    'proxy+': `${w.apiId}/probe`, startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
     // Not a path parameter: the hash the self-service key got, written back by name when walks compare.
     dashKeyHash,
   };
