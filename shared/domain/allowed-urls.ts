@@ -5,6 +5,7 @@
  * An access entry without rules allows every path. The path is tried as the client sent it and
  * as the API sees it after its listen path, so a rule may be written either way.
  */
+import { RE2JS } from 're2js';
 import { isPlainObject } from './plain-object';
 
 /** The request a check is asked about, as far as path rules need it. */
@@ -14,14 +15,18 @@ export interface RequestLine {
   method: string | undefined;
 }
 
-const compiled = new Map<string, RegExp | null>();
+const compiled = new Map<string, RE2JS | null>();
 
-/** A rule's pattern, compiled once per process; an invalid one matches nothing (it can only refuse). */
-function patternOf(url: string): RegExp | null {
+/**
+ * A rule's pattern, compiled once per process; an invalid one matches nothing (it can only refuse).
+ * RE2 semantics (re2js), as the reference gateway's Go regexp: a tenant's pattern runs in time
+ * linear in the path, so no rule can stall the check (JavaScript's RegExp backtracks).
+ */
+function patternOf(url: string): RE2JS | null {
   let re = compiled.get(url);
   if (re === undefined) {
     try {
-      re = new RegExp(url);
+      re = RE2JS.compile(url);
     } catch {
       re = null;
     }
@@ -52,7 +57,7 @@ export function urlAllowed(entry: unknown, request: RequestLine | undefined): bo
   const method = request.method?.toUpperCase();
   return rules.some((rule) => {
     const re = patternOf(rule.url);
-    if (!re || !request.paths.some((p) => re.test(p))) return false;
+    if (!re || !request.paths.some((p) => re.matcher(p).find())) return false;
     return rule.methods.length === 0 || (method !== undefined && rule.methods.some((m) => m.toUpperCase() === method));
   });
 }

@@ -146,7 +146,10 @@ export function dynamodbAuthorizations(operation: string, body: Json, tableArn: 
 function queriedKey(body: Json, partitionKey: string): Json | undefined {
   const expression = String(body.KeyConditionExpression ?? '');
   const names = (body.ExpressionAttributeNames ?? {}) as Record<string, string>;
-  for (const m of expression.matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+  // Clause by clause, each anchored: one pass over the expression (a global search would restart inside words).
+  for (const clause of expression.split(/\bAND\b/i)) {
+    const m = /^\s*([#\w]+)\s*=\s*(:\w+)\s*$/.exec(clause);
+    if (!m) continue;
     const name = m[1]!.startsWith('#') ? names[m[1]!] : m[1];
     if (name === partitionKey) return { [partitionKey]: body.ExpressionAttributeValues?.[m[2]!] };
   }
