@@ -5,8 +5,8 @@
  * A function names the entities its code reads and writes; their patterns become a
  * `ForAllValues:StringLike` condition on its table grant (table-grants.ts), so, for example, the
  * webhook attempt function can read and update deliveries, budgets and hooks, and is denied a user
- * or access-key item whatever the action. `*` in IAM's StringLike matches `#` too: `ORG#*` covers
- * the partitions under an organisation's (`ORG#<id>#HOOK#...`), so a function granted `org` reaches
+ * or access-key item whatever the action. `*` in IAM's StringLike matches `#` too: ORG#* covers
+ * the partitions under an organisation's (ORG#<id>#HOOK#...), so a function granted `org` reaches
  * those as well; the patterns below name the narrowest entities.
  */
 // The store modules that define the entities below: loading them fills the registry.

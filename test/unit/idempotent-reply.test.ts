@@ -48,6 +48,8 @@ describe('secrets withheld from kept replies (contract §3)', () => {
       'POST /gw/keys/create': ['key'],
       'POST /admin/org/keys': ['key_id'],
       'POST /gw/oauth/clients/create': ['secret'],
+      'POST /api/keys': ['key_id'],
+      'POST /api/apis/oauth/{apiID}': ['secret'],
     });
     for (const r of routeList.filter((x) => x.secrets?.length)) expect(r.idempotent, r.path).toBe(true);
   });
