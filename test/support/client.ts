@@ -53,7 +53,9 @@ export function watchTraffic(watch: (exchange: Exchange) => void): () => void {
 }
 
 /** One request to `base` + `path`; answers whatever status comes back (it rejects only when no answer does). */
-export async function request<T = any>(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
+export async function request<T = any>(base: string, asked: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
+  // An ANY route (API Gateway's) takes every method; no client sends "ANY" itself (Node's parser refuses it).
+  const method = asked === 'ANY' ? 'GET' : asked;
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const data = payload(opts.body, headers);
   if (data !== undefined) headers['content-length'] = String(data.length);

@@ -36,9 +36,7 @@ export class RouteClient {
   }
 
   /** One request; credentials of the route's group are added unless `headers` names them. */
-  async send(sentMethod: string, url: string, opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Answer> {
-    // An ANY route (API Gateway's) takes every method; no client sends "ANY" itself.
-    const method = sentMethod === 'ANY' ? 'GET' : sentMethod;
+  async send(method: string, url: string, opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Answer> {
     const pathname = new URL(url, 'http://x').pathname;
     const route = tableRoutes.match(method, pathname)?.route;
     const headers = { ...(route ? this.credentials(route.group) : {}), ...(opts.headers ?? {}) };
