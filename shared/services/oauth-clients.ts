@@ -43,18 +43,29 @@ async function requireApi(apiId: string, withinOrg?: string): Promise<string> {
 /**
  * Creates a client of an existing API (422 otherwise) with a generated secret, stored only as
  * its SHA-256; the clear secret is answered this once. A given client id that is taken is 409.
+ * With `withinOrg` (the dashboard), an API or policy of another organisation is refused as none
+ * (404, 422), checked once with the reads that find them.
  */
-export async function createClient(input: OAuthCreate): Promise<OAuthClient & { secret: string }> {
-  const api = await loadApiSummary(input.api_id);
-  if (!api) throw new Unprocessable(`API ${input.api_id} does not exist`, [{ path: 'body.api_id', message: 'unknown API' }]);
-  await checkPolicy(input.policy_id, input.api_id, 'body.policy_id');
+export async function createClient(input: OAuthCreate, withinOrg?: string): Promise<OAuthClient & { secret: string }> {
+  let apiId = input.api_id;
+  let orgId: string;
+  if (withinOrg === undefined) {
+    const api = await loadApiSummary(apiId);
+    if (!api) throw new Unprocessable(`API ${apiId} does not exist`, [{ path: 'body.api_id', message: 'unknown API' }]);
+    orgId = api.org_id;
+  } else {
+    apiId = await requireApi(apiId, withinOrg);
+    orgId = withinOrg;
+  }
+  await checkPolicy(input.policy_id, apiId, 'body.policy_id', withinOrg);
   const now = new Date().toISOString();
   const secret = randomHex(32);
   const { client_id: given, ...fields } = input;
   const client: StoredClient = {
     ...fields,
+    api_id: apiId,
     client_id: given ?? randomHex(16),
-    org_id: api.org_id,
+    org_id: orgId,
     secret_hash: sha256Hex(secret),
     created_at: now,
     updated_at: now,
@@ -117,9 +128,7 @@ export async function deleteClient(apiId: string, clientId: string, ifMatch: IfM
  * its policy must be the organisation's (422 as for none) and grant the API (400).
  */
 export async function createOrgClient(orgId: string, pathApiId: string, input: Omit<OAuthCreate, 'api_id'>): Promise<OAuthClient & { secret: string }> {
-  const apiId = await requireApi(pathApiId, orgId);
-  await checkPolicy(input.policy_id, apiId, 'body.policy_id', orgId);
-  return createClient({ ...input, api_id: apiId });
+  return createClient({ ...input, api_id: pathApiId }, orgId);
 }
 
 /** GET /api/apis/oauth/{apiID}: a page of the clients of an API of the caller's organisation (404 otherwise). */
