@@ -18,19 +18,6 @@ export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toStri
  */
 export const ROOT_NOT_STORED = ['POST /admin/policies/import'];
 
-/**
- * Routes whose bodies are stored compressed (API definitions, templates): a name in them cannot
- * meet the DynamoDB marshaller, and reading back is the route's own round trip, not a table read.
- */
-export const STORED_COMPRESSED = [
-  'POST /gw/apis/oas',
-  'PUT /gw/apis/oas/{apiID}',
-  'POST /gw/apis',
-  'PATCH /api/apis/streams/{apiID}',
-  'POST /api/assets',
-  'PUT /api/assets/{assetID}',
-];
-
 export interface MemberNameCase {
   url: string;
   headers: Record<string, string>;
@@ -94,7 +81,7 @@ export function memberNameCases(route: RouteDef, base: BaseRequest, tag: string)
   const data = PROTOTYPE_NAMES.filter((n) => n !== '__proto__');
   const out: MemberNameCase[] = [];
   for (const f of open) {
-    const stored = !STORED_COMPRESSED.includes(key) && !(f.path.length === 0 && ROOT_NOT_STORED.includes(key));
+    const stored = !(f.path.length === 0 && ROOT_NOT_STORED.includes(key));
     const sets: Array<Record<string, unknown>> = [
       Object.fromEntries(data.map((n) => [n, `${tag}-${out.length}-${n}`])),
       Object.fromEntries(data.map((n) => [n, { name: 'Set', tag: `${tag}-${out.length + 1}-${n}` }])),

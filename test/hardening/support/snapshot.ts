@@ -2,6 +2,7 @@
  * The whole test table as one canonical text, to prove that refused requests changed nothing.
  * Scan is fine here: this is a test reading its own small table, never service code.
  */
+import { gunzipSync } from 'node:zlib';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../shared/store/db/client';
 
@@ -46,12 +47,26 @@ export function diffSnapshots(before: Map<string, string>, after: Map<string, st
   return out;
 }
 
-/** The names of `members` that no stored item holds, at any depth, as an own member with that very value. */
+/** A stored document that fits one item (API definitions, templates) as the JSON it was gzipped from; undefined for other bytes. */
+function gzippedJson(v: Uint8Array): unknown {
+  if (v[0] !== 0x1f || v[1] !== 0x8b) return undefined;
+  try {
+    return JSON.parse(gunzipSync(v).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The names of `members` that no stored item holds, at any depth, as an own member with that very
+ * value. Compressed documents are read as what they hold, so a definition's members count too.
+ */
 export async function missingFromTable(table: string, members: Record<string, unknown>): Promise<string[]> {
   const missing = new Map(Object.entries(members).map(([name, value]) => [name, JSON.stringify(canonical(value))]));
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) return v.forEach(visit);
-    if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v instanceof Set) return;
+    if (v instanceof Uint8Array) return visit(gzippedJson(v));
+    if (v === null || typeof v !== 'object' || v instanceof Set) return;
     for (const [k, e] of Object.entries(v)) {
       if (missing.get(k) === JSON.stringify(canonical(e))) missing.delete(k);
       visit(e);
