@@ -29,7 +29,6 @@ describe('policies (POST /gw/policies, GET/PUT/DELETE /gw/policies/{policyID})',
     const after = await s.gw('GET', `/gw/policies/${id}`);
     expect(after.body).toMatchObject({ id, name: 'Gold 2', rate: 20, _id: got.body._id, date_created: got.body.date_created });
     expect(after.body.quota_max).toBeUndefined();
-    expect((await s.gw('PUT', `/gw/policies/${id}`, { id, name: 'stale' }, { 'if-match': got.headers.get('etag')! })).status).toBe(412);
     expect((await s.gw('PUT', `/gw/policies/${id}`, { id: 'another', name: 'x' })).status).toBe(400);
     expect((await s.gw('PUT', '/gw/policies/no-such-policy', { id: 'no-such-policy' })).status).toBe(404);
     expect((await s.gw('DELETE', `/gw/policies/${id}`)).status).toBe(200);

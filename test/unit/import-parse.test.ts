@@ -78,17 +78,8 @@ describe('parseYaml safety', () => {
     expect(e.message).toMatch(/more than 100 aliases in the document/);
   });
 
-  it('refuses a YAML alias bomb (5 anchors x 99 aliases of a 1 MB string, about 500 MB expanded) with 400', async () => {
-    const big = 'x'.repeat(1_000_000);
-    const text = [
-      ...[1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${big}"`),
-      ...[1, 2, 3, 4, 5].map((i) => `l${i}: [${Array(99).fill(`*a${i}`).join(',')}]`),
-    ].join('\n');
-    const e = await errorOf(() => parseYaml(text));
-    expect(e.status).toBe(400);
-    expect(e.message).toMatch(/aliases/);
-  });
-
+  // The large alias bomb (5 anchors x 99 aliases of a 900 KB string) is refused through HTTP,
+  // with nothing stored: test/e2e/parse-limits.test.ts.
   it('measures the expanded document as JSON: over 5 MB is 413, whatever the alias count', async () => {
     // 100 aliases of 60 KB: 6 MB once expanded, from 60 KB of YAML.
     const anchors = [1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${String(i).repeat(60_000)}"`);
