@@ -24,7 +24,7 @@ const BANNER = "import { createRequire } from 'module';const require = createReq
  * NodejsFunction's own esbuild pass (one file, no splitting); the afterBundling hook of
  * functionBundling() then writes the deployed files over it with esbuildOptions().
  */
-export const FUNCTION_BUNDLING = {
+const FUNCTION_BUNDLING = {
   format: OutputFormat.ESM,
   minify: true,
   target: ESBUILD_TARGET,

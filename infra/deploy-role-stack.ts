@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { stageNames, type DeployRoleConfig, type StageName } from './config';
 import { executionPolicyStatements, toPolicyStatement } from './execution-policy';
 
-export const GITHUB_OIDC_URL = 'https://token.actions.githubusercontent.com';
+const GITHUB_OIDC_URL = 'https://token.actions.githubusercontent.com';
 const CLAIM = 'token.actions.githubusercontent.com';
 /** The workflows the roles trust, and the one branch that deploys (.github/workflows). */
 export const DEPLOY_WORKFLOW = '.github/workflows/deploy.yml';

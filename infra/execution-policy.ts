@@ -14,9 +14,9 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { stageNames, type StageName } from './config';
 
 /** The one managed policy the stage's functions' roles carry (CDK's default for a function). */
-export const BASIC_EXECUTION_POLICY = `arn:${Aws.PARTITION}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole`;
+const BASIC_EXECUTION_POLICY = `arn:${Aws.PARTITION}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole`;
 /** The tag every resource of a stage carries (infra/app.ts). */
-export const STAGE_TAG = 'gw-management:stage';
+const STAGE_TAG = 'gw-management:stage';
 
 /**
  * The CloudFormation resource types each statement (by Sid) exists for; a stage resource type

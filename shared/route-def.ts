@@ -3,7 +3,7 @@ import { WEBHOOK_LIMITS, type OrgLimitClass } from './limits';
 import type { PermissionGroup } from './schemas/permissions';
 
 export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Table actions that only read. */
 export const READ_TABLE_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;

@@ -9,7 +9,7 @@ import { call } from '../lib/http';
 import { round, type Row } from '../lib/stats';
 
 /** A valid OpenAPI 3.0 document of about `bytes` of JSON: many paths with parameters, bodies and examples. */
-export function bigDocument(bytes: number): string {
+function bigDocument(bytes: number): string {
   const paths: Record<string, unknown> = {};
   const doc = { openapi: '3.0.3', info: { title: 'Bench import', version: '1.0.0' }, servers: [{ url: 'https://upstream.example.com/v1' }], paths };
   // Sized as it grows (stringifying the whole document each round would be quadratic).

@@ -11,7 +11,7 @@ import { routeList, type RouteName } from '../../shared/routes';
 import type { StageConfig } from '../config';
 
 /** The data-plane check: the route whose capacity the rest must never eat. */
-export const CHECK_ROUTE: RouteName = 'sessionsCheck';
+const CHECK_ROUTE: RouteName = 'sessionsCheck';
 
 export interface CapacityProps {
   config: StageConfig;

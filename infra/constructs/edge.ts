@@ -23,7 +23,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../shared/http/origin-verify';
 import { ConfigError } from '../config';
 
 /** The only region that holds CLOUDFRONT-scope web ACLs. */
-export const EDGE_REGION = 'us-east-1';
+const EDGE_REGION = 'us-east-1';
 
 /**
  * Rules of AWSManagedRulesCommonRuleSet that would refuse requests this service exists to take;
@@ -35,7 +35,7 @@ export const EDGE_REGION = 'us-east-1';
 export const COUNTED_RULES = ['SizeRestrictions_BODY', 'GenericRFI_BODY'] as const;
 
 /** The paths the per-IP rate rule leaves alone (the gateway group: few callers, high volume). */
-export const RATE_EXEMPT_PREFIX = '/gw/';
+const RATE_EXEMPT_PREFIX = '/gw/';
 
 export interface EdgeProps {
   api: HttpApi;

@@ -36,15 +36,15 @@ export const ROUTING_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchG
 export const ATTEMPT_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
 /** A routing batch: at most 25 records, each within its budget of reads and 100 deliveries. */
-export const ROUTING_TIMEOUT = Duration.seconds(60);
+const ROUTING_TIMEOUT = Duration.seconds(60);
 /** An attempt batch: its attempts run side by side, each at most 10 s, plus the claims and the record. */
-export const ATTEMPT_TIMEOUT = Duration.seconds(30);
+const ATTEMPT_TIMEOUT = Duration.seconds(30);
 /**
  * Attempt invocations at once (of 10 messages each). Each organisation holds at most 10 attempts
  * in flight, so with 50 several organisations at their budget still leave workers for the others;
  * it also bounds what webhooks take of the account's Lambda concurrency.
  */
-export const ATTEMPT_CONCURRENCY = 50;
+const ATTEMPT_CONCURRENCY = 50;
 
 export interface WebhookDeliveryProps {
   table: ITableV2;

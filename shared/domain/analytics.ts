@@ -9,7 +9,7 @@ import type { PageRequest } from './paging';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
 /** Longest range one activity read covers (contract §9). */
-export const MAX_RANGE_DAYS = 366;
+const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** The UTC hour a timestamp falls in, as `yyyy-mm-ddThh` (sortable, so ranges are key ranges). */
@@ -85,7 +85,7 @@ export interface KeyInfo {
  * Indices of the records to refuse: a record whose key is unknown, or whose `org_id` names another
  * organisation than the key's, is counted, not stored.
  */
-export function refusedRecords(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined): number[] {
+function refusedRecords(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined): number[] {
   const refused: number[] = [];
   records.forEach((r, i) => {
     const k = keyOf(r.key_hash);

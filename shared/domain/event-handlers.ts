@@ -13,18 +13,18 @@ import { isPlainObject } from './plain-object';
 
 type Obj = Record<string, unknown>;
 
-export const WEBHOOK_HANDLER = 'eh_web_hook_handler';
+const WEBHOOK_HANDLER = 'eh_web_hook_handler';
 
 /** Seconds between two deliveries of one event for one key to one hook, unless a handler or hook says otherwise. */
 export const DEFAULT_EVENT_TIMEOUT = 60;
 
-export interface InlineTarget {
+interface InlineTarget {
   method: (typeof HOOK_METHODS)[number];
   target_path: string;
   header_map: Record<string, string>;
 }
 
-export interface WebhookHandler {
+interface WebhookHandler {
   trigger: string;
   /** The hook it names, or undefined for an inline target. */
   hookId?: string;
@@ -41,7 +41,7 @@ const asObj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Every webhook handler of a classic definition, enabled or not, in definition order. */
-export function webhookHandlersOf(classic: unknown): WebhookHandler[] {
+function webhookHandlersOf(classic: unknown): WebhookHandler[] {
   const events = asObj(asObj(asObj(classic).event_handlers).events);
   const out: WebhookHandler[] = [];
   for (const [trigger, list] of Object.entries(events)) {

@@ -29,7 +29,7 @@ export function normaliseListenPath(value: unknown): string {
 }
 
 /** The longest slug a default listen path takes from a title (contract §8). */
-export const LISTEN_SLUG_MAX = 64;
+const LISTEN_SLUG_MAX = 64;
 
 /**
  * The listen path an import takes when neither `listenPath` nor a template names one (contract
@@ -46,7 +46,7 @@ export function defaultListenPath(title: unknown): string {
 }
 
 /** Host names are case-insensitive and may be written with the root's trailing dot. */
-export function normaliseDomain(value: unknown): string {
+function normaliseDomain(value: unknown): string {
   return text(value).toLowerCase().replace(/\.$/, '');
 }
 

@@ -5,7 +5,7 @@ type Json = Record<string, any>;
 export const GW_EXTENSION = 'x-gw-api-gateway';
 
 /** A body is a full OpenAPI document when it has any document-level member; else it is the bare extension. */
-export function isFullDocument(body: Json): boolean {
+function isFullDocument(body: Json): boolean {
   return 'openapi' in body || 'paths' in body || GW_EXTENSION in body;
 }
 

@@ -234,7 +234,7 @@ interface OperationRef {
   pathItem: Obj;
 }
 
-export function listOperations(doc: OasDoc): OperationRef[] {
+function listOperations(doc: OasDoc): OperationRef[] {
   const out: OperationRef[] = [];
   const paths = isPlainObject(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
@@ -278,7 +278,7 @@ function hasMockableResponse(doc: OasDoc, operation: Obj, at: string): boolean {
  * `where` names the member holding the first reference: a reference whose percent-escapes do not
  * decode is the client's mistake, 400 there.
  */
-export function resolveRef(doc: OasDoc, value: unknown, where: string): unknown {
+function resolveRef(doc: OasDoc, value: unknown, where: string): unknown {
   let current = value;
   for (let hops = 0; hops < 32; hops++) {
     if (!isPlainObject(current) || typeof current.$ref !== 'string') return current;

@@ -10,8 +10,8 @@ import { refuseLongUrlMembers } from './oas-urls';
 /** A parsed OpenAPI document: a plain JSON object. */
 export type OasDoc = Record<string, unknown>;
 
-export const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
-export const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
+const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
+const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
 
 /**
  * The request body of an import as a plain object, by Content-Type (parameters such as

@@ -1,5 +1,5 @@
 /** Page arithmetic of contract §5, kept apart from storage so it is unit-tested alone. */
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 export type PageRequest =
   | { mode: 'all' }

@@ -3,7 +3,7 @@
  * seconds after each failed attempt, comma-separated. After the last delay's attempt fails the
  * delivery is `failed`.
  */
-export const DEFAULT_RETRY_SECONDS = [10, 60, 300, 1800, 7200, 21600] as const;
+const DEFAULT_RETRY_SECONDS = [10, 60, 300, 1800, 7200, 21600] as const;
 
 /** At most this many retries and this long a delay (a delivery log lives 30 days). */
 const MAX_RETRIES = 20;

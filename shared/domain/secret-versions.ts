@@ -20,7 +20,7 @@ export interface SecretVersions {
 }
 
 /** The instant the previous value stops being accepted. */
-export const windowEndsMs = (current: SecretVersion, windowMs: number): number => current.createdMs + windowMs;
+const windowEndsMs = (current: SecretVersion, windowMs: number): number => current.createdMs + windowMs;
 
 /** Whether the previous version is still worth reading: its window has not closed yet. */
 export const previousStillAccepted = (current: SecretVersion, windowMs: number, nowMs: number): boolean =>

@@ -25,7 +25,7 @@ export function signatureHeader(secrets: readonly string[], t: number, body: str
 }
 
 /** How far a signature's `t` may be from the receiver's clock, either way (contract §11). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface VerifyOptions {
   /** Seconds `t` may differ from `now` (default 300). */

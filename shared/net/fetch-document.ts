@@ -41,7 +41,7 @@ export interface FetchedDocument {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-export function isTestRuntime(): boolean {
+function isTestRuntime(): boolean {
   return process.env.NODE_ENV === 'test' || Boolean(process.env.VITEST);
 }
 

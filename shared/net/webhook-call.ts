@@ -31,7 +31,7 @@ export interface WebhookRequest {
  * reset, unreachable, or not connected within the connect timeout), `tls_error`, `timeout`
  * (connected, no whole answer in time), `http_error` (any status but 2xx; `status` holds it).
  */
-export type CallError = 'refused_target' | 'connection_failed' | 'tls_error' | 'timeout' | 'http_error';
+type CallError = 'refused_target' | 'connection_failed' | 'tls_error' | 'timeout' | 'http_error';
 
 export interface CallResult {
   /** The answer's status code, when one came. */

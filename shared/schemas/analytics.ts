@@ -3,7 +3,7 @@ import { idSchema, pageQuerySchema, shortText } from './common';
 import { storableNumber } from './numbers';
 
 /** Most records one POST /gw/analytics may carry (contract §9). */
-export const MAX_RECORDS = 1000;
+const MAX_RECORDS = 1000;
 
 /** Milliseconds; a bound keeps the summed counters far inside exact float integers. */
 const millis = storableNumber.min(0).max(86_400_000);

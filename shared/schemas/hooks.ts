@@ -81,10 +81,10 @@ export const hookSecretAnswerSchema = okEnvelope(z.string().meta({ description: 
   signing_secret: z.string().meta({ description: 'HMAC-SHA256 key of X-Gw-Signature; shown only in this answer' }),
 });
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /** One entry of a hook's delivery log (contract §11). */
-export const deliverySchema = z.object({
+const deliverySchema = z.object({
   id: z.string(),
   event_id: z.string(),
   event: z.string(),

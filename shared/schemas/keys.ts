@@ -149,7 +149,6 @@ export const keyResultSchema = z.object({
   key_hash: z.string(),
   data: keySessionSchema,
 });
-export type KeyResult = z.infer<typeof keyResultSchema>;
 
 /** Query of PUT /api/apis/{apiID}/keys/{keyID} (contract §6). */
 export const keyUpdateQuerySchema = z.object({

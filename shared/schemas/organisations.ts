@@ -54,7 +54,7 @@ const organisationFields = z.object({
 export const organisationInputSchema = storableBody(organisationFields);
 export type OrganisationInput = z.infer<typeof organisationInputSchema>;
 
-export const organisationSchema = organisationFields.extend({
+const organisationSchema = organisationFields.extend({
   id: z.union([idSchema, dbIdSchema]),
   created_at: z.string(),
   updated_at: z.string(),

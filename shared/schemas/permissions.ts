@@ -23,4 +23,3 @@ export const userPermissionsSchema = z
     IsAdmin: z.literal('admin').optional(),
   })
   .meta({ description: 'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or {}: every group; otherwise an unlisted group is deny (contract §9).' });
-export type UserPermissions = z.infer<typeof userPermissionsSchema>;

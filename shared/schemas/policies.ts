@@ -95,7 +95,6 @@ export const policyImportSchema = storableBody(z.looseObject({
     }),
   Pages: int.min(0).optional(),
 }));
-export type PolicyImport = z.infer<typeof policyImportSchema>;
 
 /** Answer of POST /admin/policies/import: Meta maps each imported id to true. */
 export const policiesImportedSchema = okEnvelope(z.record(z.string(), z.literal(true)));

@@ -56,7 +56,7 @@ const LEASE_MS = 30_000;
 /** Deliveries made side by side for one record. */
 const ROUTING_WRITES_IN_FLIGHT = 25;
 
-export type { FeedRecord, DueRef, AttemptMessage };
+export type { FeedRecord,  AttemptMessage };
 
 const KEY_EVENT: Record<'created' | 'updated' | 'deleted', KeyEvent> = { created: 'TokenCreated', updated: 'TokenUpdated', deleted: 'TokenDeleted' };
 

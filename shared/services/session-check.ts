@@ -14,7 +14,7 @@ import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
 
-export type CheckResult =
+type CheckResult =
   | {
       allowed: true;
       quota_remaining: number;
@@ -38,7 +38,7 @@ async function sessionOf(hash: string): Promise<CachedSession | undefined> {
 }
 
 /** Spends one unit of the key's quota (and its organisation's) for a request to `api_id`, or says why not. */
-export async function checkRequest(input: { key: string; api_id: string }, now: number = nowSeconds()): Promise<CheckResult> {
+async function checkRequest(input: { key: string; api_id: string }, now: number = nowSeconds()): Promise<CheckResult> {
   const hash = keyHash(input.key);
   const known = await sessionOf(hash);
   if (!known) return { allowed: false, reason: 'UnknownKey' };

@@ -23,7 +23,7 @@ import { countMatching, listPage, type ListQuery } from './db/paging';
 import type { StorageKey } from './db/storage-key';
 import { putOp, transactWrite } from './db/transactions';
 
-export const deliveryKeys = {
+const deliveryKeys = {
   partition: (orgId: string, hookId: string) => `HOOKDLV#${orgId}#${hookId}`,
   delivery: (orgId: string, hookId: string, id: string): StorageKey => ({ PK: `HOOKDLV#${orgId}#${hookId}`, SK: `DLV#${id}` }),
   sortPrefix: 'DLV#',
@@ -43,7 +43,7 @@ defineEntity({ name: 'hook_cooldown', key: deliveryKeys.cooldown });
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
 const PRIVATE = ['payload', 'lease_until', 'next_at_ms', 'queued', 'org_id', 'hook_id'];
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** A delivery as the table holds it. */
 export interface StoredDelivery {

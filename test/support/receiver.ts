@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedCall {
+interface ReceivedCall {
   method: string;
   url: string;
   headers: Record<string, string>;

@@ -23,7 +23,7 @@ export interface ListQuery {
   budget?: ListBudget;
 }
 
-export interface ListBudget {
+interface ListBudget {
   bytes: number;
   /** A lower bound of what the item adds to the answer. */
   sizeOf: (item: Item) => number;

@@ -71,7 +71,7 @@ function deleteAt(root: Json, path: string[]): Json {
 }
 
 /** Deepest object nesting, as the body parser counts it (top level = 1). */
-export function depthOf(value: unknown): number {
+function depthOf(value: unknown): number {
   let max = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
@@ -292,7 +292,7 @@ function protoText(base: Json, path: string[], key: string): string {
   return render(v).replace(`"${marker}":1`, member);
 }
 
-export function short(v: unknown): string {
+function short(v: unknown): string {
   let s: string;
   if (v instanceof Raw) s = v.token;
   else if (typeof v === 'string') s = JSON.stringify(v);

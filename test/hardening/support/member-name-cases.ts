@@ -10,19 +10,19 @@ import type { RouteDef } from '../../../shared/route-def';
 import { concretePath, queryString, render, type BaseRequest } from './cases';
 import { fieldsOf } from './zod-walk';
 
-export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'] as const;
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 
 /**
  * Routes whose body wrapper is not stored: only its members are (an import keeps its policies,
  * not the members beside `Data`).
  */
-export const ROOT_NOT_STORED = ['POST /admin/policies/import'];
+const ROOT_NOT_STORED = ['POST /admin/policies/import'];
 
 /**
  * Routes whose bodies are stored compressed (API definitions, templates): a name in them cannot
  * meet the DynamoDB marshaller, and reading back is the route's own round trip, not a table read.
  */
-export const STORED_COMPRESSED = [
+const STORED_COMPRESSED = [
   'POST /gw/apis/oas',
   'PUT /gw/apis/oas/{apiID}',
   'POST /gw/apis',
