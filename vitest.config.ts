@@ -16,7 +16,7 @@ class SynthesizedStackLast extends BaseSequencer {
 
 /**
  * Checks that read the whole tree rather than run behaviour: the dependency rules, the handler
- * types compiled, every regex through a ReDoS checker, knip. Tens of CPU-seconds together:
+ * types compiled, every regex through a ReDoS checker, knip, Biome. Tens of CPU-seconds together:
  * `npm test` runs them, `npm run test:fast` (TEST_FAST=1) leaves them out.
  */
 const WHOLE_TREE_CHECKS = [
@@ -24,6 +24,7 @@ const WHOLE_TREE_CHECKS = [
   'test/unit/handler-types.test.ts',
   'test/unit/regex-safety.test.ts',
   'test/unit/knip.test.ts',
+  'test/unit/biome.test.ts',
 ];
 const fast = process.env.TEST_FAST === '1';
 

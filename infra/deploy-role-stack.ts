@@ -110,7 +110,8 @@ export class DeployRoleStack extends Stack {
     Validations.of(diff).acknowledge(
       ...[`stack/${stage.stack}/*`, `stack/${stage.stack}-*/*`].map((r) => ({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:${r}]`,
-        reason: "A stack's ARN ends in the id CloudFormation gives it, and a nested stack's name in a generated suffix: these match the stage stack and its nested stacks only.",
+        reason: "A stack's ARN ends in the id CloudFormation gives it, and a nested stack's name in a generated " +
+"suffix: these match the stage stack and its nested stacks only.",
       })),
     );
 

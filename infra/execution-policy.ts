@@ -50,7 +50,8 @@ export interface ExecutionStatement {
   why: string;
 }
 
-const HANDLERS = "CloudFormation's handler for the resource type calls many of the service's actions (create, update, delete, describe, list, tag), which change between handler versions";
+const HANDLERS = "CloudFormation's handler for the resource type calls many of the service's actions (create, update, " +
+"delete, describe, list, tag), which change between handler versions";
 
 export function executionPolicyStatements(stage: StageName, qualifier: string): ExecutionStatement[] {
   const n = stageNames(stage);
@@ -66,14 +67,17 @@ export function executionPolicyStatements(stage: StageName, qualifier: string): 
       sid: 'TableHandler',
       actions: ['application-autoscaling:DescribeScalableTargets', 'application-autoscaling:DescribeScalingPolicies', 'application-autoscaling:DescribeScheduledActions', 'kms:ListAliases', 'cloudwatch:PutMetricData'],
       resources: ['*'],
-      why: "The table's handler (AWS::DynamoDB::GlobalTable) reads autoscaling settings and key aliases and publishes its metrics: actions without resource-level permissions, and read-only but for the metrics.",
+      why: "The table's handler (AWS::DynamoDB::GlobalTable) reads autoscaling settings and key aliases and " +
+"publishes its metrics: actions without resource-level permissions, and read-only but for the " +
+"metrics.",
     },
     {
       sid: 'TableServiceRole',
       actions: ['iam:CreateServiceLinkedRole'],
       resources: [`arn:${P}:iam::${A}:role/aws-service-role/replication.dynamodb.amazonaws.com/*`],
       conditions: { StringEquals: { 'iam:AWSServiceName': 'replication.dynamodb.amazonaws.com' } },
-      why: "DynamoDB's own service-linked role for global tables, which the table's handler creates when the account has none; its path ends in AWS's fixed role name.",
+      why: "DynamoDB's own service-linked role for global tables, which the table's handler creates when the " +
+"account has none; its path ends in AWS's fixed role name.",
     },
     { sid: 'Functions', actions: ['lambda:*'], resources: [arn('lambda', `function:${n.stack}-*`)], why: `The stage's functions only; ${generatedNames}. ${HANDLERS}.` },
     {

@@ -51,10 +51,12 @@ export async function importBig(ctx: Ctx): Promise<Row[]> {
     const event = { version: '2.0', routeKey: 'POST /api/apis/oas/import', rawPath: '/api/apis/oas/import',
       rawQueryString: 'listenPath=/bench-import-function/', queryStringParameters: { listenPath: '/bench-import-function/' },
       headers: { authorization: ${JSON.stringify(dash.authorization)}, 'content-type': 'application/json' }, body, isBase64Encoded: false,
-      requestContext: { requestId: 'bench', http: { method: 'POST', path: '/api/apis/oas/import', sourceIp: '127.0.0.1', protocol: 'HTTP/1.1', userAgent: 'bench' }, timeEpoch: Date.now() } };
+      requestContext: { requestId: 'bench', timeEpoch: Date.now(),
+        http: { method: 'POST', path: '/api/apis/oas/import', sourceIp: '127.0.0.1', protocol: 'HTTP/1.1', userAgent: 'bench' } } };
     const t = performance.now();
     const res = await handler(event, { awsRequestId: 'bench', getRemainingTimeInMillis: () => 60000 });
-    process.stdout.write(JSON.stringify({ status: res.statusCode, ms: performance.now() - t, rssMB: process.resourceUsage().maxRSS / 1024, body: String(res.body).slice(0, 300) }));
+    process.stdout.write(JSON.stringify({ status: res.statusCode, ms: performance.now() - t, rssMB: process.resourceUsage().maxRSS / 1024,
+      body: String(res.body).slice(0, 300) }));
   `;
   const out = JSON.parse(
     execFileSync(process.execPath, ['--input-type=module', '-e', script], {

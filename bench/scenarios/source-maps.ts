@@ -15,7 +15,8 @@ const NODE = process.env.SOURCEMAP_NODE || process.execPath;
  * not wall time, so other work on a shared machine does not count.
  */
 function sample(file: string, flags: string[]): { importMs: number } {
-  const script = `const c=process.cpuUsage();await import(${JSON.stringify(file)});const d=process.cpuUsage(c);process.stdout.write(String((d.user+d.system)/1000))`;
+  const script = `const c=process.cpuUsage();await import(${JSON.stringify(file)});const ` +
+`d=process.cpuUsage(c);process.stdout.write(String((d.user+d.system)/1000))`;
   const out = execFileSync(NODE, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
   return { importMs: Number(out) };
 }

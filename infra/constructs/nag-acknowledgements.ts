@@ -5,7 +5,7 @@
  * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
  * test/infra/nag.test.ts, so none outlives its reason.
  */
-import { CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -35,7 +35,9 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(route).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        "Every route checks its group's credential inside its function (Middy), which answers a refusal in the group's envelope; an API Gateway authorizer would add a round trip to every request and could not produce those envelopes.",
+        "Every route checks its group's credential inside its function (Middy), which answers a refusal in " +
+"the group's envelope; an API Gateway authorizer would add a round trip to every request and could " +
+"not produce those envelopes.",
     });
   }
 
@@ -53,19 +55,24 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(s).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The new value of a gateway or admin secret must reach its users outside AWS before the two-version window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
+        'The new value of a gateway or admin secret must reach its users outside AWS before the two-version ' +
+'window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a ' +
+'deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
     });
   }
   Validations.of(secrets.serviceKey).acknowledge({
     id: 'AwsSolutions-SMG4',
-    reason: 'The service key keys stored idempotency records and seals outstanding cursors, and functions read it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
+    reason: 'The service key keys stored idempotency records and seals outstanding cursors, and functions read ' +
+'it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, ' +
+'so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
   });
 
   for (const f of queueSenders) {
     Validations.of(f).acknowledge(
       ...['kms:ReEncrypt*', 'kms:GenerateDataKey*'].map((a) => ({
         id: `AwsSolutions-IAM5[Action::${a}]`,
-        reason: "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the stage's key only: SQS asks the sender for a data key.",
+        reason: "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the " +
+"stage's key only: SQS asks the sender for a data key.",
       })),
     );
   }
@@ -74,7 +81,9 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(edge.originSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        "The value reaches CloudFront's origin header and the functions' environment by dynamic references, resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. It is changed with a deploy (README \"Edge protection\").",
+        "The value reaches CloudFront's origin header and the functions' environment by dynamic references, " +
+"resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. " +
+"It is changed with a deploy (README \"Edge protection\").",
     });
     Validations.of(edge.distribution).acknowledge(
       {
@@ -84,12 +93,16 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       {
         id: 'AwsSolutions-CFR3',
         reason:
-          "Every request that reaches the service is in the HTTP API's access log (route, status, latency), and what the edge refuses is in the web ACL's metrics and sampled requests; CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
+          "Every request that reaches the service is in the HTTP API's access log (route, status, latency), " +
+"and what the edge refuses is in the web ACL's metrics and sampled requests; CloudFront's own logs " +
+"would need a bucket or log delivery per stage, which an operator can add.",
       },
       {
         id: 'AwsSolutions-CFR4',
         reason:
-          "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this option (README \"Edge protection\").",
+          "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the " +
+"TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this " +
+"option (README \"Edge protection\").",
       },
     );
   }

@@ -18,6 +18,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   ListStreamsCommand,
   TrimmedDataAccessException,
@@ -143,7 +144,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
   async function readShard(arn: string, shard: Shard): Promise<void> {
     const id = shard.ShardId!;
     for (let iterator = await iteratorOf(arn, id); iterator && !stopped; ) {
-      let out;
+      let out: GetRecordsCommandOutput;
       try {
         out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
       } catch (e) {

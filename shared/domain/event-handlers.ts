@@ -8,7 +8,7 @@
  */
 import type { ErrorDetail } from '../errors';
 import { WEBHOOK_LIMITS } from '../limits';
-import { HOOK_METHODS } from '../schemas/hooks';
+import type { HOOK_METHODS } from '../schemas/hooks';
 import { isPlainObject } from './plain-object';
 
 type Obj = Record<string, unknown>;

@@ -79,7 +79,8 @@ export function parseYaml(raw: string): unknown {
   }
   if (jsonBytesWithin(value, LIMITS.bodyBytes) === undefined) {
     throw new PayloadTooLarge(
-      `The YAML document expands to more than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON (each alias counts as a copy of its anchor), the limit of a JSON body`,
+      `The YAML document expands to more than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON (each alias ` +
+`counts as a copy of its anchor), the limit of a JSON body`,
     );
   }
   refuseDeepOrProtoKeys(value);

@@ -14,7 +14,7 @@ export function parseRetrySchedule(value: string | undefined): number[] {
   if (value === undefined || value.trim() === '') return [...DEFAULT_RETRY_SECONDS];
   const entries = value.split(',').map((e) => e.trim());
   const delays = entries.map((e) => (e === '' ? NaN : Number(e)));
-  const bad = entries.find((e, i) => !(Number.isFinite(delays[i]) && delays[i]! >= 0 && delays[i]! <= MAX_DELAY_SECONDS));
+  const bad = entries.find((_e, i) => !(Number.isFinite(delays[i]) && delays[i]! >= 0 && delays[i]! <= MAX_DELAY_SECONDS));
   if (bad !== undefined) throw new Error(`HOOK_RETRY_SECONDS: "${bad}" is not a delay in seconds (0..${MAX_DELAY_SECONDS})`);
   if (delays.length > MAX_RETRIES) throw new Error(`HOOK_RETRY_SECONDS: at most ${MAX_RETRIES} delays`);
   return delays;

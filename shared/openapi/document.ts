@@ -38,7 +38,9 @@ const HEADERS: Record<string, Json> = {
   ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
   'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
   'Idempotent-Secrets-Withheld': {
-    description: `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first answer was lost`,
+    description: `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the ` +
+`replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first ` +
+`answer was lost`,
     schema: { type: 'string' },
   },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
@@ -239,7 +241,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       in: 'header',
       required: false,
       description: r.secrets?.length
-        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
+        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer ` +
+`again and creates nothing (kept 24 hours), except that the secret it showed ` +
+`(${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
         : 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     });
@@ -250,7 +254,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       in: 'header',
       required: false,
       description:
-        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins',
+        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only ' +
+'to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any ' +
+'existing version; 412 otherwise. Without it the last write wins',
       schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?("\\d{1,15}"|\\d{1,15})(\\s*,\\s*(W/)?("\\d{1,15}"|\\d{1,15})){0,19})\\s*$' },
     });
   }
@@ -308,7 +314,8 @@ function gate(r: Route): string {
   const limit = orgLimitOf(r);
   return (
     `\n\nNeeds \`${p.level}\` on \`${p.group}\` in the user's \`user_permissions\`${p.level === 'read' ? ' (or `write`)' : ''}, else 403.` +
-    (limit ? ` Spends one unit of the organisation's \`${limit}\` limit (${ORG_LIMITS[limit].perWindow} per ${ORG_LIMIT_WINDOW_SECONDS} s by default), else 429 with Retry-After.` : '')
+    (limit ? ` Spends one unit of the organisation's \`${limit}\` limit (${ORG_LIMITS[limit].perWindow} per ` +
+`${ORG_LIMIT_WINDOW_SECONDS} s by default), else 429 with Retry-After.` : '')
   );
 }
 

@@ -32,7 +32,9 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
     applies: (r) => Boolean(permissionOf(r)),
     when: (r) => {
       const p = permissionOf(r)!;
-      return `The user's user_permissions grant less than ${p.level} on ${p.group} (${p.level === 'read' ? 'read or write' : 'write'} needed; contract §9); the message names both. Nothing is read or written`;
+      return `The user's user_permissions grant less than ${p.level} on ${p.group} ` +
+`(${p.level === 'read' ? 'read or write' : 'write'} needed; contract §9); the message names both. ` +
+`Nothing is read or written`;
     },
   },
   { status: 404, applies: (r) => Boolean(r.params), when: () => 'No such object, or one of another organisation (answered exactly alike)' },
@@ -55,7 +57,8 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
     when: (r) => {
       const spec = ORG_LIMITS[orgLimitOf(r)!];
       return (
-        `The organisation has spent its ${orgLimitOf(r)} limit: ${spec.perWindow} requests per fixed ${ORG_LIMIT_WINDOW_SECONDS}-second window by default (${spec.env}); ` +
+        `The organisation has spent its ${orgLimitOf(r)} limit: ${spec.perWindow} requests per fixed ` +
+`${ORG_LIMIT_WINDOW_SECONDS}-second window by default (${spec.env}); ` +
         'Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it'
       );
     },

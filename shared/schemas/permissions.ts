@@ -22,4 +22,5 @@ export const userPermissionsSchema = z
     ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, permissionLevelSchema.optional()])) as Record<PermissionGroup, z.ZodOptional<typeof permissionLevelSchema>>),
     IsAdmin: z.literal('admin').optional(),
   })
-  .meta({ description: 'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or {}: every group; otherwise an unlisted group is deny (contract §9).' });
+  .meta({ description: 'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or ' +
+'{}: every group; otherwise an unlisted group is deny (contract §9).' });

@@ -251,7 +251,7 @@ export async function runQueuedAttempt(m: AttemptMessage, nowMs: number = Date.n
     await releaseAttemptSlot(m.org_id, leaseId, until);
   }
   const d = await getDelivery(ref.org_id, ref.hook_id, ref.id);
-  if (!d || d.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
+  if (d?.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
   await requeue([ref], Math.max(1, (d.next_at_ms! - nowMs) / 1000));
   return 'early';
 }

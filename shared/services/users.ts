@@ -6,7 +6,7 @@
  */
 import { NotFound } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
-import { type IfMatch } from '../domain/if-match';
+import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { hashPassword } from '../domain/passwords';
 import type { PageQuery } from '../schemas/common';

@@ -128,7 +128,7 @@ describe('import: document and generated defaults', () => {
   });
 
   it('each query override replaces its default', async () => {
-    const up = await imported(petstoreJson, 'application/json', '?upstreamURL=' + encodeURIComponent('http://backend.internal:8080/pets'));
+    const up = await imported(petstoreJson, 'application/json', `?upstreamURL=${encodeURIComponent('http://backend.internal:8080/pets')}`);
     expect(up.doc['x-gw-api-gateway'].upstream.url).toBe('http://backend.internal:8080/pets');
     const lp = await imported(petstoreJson, 'application/json', '?listenPath=/pets-override/');
     expect(lp.doc['x-gw-api-gateway'].server.listenPath).toEqual({ value: '/pets-override/', strip: true });

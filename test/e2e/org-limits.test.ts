@@ -76,7 +76,8 @@ function expectLimited(r: Answer, what: RegExp) {
 const tally = (answers: Answer[]) => answers.reduce<Record<number, number>>((a, r) => ({ ...a, [r.status]: (a[r.status] ?? 0) + 1 }), {});
 
 describe.skipIf(onEmulator)('per-organisation limits', () => {
-  it(`dashboard writes: of ${WRITE_LIMIT + 10} concurrent writes exactly ${WRITE_LIMIT} pass, the rest are 429 with Retry-After; other organisations, reads and the hookTest class are untouched`, async () => {
+  it(`dashboard writes: of ${WRITE_LIMIT + 10} concurrent writes exactly ${WRITE_LIMIT} pass, the rest ` +
+`are 429 with Retry-After; other organisations, reads and the hookTest class are untouched`, async () => {
     const a = await org(WRITE_LIMIT + 10);
     const b = await org();
     const answers = await Promise.all(a.keys.map((k) => keyUpdate(a, k)));
@@ -104,7 +105,8 @@ describe.skipIf(onEmulator)('per-organisation limits', () => {
     expect((await keyUpdate(a, a.keys[WRITE_LIMIT + 1]!)).status).toBe(200);
   });
 
-  it(`webhook test and redelivery share the tighter hookTest limit on its default (${HOOK_TEST_LIMIT}): exact under concurrency, and writes stay open`, async () => {
+  it(`webhook test and redelivery share the tighter hookTest limit on its default (${HOOK_TEST_LIMIT}): ` +
+`exact under concurrency, and writes stay open`, async () => {
     const a = await org(1);
     // A redelivery spends a unit even for a delivery that is not there (the limit comes first).
     const redeliver = await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/deliveries/nodelivery/redeliver`);

@@ -144,7 +144,8 @@ suite('fan-out', () => {
     expect((await unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' }))).status).toBe(200);
   });
 
-  it('every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 webhook handlers (400 naming the limit), and stores nothing', async () => {
+  it('every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 ' +
+'webhook handlers (400 naming the limit), and stores nothing', async () => {
     const t = await s.tenant();
     const ids = await hooks(t.key, 21, 'https://hooks.example/x');
     const over = 'one event may reach at most 20 distinct webhooks (21 named)';
@@ -187,7 +188,8 @@ suite('fan-out', () => {
 });
 
 suite('the delivery log is no probe', () => {
-  it('a closed port shows as connection_failed: no address, DNS answer or Node error text (refused targets and HTTP errors: webhook-events.test.ts)', async () => {
+  it('a closed port shows as connection_failed: no address, DNS answer or Node error text (refused ' +
+'targets and HTTP errors: webhook-events.test.ts)', async () => {
     const t = await s.tenant();
     const closed = await receiver();
     const target = closed.url;

@@ -106,7 +106,9 @@ describe('Idempotency-Key', () => {
     const secrets = r.secrets ?? [];
     /** The answer as a replay gives it: the secrets the route shows once withheld. */
     const asReplayed = (a: Answer) => JSON.parse(withholdSecrets(a.text, secrets));
-    it(`POST ${r.path}: replay answers the same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} concurrent duplicates create one`, async () => {
+    it(`POST ${r.path}: replay answers the ` +
+`same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} ` +
+`concurrent duplicates create one`, async () => {
       const c = creating(s, W, uid('idem'))[r.name]!;
       const count0 = await c.count?.();
       const key = uid('k');

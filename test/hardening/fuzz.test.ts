@@ -1,9 +1,10 @@
 /**
- * Bad-input fuzzing and response hygiene (RELIABILITY.md), generated from the route table: every built route that takes a body or a query gets at least FUZZ_CASES (200) invalid
- * requests sampled with fast-check from a fixed seed, plus a few giant ones and bad path
- * parameters; each must answer 4xx in its group's envelope, never 5xx, and leave the whole table
- * byte-identical. Every answer seen here, success or error, must carry nosniff and no-store and
- * leak no stack or storage error. A new route is covered with no new test code.
+ * Bad-input fuzzing and response hygiene (RELIABILITY.md), generated from the route table: every
+ * built route that takes a body or a query gets at least FUZZ_CASES (200) invalid requests sampled
+ * with fast-check from a fixed seed, plus a few giant ones and bad path parameters; each must
+ * answer 4xx in its group's envelope, never 5xx, and leave the whole table byte-identical. Every
+ * answer seen here, success or error, must carry nosniff and no-store and leak no stack or storage
+ * error. A new route is covered with no new test code.
  *
  * Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run test/hardening/fuzz.test.ts
  */

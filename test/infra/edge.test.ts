@@ -25,7 +25,7 @@ const one = (t: ReturnType<typeof templateOf>, type: string) => {
   return all[0]!;
 };
 /** The CloudFormation dynamic reference to a secret's value, as CDK writes it. */
-const valueOf = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
+const secretRef = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
 
 describe('edge=on', () => {
   const originSecretId = () => on.resources('AWS::SecretsManager::Secret').find(([, s]) => s.Properties.Name === 'gw-management-prod/origin-verify')![0];
@@ -50,7 +50,7 @@ describe('edge=on', () => {
 
   it('sends the origin secret as X-Origin-Verify by a dynamic reference, never as a value in the template', () => {
     const [, d] = one(on, 'AWS::CloudFront::Distribution');
-    expect(d.Properties.DistributionConfig.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'X-Origin-Verify', HeaderValue: valueOf(originSecretId()) }]);
+    expect(d.Properties.DistributionConfig.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'X-Origin-Verify', HeaderValue: secretRef(originSecretId()) }]);
     const [, secret] = on.resources('AWS::SecretsManager::Secret').find(([id]) => id === originSecretId())!;
     expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     expect(secret.Properties.SecretString).toBeUndefined();
@@ -60,7 +60,7 @@ describe('edge=on', () => {
 
   it('gives every HTTP function the same value in ORIGIN_VERIFY, and the webhook workers none', () => {
     for (const name of [...routeList.map((r) => r.name), 'fallback']) {
-      expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(valueOf(originSecretId()));
+      expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(secretRef(originSecretId()));
     }
     for (const name of ['hookRouting', 'hookAttempts']) expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toBeUndefined();
   });

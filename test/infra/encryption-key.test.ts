@@ -64,7 +64,8 @@ describe('cmk=on', () => {
     expect(statements.filter((s) => s.Sid !== 'StageLogGroups').map((s) => s.Principal)).toEqual([{ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } }]);
   });
 
-  it("gives each route's function Decrypt on the key to read, Encrypt and GenerateDataKey too only if it writes, and nothing to those without table access", () => {
+  it("gives each route's function Decrypt on the key to read, Encrypt and GenerateDataKey too only if it " +
+"writes, and nothing to those without table access", () => {
     for (const r of routeList) {
       const actions = r.tableActions ?? [];
       const writes = actions.some((a) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a));

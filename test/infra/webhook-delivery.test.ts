@@ -28,7 +28,8 @@ describe('webhook delivery resources', () => {
     t.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
-  it('feeds the routing function from the stream: batched, four batches of a shard at once, failed records reported, bisected, failures to the dead-letter queue, filtered to the items it acts on', () => {
+  it('feeds the routing function from the stream: batched, four batches of a shard at once, failed ' +
+'records reported, bisected, failures to the dead-letter queue, filtered to the items it acts on', () => {
     const [fnId] = t.functionOf('hookRouting');
     const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
     t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -45,7 +46,8 @@ describe('webhook delivery resources', () => {
     });
   });
 
-  it('attempts run from an encrypted SQS queue with a dead-letter queue, read by the attempt function with partial batch failures and at most 50 invocations at once', () => {
+  it('attempts run from an encrypted SQS queue with a dead-letter queue, read by the attempt function ' +
+'with partial batch failures and at most 50 invocations at once', () => {
     const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
     const attempts = refOf('AWS::SQS::Queue', 'WebhookDeliveryAttempts');
     t.template.hasResourceProperties('AWS::SQS::Queue', {
@@ -73,7 +75,8 @@ describe('webhook delivery resources', () => {
     for (const [, f] of t.resources('AWS::Lambda::Function')) expect(f.Properties.Environment?.Variables ?? {}).not.toHaveProperty('ALLOW_PRIVATE_TARGETS');
   });
 
-  it('grants each delivery function only the table actions its code sends, sending to the attempt queue, and the service key to the attempt function only', () => {
+  it('grants each delivery function only the table actions its code sends, sending to the attempt queue, ' +
+'and the service key to the attempt function only', () => {
     const tableActions = (name: string) =>
       t.actionsOf(t.functionOf(name)[1]).filter((a) => a.startsWith('dynamodb:') && !a.startsWith('dynamodb:DescribeStream') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
     expect(new Set(tableActions('hookRouting'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem']));

@@ -182,6 +182,7 @@ describe('GitHub workflows', () => {
     for (const job of ['deploy-dev', 'deploy-prod']) {
       const assume = w.jobs[job]!.steps.find((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@'))!;
       // Set per environment: GitHub gives the environment's variable over the repository's.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
       expect(assume.with!['role-to-assume'], job).toBe('${{ vars.AWS_DEPLOY_ROLE_ARN }}');
       expect(assume.with!['role-session-name'], job).toBe(`gw-management-${job}`);
     }

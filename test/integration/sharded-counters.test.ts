@@ -100,7 +100,7 @@ describe('a sharded counter', () => {
     expect(await shardsOf(hash)).toHaveLength(0);
     forgetCounterHints();
     const drain = await Promise.all(Array.from({ length: 100 }, () => spend(ref, limits(max), NOW)));
-    const allowed = [...during, ...folding, ...drain].filter((r) => r && r.ok).length;
+    const allowed = [...during, ...folding, ...drain].filter((r) => r?.ok).length;
     expect(30 + allowed).toBe(max);
     expect(Number((await read(ref.head))?.used)).toBe(max);
   });

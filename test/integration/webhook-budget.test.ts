@@ -3,7 +3,7 @@
  * DynamoDB Local: exact under concurrent claims, given back on release, and leases of attempts
  * that died end on their own. And a rotation keeps the replaced signing secret beside the new one.
  */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { runQueuedAttempt } from '../../shared/services/deliveries';

@@ -49,7 +49,7 @@ describe('what a DynamoDB call needs', () => {
       { action: 'dynamodb:ConditionCheckItem', resource: TABLE },
     ]);
     expect(dynamodbAuthorizations('TransactGetItems', { TransactItems: [{ Get: { TableName: 't' } }] }, arn)).toEqual([{ action: 'dynamodb:GetItem', resource: TABLE }]);
-    expect(dynamodbAuthorizations('BatchWriteItem', { RequestItems: { t: [], u: [] } }, arn).map((a) => a.action + ' ' + a.resource)).toEqual([
+    expect(dynamodbAuthorizations('BatchWriteItem', { RequestItems: { t: [], u: [] } }, arn).map((a) => `${a.action} ${a.resource}`)).toEqual([
       `dynamodb:BatchWriteItem ${TABLE}`,
       `dynamodb:BatchWriteItem ${arn('u')}`,
     ]);

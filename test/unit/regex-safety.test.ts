@@ -116,7 +116,7 @@ describe('regexes on client input run in linear time', () => {
     const unreviewed = found.map((f) => `${f.where.replace(/:\d+$/, '')} /${f.source}/${f.flags}`).filter((k) => !(k in reviewed));
     expect(unreviewed).toEqual([]);
     // The fallback is dead only while Node supports lookbehind.
-    expect(() => new RegExp('(?<![ \t])[ \t]+$')).not.toThrow();
+    expect(() => /(?<![ \t])[ \t]+$/).not.toThrow();
   }, 600_000);
 
   it('the OpenAPI validator runs only linear patterns, and its format checks only on members bounded before it runs', async () => {

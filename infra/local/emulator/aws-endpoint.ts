@@ -88,7 +88,8 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       const because = verdict === 'explicit deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${a.action} action`;
       answer(res, 400, protocol, {
         __type: errorType,
-        Message: `User: arn:aws:sts::${opts.account}:assumed-role/${who.roleId ?? 'role'}/${who.logicalId} is not authorized to perform: ${a.action} on resource: ${a.resource} ${because}`,
+        Message: `User: arn:aws:sts::${opts.account}:assumed-role/${who.roleId ?? 'role'}/${who.logicalId} is not ` +
+`authorized to perform: ${a.action} on resource: ${a.resource} ${because}`,
       });
       return true;
     }

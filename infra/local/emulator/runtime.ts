@@ -173,7 +173,8 @@ export class FunctionRuntime {
           ? { errorType: first.errorType, errorMessage: first.errorMessage, stack: first.stack }
           : { errorType: 'Runtime.Unknown', errorMessage: `unexpected ${first.type} during INIT` };
     this.opts.log(
-      `INIT_REPORT ${this.fn.name} Init Duration: ${ms(initMs)} ms Phase: init Status: ${first === 'timeout' ? 'timeout' : 'error'} Error Type: ${error.errorType}`,
+      `INIT_REPORT ${this.fn.name} Init Duration: ${ms(initMs)} ms Phase: init Status: ` +
+`${first === 'timeout' ? 'timeout' : 'error'} Error Type: ${error.errorType}`,
     );
     this.opts.log(`ERROR ${this.fn.name} ${JSON.stringify({ errorType: error.errorType, errorMessage: error.errorMessage })}`);
     return { error, initMs };

@@ -187,7 +187,7 @@ function readFunction(
 
 /** The function an HTTP API integration invokes: `...:function:<logical id>` in its resolved URI. */
 function integrationFunction(integration: CfnResource | undefined, x: Intrinsics): string | undefined {
-  if (!integration || integration.Type !== 'AWS::ApiGatewayV2::Integration') return undefined;
+  if (integration?.Type !== 'AWS::ApiGatewayV2::Integration') return undefined;
   try {
     return /:function:([^:/]+)/.exec(String(x.resolve(integration.Properties?.IntegrationUri)))?.[1];
   } catch {

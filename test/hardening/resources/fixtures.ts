@@ -4,7 +4,7 @@
  */
 import type { Answer, Stage } from '../../support/stage';
 import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
-import { type World } from '../../support/world';
+import type { World } from '../../support/world';
 
 export interface Guarded {
   /** The route's write, with If-Match when given. */

@@ -6,7 +6,7 @@
  */
 import type { Answer, Stage } from '../../support/stage';
 import { assetData, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
-import { type World } from '../../support/world';
+import type { World } from '../../support/world';
 
 export type Kind = 'api' | 'policy' | 'asset';
 

@@ -301,7 +301,7 @@ function short(v: unknown): string {
 }
 
 /** Whether the service must refuse this candidate, judged by the route's own schemas and parser rules. */
-function isInvalid(route: RouteDef, base: BaseRequest, c: Candidate): boolean {
+function isInvalid(route: RouteDef, _base: BaseRequest, c: Candidate): boolean {
   if (c.rule === 'media' || c.rule === 'raw-doc') return true;
   if (c.rule === 'schema-query') {
     const q: Record<string, string> = { ...(c.query ?? {}) };
