@@ -14,6 +14,20 @@ class SynthesizedStackLast extends BaseSequencer {
   }
 }
 
+/**
+ * Checks that read the whole tree rather than run behaviour: the dependency rules, the handler
+ * types compiled, every regex through a ReDoS checker, knip, Biome. Tens of CPU-seconds together:
+ * `npm test` runs them, `npm run test:fast` (TEST_FAST=1) leaves them out.
+ */
+const WHOLE_TREE_CHECKS = [
+  'test/unit/dependency-rules.test.ts',
+  'test/unit/handler-types.test.ts',
+  'test/unit/regex-safety.test.ts',
+  'test/unit/knip.test.ts',
+  'test/unit/biome.test.ts',
+];
+const fast = process.env.TEST_FAST === '1';
+
 const common = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
@@ -38,10 +52,11 @@ export default defineConfig({
           ...common,
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/after/**'],
+          exclude: ['test/after/**', ...(fast ? WHOLE_TREE_CHECKS : [])],
           // Notes the table actions each route's code sends and the e2e files' traffic (both
-          // checked in test/after/).
-          setupFiles: ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
+          // checked in test/after/, which the fast loop does not run: there they would only cost
+          // every file the SDK's import).
+          setupFiles: fast ? [] : ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
         },
       },
       {

@@ -35,7 +35,9 @@ const server = createServer(async (req, res) => {
     if (req.method === 'GET' && url.pathname === '/query') {
       const out = await ddb().send(
         new QueryCommand({
-          TableName: tableName(), ConsistentRead: true, KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
+          TableName: tableName(),
+          ConsistentRead: true,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
           ExpressionAttributeValues: { ':pk': url.searchParams.get('pk'), ':a': url.searchParams.get('a'), ':b': url.searchParams.get('b') },
         }),
       );
@@ -47,9 +49,13 @@ const server = createServer(async (req, res) => {
       try {
         const out = await ddb().send(
           new UpdateCommand({
-            TableName: tableName(), Key: { PK: pk, SK: sk }, UpdateExpression: 'ADD used :one', ConditionExpression: 'renews > :now AND used < :max',
+            TableName: tableName(),
+            Key: { PK: pk, SK: sk },
+            UpdateExpression: 'ADD used :one',
+            ConditionExpression: 'renews > :now AND used < :max',
             ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': max },
-            ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ used: out.Attributes?.used }));
@@ -63,7 +69,10 @@ const server = createServer(async (req, res) => {
       try {
         await ddb().send(
           new UpdateCommand({
-            TableName: tableName(), Key: { PK: String(req.headers['x-floor-pk']), SK: 'QUOTA' }, UpdateExpression: 'ADD used :one', ConditionExpression: 'renews > :now AND used < :max',
+            TableName: tableName(),
+            Key: { PK: String(req.headers['x-floor-pk']), SK: 'QUOTA' },
+            UpdateExpression: 'ADD used :one',
+            ConditionExpression: 'renews > :now AND used < :max',
             ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': Number(req.headers['x-floor-max']) },
           }),
         );
@@ -80,7 +89,14 @@ const server = createServer(async (req, res) => {
         new TransactWriteCommand({
           TransactItems: [
             { Put: { TableName: tableName(), Item: { ...item, PK: pk, SK: 'BENCH' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-            { Update: { TableName: tableName(), Key: { PK: 'BENCH#FLOORCOUNT', SK: 'COUNT' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: { PK: 'BENCH#FLOORCOUNT', SK: 'COUNT' },
+                UpdateExpression: 'ADD n :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
           ],
         }),
       );

@@ -85,18 +85,24 @@ async function main() {
   };
   console.log(table(rows));
   const dir = join(dirname(fileURLToPath(import.meta.url)));
-  writeFileSync(join(dir, 'results.json'), JSON.stringify({ machine, rows }, null, 2) + '\n');
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
   const md = [
     '# Benchmarks',
     '',
-    `Measured by \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}.`,
+    `Measured by \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
+      `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}.`,
     'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
     '',
     table(rows),
     '',
     '## Details',
     '',
-    ...rows.map((r) => `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+    ...rows.map(
+      (r) =>
+        `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+    ),
     '',
     readFileSync(join(dir, 'analysis.md'), 'utf8'),
   ].join('\n');

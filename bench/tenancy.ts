@@ -115,7 +115,11 @@ async function routingWork(hash: string): Promise<Record<string, number>> {
       {
         eventID: `bench-${Date.now()}`,
         eventName: 'MODIFY',
-        dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000), OldImage: image(item), NewImage: image({ ...item, version: Number(item.version) + 1 }) },
+        dynamodb: {
+          ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+          OldImage: image(item),
+          NewImage: image({ ...item, version: Number(item.version) + 1 }),
+        },
       },
     ],
   } as never);
@@ -167,14 +171,21 @@ async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3, r
       if (del.status !== 200) throw new Error(`key delete: ${del.text}`);
     }
     if (routed) {
-      while ((await dueDeliveries(Date.now() + 86_400_000, 1000)).filter((d) => d.org_id === a.orgId).length < 100 * aEvents && Date.now() - started < 120_000) await sleep(100);
+      while ((await dueDeliveries(Date.now() + 86_400_000, 1000)).filter((d) => d.org_id === a.orgId).length < 100 * aEvents && Date.now() - started < 120_000)
+        await sleep(100);
     }
     // A's deliveries are under way (the first calls hang at the tarpit) before B pings.
     while (tarpit.count() < 10 && Date.now() - started < 60_000) await sleep(20);
     await sleep(1_000);
     const hanging = tarpit.count();
     const delay = await pingDelay(b, bHook!, rx);
-    return { ping_alone_ms: alone, a_deliveries: 100 * aEvents, a_calls_hanging_when_b_pinged: hanging, a_calls_open_at_once_max: tarpit.maxOpen(), ping_under_noise_ms: delay ?? '> 120000' };
+    return {
+      ping_alone_ms: alone,
+      a_deliveries: 100 * aEvents,
+      a_calls_hanging_when_b_pinged: hanging,
+      a_calls_open_at_once_max: tarpit.maxOpen(),
+      ping_under_noise_ms: delay ?? '> 120000',
+    };
   } finally {
     await Promise.all([tarpit.close(), rx.close()]);
     await stop();
@@ -184,7 +195,14 @@ async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3, r
 async function main() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dynamo = await startDynamoLocal(null);
-  Object.assign(process.env, { DYNAMODB_ENDPOINT: dynamo.endpoint, GW_SECRET: GW, ADMIN_SECRET: ADMIN, SERVER_SECRET: 'bench-server-secret', ALLOW_PRIVATE_TARGETS: '1', LOG_LEVEL: 'error' });
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    GW_SECRET: GW,
+    ADMIN_SECRET: ADMIN,
+    SERVER_SECRET: 'bench-server-secret',
+    ALLOW_PRIVATE_TARGETS: '1',
+    LOG_LEVEL: 'error',
+  });
   resetSecrets();
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -202,7 +220,12 @@ async function main() {
       const answers: Array<{ status: number; text: string }> = [];
       for (let i = 0; i < 6; i++) {
         const id = `issue-${i}`;
-        const a = await api(r.orgId, id, ['TokenUpdated'], Array.from({ length: 3000 }, () => hook!));
+        const a = await api(
+          r.orgId,
+          id,
+          ['TokenUpdated'],
+          Array.from({ length: 3000 }, () => hook!),
+        );
         answers.push(a);
         if (a.status === 200) apiIds.push(id);
       }

@@ -24,7 +24,7 @@ const BANNER = "import { createRequire } from 'module';const require = createReq
  * NodejsFunction's own esbuild pass (one file, no splitting); the afterBundling hook of
  * functionBundling() then writes the deployed files over it with esbuildOptions().
  */
-export const FUNCTION_BUNDLING = {
+const FUNCTION_BUNDLING = {
   format: OutputFormat.ESM,
   minify: true,
   target: ESBUILD_TARGET,
@@ -66,7 +66,11 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * afterBundling hook, by infra/build-function.ts (esbuildOptions(), split into chunks), then
  * `extraCommands` (copying node modules beside it) run.
  */
-export function functionBundling(entry: string, nodeModules: readonly string[] = [], extraCommands: (inputDir: string, outputDir: string) => string[] = () => []): BundlingOptions {
+export function functionBundling(
+  entry: string,
+  nodeModules: readonly string[] = [],
+  extraCommands: (inputDir: string, outputDir: string) => string[] = () => [],
+): BundlingOptions {
   const hooks: ICommandHooks = {
     beforeBundling: () => [],
     beforeInstall: () => [],

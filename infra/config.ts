@@ -180,7 +180,10 @@ export function readStageConfig(node: Node): StageConfig {
   // A window no longer than the refresh could close before a warm function has read the new
   // value, leaving no moment when clients may switch safely (0 is a deliberate hard cutover).
   if (secrets.rotationWindowSeconds !== 0 && secrets.rotationWindowSeconds <= secrets.refreshSeconds) {
-    throw new ConfigError('secretRotationWindowSeconds', `expected 0 or more than secretRefreshSeconds (${secrets.refreshSeconds}), got ${secrets.rotationWindowSeconds}`);
+    throw new ConfigError(
+      'secretRotationWindowSeconds',
+      `expected 0 or more than secretRefreshSeconds (${secrets.refreshSeconds}), got ${secrets.rotationWindowSeconds}`,
+    );
   }
   const pair = (rate: NumberKey, burst: NumberKey) => ({ rate: num(rate), burst: num(burst) });
   return {
@@ -252,7 +255,10 @@ const OIDC_ARN = /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/token\.actions\.git
 export function readDeployRoleConfig(node: Node): DeployRoleConfig {
   const repo: unknown = node.tryGetContext('githubRepo');
   if (typeof repo !== 'string' || !REPO.test(repo)) {
-    throw new ConfigError('githubRepo', `expected the GitHub repository as its OIDC subject names it (owner/name or owner@<org id>/name@<repo id>), got ${JSON.stringify(repo)}`);
+    throw new ConfigError(
+      'githubRepo',
+      `expected the GitHub repository as its OIDC subject names it (owner/name or owner@<org id>/name@<repo id>), got ${JSON.stringify(repo)}`,
+    );
   }
   // No default: the roles of one stage go into that stage's account, so the operator names it.
   const stage: unknown = node.tryGetContext('stage');
@@ -261,7 +267,10 @@ export function readDeployRoleConfig(node: Node): DeployRoleConfig {
   }
   const provider: unknown = node.tryGetContext('githubOidcProviderArn');
   if (provider !== undefined && provider !== '' && (typeof provider !== 'string' || !OIDC_ARN.test(provider))) {
-    throw new ConfigError('githubOidcProviderArn', `expected the ARN of the account's token.actions.githubusercontent.com provider, got ${JSON.stringify(provider)}`);
+    throw new ConfigError(
+      'githubOidcProviderArn',
+      `expected the ARN of the account's token.actions.githubusercontent.com provider, got ${JSON.stringify(provider)}`,
+    );
   }
   const qualifier: unknown = node.tryGetContext('cdkQualifier') ?? 'hnb659fds';
   if (typeof qualifier !== 'string' || !/^[a-z0-9]{1,10}$/.test(qualifier)) {

@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import { stageNames, type DeployRoleConfig, type StageName } from './config';
 import { executionPolicyStatements, toPolicyStatement } from './execution-policy';
 
-export const GITHUB_OIDC_URL = 'https://token.actions.githubusercontent.com';
+const GITHUB_OIDC_URL = 'https://token.actions.githubusercontent.com';
 const CLAIM = 'token.actions.githubusercontent.com';
 /** The workflows the roles trust, and the one branch that deploys (.github/workflows). */
 export const DEPLOY_WORKFLOW = '.github/workflows/deploy.yml';
@@ -84,7 +84,12 @@ export class DeployRoleStack extends Stack {
       assumedBy: trustedBy(`repo:${config.repo}:environment:${config.stage}`, { equals: `${repoPath}/${DEPLOY_WORKFLOW}@refs/heads/${DEPLOY_BRANCH}` }),
       inlinePolicies: {
         AssumeCdkBootstrapRoles: new PolicyDocument({
-          statements: [new PolicyStatement({ actions: ['sts:AssumeRole'], resources: [bootstrapRole(config.cdkQualifier, 'deploy'), bootstrapRole(config.cdkQualifier, 'file-publishing')] })],
+          statements: [
+            new PolicyStatement({
+              actions: ['sts:AssumeRole'],
+              resources: [bootstrapRole(config.cdkQualifier, 'deploy'), bootstrapRole(config.cdkQualifier, 'file-publishing')],
+            }),
+          ],
         }),
       },
     });
@@ -100,7 +105,9 @@ export class DeployRoleStack extends Stack {
             new PolicyStatement({
               actions: ['cloudformation:DescribeStacks', 'cloudformation:GetTemplate', 'cloudformation:ListStackResources'],
               // The stage stack and its nested stacks (named <stack>-<logical id>-<suffix>).
-              resources: [`stack/${stage.stack}/*`, `stack/${stage.stack}-*/*`].map((r) => `arn:${Aws.PARTITION}:cloudformation:${Aws.REGION}:${Aws.ACCOUNT_ID}:${r}`),
+              resources: [`stack/${stage.stack}/*`, `stack/${stage.stack}-*/*`].map(
+                (r) => `arn:${Aws.PARTITION}:cloudformation:${Aws.REGION}:${Aws.ACCOUNT_ID}:${r}`,
+              ),
             }),
           ],
         }),
@@ -110,7 +117,9 @@ export class DeployRoleStack extends Stack {
     Validations.of(diff).acknowledge(
       ...[`stack/${stage.stack}/*`, `stack/${stage.stack}-*/*`].map((r) => ({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:${r}]`,
-        reason: "A stack's ARN ends in the id CloudFormation gives it, and a nested stack's name in a generated suffix: these match the stage stack and its nested stacks only.",
+        reason:
+          "A stack's ARN ends in the id CloudFormation gives it, and a nested stack's name in a generated " +
+          'suffix: these match the stage stack and its nested stacks only.',
       })),
     );
 
@@ -125,7 +134,10 @@ export class DeployRoleStack extends Stack {
     for (const s of statements) {
       const findings = [
         ...s.actions.filter((a) => a.includes('*')).map((a) => `Action::${a}`),
-        ...s.resources.map((r) => flatten(this.resolve(r))).filter((r) => r.includes('*')).map((r) => `Resource::${r}`),
+        ...s.resources
+          .map((r) => flatten(this.resolve(r)))
+          .filter((r) => r.includes('*'))
+          .map((r) => `Resource::${r}`),
       ];
       for (const f of findings) reasons.set(f, [...(reasons.get(f) ?? []), `${s.sid}: ${s.why}`]);
     }

@@ -5,7 +5,7 @@
  */
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, type HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, StreamViewType, TableV2, type CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -52,7 +52,9 @@ export class ManagementStack extends Stack {
     // prod keeps its data when the stack or a resource is deleted; dev can be destroyed whole.
     const keep = config.protected ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     // cmk=on: the stage's own key for the table, the queues and the log groups; off, AWS's keys.
-    const key = config.cmk ? new StageKey(this, 'EncryptionKey', { alias: names.keyAlias, logGroupPrefix: `/${names.prefix}/`, removalPolicy: keep }).key : undefined;
+    const key = config.cmk
+      ? new StageKey(this, 'EncryptionKey', { alias: names.keyAlias, logGroupPrefix: `/${names.prefix}/`, removalPolicy: keep }).key
+      : undefined;
 
     const table = new TableV2(this, 'Table', {
       tableName: names.table,
@@ -107,7 +109,11 @@ export class ManagementStack extends Stack {
     // Packages that read their own files at run time stay outside the bundle, copied beside it from
     // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
     const bundlingOf = (entry: string, nodeModules: string[] = []): NodejsFunctionProps['bundling'] =>
-      functionBundling(entry, nodeModules, nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined);
+      functionBundling(
+        entry,
+        nodeModules,
+        nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined,
+      );
     // One log group per folder of functions/ (a resource): Lambda writes each function's streams
     // under its own name, and a log group per function would pass CloudFormation's 500 resources.
     const logGroups = new Map<string, LogGroup>();
@@ -115,7 +121,12 @@ export class ManagementStack extends Stack {
       const folder = entry.split('/')[1]!;
       let group = logGroups.get(folder);
       if (!group) {
-        group = new LogGroup(this, `Logs${folder[0]!.toUpperCase()}${folder.slice(1)}`, { logGroupName: names.functionLogs(folder), retention: RetentionDays.ONE_MONTH, removalPolicy: keep, encryptionKey: key });
+        group = new LogGroup(this, `Logs${folder[0]!.toUpperCase()}${folder.slice(1)}`, {
+          logGroupName: names.functionLogs(folder),
+          retention: RetentionDays.ONE_MONTH,
+          removalPolicy: keep,
+          encryptionKey: key,
+        });
         logGroups.set(folder, group);
       }
       return group;
@@ -146,7 +157,12 @@ export class ManagementStack extends Stack {
       // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
       defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
     });
-    const accessLogs = new LogGroup(this, 'AccessLogs', { logGroupName: names.accessLogs, retention: RetentionDays.THREE_MONTHS, removalPolicy: keep, encryptionKey: key });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      logGroupName: names.accessLogs,
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: keep,
+      encryptionKey: key,
+    });
     const stage = new HttpStage(this, 'Stage', {
       httpApi: api,
       stageName: '$default',
@@ -199,7 +215,13 @@ export class ManagementStack extends Stack {
     }
 
     if (config.demo) {
-      new AuthorizerDemo(this, 'Demo', { api, table, encryptionKey: key, apiId: DEMO_API_ID, makeFunction: (name, entry, environment) => fn(name, entry, environment) });
+      new AuthorizerDemo(this, 'Demo', {
+        api,
+        table,
+        encryptionKey: key,
+        apiId: DEMO_API_ID,
+        makeFunction: (name, entry, environment) => fn(name, entry, environment),
+      });
     }
 
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
@@ -220,14 +242,30 @@ export class ManagementStack extends Stack {
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
-    const edge = config.edge && originValue
-      ? new Edge(this, 'Edge', { api, originVerifyValue: originValue, rateLimit: config.edge.rateLimit, webAclName: names.webAcl, comment: `${names.stack} (gateway management API)` })
-      : undefined;
+    const edge =
+      config.edge && originValue
+        ? new Edge(this, 'Edge', {
+            api,
+            originVerifyValue: originValue,
+            rateLimit: config.edge.rateLimit,
+            webAclName: names.webAcl,
+            comment: `${names.stack} (gateway management API)`,
+          })
+        : undefined;
 
     new Capacity(this, 'Capacity', { config, stage, routes, functions });
     this.monitoring = new Monitoring(this, 'Monitoring', {
-      config, api, stage, table,
-      functions: new Map([...functions, ['fallback', fallback], ['hookRouting', delivery.routingFunction], ['hookAttempts', delivery.attemptFunction], ['auditTrail', audit.consumer]]),
+      config,
+      api,
+      stage,
+      table,
+      functions: new Map([
+        ...functions,
+        ['fallback', fallback],
+        ['hookRouting', delivery.routingFunction],
+        ['hookAttempts', delivery.attemptFunction],
+        ['auditTrail', audit.consumer],
+      ]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
     // The web console: its own CloudFront distribution, with the edge's web ACL and origin secret when edge=on.
@@ -255,9 +293,19 @@ export class ManagementStack extends Stack {
       console: consoleHosting,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: edge ? "The HTTP API's own address: it answers only requests that came through EdgeUrl" : undefined });
-    if (edge) new CfnOutput(this, 'EdgeUrl', { value: `https://${edge.distribution.distributionDomainName}`, description: 'The service, through CloudFront and its web ACL' });
-    new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleHosting.distribution.distributionDomainName}/console/`, description: 'The web console (sign in with a dashboard access key)' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: stage.url,
+      description: edge ? "The HTTP API's own address: it answers only requests that came through EdgeUrl" : undefined,
+    });
+    if (edge)
+      new CfnOutput(this, 'EdgeUrl', {
+        value: `https://${edge.distribution.distributionDomainName}`,
+        description: 'The service, through CloudFront and its web ACL',
+      });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `https://${consoleHosting.distribution.distributionDomainName}/console/`,
+      description: 'The web console (sign in with a dashboard access key)',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'GatewaySecretArn', { value: gwSecret.secretArn });
     new CfnOutput(this, 'AdminSecretArn', { value: adminSecret.secretArn });

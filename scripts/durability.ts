@@ -48,7 +48,10 @@ async function startStage(dataDir: string): Promise<Stage> {
 /** All descendants of a pid (`ps --ppid`, walked down): the tsx loader, node and the Java child. */
 function descendants(pid: number): number[] {
   const r = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
-  const kids = r.stdout.split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const kids = r.stdout
+    .split('\n')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
   return kids.flatMap((k) => [k, ...descendants(k)]);
 }
 
@@ -130,13 +133,46 @@ async function call(url: string, method: string, path: string, headers: Record<s
 
 // --- what was acknowledged ----------------------------------------------------------------------
 
-interface Org { kind: 'org'; id: string; writes: 1 }
-interface User { kind: 'user'; orgId: string; email: string; firstName: string; key: string; writes: 1 }
-interface Api { kind: 'api'; id: string; orgId: string; name: string; listenPath: string; target: string; writes: 1 }
+interface Org {
+  kind: 'org';
+  id: string;
+  writes: 1;
+}
+interface User {
+  kind: 'user';
+  orgId: string;
+  email: string;
+  firstName: string;
+  key: string;
+  writes: 1;
+}
+interface Api {
+  kind: 'api';
+  id: string;
+  orgId: string;
+  name: string;
+  listenPath: string;
+  target: string;
+  writes: 1;
+}
 /** Versions are sequential per policy (one writer owns it); `pending` is a PUT in flight at the crash. */
-interface Policy { kind: 'policy'; id: string; orgId: string; acked: number; pending?: number; writes: number }
+interface Policy {
+  kind: 'policy';
+  id: string;
+  orgId: string;
+  acked: number;
+  pending?: number;
+  writes: number;
+}
 /** A webhook, read back with the dashboard key of its organisation's user. */
-interface Hook { kind: 'hook'; id: string; key: string; name: string; target: string; writes: 1 }
+interface Hook {
+  kind: 'hook';
+  id: string;
+  key: string;
+  name: string;
+  target: string;
+  writes: 1;
+}
 type Acked = Org | User | Api | Policy | Hook;
 
 const policyBody = (p: { id: string; orgId: string }, v: number) => ({
@@ -293,10 +329,29 @@ async function burst(url: string, secrets: Secrets, base: User, hooksUser: User,
     } else if (i < 15) {
       const user = { org_id: base.orgId, email_address: `${id}@burst.example`, first_name: `First ${id}` };
       [path, headers, body] = ['/admin/users', admin, user];
-      acked = (r) => ({ kind: 'user', orgId: base.orgId, email: user.email_address, firstName: user.first_name, key: String(r.body.Meta.access_key), writes: 1 });
+      acked = (r) => ({
+        kind: 'user',
+        orgId: base.orgId,
+        email: user.email_address,
+        firstName: user.first_name,
+        key: String(r.body.Meta.access_key),
+        writes: 1,
+      });
     } else if (i < 18) {
-      const api: Api = { kind: 'api', id: `api-${id}`, orgId: base.orgId, name: `API ${id}`, listenPath: `/api-${id}/`, target: `http://upstream.example/${id}`, writes: 1 };
-      [path, headers, body] = ['/gw/apis', gw, { api_id: api.id, name: api.name, org_id: api.orgId, proxy: { listen_path: api.listenPath, target_url: api.target } }];
+      const api: Api = {
+        kind: 'api',
+        id: `api-${id}`,
+        orgId: base.orgId,
+        name: `API ${id}`,
+        listenPath: `/api-${id}/`,
+        target: `http://upstream.example/${id}`,
+        writes: 1,
+      };
+      [path, headers, body] = [
+        '/gw/apis',
+        gw,
+        { api_id: api.id, name: api.name, org_id: api.orgId, proxy: { listen_path: api.listenPath, target_url: api.target } },
+      ];
       acked = () => api;
     } else {
       const policy: Policy = { kind: 'policy', id: `pol-${id}`, orgId: base.orgId, acked: 1, writes: 1 };
@@ -319,15 +374,17 @@ async function burst(url: string, secrets: Secrets, base: User, hooksUser: User,
 
 /** The burst's routes loaded before it (invalid bodies: 400, nothing stored), so its creates overlap. */
 async function warmUpBurst(url: string, secrets: Secrets, base: User): Promise<void> {
-  await Promise.all([
-    warmUp(url, secrets),
-    call(url, 'POST', '/api/hooks', { authorization: `Bearer ${base.key}` }, { method: 'bad' }),
-  ]);
+  await Promise.all([warmUp(url, secrets), call(url, 'POST', '/api/hooks', { authorization: `Bearer ${base.key}` }, { method: 'bad' })]);
 }
 
 // --- verification -------------------------------------------------------------------------------
 
-interface Loss { kind: Acked['kind']; id: string; lost: number; why: string }
+interface Loss {
+  kind: Acked['kind'];
+  id: string;
+  lost: number;
+  why: string;
+}
 
 /** Reads one acknowledged object back; answers the acknowledged writes it no longer shows. */
 async function verifyOne(url: string, secrets: Secrets, a: Acked): Promise<Loss | 'in-flight landed' | undefined> {
@@ -418,7 +475,10 @@ async function verifierDetectsLoss(url: string, secrets: Secrets, all: Acked[], 
 
 // --- the trials ---------------------------------------------------------------------------------
 
-interface Secrets { gwSecret: string; adminSecret: string }
+interface Secrets {
+  gwSecret: string;
+  adminSecret: string;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const writesOf = (list: Acked[]) => list.reduce((n, a) => n + a.writes, 0);
@@ -470,7 +530,13 @@ async function main() {
   const baseOrg = `base-${Date.now().toString(36)}`;
   const baseUser: User = { kind: 'user', orgId: baseOrg, email: `${baseOrg}@durability.example`, firstName: 'Base', key: '', writes: 1 };
   const o = await call(stage.url, 'POST', '/admin/organisations', { 'admin-auth': secrets.adminSecret }, { id: baseOrg });
-  const u = await call(stage.url, 'POST', '/admin/users', { 'admin-auth': secrets.adminSecret }, { org_id: baseOrg, email_address: baseUser.email, first_name: 'Base' });
+  const u = await call(
+    stage.url,
+    'POST',
+    '/admin/users',
+    { 'admin-auth': secrets.adminSecret },
+    { org_id: baseOrg, email_address: baseUser.email, first_name: 'Base' },
+  );
   if (o.status !== 200 || u.status !== 200) throw new Error(`base tenant not created: ${o.status} ${u.status}`);
   baseUser.key = String(u.body.Meta.access_key);
   const all: Acked[] = [{ kind: 'org', id: baseOrg, writes: 1 }, baseUser];
@@ -511,7 +577,8 @@ async function main() {
       in_flight_policy_puts_that_landed: landed,
       losses: losses.slice(0, 50),
     });
-    if (load.rejected.length) console.error(`trial ${trial}: ${load.rejected.length} writes rejected before the crash, e.g. ${JSON.stringify(load.rejected[0])}`);
+    if (load.rejected.length)
+      console.error(`trial ${trial}: ${load.rejected.length} writes rejected before the crash, e.g. ${JSON.stringify(load.rejected[0])}`);
     for (const l of losses.slice(0, 10)) console.error(`trial ${trial}: LOST ${l.lost} write(s) of ${l.kind} ${l.id}: ${l.why}`);
   }
 
@@ -521,9 +588,22 @@ async function main() {
     // The burst's webhooks go to an organisation of their own: one holds at most 100 (README "Limits").
     const hooksOrg = `hooks-${run}`;
     const ho = await call(stage.url, 'POST', '/admin/organisations', { 'admin-auth': secrets.adminSecret }, { id: hooksOrg });
-    const hu = await call(stage.url, 'POST', '/admin/users', { 'admin-auth': secrets.adminSecret }, { org_id: hooksOrg, email_address: `${hooksOrg}@durability.example` });
+    const hu = await call(
+      stage.url,
+      'POST',
+      '/admin/users',
+      { 'admin-auth': secrets.adminSecret },
+      { org_id: hooksOrg, email_address: `${hooksOrg}@durability.example` },
+    );
     if (ho.status !== 200 || hu.status !== 200) throw new Error(`burst tenant not created: ${ho.status} ${hu.status}`);
-    const hooksUser: User = { kind: 'user', orgId: hooksOrg, email: `${hooksOrg}@durability.example`, firstName: '', key: String(hu.body.Meta.access_key), writes: 1 };
+    const hooksUser: User = {
+      kind: 'user',
+      orgId: hooksOrg,
+      email: `${hooksOrg}@durability.example`,
+      firstName: '',
+      key: String(hu.body.Meta.access_key),
+      writes: 1,
+    };
     await warmUpBurst(stage.url, secrets, baseUser);
     const b = await burst(stage.url, secrets, baseUser, hooksUser, run, stagePids(stage, dataDir));
     all.push(...b.acked);
@@ -605,7 +685,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e instanceof Error ? e.stack ?? e.message : e);
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
   killAll();
   process.exit(1);
 });

@@ -40,7 +40,9 @@ export async function mapStack(entry: string, trace: string, nodeModules: readon
       return maps.get(name);
     };
     return trace.replace(/(?:file:\/\/)?[^\s()]*?((?:index|chunk-[A-Z0-9]+)\.m?js):(\d+):(\d+)/g, (whole, file: string, line: string, column: string) => {
-      const hit = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+      const hit = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1) as
+        | { originalSource?: string; originalLine?: number; originalColumn?: number }
+        | undefined;
       if (!hit?.originalSource) return whole;
       const source = relative(ROOT, resolve(dir, hit.originalSource.replace(/^file:\/\//, '')));
       return `${source}:${hit.originalLine! + 1}:${hit.originalColumn! + 1}`;

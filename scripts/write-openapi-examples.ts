@@ -33,8 +33,7 @@ if (!dir) throw new Error('usage: npm run openapi:examples -- <traffic dir>');
 delete process.env.ALLOW_PRIVATE_TARGETS;
 
 /** Every string of a JSON value. */
-const stringsOf = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(stringsOf) : [];
+const stringsOf = (v: unknown): string[] => (typeof v === 'string' ? [v] : v !== null && typeof v === 'object' ? Object.values(v).flatMap(stringsOf) : []);
 
 /** Whether a default deployment takes this request body: no URL to a non-public address, and the route's schema passes it. */
 function takenByDefault(operationId: string, body: string): boolean {
@@ -62,7 +61,11 @@ for (const file of readdirSync(dir)) {
 }
 for (const name of Object.keys(chosen).sort()) {
   const c = chosen[name]!;
-  const responses = Object.fromEntries(Object.entries(c.responses).sort().map(([s, b]) => [s, JSON.parse(b)]));
+  const responses = Object.fromEntries(
+    Object.entries(c.responses)
+      .sort()
+      .map(([s, b]) => [s, JSON.parse(b)]),
+  );
   examples[name] = { ...(c.request !== undefined ? { request: JSON.parse(c.request) } : {}), responses };
 }
 writeFileSync(join('shared', 'openapi', 'examples.json'), `${JSON.stringify(examples, null, 1)}\n`);

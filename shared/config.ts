@@ -107,7 +107,7 @@ function cacheMs(value: string | undefined): number {
 /** Defaults and bounds (seconds) of the secret settings; the cloud stage's context checks the same. */
 export const SECRET_REFRESH = { default: 300, min: 1, max: 3600 } as const;
 export const SECRET_ROTATION_WINDOW = { default: 3600, min: 0, max: 7 * 24 * 3600 } as const;
-export const HOOK_SECRET_ROTATION = { default: 24 * 3600, min: 0, max: 7 * 24 * 3600 } as const;
+const HOOK_SECRET_ROTATION = { default: 24 * 3600, min: 0, max: 7 * 24 * 3600 } as const;
 
 export const AUDIT_RETENTION_DAYS = { default: 365, min: 1, max: 3650 } as const;
 

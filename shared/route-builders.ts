@@ -17,7 +17,9 @@ function pathParams<P extends string>(path: P): PathParamsSchema<P> | undefined 
  * A dashboard route must name its permission group (contract §9), or `none` for a read any active
  * user may make; other groups have none.
  */
-type PermissionRule<D> = D extends { group: 'dashboard' } ? { permission: PermissionGroup | (D extends { access: 'read' } ? 'none' : never) } : { permission?: never };
+type PermissionRule<D> = D extends { group: 'dashboard' }
+  ? { permission: PermissionGroup | (D extends { access: 'read' } ? 'none' : never) }
+  : { permission?: never };
 
 /**
  * One route of the table; its path parameters are typed from the template unless it gives its

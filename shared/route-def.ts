@@ -8,7 +8,7 @@ export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
  * request, whose method it does not choose (the external authorization, which Envoy calls with
  * the original request's method).
  */
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 /** Table actions that only read. */
 export const READ_TABLE_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'] as const;
@@ -63,11 +63,7 @@ interface RouteDocExtras {
  * OpenAPI generator never load handler code. The group adds the route's name and handler file
  * (shared/route-builders.ts: routeGroup).
  */
-export interface RouteSpec<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-> {
+export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   method: Method;
   path: string;
   group: Group;
@@ -145,11 +141,7 @@ export interface RouteSpec<
 }
 
 /** One row of the route table: a route as its group declares it, with its name and handler file. */
-export interface RouteDef<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-> extends RouteSpec<P, Q, B> {
+export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> extends RouteSpec<P, Q, B> {
   /** The route's key in the table; the document's operationId. */
   name: string;
   /**

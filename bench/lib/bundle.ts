@@ -42,12 +42,26 @@ export async function bundle(name: string, entry: string, external: string[] = [
   rmSync(outdir, { recursive: true, force: true });
   const options = opts.plain
     ? {
-        bundle: true, minify: true, format: 'esm' as const, platform: 'node' as const, target: ESBUILD_TARGET, mainFields: ['module', 'main'], external,
+        bundle: true,
+        minify: true,
+        format: 'esm' as const,
+        platform: 'node' as const,
+        target: ESBUILD_TARGET,
+        mainFields: ['module', 'main'],
+        external,
         banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },
-        entryNames: 'index', outExtension: { '.js': '.mjs' },
+        entryNames: 'index',
+        outExtension: { '.js': '.mjs' },
       }
     : esbuildOptions(external);
-  const out = await build({ ...options, entryPoints: [resolve(ROOT, entry)], outdir, metafile: true, sourcemap: opts.sourcemap ? 'linked' : false, logLevel: 'silent' });
+  const out = await build({
+    ...options,
+    entryPoints: [resolve(ROOT, entry)],
+    outdir,
+    metafile: true,
+    sourcemap: opts.sourcemap ? 'linked' : false,
+    logLevel: 'silent',
+  });
   const files = readdirSync(outdir);
   const size = (f: string) => statSync(resolve(process.cwd(), f)).size;
   return {

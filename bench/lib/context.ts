@@ -60,7 +60,12 @@ export function context(stage: BenchStage, floor: Floor): Ctx {
 /** An API and a key granting it, through the routes. */
 export async function apiAndKey(ctx: Ctx, orgId: string, session: Record<string, unknown> = {}) {
   const apiId = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const api = await call(ctx.stage.url, 'POST', '/gw/apis', ctx.gw, { api_id: apiId, name: apiId, org_id: orgId, proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' } });
+  const api = await call(ctx.stage.url, 'POST', '/gw/apis', ctx.gw, {
+    api_id: apiId,
+    name: apiId,
+    org_id: orgId,
+    proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' },
+  });
   if (api.status !== 200) throw new Error(`api: ${JSON.stringify(api.body)}`);
   const key = await call(ctx.stage.url, 'POST', '/gw/keys/create', ctx.gw, {
     org_id: orgId,

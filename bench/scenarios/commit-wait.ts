@@ -34,15 +34,32 @@ export async function commitWait(ctx: Ctx, samples = 500, writers = 16, perRound
   const filler = 'x'.repeat(300);
   let n = 0;
   const create = (c: DynamoDBDocumentClient, org: string) =>
-    c.send(new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: ctx.stage.table, Item: { PK: `COMMIT#${org}`, SK: `HOOK#${++n}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' } },
-        { Update: { TableName: ctx.stage.table, Key: { PK: `COMMIT#${org}`, SK: 'COUNT' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
-      ],
-    }));
+    c.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: ctx.stage.table, Item: { PK: `COMMIT#${org}`, SK: `HOOK#${++n}`, filler }, ConditionExpression: 'attribute_not_exists(PK)' } },
+          {
+            Update: {
+              TableName: ctx.stage.table,
+              Key: { PK: `COMMIT#${org}`, SK: 'COUNT' },
+              UpdateExpression: 'ADD n :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
 
-  await interleaved(50, () => timed(() => create(waiting, 'warm')), () => timed(() => create(plain, 'warm')));
-  const seq = await interleaved(samples, () => timed(() => create(waiting, 'seq')), () => timed(() => create(plain, 'seq')));
+  await interleaved(
+    50,
+    () => timed(() => create(waiting, 'warm')),
+    () => timed(() => create(plain, 'warm')),
+  );
+  const seq = await interleaved(
+    samples,
+    () => timed(() => create(waiting, 'seq')),
+    () => timed(() => create(plain, 'seq')),
+  );
 
   /** `perRound` creates by `writers` concurrent writers: creates per second and each create's latency. */
   const burst = async (c: DynamoDBDocumentClient, round: number) => {
@@ -89,12 +106,30 @@ export async function commitWait(ctx: Ctx, samples = 500, writers = 16, perRound
   };
   const stage = percentile(hooks.a, 50) / percentile(hooks.b, 50);
   return [
-    { scenario: 'commit wait', measured: 'transactional create with / without commit wait, p50', value: round(p50), target: '<= 1.5', pass: p50 <= 1.5, detail },
     {
-      scenario: 'commit wait', measured: `transactional creates/s with / without commit wait, ${writers} writers`, value: round(throughput), target: '>= 0.8',
-      pass: throughput >= 0.8, detail,
+      scenario: 'commit wait',
+      measured: 'transactional create with / without commit wait, p50',
+      value: round(p50),
+      target: '<= 1.5',
+      pass: p50 <= 1.5,
+      detail,
     },
-    { scenario: 'commit wait', measured: 'POST /api/hooks with / without commit wait, p50', value: round(stage), target: '<= 1.25', pass: stage <= 1.25, detail },
+    {
+      scenario: 'commit wait',
+      measured: `transactional creates/s with / without commit wait, ${writers} writers`,
+      value: round(throughput),
+      target: '>= 0.8',
+      pass: throughput >= 0.8,
+      detail,
+    },
+    {
+      scenario: 'commit wait',
+      measured: 'POST /api/hooks with / without commit wait, p50',
+      value: round(stage),
+      target: '<= 1.25',
+      pass: stage <= 1.25,
+      detail,
+    },
   ];
 }
 
@@ -134,7 +169,10 @@ async function stageWithoutCommitWait(ctx: Ctx): Promise<{ url: string; stop(): 
       await stop();
       throw new Error('the stage without commit wait did not start');
     }
-    const up = await call(url, 'GET', '/hello').then((r) => r.status === 200, () => false);
+    const up = await call(url, 'GET', '/hello').then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (up) return { url, stop };
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -35,7 +35,15 @@ export async function emulatorColdStart(runs = 5): Promise<Row[]> {
   mkdirSync(assetDir, { recursive: true });
   renameSync((await bundle('sdk-only-fn', entry, [], { plain: true })).file, join(assetDir, 'index.mjs'));
   const baseline: EmulatedFunction = {
-    logicalId: 'SdkOnly', name: 'sdk-only', handler: 'index.handler', runtime: LAMBDA_RUNTIME, memoryMb: 1024, timeoutSeconds: 29, codeDir: assetDir, environment: {}, statements: [],
+    logicalId: 'SdkOnly',
+    name: 'sdk-only',
+    handler: 'index.handler',
+    runtime: LAMBDA_RUNTIME,
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    codeDir: assetDir,
+    environment: {},
+    statements: [],
   };
 
   const node = lambdaNode(LAMBDA_RUNTIME);
@@ -72,7 +80,11 @@ export async function emulatorColdStart(runs = 5): Promise<Row[]> {
   }
   const baseMs = median(base.inits);
   const detail: Record<string, number | string> = {
-    node: node.version, runtime: LAMBDA_RUNTIME, runs, sdk_only_init_ms: round(baseMs), sdk_only_init_cpu_ms: round(median(base.initCpu)),
+    node: node.version,
+    runtime: LAMBDA_RUNTIME,
+    runs,
+    sdk_only_init_ms: round(baseMs),
+    sdk_only_init_cpu_ms: round(median(base.initCpu)),
   };
   let worst = 0;
   let worstCpu = 0;

@@ -50,11 +50,25 @@ export async function gateways(ctx: Ctx): Promise<Row[]> {
     const tput = stage.perSecond / floor.perSecond;
     const p50 = stage.p50 / floor.p50;
     const detail = {
-      stage_per_s: round(stage.perSecond, 0), floor_per_s: round(floor.perSecond, 0), stage_p50_ms: stage.p50, floor_p50_ms: floor.p50,
-      stage_allowed: stage.allowed, stage_429: stage.refused, stage_other: stage.other, floor_allowed: floor.allowed, floor_429: floor.refused,
+      stage_per_s: round(stage.perSecond, 0),
+      floor_per_s: round(floor.perSecond, 0),
+      stage_p50_ms: stage.p50,
+      floor_p50_ms: floor.p50,
+      stage_allowed: stage.allowed,
+      stage_429: stage.refused,
+      stage_other: stage.other,
+      floor_allowed: floor.allowed,
+      floor_429: floor.refused,
     };
     return [
-      { scenario: 'nginx + ext-authz', measured: 'allowed of 1,500 through nginx, quota 1,000', value: stage.allowed, target: '= 1000 (rest 429)', pass: stage.allowed === QUOTA && stage.refused === ATTEMPTS - QUOTA, detail },
+      {
+        scenario: 'nginx + ext-authz',
+        measured: 'allowed of 1,500 through nginx, quota 1,000',
+        value: stage.allowed,
+        target: '= 1000 (rest 429)',
+        pass: stage.allowed === QUOTA && stage.refused === ATTEMPTS - QUOTA,
+        detail,
+      },
       { scenario: 'nginx + ext-authz', measured: 'throughput vs nginx + floor auth server', value: round(tput), target: '>= 0.8', pass: tput >= 0.8, detail },
       { scenario: 'nginx + ext-authz', measured: 'p50 vs nginx + floor auth server', value: round(p50), target: '<= 1.2', pass: p50 <= 1.2, detail },
     ];

@@ -50,11 +50,25 @@ export async function hotKey(ctx: Ctx): Promise<Row[]> {
     const seconds = (lastAllowed - t0) / 1000;
     const perSecond = allowed / seconds;
     const detail = {
-      C, quota_max: quota, allowed, refused_after: refused, errors_503: errors, seconds: round(seconds), allowed_per_s: round(perSecond, 0),
-      writes_passed: throttle.stats.writes, writes_throttled: throttle.stats.throttled,
+      C,
+      quota_max: quota,
+      allowed,
+      refused_after: refused,
+      errors_503: errors,
+      seconds: round(seconds),
+      allowed_per_s: round(perSecond, 0),
+      writes_passed: throttle.stats.writes,
+      writes_throttled: throttle.stats.throttled,
     };
     return [
-      { scenario: 'hot key', measured: `allowed checks/s of one key / per-item write ceiling C=${C}`, value: round(perSecond / C), target: '>= 4', pass: perSecond / C >= 4, detail },
+      {
+        scenario: 'hot key',
+        measured: `allowed checks/s of one key / per-item write ceiling C=${C}`,
+        value: round(perSecond / C),
+        target: '>= 4',
+        pass: perSecond / C >= 4,
+        detail,
+      },
       { scenario: 'hot key', measured: 'allowed - quota_max (over-admission)', value: allowed - quota, target: '= 0', pass: allowed === quota, detail },
     ];
   } finally {

@@ -19,7 +19,10 @@ async function rawThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: nu
       try {
         await ctx.raw.send(
           new UpdateCommand({
-            TableName: ctx.stage.table, Key, UpdateExpression: 'ADD used :one', ConditionExpression: 'used < :max AND renews > :now',
+            TableName: ctx.stage.table,
+            Key,
+            UpdateExpression: 'ADD used :one',
+            ConditionExpression: 'used < :max AND renews > :now',
             ExpressionAttributeValues: { ':one': 1, ':max': QUOTA, ':now': Math.floor(Date.now() / 1000) },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -43,8 +46,12 @@ async function floorThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: 
   const Key = { PK: `BENCHF#${Date.now()}-${Math.random().toString(36).slice(2)}`, SK: 'QUOTA' };
   await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...Key, used: 0, renews: 253_402_300_799 } }));
   const result = await autocannon({
-    url: `${ctx.floor.url}/add`, method: 'POST', connections: CONCURRENCY, amount: ATTEMPTS,
-    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pk: Key.PK, sk: Key.SK, max: QUOTA }),
+    url: `${ctx.floor.url}/add`,
+    method: 'POST',
+    connections: CONCURRENCY,
+    amount: ATTEMPTS,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pk: Key.PK, sk: Key.SK, max: QUOTA }),
   });
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   return { perSecond: ATTEMPTS / result.duration, allowed: codes['200']?.count ?? 0, p50: result.latency.p50 };
@@ -58,8 +65,12 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
   const body = (k: string, api: string) => JSON.stringify({ key: k, api_id: api, path: '/x', method: 'GET' });
   const fire = (k: string, api: string, amount: number) =>
     autocannon({
-      url: `${ctx.stage.url}/gw/sessions/check`, method: 'POST', connections: CONCURRENCY, amount,
-      headers: { ...ctx.gw, 'content-type': 'application/json' }, body: body(k, api),
+      url: `${ctx.stage.url}/gw/sessions/check`,
+      method: 'POST',
+      connections: CONCURRENCY,
+      amount,
+      headers: { ...ctx.gw, 'content-type': 'application/json' },
+      body: body(k, api),
     });
   await fire(warm.key, warm.apiId, 500);
   await rawThroughput(ctx);
@@ -67,19 +78,50 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
   const result = await fire(key, apiId, ATTEMPTS);
   const raw = await rawThroughput(ctx);
   const floor = await floorThroughput(ctx);
-  const floorRatio = (ATTEMPTS / result.duration) / floor.perSecond;
+  const floorRatio = ATTEMPTS / result.duration / floor.perSecond;
   const floorP50 = result.latency.p50 / floor.p50;
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
   const allowed = codes['200']?.count ?? 0;
   const denied = codes['429']?.count ?? 0;
-  const perSecond = ATTEMPTS / (result.duration);
+  const perSecond = ATTEMPTS / result.duration;
   const ratio = perSecond / raw.perSecond;
-  const detail = { allowed, denied_429: denied, other: ATTEMPTS - allowed - denied, stage_per_s: round(perSecond, 0), raw_per_s: round(raw.perSecond, 0), raw_allowed: raw.allowed,
-    floor_per_s: round(floor.perSecond, 0), floor_allowed: floor.allowed, stage_p50_ms: result.latency.p50, floor_p50_ms: floor.p50 };
+  const detail = {
+    allowed,
+    denied_429: denied,
+    other: ATTEMPTS - allowed - denied,
+    stage_per_s: round(perSecond, 0),
+    raw_per_s: round(raw.perSecond, 0),
+    raw_allowed: raw.allowed,
+    floor_per_s: round(floor.perSecond, 0),
+    floor_allowed: floor.allowed,
+    stage_p50_ms: result.latency.p50,
+    floor_p50_ms: floor.p50,
+  };
   return [
-    { scenario: 'quota contention', measured: 'allowed of 3,000 checks, quota 2,000', value: allowed, target: '= 2000', pass: allowed === QUOTA && denied === ATTEMPTS - QUOTA, detail },
-    { scenario: 'quota contention', measured: 'checks/s / floor (bare node:http, same conditional ADD)/s', value: round(floorRatio), target: '>= 0.8', pass: floorRatio >= 0.8, detail },
-    { scenario: 'quota contention', measured: 'check p50 / floor p50 (50 connections)', value: round(floorP50), target: '<= 1.2', pass: floorP50 <= 1.2, detail },
+    {
+      scenario: 'quota contention',
+      measured: 'allowed of 3,000 checks, quota 2,000',
+      value: allowed,
+      target: '= 2000',
+      pass: allowed === QUOTA && denied === ATTEMPTS - QUOTA,
+      detail,
+    },
+    {
+      scenario: 'quota contention',
+      measured: 'checks/s / floor (bare node:http, same conditional ADD)/s',
+      value: round(floorRatio),
+      target: '>= 0.8',
+      pass: floorRatio >= 0.8,
+      detail,
+    },
+    {
+      scenario: 'quota contention',
+      measured: 'check p50 / floor p50 (50 connections)',
+      value: round(floorP50),
+      target: '<= 1.2',
+      pass: floorP50 <= 1.2,
+      detail,
+    },
     { scenario: 'quota contention', measured: 'checks/s / raw conditional UpdateItem/s', value: round(ratio), target: '>= 0.8', pass: ratio >= 0.8, detail },
   ];
 }

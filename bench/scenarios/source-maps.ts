@@ -15,7 +15,8 @@ const NODE = process.env.SOURCEMAP_NODE || process.execPath;
  * not wall time, so other work on a shared machine does not count.
  */
 function sample(file: string, flags: string[]): { importMs: number } {
-  const script = `const c=process.cpuUsage();await import(${JSON.stringify(file)});const d=process.cpuUsage(c);process.stdout.write(String((d.user+d.system)/1000))`;
+  const script =
+    `const c=process.cpuUsage();await import(${JSON.stringify(file)});const ` + `d=process.cpuUsage(c);process.stdout.write(String((d.user+d.system)/1000))`;
   const out = execFileSync(NODE, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
   return { importMs: Number(out) };
 }
@@ -42,7 +43,10 @@ export async function sourceMaps(runs = 9, only?: string[]): Promise<Row[]> {
   let plainBytes = 0;
   let mapBytes = 0;
   for (const r of functions) {
-    const name = r.entry.replace(/^functions\//, '').replace(/\.ts$/, '').replace(/\//g, '-');
+    const name = r.entry
+      .replace(/^functions\//, '')
+      .replace(/\.ts$/, '')
+      .replace(/\//g, '-');
     const external = [...(r.nodeModules ?? [])];
     const plain = await bundle(`${name}-plain`, r.entry, external);
     const mapped = await bundle(`${name}-mapped`, r.entry, external, { sourcemap: true });

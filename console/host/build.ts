@@ -15,12 +15,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CONSOLE_DIR = join(ROOT, 'console');
 export const DIST_DIR = join(CONSOLE_DIR, 'dist');
 /** The inputs' hash a build was made from; never served (dot files are not) nor uploaded. */
 export const STAMP_FILE = '.build-hash';
-export const TYPES_FILE = join(CONSOLE_DIR, 'src', 'api', 'openapi.d.ts');
+const TYPES_FILE = join(CONSOLE_DIR, 'src', 'api', 'openapi.d.ts');
 
 const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json'];
 /** What the OpenAPI document, and so the client types, is made from: a changed contract type-checks the console again. */
@@ -32,20 +32,24 @@ const STALE_LOCK_MS = 10 * 60_000;
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => filesUnder(join(path, name)));
 }
 
 /** The hash of what a build reads: the console's sources (not the generated types), the contract's sources and the lockfile. */
-export function inputsHash(): string {
+function inputsHash(): string {
   const h = createHash('sha256');
-  const files = [...INPUTS.flatMap((p) => filesUnder(join(CONSOLE_DIR, p))), ...CONTRACT.flatMap((p) => filesUnder(join(ROOT, p))), join(ROOT, 'package-lock.json')].filter(
-    (f) => f !== TYPES_FILE,
-  );
+  const files = [
+    ...INPUTS.flatMap((p) => filesUnder(join(CONSOLE_DIR, p))),
+    ...CONTRACT.flatMap((p) => filesUnder(join(ROOT, p))),
+    join(ROOT, 'package-lock.json'),
+  ].filter((f) => f !== TYPES_FILE);
   for (const f of files) h.update(relative(ROOT, f)).update('\0').update(readFileSync(f)).update('\0');
   return h.digest('hex');
 }
 
-export function isFresh(outDir = DIST_DIR): boolean {
+function isFresh(outDir = DIST_DIR): boolean {
   const stamp = join(outDir, STAMP_FILE);
   return existsSync(join(outDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === inputsHash();
 }
@@ -79,7 +83,7 @@ function withLock<T>(fn: () => T): T {
 }
 
 /** Writes the client types: `npm run openapi` writes openapi.json, openapi-typescript turns it into types. */
-export function writeTypes(): void {
+function writeTypes(): void {
   run('npm', ['run', '--silent', 'openapi'], 'npm run openapi');
   const tmp = `${TYPES_FILE}.${process.pid}.tmp`;
   run(bin('openapi-typescript'), [join(ROOT, 'openapi.json'), '--output', tmp], 'openapi-typescript');
@@ -99,7 +103,11 @@ export function buildConsole(outDir = DIST_DIR, opts: { ifStale?: boolean; log?:
     const hash = inputsHash();
     writeTypes();
     run(bin('tsc'), ['-p', join(CONSOLE_DIR, 'tsconfig.json')], 'type-check (tsc -p console)');
-    run(bin('vite'), ['build', '--config', join(CONSOLE_DIR, 'vite.config.ts'), '--outDir', resolve(outDir), '--emptyOutDir', '--logLevel', 'warn'], 'vite build');
+    run(
+      bin('vite'),
+      ['build', '--config', join(CONSOLE_DIR, 'vite.config.ts'), '--outDir', resolve(outDir), '--emptyOutDir', '--logLevel', 'warn'],
+      'vite build',
+    );
     writeFileSync(join(outDir, STAMP_FILE), `${hash}\n`);
     return true;
   });

@@ -33,5 +33,4 @@ export const SECURITY_HEADERS: Record<string, string> = {
 export const CONSOLE_BASE = '/console/';
 
 /** Built file names carry a content hash under assets/: cached for a year; everything else revalidates. */
-export const cacheControlOf = (relativePath: string): string =>
-  relativePath.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+export const cacheControlOf = (relativePath: string): string => (relativePath.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -31,7 +31,7 @@ function answer(res: ServerResponse, status: number, headers: Record<string, str
 }
 
 /** The file a console path names inside `dir`, or undefined when it names none (or escapes it). */
-export function consoleFileOf(pathname: string, dir: string): string | undefined {
+function consoleFileOf(pathname: string, dir: string): string | undefined {
   let rel: string;
   try {
     rel = decodeURIComponent(pathname.slice(CONSOLE_BASE.length));
@@ -50,14 +50,23 @@ export function consoleFileOf(pathname: string, dir: string): string | undefined
 export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
   const method = (req.method ?? 'GET').toUpperCase();
   const { pathname, search } = new URL(req.url ?? '/', 'http://local');
-  if (method !== 'GET' && method !== 'HEAD') return answer(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, 'Method Not Allowed\n');
+  if (method !== 'GET' && method !== 'HEAD')
+    return answer(res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, 'Method Not Allowed\n');
   if (pathname === CONSOLE_BASE.slice(0, -1)) return answer(res, 301, { location: `${CONSOLE_BASE}${search}` });
   if (!existsSync(join(dir, 'index.html'))) {
-    return answer(res, 503, { 'content-type': 'text/plain; charset=utf-8' }, 'The console is not built: run npm run console:build (npm start does it when it starts).\n');
+    return answer(
+      res,
+      503,
+      { 'content-type': 'text/plain; charset=utf-8' },
+      'The console is not built: run npm run console:build (npm start does it when it starts).\n',
+    );
   }
   const file = consoleFileOf(pathname, dir);
   if (!file) return answer(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, 'Not Found\n');
-  const rel = file.slice(dir.length + 1).split(sep).join('/');
+  const rel = file
+    .slice(dir.length + 1)
+    .split(sep)
+    .join('/');
   res.writeHead(200, {
     ...SECURITY_HEADERS,
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',

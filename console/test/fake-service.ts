@@ -30,7 +30,14 @@ export async function fakeFetch(input: Request | string, init?: RequestInit): Pr
   const a: Asked = { method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body: await request.text() };
   asked.push(a);
   const handler = handlers.get(`${a.method} ${a.path}`);
-  if (!handler) return new Response(JSON.stringify({ Status: 'Error', Message: 'Not Found', Meta: null }), { status: 404, headers: { 'content-type': 'application/json' } });
+  if (!handler)
+    return new Response(JSON.stringify({ Status: 'Error', Message: 'Not Found', Meta: null }), {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+    });
   const r = handler(a);
-  return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status ?? 200, headers: { 'content-type': 'application/json', ...r.headers } });
+  return new Response(r.body === undefined ? null : JSON.stringify(r.body), {
+    status: r.status ?? 200,
+    headers: { 'content-type': 'application/json', ...r.headers },
+  });
 }

@@ -34,7 +34,12 @@ export class AuditTrail extends Construct {
 
   constructor(scope: Construct, id: string, props: AuditTrailProps) {
     super(scope, id);
-    this.consumer = props.makeFunction('auditTrail', 'functions/audit/change-feed.ts', { AUDIT_RETENTION_DAYS: String(props.retentionDays) }, Duration.seconds(60));
+    this.consumer = props.makeFunction(
+      'auditTrail',
+      'functions/audit/change-feed.ts',
+      { AUDIT_RETENTION_DAYS: String(props.retentionDays) },
+      Duration.seconds(60),
+    );
     grantTableActions(this.consumer, props.table, AUDIT_TABLE_ACTIONS, props.encryptionKey);
     const entities = FilterRule.or(...AUDITED_ENTITIES);
     this.consumer.addEventSource(

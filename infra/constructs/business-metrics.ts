@@ -49,15 +49,31 @@ export function businessMetrics({ alarm, changeFeedFunction }: BusinessMetricsPr
   const t = BUSINESS_ALARM_THRESHOLDS;
   const allowed = metric(METRIC.checkAllowed, 'Sum');
   const refusedBy = Object.fromEntries(REFUSAL_REASONS.map((r, i) => [`r${i}`, metric(METRIC.checkRefused, 'Sum', { reason: r }).with({ label: r })]));
-  const refused = new MathExpression({ expression: Object.keys(refusedBy).map((k) => `FILL(${k}, 0)`).join(' + '), usingMetrics: refusedBy, label: 'refused', period: PERIOD });
+  const refused = new MathExpression({
+    expression: Object.keys(refusedBy)
+      .map((k) => `FILL(${k}, 0)`)
+      .join(' + '),
+    usingMetrics: refusedBy,
+    label: 'refused',
+    period: PERIOD,
+  });
   const refusedPercent = new MathExpression({
     expression: `IF(allowed + refused >= ${t.MIN_CHECKS}, 100 * refused / (allowed + refused), 0)`,
     usingMetrics: { allowed: allowed.with({ label: 'allowed' }), refused },
     label: 'refused, % of checks',
     period: PERIOD,
   });
-  const orgLimitBy = Object.fromEntries(Object.keys(ORG_LIMITS).map((c, i) => [`o${i}`, metric(METRIC.orgLimitRefused, 'Sum', { class: c }).with({ label: c })]));
-  const orgLimitRefused = new MathExpression({ expression: Object.keys(orgLimitBy).map((k) => `FILL(${k}, 0)`).join(' + '), usingMetrics: orgLimitBy, label: 'organisation limit refusals', period: PERIOD });
+  const orgLimitBy = Object.fromEntries(
+    Object.keys(ORG_LIMITS).map((c, i) => [`o${i}`, metric(METRIC.orgLimitRefused, 'Sum', { class: c }).with({ label: c })]),
+  );
+  const orgLimitRefused = new MathExpression({
+    expression: Object.keys(orgLimitBy)
+      .map((k) => `FILL(${k}, 0)`)
+      .join(' + '),
+    usingMetrics: orgLimitBy,
+    label: 'organisation limit refusals',
+    period: PERIOD,
+  });
 
   const fifteen = Duration.minutes(15);
   const delivered = metric(METRIC.deliveryDelivered, 'Sum');
@@ -73,23 +89,71 @@ export function businessMetrics({ alarm, changeFeedFunction }: BusinessMetricsPr
   const recordAge = metric(METRIC.changeFeedAge, 'Maximum').with({ label: 'change-feed record age, max (ms)' });
 
   const alarms = [
-    alarm('WebhookDeliveryLag', 'webhook delivery lag', lagP90, t.DELIVERY_LAG_P90_MS, `p90 of webhook delivery time minus event time (ms) over ${t.DELIVERY_LAG_P90_MS / 1000} s, three 5-minute periods in a row.`, 3),
-    alarm('WebhookFailureRatio', 'webhook failure ratio', failurePercent, t.FAILURE_PERCENT, `Webhook deliveries that failed for good, percent of those finished in 15 minutes (at least ${t.MIN_FINISHED}).`),
-    alarm('CheckRefusalSpike', 'check refusal spike', refusedPercent, t.REFUSED_PERCENT, `Refused checks, percent of at least ${t.MIN_CHECKS} checks in 5 minutes, twice in a row: a gateway sending unknown keys, or limits set too low.`, 2),
-    alarm('OrgLimitRefusals', 'organisation limit refusals', orgLimitRefused, t.ORG_LIMIT_REFUSALS, 'Dashboard requests refused by a per-organisation limit in 5 minutes (which organisation: the log line "organisation limit refused").'),
+    alarm(
+      'WebhookDeliveryLag',
+      'webhook delivery lag',
+      lagP90,
+      t.DELIVERY_LAG_P90_MS,
+      `p90 of webhook delivery time minus event time (ms) over ${t.DELIVERY_LAG_P90_MS / 1000} s, three 5-minute periods in a row.`,
+      3,
+    ),
+    alarm(
+      'WebhookFailureRatio',
+      'webhook failure ratio',
+      failurePercent,
+      t.FAILURE_PERCENT,
+      `Webhook deliveries that failed for good, percent of those finished in 15 minutes (at least ${t.MIN_FINISHED}).`,
+    ),
+    alarm(
+      'CheckRefusalSpike',
+      'check refusal spike',
+      refusedPercent,
+      t.REFUSED_PERCENT,
+      `Refused checks, percent of at least ${t.MIN_CHECKS} checks in 5 minutes, twice in a row: a gateway sending unknown keys, or limits set too low.`,
+      2,
+    ),
+    alarm(
+      'OrgLimitRefusals',
+      'organisation limit refusals',
+      orgLimitRefused,
+      t.ORG_LIMIT_REFUSALS,
+      'Dashboard requests refused by a per-organisation limit in 5 minutes (which organisation: the log line "organisation limit refused").',
+    ),
   ];
 
   const rows: IWidget[][] = [];
   rows.push([
-    new GraphWidget({ title: 'Checks allowed and refused', left: [allowed.with({ label: 'allowed' }), refused], right: [refusedPercent], rightAnnotations: [{ value: t.REFUSED_PERCENT, label: 'alarm' }], width: 12 }),
+    new GraphWidget({
+      title: 'Checks allowed and refused',
+      left: [allowed.with({ label: 'allowed' }), refused],
+      right: [refusedPercent],
+      rightAnnotations: [{ value: t.REFUSED_PERCENT, label: 'alarm' }],
+      width: 12,
+    }),
     new GraphWidget({ title: 'Refused checks by reason (quota, rate, key)', left: Object.values(refusedBy), stacked: true, width: 12 }),
   ]);
   rows.push([
-    new GraphWidget({ title: 'Webhook deliveries', left: [delivered.with({ label: 'delivered' }), failed.with({ label: 'failed' }), retried.with({ label: 'retried' })], right: [failurePercent], rightAnnotations: [{ value: t.FAILURE_PERCENT, label: 'alarm' }], width: 8 }),
-    new GraphWidget({ title: 'Webhook delivery lag (ms)', left: [lagP90, metric(METRIC.deliveryLag, 'p50').with({ label: 'p50' })], leftAnnotations: [{ value: t.DELIVERY_LAG_P90_MS, label: 'alarm' }], width: 8 }),
+    new GraphWidget({
+      title: 'Webhook deliveries',
+      left: [delivered.with({ label: 'delivered' }), failed.with({ label: 'failed' }), retried.with({ label: 'retried' })],
+      right: [failurePercent],
+      rightAnnotations: [{ value: t.FAILURE_PERCENT, label: 'alarm' }],
+      width: 8,
+    }),
+    new GraphWidget({
+      title: 'Webhook delivery lag (ms)',
+      left: [lagP90, metric(METRIC.deliveryLag, 'p50').with({ label: 'p50' })],
+      leftAnnotations: [{ value: t.DELIVERY_LAG_P90_MS, label: 'alarm' }],
+      width: 8,
+    }),
     new GraphWidget({
       title: 'Change feed age (ms)',
-      left: [recordAge, ...(changeFeedFunction ? [changeFeedFunction.metric('IteratorAge', { statistic: 'Maximum', period: PERIOD, label: 'stream iterator age, max (ms)' })] : [])],
+      left: [
+        recordAge,
+        ...(changeFeedFunction
+          ? [changeFeedFunction.metric('IteratorAge', { statistic: 'Maximum', period: PERIOD, label: 'stream iterator age, max (ms)' })]
+          : []),
+      ],
       width: 8,
     }),
   ]);

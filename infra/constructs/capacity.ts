@@ -3,15 +3,15 @@
  * stage, so admin and dashboard writes stay low while POST /gw/sessions/check may run high, and
  * concurrency reserved for the check's function, so no other function can take its executions.
  */
-import { CfnStage, type HttpRoute, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { CfnStage, HttpRoute, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { routeList, type RouteName } from '../../shared/routes';
 import type { StageConfig } from '../config';
 
 /** The data-plane check: the route whose capacity the rest must never eat. */
-export const CHECK_ROUTE: RouteName = 'sessionsCheck';
+const CHECK_ROUTE: RouteName = 'sessionsCheck';
 
 export interface CapacityProps {
   config: StageConfig;

@@ -169,7 +169,11 @@ export class ConsoleHosting extends NestedStack {
         },
       },
     });
-    const logGroup = new LogGroup(this, 'DeploymentLogs', { logGroupName: names.deploymentLogs, retention: RetentionDays.ONE_MONTH, removalPolicy: props.logRemoval });
+    const logGroup = new LogGroup(this, 'DeploymentLogs', {
+      logGroupName: names.deploymentLogs,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemoval,
+    });
     const common = { sources: [files], destinationBucket: this.bucket, destinationKeyPrefix: 'console/', retainOnDelete: false, memoryLimit: 512, logGroup };
     const assets = new BucketDeployment(this, 'Assets', {
       ...common,

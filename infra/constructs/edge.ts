@@ -15,7 +15,16 @@
  */
 import { Aws, CfnRule, Fn, Stack, Token } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { AllowedMethods, CachePolicy, Distribution, HttpVersion, OriginProtocolPolicy, OriginRequestPolicy, OriginSslPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -23,7 +32,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../shared/http/origin-verify';
 import { ConfigError } from '../config';
 
 /** The only region that holds CLOUDFRONT-scope web ACLs. */
-export const EDGE_REGION = 'us-east-1';
+const EDGE_REGION = 'us-east-1';
 
 /**
  * Rules of AWSManagedRulesCommonRuleSet that would refuse requests this service exists to take;
@@ -35,7 +44,7 @@ export const EDGE_REGION = 'us-east-1';
 export const COUNTED_RULES = ['SizeRestrictions_BODY', 'GenericRFI_BODY'] as const;
 
 /** The paths the per-IP rate rule leaves alone (the gateway group: few callers, high volume). */
-export const RATE_EXEMPT_PREFIX = '/gw/';
+const RATE_EXEMPT_PREFIX = '/gw/';
 
 export interface EdgeProps {
   api: HttpApi;
@@ -58,7 +67,12 @@ export class Edge extends Construct {
       throw new ConfigError('edge', `a CloudFront web ACL exists only in ${EDGE_REGION}; deploy this stage there (it is set to ${stack.region})`);
     }
     new CfnRule(this, 'EdgeRegion', {
-      assertions: [{ assert: Fn.conditionEquals(Aws.REGION, EDGE_REGION), assertDescription: `With edge=on the stage must be deployed in ${EDGE_REGION}, where CloudFront's web ACLs live.` }],
+      assertions: [
+        {
+          assert: Fn.conditionEquals(Aws.REGION, EDGE_REGION),
+          assertDescription: `With edge=on the stage must be deployed in ${EDGE_REGION}, where CloudFront's web ACLs live.`,
+        },
+      ],
     });
 
     const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true });

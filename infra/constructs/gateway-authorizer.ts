@@ -22,7 +22,7 @@ import { sessionsRoutes } from '../../shared/route-groups/sessions';
 import { grantTableActions } from './table-grants';
 
 /** Makes a function of the stack (its runtime, bundling, logs and tracing) from a handler file. */
-export type MakeFunction = (name: string, entry: string, environment: Record<string, string>) => IFunction;
+type MakeFunction = (name: string, entry: string, environment: Record<string, string>) => IFunction;
 
 export interface GatewayAuthorizerProps {
   table: ITableV2;

@@ -94,7 +94,13 @@ export class Monitoring extends NestedStack {
       const errors = f.metricErrors({ period: PERIOD, statistic: 'Sum' });
       const throttles = f.metricThrottles({ period: PERIOD, statistic: 'Sum' });
       functionAlarms.push(
-        alarm(`Errors${route}`, `${route} errors`, errors, t.functionErrors, `Function of ${route}: unhandled errors or timeouts (handlers answer every failure themselves, so any is a defect).`),
+        alarm(
+          `Errors${route}`,
+          `${route} errors`,
+          errors,
+          t.functionErrors,
+          `Function of ${route}: unhandled errors or timeouts (handlers answer every failure themselves, so any is a defect).`,
+        ),
         alarm(`Throttles${route}`, `${route} throttles`, throttles, t.functionThrottles, `Function of ${route}: invocations refused for lack of concurrency.`),
       );
     }
@@ -121,8 +127,21 @@ export class Monitoring extends NestedStack {
     const tableErrors = table.metricSystemErrorsForOperations({ operations: WATCHED_TABLE_OPERATIONS, period: PERIOD, statistic: 'Sum' });
     const serviceAlarms = [
       alarm('Api5xxRate', 'API 5xx rate', rate5xx, t.api5xxPercent, 'Share of API answers that are 5xx (percent over 5 minutes).'),
-      alarm('CheckP99', 'check p99 latency', checkLatency, t.checkP99Ms, `p99 latency of ${check.method} ${check.path} (ms), three 5-minute periods in a row.`, 3),
-      alarm('TableThrottles', 'table throttled requests', tableThrottles, t.tableThrottles, 'Table requests throttled by DynamoDB (clients see 503 and retry).'),
+      alarm(
+        'CheckP99',
+        'check p99 latency',
+        checkLatency,
+        t.checkP99Ms,
+        `p99 latency of ${check.method} ${check.path} (ms), three 5-minute periods in a row.`,
+        3,
+      ),
+      alarm(
+        'TableThrottles',
+        'table throttled requests',
+        tableThrottles,
+        t.tableThrottles,
+        'Table requests throttled by DynamoDB (clients see 503 and retry).',
+      ),
       alarm('TableSystemErrors', 'table system errors', tableErrors, t.tableSystemErrors, 'Table requests that failed inside DynamoDB (HTTP 500).'),
       ...deadLetterQueues.map((q, i) =>
         alarm(
@@ -144,14 +163,30 @@ export class Monitoring extends NestedStack {
     new Dashboard(this, 'Dashboard', {
       dashboardName: names.dashboard,
       widgets: [
-        [new TextWidget({ markdown: `# ${names.stack}\nAlarms notify SNS topic \`${names.alarmTopic}\`. Thresholds: README, "Stages and settings".`, width: 24, height: 2 })],
+        [
+          new TextWidget({
+            markdown: `# ${names.stack}\nAlarms notify SNS topic \`${names.alarmTopic}\`. Thresholds: README, "Stages and settings".`,
+            width: 24,
+            height: 2,
+          }),
+        ],
         [
           new AlarmStatusWidget({ title: 'Service alarms', alarms: serviceAlarms, width: 8, height: 6 }),
           new AlarmStatusWidget({ title: 'Function alarms', alarms: functionAlarms, width: 16, height: 6 }),
         ],
         [
-          new GraphWidget({ title: 'API requests and 5xx', left: [requests.with({ label: 'requests' }), serverErrors.with({ label: '5xx' })], right: [rate5xx], width: 8 }),
-          new GraphWidget({ title: `${check.method} ${check.path} p99 (ms)`, left: [checkLatency], leftAnnotations: [{ value: t.checkP99Ms, label: 'alarm' }], width: 8 }),
+          new GraphWidget({
+            title: 'API requests and 5xx',
+            left: [requests.with({ label: 'requests' }), serverErrors.with({ label: '5xx' })],
+            right: [rate5xx],
+            width: 8,
+          }),
+          new GraphWidget({
+            title: `${check.method} ${check.path} p99 (ms)`,
+            left: [checkLatency],
+            leftAnnotations: [{ value: t.checkP99Ms, label: 'alarm' }],
+            width: 8,
+          }),
           new GraphWidget({
             title: 'Check function concurrency',
             left: checkFn ? [checkFn.metric('ConcurrentExecutions', { period: Duration.minutes(1), statistic: 'Maximum', label: 'concurrent' })] : [],

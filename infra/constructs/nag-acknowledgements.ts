@@ -5,7 +5,7 @@
  * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
  * test/infra/nag.test.ts, so none outlives its reason.
  */
-import { CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -38,18 +38,29 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(route).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        "Every route checks its group's credential inside its function (Middy), which answers a refusal in the group's envelope; an API Gateway authorizer would add a round trip to every request and could not produce those envelopes.",
+        "Every route checks its group's credential inside its function (Middy), which answers a refusal in " +
+        "the group's envelope; an API Gateway authorizer would add a round trip to every request and could " +
+        'not produce those envelopes.',
     });
   }
 
   // The grants are on each function's own role (infra/constructs/function-role.ts), beside it.
   for (const [f, actions] of functions) {
     Validations.of(f.role!).acknowledge(
-      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.' },
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Active tracing sends X-Ray segments (xray:PutTraceSegments, xray:PutTelemetryRecords), which have no resource-level permissions.' },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Active tracing sends X-Ray segments (xray:PutTraceSegments, xray:PutTelemetryRecords), which have no resource-level permissions.',
+      },
     );
     if (actions.includes('Query')) {
-      Validations.of(f.role!).acknowledge({ id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`, reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query." });
+      Validations.of(f.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
+        reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query.",
+      });
     }
   }
 
@@ -57,19 +68,26 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(s).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The new value of a gateway or admin secret must reach its users outside AWS before the two-version window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
+        'The new value of a gateway or admin secret must reach its users outside AWS before the two-version ' +
+        'window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a ' +
+        'deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
     });
   }
   Validations.of(secrets.serviceKey).acknowledge({
     id: 'AwsSolutions-SMG4',
-    reason: 'The service key keys stored idempotency records and seals outstanding cursors, and functions read it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
+    reason:
+      'The service key keys stored idempotency records and seals outstanding cursors, and functions read ' +
+      'it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, ' +
+      'so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
   });
 
   for (const f of queueSenders) {
     Validations.of(f.role!).acknowledge(
       ...['kms:ReEncrypt*', 'kms:GenerateDataKey*'].map((a) => ({
         id: `AwsSolutions-IAM5[Action::${a}]`,
-        reason: "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the stage's key only: SQS asks the sender for a data key.",
+        reason:
+          "CDK's grant to send to a KMS-encrypted queue (the webhook retry and dead-letter queues), on the " +
+          "stage's key only: SQS asks the sender for a data key.",
       })),
     );
   }
@@ -78,7 +96,9 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     Validations.of(edge.originSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        "The value reaches CloudFront's origin header and the functions' environment by dynamic references, resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. It is changed with a deploy (README \"Edge protection\").",
+        "The value reaches CloudFront's origin header and the functions' environment by dynamic references, " +
+        'resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. ' +
+        'It is changed with a deploy (README "Edge protection").',
     });
     Validations.of(edge.distribution).acknowledge(
       {
@@ -88,12 +108,16 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       {
         id: 'AwsSolutions-CFR3',
         reason:
-          "Every request that reaches the service is in the HTTP API's access log (route, status, latency), and what the edge refuses is in the web ACL's metrics and sampled requests; CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
+          "Every request that reaches the service is in the HTTP API's access log (route, status, latency), " +
+          "and what the edge refuses is in the web ACL's metrics and sampled requests; CloudFront's own logs " +
+          'would need a bucket or log delivery per stage, which an operator can add.',
       },
       {
         id: 'AwsSolutions-CFR4',
         reason:
-          "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this option (README \"Edge protection\").",
+          'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the ' +
+          'TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this ' +
+          'option (README "Edge protection").',
       },
     );
   }
@@ -105,36 +129,51 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
   Validations.of(hosting.bucket).acknowledge({
     id: 'AwsSolutions-S1',
     reason:
-      "The bucket holds only the console's public build output, replaced by every deploy and read by nothing but the distribution (origin access control); what users ask for is in the API's access log, and S3 access logs would need a second bucket per stage.",
+      "The bucket holds only the console's public build output, replaced by every deploy and read by nothing but the distribution (origin access control); " +
+      "what users ask for is in the API's access log, and S3 access logs would need a second bucket per stage.",
   });
   Validations.of(hosting.distribution).acknowledge(
     { id: 'AwsSolutions-CFR1', reason: "An organisation's users open the console from wherever they work; no country is refused by default." },
     {
       id: 'AwsSolutions-CFR3',
-      reason: "The console's files are public and static; every call it makes is in the HTTP API's access log (and, with edge=on, the web ACL's metrics and samples). CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
+      reason:
+        "The console's files are public and static; every call it makes is in the HTTP API's access log (and, with edge=on, the web ACL's metrics and " +
+        "samples). CloudFront's own logs would need a bucket or log delivery per stage, which an operator can add.",
     },
     {
       id: 'AwsSolutions-CFR4',
-      reason: "The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate (README \"Console\").",
+      reason:
+        'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom ' +
+        'domain with its own ACM certificate (README "Console").',
     },
   );
   if (!hosting.behindWebAcl) {
     Validations.of(hosting.distribution).acknowledge({
       id: 'AwsSolutions-CFR2',
-      reason: "Without the edge option the stage has no web ACL, and the API behind /api/* is as reachable at its own address; -c edge=on puts this distribution behind the stage's web ACL too (README \"Console\").",
+      reason:
+        'Without the edge option the stage has no web ACL, and the API behind /api/* is as reachable at its own address; -c edge=on puts this distribution ' +
+        'behind the stage\'s web ACL too (README "Console").',
     });
   }
   const stack = Stack.of(hosting);
   const qualifier = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
   const bucketArn = `<${stack.getLogicalId(hosting.bucket.node.defaultChild as CfnElement)}.Arn>`;
-  const why = "CDK's BucketDeployment handler copies the console's files from the deployment's asset in the bootstrap bucket to the console bucket (and prunes stale ones): read on that one bootstrap bucket, write and delete on the console bucket only; the wildcards are CDK's grant helpers' object-level actions.";
+  const why =
+    "CDK's BucketDeployment handler copies the console's files from the deployment's asset in the bootstrap bucket to the console bucket (and prunes stale " +
+    "ones): read on that one bootstrap bucket, write and delete on the console bucket only; the wildcards are CDK's grant helpers' object-level actions.";
   for (const f of hosting.deploymentFunctions) {
     Validations.of(f).acknowledge(
-      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.' },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.',
+      },
       ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((a) => ({ id: `AwsSolutions-IAM5[Action::${a}]`, reason: why })),
       { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`, reason: why },
       { id: `AwsSolutions-IAM5[Resource::${bucketArn}/*]`, reason: why },
-      { id: 'AwsSolutions-L1', reason: "CDK's BucketDeployment handler is a Python function whose runtime CDK chooses and tests with its bundled AWS CLI layer." },
+      {
+        id: 'AwsSolutions-L1',
+        reason: "CDK's BucketDeployment handler is a Python function whose runtime CDK chooses and tests with its bundled AWS CLI layer.",
+      },
     );
   }
 }

@@ -37,7 +37,9 @@ export class StageKey extends Construct {
         principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
         actions: ['kms:Encrypt*', 'kms:Decrypt*', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:Describe*'],
         resources: ['*'],
-        conditions: { ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:${props.logGroupPrefix}*` } },
+        conditions: {
+          ArnLike: { 'kms:EncryptionContext:aws:logs:arn': `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:${props.logGroupPrefix}*` },
+        },
       }),
     );
   }

@@ -38,15 +38,15 @@ export const ROUTING_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'BatchG
 export const ATTEMPT_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'UpdateItem'];
 
 /** A routing batch: at most 25 records, each within its budget of reads and 100 deliveries. */
-export const ROUTING_TIMEOUT = Duration.seconds(60);
+const ROUTING_TIMEOUT = Duration.seconds(60);
 /** An attempt batch: its attempts run side by side, each at most 10 s, plus the claims and the record. */
-export const ATTEMPT_TIMEOUT = Duration.seconds(30);
+const ATTEMPT_TIMEOUT = Duration.seconds(30);
 /**
  * Attempt invocations at once (of 10 messages each). Each organisation holds at most 10 attempts
  * in flight, so with 50 several organisations at their budget still leave workers for the others;
  * it also bounds what webhooks take of the account's Lambda concurrency.
  */
-export const ATTEMPT_CONCURRENCY = 50;
+const ATTEMPT_CONCURRENCY = 50;
 
 export interface WebhookDeliveryProps {
   table: ITableV2;
@@ -68,7 +68,9 @@ export class WebhookDelivery extends Construct {
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { table, serviceKey } = props;
-    const encryption = props.encryptionKey ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey } : { encryption: QueueEncryption.SQS_MANAGED };
+    const encryption = props.encryptionKey
+      ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey }
+      : { encryption: QueueEncryption.SQS_MANAGED };
     const queueBase = { ...encryption, enforceSSL: true, removalPolicy: props.removalPolicy };
     this.deadLetterQueue = new Queue(this, 'DeadLetters', { ...queueBase, queueName: props.queueNames.deadLetter, retentionPeriod: Duration.days(14) });
     this.attemptQueue = new Queue(this, 'Attempts', {
@@ -83,7 +85,12 @@ export class WebhookDelivery extends Construct {
     const queueUrl = { HOOK_QUEUE_URL: this.attemptQueue.queueUrl };
     // Routing signs nothing: it never reads the service key.
     this.routingFunction = props.makeFunction('hookRouting', 'functions/hooks/change-feed.ts', queueUrl, ROUTING_TIMEOUT);
-    this.attemptFunction = props.makeFunction('hookAttempts', 'functions/hooks/attempt-queue.ts', { ...queueUrl, SERVER_SECRET_ARN: serviceKey.secretArn }, ATTEMPT_TIMEOUT);
+    this.attemptFunction = props.makeFunction(
+      'hookAttempts',
+      'functions/hooks/attempt-queue.ts',
+      { ...queueUrl, SERVER_SECRET_ARN: serviceKey.secretArn },
+      ATTEMPT_TIMEOUT,
+    );
     // Item-level too: only the partitions of the entities each one's code touches.
     grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ROUTING_ENTITIES));
     grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ATTEMPT_ENTITIES));
@@ -109,6 +116,8 @@ export class WebhookDelivery extends Construct {
         ],
       }),
     );
-    this.attemptFunction.addEventSource(new SqsEventSource(this.attemptQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: ATTEMPT_CONCURRENCY }));
+    this.attemptFunction.addEventSource(
+      new SqsEventSource(this.attemptQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: ATTEMPT_CONCURRENCY }),
+    );
   }
 }

@@ -19,6 +19,7 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   ListStreamsCommand,
   TrimmedDataAccessException,
@@ -153,7 +154,7 @@ function streamConsumer(
   async function readShard(arn: string, shard: Shard): Promise<void> {
     const id = shard.ShardId!;
     for (let iterator = await iteratorOf(arn, id); iterator && !opts.stopped(); ) {
-      let out;
+      let out: GetRecordsCommandOutput;
       try {
         out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
       } catch (e) {

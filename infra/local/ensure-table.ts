@@ -1,4 +1,12 @@
-import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, DynamoDBClient, ResourceInUseException, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_STREAM, TTL_ATTRIBUTE } from '../../shared/store/db/table';
 
 /** Creates the table from the shared definition when it does not exist yet. */
@@ -16,9 +24,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   }
   try {
     await client.send(new CreateTableCommand(createTableInput(tableName)));
-    await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
-    );
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
   } catch (e) {
     if (e instanceof ResourceInUseException) return 'existing';
     throw e;

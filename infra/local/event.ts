@@ -13,10 +13,7 @@ export interface RequestParts {
 }
 
 /** The API Gateway HTTP API (payload 2.0) event for one request matched to a route. */
-export function apiGatewayEvent(
-  r: RequestParts,
-  match: { routeKey: string; pathParameters: Record<string, string> },
-): APIGatewayProxyEventV2 {
+export function apiGatewayEvent(r: RequestParts, match: { routeKey: string; pathParameters: Record<string, string> }): APIGatewayProxyEventV2 {
   const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k.toLowerCase(), v]));
   const query: Record<string, string> = {};
   for (const [k, v] of r.url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;

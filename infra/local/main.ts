@@ -105,7 +105,9 @@ async function main() {
         `  admin        Admin-Auth: ${shown(secrets, 'adminSecret')}`,
         `  service key  ${shown(secrets, 'serverSecret', false)}`,
         `  dashboard    Authorization: Bearer <access key from POST /admin/users>`,
-        `  webhooks     routed from the table's stream every ${pollMs} ms (position kept in ${join(dataDir, 'change-feed.json')}), attempted from a fair queue, ${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
+        `  webhooks     routed from the table's stream every ${pollMs} ms (position kept in ` +
+          `${join(dataDir, 'change-feed.json')}), attempted from a fair queue, ` +
+          `${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
         `  audit trail  written from the table's stream (position kept in ${join(dataDir, 'audit-feed.json')})`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
         `  console      ${url}/console/ (sign in with a dashboard access key)`,

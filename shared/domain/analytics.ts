@@ -9,7 +9,7 @@ import type { PageRequest } from './paging';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
 /** Longest range one activity read covers (contract §9). */
-export const MAX_RANGE_DAYS = 366;
+const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** The UTC hour a timestamp falls in, as `yyyy-mm-ddThh` (sortable, so ranges are key ranges). */
@@ -46,10 +46,20 @@ export function summariseRecords(records: readonly AnalyticsRecord[], apiName: (
     let d = byCounter.get(id);
     if (!d) {
       d = {
-        key_hash: r.key_hash, hour, api_id: r.api_id, path: r.path,
-        hits: 0, success: 0, error: 0, latency_sum: 0, upstream_latency_sum: 0, request_time_sum: 0,
-        min_latency: r.latency.total, max_latency: r.latency.total,
-        min_upstream_latency: r.latency.upstream, max_upstream_latency: r.latency.upstream,
+        key_hash: r.key_hash,
+        hour,
+        api_id: r.api_id,
+        path: r.path,
+        hits: 0,
+        success: 0,
+        error: 0,
+        latency_sum: 0,
+        upstream_latency_sum: 0,
+        request_time_sum: 0,
+        min_latency: r.latency.total,
+        max_latency: r.latency.total,
+        min_upstream_latency: r.latency.upstream,
+        max_upstream_latency: r.latency.upstream,
         last_hit: at,
       };
       byCounter.set(id, d);
@@ -85,7 +95,7 @@ export interface KeyInfo {
  * Indices of the records to refuse: a record whose key is unknown, or whose `org_id` names another
  * organisation than the key's, is counted, not stored.
  */
-export function refusedRecords(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined): number[] {
+function refusedRecords(records: readonly AnalyticsRecord[], keyOf: (keyHash: string) => KeyInfo | undefined): number[] {
   const refused: number[] = [];
   records.forEach((r, i) => {
     const k = keyOf(r.key_hash);
@@ -207,9 +217,21 @@ export function aggregateActivity(keyHash: string, items: readonly CounterItem[]
     let f = rows.get(id);
     if (!f) {
       f = {
-        api_id: it.api_id, path: it.path, api_name: '', alias: '', last_hit: '',
-        hits: 0, success: 0, error: 0, latency_sum: 0, upstream_latency_sum: 0, request_time_sum: 0,
-        min_latency: Infinity, max_latency: -Infinity, min_upstream_latency: Infinity, max_upstream_latency: -Infinity,
+        api_id: it.api_id,
+        path: it.path,
+        api_name: '',
+        alias: '',
+        last_hit: '',
+        hits: 0,
+        success: 0,
+        error: 0,
+        latency_sum: 0,
+        upstream_latency_sum: 0,
+        request_time_sum: 0,
+        min_latency: Infinity,
+        max_latency: -Infinity,
+        min_upstream_latency: Infinity,
+        max_upstream_latency: -Infinity,
       };
       rows.set(id, f);
     }
@@ -246,8 +268,19 @@ export function aggregateActivity(keyHash: string, items: readonly CounterItem[]
       max_upstream_latency: finite(f.max_upstream_latency),
       // day/month/year/hour 0: the row covers the whole range, not one hour.
       id: {
-        alias: f.alias, api_id: f.api_id, api_name: f.api_name, code: 0, day: 0, hour: 0, iso_country: '',
-        key: keyHash, month: 0, path: f.path, queries: {}, url: '', year: 0,
+        alias: f.alias,
+        api_id: f.api_id,
+        api_name: f.api_name,
+        code: 0,
+        day: 0,
+        hour: 0,
+        iso_country: '',
+        key: keyHash,
+        month: 0,
+        path: f.path,
+        queries: {},
+        url: '',
+        year: 0,
       },
     }));
 }

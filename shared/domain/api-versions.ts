@@ -11,10 +11,10 @@ export interface LinkVersionInput {
 }
 
 /** Defaults of the reference gateway: the version travels in this request header. */
-export const DEFAULT_VERSION_KEY = 'x-api-version';
-export const DEFAULT_VERSION_LOCATION = 'header';
+const DEFAULT_VERSION_KEY = 'x-api-version';
+const DEFAULT_VERSION_LOCATION = 'header';
 /** The base's own version name when neither the base nor the request names one. */
-export const DEFAULT_BASE_VERSION_NAME = 'Default';
+const DEFAULT_BASE_VERSION_NAME = 'Default';
 
 /**
  * The base API's `x-gw-api-gateway` after linking a child as a new version (contract §8):
@@ -76,9 +76,7 @@ export function versionsOf(gateway: Obj): Array<{ id: string; name: string }> {
   const info = isPlainObject(gateway.info) ? gateway.info : {};
   const versioning = isPlainObject(info.versioning) ? info.versioning : {};
   const versions = Array.isArray(versioning.versions) ? versioning.versions : [];
-  return versions.filter(
-    (v): v is { id: string; name: string } => isPlainObject(v) && typeof v.id === 'string' && typeof v.name === 'string',
-  );
+  return versions.filter((v): v is { id: string; name: string } => isPlainObject(v) && typeof v.id === 'string' && typeof v.name === 'string');
 }
 
 function nonEmpty(v: unknown): string | undefined {

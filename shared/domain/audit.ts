@@ -49,7 +49,10 @@ export function redact(value: unknown, opts: { allHeaderValues?: boolean } = {})
 
 function redactHeaders(headers: Json, opts: { allHeaderValues?: boolean }): Json {
   return Object.fromEntries(
-    Object.entries(headers).map(([name, v]) => [name, typeof v === 'string' && (opts.allHeaderValues || SENSITIVE_HEADER.test(name)) ? REDACTED : redact(v, opts)]),
+    Object.entries(headers).map(([name, v]) => [
+      name,
+      typeof v === 'string' && (opts.allHeaderValues || SENSITIVE_HEADER.test(name)) ? REDACTED : redact(v, opts),
+    ]),
   );
 }
 

@@ -38,11 +38,7 @@ export function encodeChunks(value: unknown, maxChunkBytes = 350_000, maxJsonByt
  * (`maxOutputLength`), so a document stored before that limit, or a gzip bomb, can never make a
  * read allocate more: it throws StoredTooLarge instead.
  */
-export function decodeChunks(
-  parts: Buffer[],
-  what = 'The stored document',
-  maxJsonBytes: number = LIMITS.storedJsonBytes,
-): { value: unknown; bytes: number } {
+export function decodeChunks(parts: Buffer[], what = 'The stored document', maxJsonBytes: number = LIMITS.storedJsonBytes): { value: unknown; bytes: number } {
   let text: Buffer;
   try {
     text = gunzipSync(Buffer.concat(parts), { maxOutputLength: maxJsonBytes });

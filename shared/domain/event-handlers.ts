@@ -8,23 +8,23 @@
  */
 import type { ErrorDetail } from '../errors';
 import { WEBHOOK_LIMITS } from '../limits';
-import { HOOK_METHODS } from '../schemas/hooks';
+import type { HOOK_METHODS } from '../schemas/hooks';
 import { isPlainObject } from './plain-object';
 
 type Obj = Record<string, unknown>;
 
-export const WEBHOOK_HANDLER = 'eh_web_hook_handler';
+const WEBHOOK_HANDLER = 'eh_web_hook_handler';
 
 /** Seconds between two deliveries of one event for one key to one hook, unless a handler or hook says otherwise. */
 export const DEFAULT_EVENT_TIMEOUT = 60;
 
-export interface InlineTarget {
+interface InlineTarget {
   method: (typeof HOOK_METHODS)[number];
   target_path: string;
   header_map: Record<string, string>;
 }
 
-export interface WebhookHandler {
+interface WebhookHandler {
   trigger: string;
   /** The hook it names, or undefined for an inline target. */
   hookId?: string;
@@ -41,7 +41,7 @@ const asObj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Every webhook handler of a classic definition, enabled or not, in definition order. */
-export function webhookHandlersOf(classic: unknown): WebhookHandler[] {
+function webhookHandlersOf(classic: unknown): WebhookHandler[] {
   const events = asObj(asObj(asObj(classic).event_handlers).events);
   const out: WebhookHandler[] = [];
   for (const [trigger, list] of Object.entries(events)) {
@@ -103,13 +103,19 @@ export function handlerLimitProblems(classic: unknown): ErrorDetail[] {
   const handlers = webhookHandlersOf(classic);
   const problems: ErrorDetail[] = [];
   if (handlers.length > WEBHOOK_LIMITS.handlersPerApi) {
-    problems.push({ path: 'event_handlers', message: `at most ${WEBHOOK_LIMITS.handlersPerApi} webhook event handlers per API definition (${handlers.length} given)` });
+    problems.push({
+      path: 'event_handlers',
+      message: `at most ${WEBHOOK_LIMITS.handlersPerApi} webhook event handlers per API definition (${handlers.length} given)`,
+    });
   }
   const hooksByEvent = new Map<string, Set<string>>();
   for (const h of handlers) if (h.hookId) hooksByEvent.set(h.trigger, (hooksByEvent.get(h.trigger) ?? new Set()).add(h.hookId));
   for (const [event, hooks] of hooksByEvent) {
     if (hooks.size > WEBHOOK_LIMITS.hooksPerEvent) {
-      problems.push({ path: `event_handlers.events.${event}`, message: `one event may reach at most ${WEBHOOK_LIMITS.hooksPerEvent} distinct webhooks (${hooks.size} named)` });
+      problems.push({
+        path: `event_handlers.events.${event}`,
+        message: `one event may reach at most ${WEBHOOK_LIMITS.hooksPerEvent} distinct webhooks (${hooks.size} named)`,
+      });
     }
   }
   return problems;

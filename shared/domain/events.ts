@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import type { DenialReason } from './quota';
 
 /** Events of the data-plane check (the reference gateway's names). */
-export const CHECK_EVENTS = ['QuotaExceeded', 'RatelimitExceeded', 'OrgQuotaExceeded', 'KeyExpired', 'AuthFailure', 'TriggerExceeded'] as const;
+const CHECK_EVENTS = ['QuotaExceeded', 'RatelimitExceeded', 'OrgQuotaExceeded', 'KeyExpired', 'AuthFailure', 'TriggerExceeded'] as const;
 /** Events of the change feed, for keys of an API. */
-export const KEY_EVENTS = ['TokenCreated', 'TokenUpdated', 'TokenDeleted'] as const;
-export const EVENT_NAMES = [...CHECK_EVENTS, ...KEY_EVENTS, 'Ping'] as const;
+const KEY_EVENTS = ['TokenCreated', 'TokenUpdated', 'TokenDeleted'] as const;
+const EVENT_NAMES = [...CHECK_EVENTS, ...KEY_EVENTS, 'Ping'] as const;
 
 export type CheckEvent = (typeof CHECK_EVENTS)[number];
 export type KeyEvent = (typeof KEY_EVENTS)[number];

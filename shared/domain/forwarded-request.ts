@@ -23,7 +23,7 @@ export interface ForwardedRequest {
 }
 
 /** The header holding the key unless the gateway names another (X-Gw-Key-Header). */
-export const DEFAULT_KEY_HEADER = 'authorization';
+const DEFAULT_KEY_HEADER = 'authorization';
 
 const first = (v: string | undefined): string | undefined => (v === undefined ? undefined : v.split(',')[0]!.trim() || undefined);
 
@@ -50,7 +50,11 @@ export function forwardedRequest(headers: Headers, own: { path: string; query: s
   const query = q < 0 ? '' : uri.slice(q + 1);
   const headerName = (headers['x-gw-key-header'] ?? DEFAULT_KEY_HEADER).trim().toLowerCase();
   const param = headers['x-gw-key-param']?.trim();
-  let key = headers[headerName]?.trim().replace(/^Bearer\s+/i, '').trim() || undefined;
+  let key =
+    headers[headerName]
+      ?.trim()
+      .replace(/^Bearer\s+/i, '')
+      .trim() || undefined;
   let keyFrom = `the ${headerName} header`;
   if (!key && param) {
     key = queryParam(query, param);
@@ -67,7 +71,7 @@ export function forwardedRequest(headers: Headers, own: { path: string; query: s
 }
 
 /** Deepest listen path looked up: a path's first segments beyond it are never a listen path (README "Limits"). */
-export const LISTEN_PATH_DEPTH = 24;
+const LISTEN_PATH_DEPTH = 24;
 
 /**
  * The listen paths that could serve `path`, longest first (`/a/b/c`: `/a/b/c`, `/a/b`, `/a`, `/`),

@@ -38,7 +38,10 @@ export function keepMaskedHeaderValues(sent: Headers, stored: Headers): Record<s
   }
   const problems = headerMapProblems(out);
   if (problems.length) {
-    throw new BadRequest(`header_map with the kept values: ${problems[0]!.message}`, problems.map((p) => ({ path: p.name === undefined ? 'body.header_map' : `body.header_map.${p.name}`, message: p.message })));
+    throw new BadRequest(
+      `header_map with the kept values: ${problems[0]!.message}`,
+      problems.map((p) => ({ path: p.name === undefined ? 'body.header_map' : `body.header_map.${p.name}`, message: p.message })),
+    );
   }
   return out;
 }

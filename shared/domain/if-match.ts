@@ -9,7 +9,7 @@ import { BadRequest } from '../errors';
 export type IfMatch = '*' | readonly number[];
 
 /** Tags one header may list (a DynamoDB `IN` takes 100 operands; no client needs more). */
-export const IF_MATCH_MAX_TAGS = 20;
+const IF_MATCH_MAX_TAGS = 20;
 
 const TAG = /^(W\/)?(?:"(\d{1,15})"|(\d{1,15}))$/;
 const MALFORMED = `If-Match must be *, or up to ${IF_MATCH_MAX_TAGS} comma-separated ETags this service sent, such as "3"`;

@@ -86,12 +86,7 @@ export function limitsFor(session: KeySession, apiId: string): SessionLimits {
 }
 
 /** The session as reads show it: live quota figures, never a password or its hash. */
-export function shownSession<S extends KeySession>(
-  session: S,
-  live: LiveWindow | undefined,
-  quotaMax: number | undefined,
-  now: number,
-): S {
+export function shownSession<S extends KeySession>(session: S, live: LiveWindow | undefined, quotaMax: number | undefined, now: number): S {
   const out: S = { ...session };
   if (out.basic_auth_data) {
     const { password: _p, ...auth } = out.basic_auth_data;

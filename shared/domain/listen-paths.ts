@@ -24,12 +24,14 @@ const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
  * slashes, case kept (paths are case-sensitive). A blank listen path routes from the root, `/`.
  */
 export function normaliseListenPath(value: unknown): string {
-  const segments = text(value).split('/').filter((s) => s !== '');
+  const segments = text(value)
+    .split('/')
+    .filter((s) => s !== '');
   return `/${segments.join('/')}`;
 }
 
 /** The longest slug a default listen path takes from a title (contract §8). */
-export const LISTEN_SLUG_MAX = 64;
+const LISTEN_SLUG_MAX = 64;
 
 /**
  * The listen path an import takes when neither `listenPath` nor a template names one (contract
@@ -39,7 +41,10 @@ export const LISTEN_SLUG_MAX = 64;
  * path do not take one path from each other.
  */
 export function defaultListenPath(title: unknown): string {
-  const runs = text(title).toLowerCase().split(/[^a-z0-9]+/).filter((r) => r !== '');
+  const runs = text(title)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((r) => r !== '');
   let slug = runs.join('-').slice(0, LISTEN_SLUG_MAX);
   if (slug.endsWith('-')) slug = slug.slice(0, -1);
   return `/${slug || 'api'}/`;
@@ -76,8 +81,7 @@ export function listenClaimOf(api: Pick<ApiRecord, 'kind' | 'classic' | 'oas'>):
   };
 }
 
-export const sameClaim = (a: ListenClaim | undefined, b: ListenClaim | undefined): boolean =>
-  a?.domain === b?.domain && a?.path === b?.path;
+export const sameClaim = (a: ListenClaim | undefined, b: ListenClaim | undefined): boolean => a?.domain === b?.domain && a?.path === b?.path;
 
 /** The claim as messages name it. */
 export function describeClaim(c: ListenClaim): string {

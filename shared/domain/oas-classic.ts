@@ -35,11 +35,15 @@ const pairs = (k: string, v: string) => ({
 
 /** Classic pins keys as one comma-separated string per domain. */
 const pinning = {
-  transform: (list: any) =>
-    Array.isArray(list) ? Object.fromEntries(list.map((e: Json) => [e?.domain, (e?.publicKeys ?? []).join(',')])) : list,
+  transform: (list: any) => (Array.isArray(list) ? Object.fromEntries(list.map((e: Json) => [e?.domain, (e?.publicKeys ?? []).join(',')])) : list),
   inverse: (map: any) =>
     isObj(map)
-      ? Object.entries(map).map(([domain, keys]) => ({ domain, publicKeys: String(keys ?? '').split(',').filter(Boolean) }))
+      ? Object.entries(map).map(([domain, keys]) => ({
+          domain,
+          publicKeys: String(keys ?? '')
+            .split(',')
+            .filter(Boolean),
+        }))
       : map,
 };
 
@@ -66,10 +70,7 @@ function renamer(names: Record<string, string>, negate: string[] = []) {
   };
 }
 
-const plugin = renamer(
-  { enabled: 'disabled', functionName: 'name', rawBodyOnly: 'raw_body_only', requireSession: 'require_session' },
-  ['enabled'],
-);
+const plugin = renamer({ enabled: 'disabled', functionName: 'name', rawBodyOnly: 'raw_body_only', requireSession: 'require_session' }, ['enabled']);
 
 /** Event handler kinds of the OAS form and the handler names of the classic form. */
 const HANDLER_KINDS: Record<string, string> = {

@@ -5,7 +5,7 @@ type Json = Record<string, any>;
 export const GW_EXTENSION = 'x-gw-api-gateway';
 
 /** A body is a full OpenAPI document when it has any document-level member; else it is the bare extension. */
-export function isFullDocument(body: Json): boolean {
+function isFullDocument(body: Json): boolean {
   return 'openapi' in body || 'paths' in body || GW_EXTENSION in body;
 }
 
@@ -17,9 +17,7 @@ export function normaliseOasWriteBody(body: Json): OasDocument {
   if (isFullDocument(body)) {
     const gw = body[GW_EXTENSION];
     if (gw === null || typeof gw !== 'object' || Array.isArray(gw)) {
-      throw new BadRequest(`The document must carry the ${GW_EXTENSION} extension`, [
-        { path: `body.${GW_EXTENSION}`, message: 'required' },
-      ]);
+      throw new BadRequest(`The document must carry the ${GW_EXTENSION} extension`, [{ path: `body.${GW_EXTENSION}`, message: 'required' }]);
     }
     return structuredClone(body) as OasDocument;
   }

@@ -91,10 +91,9 @@ export function upstreamFromServers(doc: OasDoc): string {
     const url = substituteVariables(server.url, isPlainObject(server.variables) ? server.variables : {}, `body.servers.${i}.url`);
     if (url !== undefined && isHttpUrl(url)) return url;
   }
-  throw new BadRequest(
-    'No upstream URL: give the upstreamURL query parameter, or an absolute http(s) URL in servers[0].url',
-    [{ path: 'body.servers', message: 'needs an absolute http(s) URL (server variables need defaults)' }],
-  );
+  throw new BadRequest('No upstream URL: give the upstreamURL query parameter, or an absolute http(s) URL in servers[0].url', [
+    { path: 'body.servers', message: 'needs an absolute http(s) URL (server variables need defaults)' },
+  ]);
 }
 
 /**
@@ -234,7 +233,7 @@ interface OperationRef {
   pathItem: Obj;
 }
 
-export function listOperations(doc: OasDoc): OperationRef[] {
+function listOperations(doc: OasDoc): OperationRef[] {
   const out: OperationRef[] = [];
   const paths = isPlainObject(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
@@ -278,7 +277,7 @@ function hasMockableResponse(doc: OasDoc, operation: Obj, at: string): boolean {
  * `where` names the member holding the first reference: a reference whose percent-escapes do not
  * decode is the client's mistake, 400 there.
  */
-export function resolveRef(doc: OasDoc, value: unknown, where: string): unknown {
+function resolveRef(doc: OasDoc, value: unknown, where: string): unknown {
   let current = value;
   for (let hops = 0; hops < 32; hops++) {
     if (!isPlainObject(current) || typeof current.$ref !== 'string') return current;

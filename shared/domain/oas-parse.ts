@@ -10,8 +10,8 @@ import { refuseLongUrlMembers } from './oas-urls';
 /** A parsed OpenAPI document: a plain JSON object. */
 export type OasDoc = Record<string, unknown>;
 
-export const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
-export const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
+const JSON_MEDIA_TYPES = ['', 'application/json'] as const;
+const YAML_MEDIA_TYPES = ['application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'] as const;
 
 /**
  * The request body of an import as a plain object, by Content-Type (parameters such as
@@ -21,9 +21,7 @@ export function parseOasBody(raw: string, contentType: string | undefined): OasD
   const type = mediaType(contentType);
   if ((JSON_MEDIA_TYPES as readonly string[]).includes(type)) return asDocument(parseJson(raw));
   if ((YAML_MEDIA_TYPES as readonly string[]).includes(type)) return asDocument(parseYaml(raw));
-  throw new UnsupportedMediaType(
-    `Content-Type ${type} is not accepted for an OpenAPI import; use application/json or application/x-yaml`,
-  );
+  throw new UnsupportedMediaType(`Content-Type ${type} is not accepted for an OpenAPI import; use application/json or application/x-yaml`);
 }
 
 /**
@@ -79,7 +77,8 @@ export function parseYaml(raw: string): unknown {
   }
   if (jsonBytesWithin(value, LIMITS.bodyBytes) === undefined) {
     throw new PayloadTooLarge(
-      `The YAML document expands to more than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON (each alias counts as a copy of its anchor), the limit of a JSON body`,
+      `The YAML document expands to more than ${LIMITS.bodyBytes / 1024 / 1024} MB of JSON (each alias ` +
+        `counts as a copy of its anchor), the limit of a JSON body`,
     );
   }
   refuseDeepOrProtoKeys(value);

@@ -1,10 +1,7 @@
 /** Page arithmetic of contract §5, kept apart from storage so it is unit-tested alone. */
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
-export type PageRequest =
-  | { mode: 'all' }
-  | { mode: 'page'; page: number; size: number; offset: number }
-  | { mode: 'cursor'; cursor: string; size: number };
+export type PageRequest = { mode: 'all' } | { mode: 'page'; page: number; size: number; offset: number } | { mode: 'cursor'; cursor: string; size: number };
 
 export function pageRequest(q: { p?: number; page_size?: number; cursor?: string }): PageRequest {
   const size = q.page_size ?? DEFAULT_PAGE_SIZE;

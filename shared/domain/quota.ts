@@ -148,7 +148,7 @@ export function checkSession(
   if (session.is_inactive === true) return 'KeyInactive';
   if (isExpired(session.expires, now)) return 'KeyExpired';
   const rights = session.access_rights;
-  if (!rights || !Object.prototype.hasOwnProperty.call(rights, apiId) || !rights[apiId]) return 'AccessDenied';
+  if (!rights || !Object.hasOwn(rights, apiId) || !rights[apiId]) return 'AccessDenied';
   if (!urlAllowed(rights[apiId], request)) return 'AccessDenied';
   return null;
 }

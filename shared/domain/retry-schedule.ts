@@ -3,7 +3,7 @@
  * seconds after each failed attempt, comma-separated. After the last delay's attempt fails the
  * delivery is `failed`.
  */
-export const DEFAULT_RETRY_SECONDS = [10, 60, 300, 1800, 7200, 21600] as const;
+const DEFAULT_RETRY_SECONDS = [10, 60, 300, 1800, 7200, 21600] as const;
 
 /** At most this many retries and this long a delay (a delivery log lives 30 days). */
 const MAX_RETRIES = 20;
@@ -14,7 +14,7 @@ export function parseRetrySchedule(value: string | undefined): number[] {
   if (value === undefined || value.trim() === '') return [...DEFAULT_RETRY_SECONDS];
   const entries = value.split(',').map((e) => e.trim());
   const delays = entries.map((e) => (e === '' ? NaN : Number(e)));
-  const bad = entries.find((e, i) => !(Number.isFinite(delays[i]) && delays[i]! >= 0 && delays[i]! <= MAX_DELAY_SECONDS));
+  const bad = entries.find((_e, i) => !(Number.isFinite(delays[i]) && delays[i]! >= 0 && delays[i]! <= MAX_DELAY_SECONDS));
   if (bad !== undefined) throw new Error(`HOOK_RETRY_SECONDS: "${bad}" is not a delay in seconds (0..${MAX_DELAY_SECONDS})`);
   if (delays.length > MAX_RETRIES) throw new Error(`HOOK_RETRY_SECONDS: at most ${MAX_RETRIES} delays`);
   return delays;

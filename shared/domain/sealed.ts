@@ -28,7 +28,9 @@ function decrypt(iv: Buffer, tag: Buffer, data: Buffer, key: Buffer, context: st
 
 /** `iv.tag.ciphertext`, each base64url: for text handed out (cursors). */
 export function seal(plaintext: string, key: Buffer, context: string): string {
-  return encrypt(Buffer.from(plaintext, 'utf8'), key, context).map((b) => b.toString('base64url')).join('.');
+  return encrypt(Buffer.from(plaintext, 'utf8'), key, context)
+    .map((b) => b.toString('base64url'))
+    .join('.');
 }
 
 /** The plaintext, or undefined when the key or context is wrong or the text was altered. */

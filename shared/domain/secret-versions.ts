@@ -20,11 +20,10 @@ export interface SecretVersions {
 }
 
 /** The instant the previous value stops being accepted. */
-export const windowEndsMs = (current: SecretVersion, windowMs: number): number => current.createdMs + windowMs;
+const windowEndsMs = (current: SecretVersion, windowMs: number): number => current.createdMs + windowMs;
 
 /** Whether the previous version is still worth reading: its window has not closed yet. */
-export const previousStillAccepted = (current: SecretVersion, windowMs: number, nowMs: number): boolean =>
-  nowMs < windowEndsMs(current, windowMs);
+export const previousStillAccepted = (current: SecretVersion, windowMs: number, nowMs: number): boolean => nowMs < windowEndsMs(current, windowMs);
 
 /** The values a credential may equal at `nowMs`. */
 export function acceptedValues(v: SecretVersions, windowMs: number, nowMs: number): string[] {

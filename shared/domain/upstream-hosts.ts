@@ -59,7 +59,10 @@ export function parseHostAllowList(text: string | undefined): HostAllowList | un
 export function isAllowedUpstream(url: string, list: HostAllowList): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    host = new URL(url).hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   } catch {
     return false;
   }

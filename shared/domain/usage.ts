@@ -9,7 +9,7 @@ import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 export type Resolution = 'hour' | 'day';
 
 /** Longest range per resolution, in days (README "Limits"). */
-export const MAX_USAGE_DAYS: Record<Resolution, number> = { hour: 31, day: 366 };
+const MAX_USAGE_DAYS: Record<Resolution, number> = { hour: 31, day: 366 };
 
 /** What one call adds to the hourly usage counter of one (organisation, API, hour). */
 export interface UsageDelta {
@@ -48,7 +48,11 @@ export function summariseUsage(records: readonly AnalyticsRecord[], orgOf: (r: A
     const hour = hourOf(r.timestamp);
     const id = JSON.stringify([org_id, r.api_id, hour]);
     let d = by.get(id);
-    if (!d) by.set(id, (d = { org_id, api_id: r.api_id, hour, hits: 0, success: 0, error: 0, latency_sum: 0, upstream_latency_sum: 0, max_latency: r.latency.total }));
+    if (!d)
+      by.set(
+        id,
+        (d = { org_id, api_id: r.api_id, hour, hits: 0, success: 0, error: 0, latency_sum: 0, upstream_latency_sum: 0, max_latency: r.latency.total }),
+      );
     const ok = r.response_code < 400 ? 1 : 0;
     d.hits += 1;
     d.success += ok;

@@ -25,7 +25,7 @@ export function signatureHeader(secrets: readonly string[], t: number, body: str
 }
 
 /** How far a signature's `t` may be from the receiver's clock, either way (contract §11). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface VerifyOptions {
   /** Seconds `t` may differ from `now` (default 300). */
@@ -41,7 +41,12 @@ export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason
  * and `t` is within the tolerance of `now`. Pass the body exactly as received (bytes or text), and
  * during a rotation both secrets you accept. Comparisons take constant time.
  */
-export function verifyWebhookSignature(secrets: string | readonly string[], header: string | undefined, rawBody: string | Buffer, opts: VerifyOptions = {}): VerifyResult {
+export function verifyWebhookSignature(
+  secrets: string | readonly string[],
+  header: string | undefined,
+  rawBody: string | Buffer,
+  opts: VerifyOptions = {},
+): VerifyResult {
   if (!header) return { ok: false, reason: 'malformed' };
   let t: number | undefined;
   const given: Buffer[] = [];

@@ -21,5 +21,9 @@ export function edgeRefusal(headers: Record<string, string | undefined> | undefi
   // Payload 2.0 header names arrive lower-cased.
   const given = headers?.[ORIGIN_VERIFY_HEADER.toLowerCase()];
   if (given !== undefined && secretEquals(given, expected)) return undefined;
-  return finalise(errorResult(group, new AppError(403, "Send requests to the service's public address, not to its API's own endpoint"), requestId ?? ''), group, requestId);
+  return finalise(
+    errorResult(group, new AppError(403, "Send requests to the service's public address, not to its API's own endpoint"), requestId ?? ''),
+    group,
+    requestId,
+  );
 }

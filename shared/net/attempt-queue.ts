@@ -15,7 +15,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { traced } from '../observability/tracer';
 
 /** SQS's longest message delay. */
-export const MAX_QUEUE_DELAY_SECONDS = 900;
+const MAX_QUEUE_DELAY_SECONDS = 900;
 
 export interface AttemptMessage {
   org_id: string;

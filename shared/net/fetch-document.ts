@@ -41,7 +41,7 @@ export interface FetchedDocument {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-export function isTestRuntime(): boolean {
+function isTestRuntime(): boolean {
   return process.env.NODE_ENV === 'test' || Boolean(process.env.VITEST);
 }
 
@@ -149,9 +149,9 @@ function request(url: URL, pinned: Resolved, timeoutMs: number, maxBytes: number
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) {
-        return finish(new BadRequest(`The document URL answered ${status}; redirects are not followed`, [
-          { path: 'body.url', message: 'redirects are not followed' },
-        ]));
+        return finish(
+          new BadRequest(`The document URL answered ${status}; redirects are not followed`, [{ path: 'body.url', message: 'redirects are not followed' }]),
+        );
       }
       if (status < 200 || status >= 300) {
         return finish(new BadRequest(`The document URL answered HTTP ${status}`, [{ path: 'body.url', message: `HTTP ${status}` }]));
@@ -161,9 +161,7 @@ function request(url: URL, pinned: Resolved, timeoutMs: number, maxBytes: number
         return finish(new BadRequest(`The document URL sent a ${encoding}-encoded body; only uncompressed documents are read`));
       }
       const tooLarge = () =>
-        new BadRequest(`The document is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, [
-          { path: 'body.url', message: 'document too large' },
-        ]);
+        new BadRequest(`The document is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, [{ path: 'body.url', message: 'document too large' }]);
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) return finish(tooLarge());
       const chunks: Buffer[] = [];

@@ -31,7 +31,7 @@ export interface WebhookRequest {
  * reset, unreachable, or not connected within the connect timeout), `tls_error`, `timeout`
  * (connected, no whole answer in time), `http_error` (any status but 2xx; `status` holds it).
  */
-export type CallError = 'refused_target' | 'connection_failed' | 'tls_error' | 'timeout' | 'http_error';
+type CallError = 'refused_target' | 'connection_failed' | 'tls_error' | 'timeout' | 'http_error';
 
 export interface CallResult {
   /** The answer's status code, when one came. */
@@ -85,7 +85,8 @@ export async function callWebhook(req: WebhookRequest, opts: CallOptions): Promi
   } catch {
     return { durationMs: took(), error: 'refused_target', detail: 'the target is not a valid URL', refused: true };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { durationMs: took(), error: 'refused_target', detail: 'the target must be http or https', refused: true };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { durationMs: took(), error: 'refused_target', detail: 'the target must be http or https', refused: true };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: Resolved[];
   try {
@@ -150,7 +151,12 @@ function send(url: URL, req: WebhookRequest, pinned: Resolved, timeoutMs: number
       });
       const settle = () => {
         if (status >= 200 && status < 300) finish({ status });
-        else finish({ status, error: 'http_error', detail: status >= 300 && status < 400 ? `answered ${status}; redirects are not followed` : `answered HTTP ${status}` });
+        else
+          finish({
+            status,
+            error: 'http_error',
+            detail: status >= 300 && status < 400 ? `answered ${status}; redirects are not followed` : `answered HTTP ${status}`,
+          });
       };
       res.on('end', settle);
       res.on('close', settle);

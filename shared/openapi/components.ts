@@ -36,20 +36,20 @@ import { userCreateSchema, userIssuedSchema, userListSchema, userSchema, userUpd
 import { healthSchema, openApiDescriptionSchema } from '../route-groups/system';
 
 /** One problem of a refused request: where (`body.method`, `query.p`, `params.apiID`) and what. */
-export const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
+const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
 
 /** Dashboard and admin error envelope (contract §3). */
-export const dashboardErrorSchema = z.object({
+const dashboardErrorSchema = z.object({
   Status: z.literal('Error'),
   Message: z.string(),
   Meta: z.object({ errors: z.array(validationIssueSchema) }).nullable(),
 });
 
 /** Gateway error envelope (contract §3): `errors` only for validation. */
-export const gatewayErrorSchema = z.object({ status: z.literal('error'), message: z.string(), errors: z.array(validationIssueSchema).optional() });
+const gatewayErrorSchema = z.object({ status: z.literal('error'), message: z.string(), errors: z.array(validationIssueSchema).optional() });
 
 /** A refusal of the data-plane check (contract §10): the gateway error envelope with the reason. */
-export const checkRefusalSchema = gatewayErrorSchema.extend({
+const checkRefusalSchema = gatewayErrorSchema.extend({
   allowed: z.literal(false),
   // NoKey and UnknownApi: only the external authorization (no key where the gateway said, no API at the host and path).
   reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'NoKey', 'UnknownApi']),
@@ -166,7 +166,7 @@ export const JSON_SCHEMAS: Record<string, Json> = {
   },
   ImportDocument: {
     description:
-      'An OpenAPI 3.0 or 3.1 document without x-gw-api-gateway, checked against the OpenAPI schema of its version (400 with the validator\'s messages).',
+      "An OpenAPI 3.0 or 3.1 document without x-gw-api-gateway, checked against the OpenAPI schema of its version (400 with the validator's messages).",
     allOf: [model('OasDocument'), { not: { required: ['x-gw-api-gateway'] } }],
   },
 };

@@ -35,23 +35,55 @@ const HEADERS: Record<string, Json> = {
   'X-Request-Id': { description: 'Id of this request, as the logs name it', required: true, schema: { type: 'string', minLength: 1 } },
   'Cache-Control': { description: 'Answers are never cached', required: true, schema: { const: 'no-store' } },
   'X-Content-Type-Options': { description: 'Browsers must not guess the media type', required: true, schema: { const: 'nosniff' } },
-  ETag: { description: 'The stored version; If-Match repeats it to update or delete only that version', required: true, schema: { type: 'string', pattern: '^"\\d+"$' } },
-  'Idempotent-Replayed': { description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { const: 'true' } },
+  ETag: {
+    description: 'The stored version; If-Match repeats it to update or delete only that version',
+    required: true,
+    schema: { type: 'string', pattern: '^"\\d+"$' },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (true) when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { const: 'true' },
+  },
   'Idempotent-Secrets-Withheld': {
-    description: `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first answer was lost`,
+    description:
+      `On a replay (Idempotent-Replayed), the members that held a secret shown once, comma-separated: the ` +
+      `replay answers each as "${SECRET_WITHHELD}", as the secret is never kept; rotate it if the first ` +
+      `answer was lost`,
     schema: { type: 'string' },
   },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
-  'Retry-After': { description: 'Whole seconds until the organisation\'s limit window ends (1-60)', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-  'Retry-After-Check': { description: 'Whole seconds until the window that refused ends (the quota window, or the rate window of `per` seconds); at least 1', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
+  'Retry-After': {
+    description: "Whole seconds until the organisation's limit window ends (1-60)",
+    required: true,
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
+  'Retry-After-Check': {
+    description: 'Whole seconds until the window that refused ends (the quota window, or the rate window of `per` seconds); at least 1',
+    required: true,
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
   'X-RateLimit-Limit': { description: "The key's quota_max (absent when the quota is unlimited)", schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the quota window after this one (absent when the quota is unlimited)', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  'X-RateLimit-Reset': { description: 'When the quota window renews, Unix epoch seconds (absent when the quota is unlimited)', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the quota window after this one (absent when the quota is unlimited)',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the quota window renews, Unix epoch seconds (absent when the quota is unlimited)',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   'X-Gw-Api-Id': { description: 'The API the request was found to be for', required: true, schema: { type: 'string' } },
-  'X-Gw-Key-Hash': { description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key", required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  'X-Gw-Key-Hash': {
+    description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key",
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
   'X-Gw-Org-Id': { description: "The key's organisation", required: true, schema: { type: 'string' } },
-  'X-Gw-Quota-Remaining': { description: 'Requests left in the quota window after this one; -1 when unlimited', required: true, schema: { type: 'string', pattern: '^-?[0-9]+$' } },
+  'X-Gw-Quota-Remaining': {
+    description: 'Requests left in the quota window after this one; -1 when unlimited',
+    required: true,
+    schema: { type: 'string', pattern: '^-?[0-9]+$' },
+  },
 };
 const EVERY_ANSWER = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
 const everyAnswerHeaders = (): Json => Object.fromEntries(EVERY_ANSWER.map((h) => [h, headerRef(h)]));
@@ -227,9 +259,15 @@ function refine(s: Json, io: Io): void {
 function parameters(r: Route, set: SchemaSet): Json[] {
   const out: Json[] = [];
   const describe = (name: string) => r.doc?.params?.[name] ?? PARAMETER_DOCS[name] ?? '';
-  for (const [where, schema] of [['path', r.params], ['query', r.query]] as const) {
+  for (const [where, schema] of [
+    ['path', r.params],
+    ['query', r.query],
+  ] as const) {
     if (!schema) continue;
-    const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as { properties?: Record<string, Json>; required?: string[] };
+    const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as {
+      properties?: Record<string, Json>;
+      required?: string[];
+    };
     const shape = (schema as unknown as { shape: Record<string, z.ZodType> }).shape;
     for (const name of Object.keys(js.properties ?? {})) {
       out.push({
@@ -242,7 +280,15 @@ function parameters(r: Route, set: SchemaSet): Json[] {
     }
   }
   if (r.doc?.freeQuery) {
-    out.push({ name: 'query', in: 'query', description: r.doc.freeQuery, required: false, style: 'form', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+    out.push({
+      name: 'query',
+      in: 'query',
+      description: r.doc.freeQuery,
+      required: false,
+      style: 'form',
+      explode: true,
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    });
   }
   if (r.idempotent) {
     out.push({
@@ -250,7 +296,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       in: 'header',
       required: false,
       description: r.secrets?.length
-        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
+        ? `Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer ` +
+          `again and creates nothing (kept 24 hours), except that the secret it showed ` +
+          `(${r.secrets.join(', ')}) is withheld: a secret is shown once, never again`
         : 'Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours)',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     });
@@ -261,7 +309,9 @@ function parameters(r: Route, set: SchemaSet): Json[] {
       in: 'header',
       required: false,
       description:
-        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins',
+        'An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only ' +
+        'to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any ' +
+        'existing version; 412 otherwise. Without it the last write wins',
       schema: { type: 'string', pattern: '^\\s*(\\*|(W/)?("\\d{1,15}"|\\d{1,15})(\\s*,\\s*(W/)?("\\d{1,15}"|\\d{1,15})){0,19})\\s*$' },
     });
   }
@@ -321,7 +371,10 @@ function gate(r: Route): string {
   const limit = orgLimitOf(r);
   return (
     `\n\nNeeds \`${p.level}\` on \`${p.group}\` in the user's \`user_permissions\`${p.level === 'read' ? ' (or `write`)' : ''}, else 403.` +
-    (limit ? ` Spends one unit of the organisation's \`${limit}\` limit (${ORG_LIMITS[limit].perWindow} per ${ORG_LIMIT_WINDOW_SECONDS} s by default), else 429 with Retry-After.` : '')
+    (limit
+      ? ` Spends one unit of the organisation's \`${limit}\` limit (${ORG_LIMITS[limit].perWindow} per ` +
+        `${ORG_LIMIT_WINDOW_SECONDS} s by default), else 429 with Retry-After.`
+      : '')
   );
 }
 
@@ -346,13 +399,13 @@ const INFO_DESCRIPTION = [
   '`/api/...` takes a dashboard access key (`Authorization: Bearer <key>`), `/gw/...` the gateway secret (`X-Gw-Authorization`), ',
   '`/admin/...` the admin secret (`Admin-Auth`).',
   '',
-  'A dashboard operation also needs the user\'s `user_permissions` on its object group: `x-permission` names the group and the level ',
+  "A dashboard operation also needs the user's `user_permissions` on its object group: `x-permission` names the group and the level ",
   '(`read`: read or write; `write`: write), else 403. Absent or `{}` permissions, or `"IsAdmin": "admin"`, grant every group; otherwise ',
-  'a group not listed is `deny`. Each dashboard write spends one unit of its organisation\'s limit per 60-second window (the webhook ',
+  "a group not listed is `deny`. Each dashboard write spends one unit of its organisation's limit per 60-second window (the webhook ",
   'test and redelivery a tighter one), else 429 with `Retry-After`; requests refused before (credential, permission, validation) spend nothing.',
   '',
   'Every answer is JSON and carries `X-Request-Id`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. Errors come in the ',
-  'envelope of the path\'s prefix: `DashboardError` for `/api` and `/admin`, `GatewayError` for `/gw`. Besides the statuses each ',
+  "envelope of the path's prefix: `DashboardError` for `/api` and `/admin`, `GatewayError` for `/gw`. Besides the statuses each ",
   'operation lists, an unknown path answers 404 and a known path asked with another method 405 with an `Allow` header naming the ',
   'methods it takes, both in the same envelope.',
   '',
@@ -412,7 +465,10 @@ export function openApiDocument(): Json {
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
         description: 'A deployed stage (the HTTP API of the stack)',
-        variables: { apiId: { default: 'abc123defg', description: 'Id of the stage\'s HTTP API (stack output)' }, region: { default: 'us-east-1', description: 'AWS region of the stage' } },
+        variables: {
+          apiId: { default: 'abc123defg', description: "Id of the stage's HTTP API (stack output)" },
+          region: { default: 'us-east-1', description: 'AWS region of the stage' },
+        },
       },
     ],
     tags: TAGS,
@@ -426,4 +482,3 @@ export function openApiDocument(): Json {
   };
   return cached;
 }
-

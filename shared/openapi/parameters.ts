@@ -28,7 +28,7 @@ export const PARAMETER_DOCS: Record<string, string> = {
   auto_guess: 'true: try the path as a key, then as a hash',
   username: 'true: the path holds a basic-auth user name of the organisation',
   reset_quota: "1 or true restarts the organisation's live quota window",
-  mode: "public leaves out x-gw-api-gateway (and nothing else)",
+  mode: 'public leaves out x-gw-api-gateway (and nothing else)',
   // Import and streams (contract §8)
   upstreamURL: 'Upstream of the API (absolute http or https); default: the first server URL of the document',
   listenPath: 'Listen path of the API (starts with /); default /',

@@ -32,12 +32,20 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
     applies: (r) => Boolean(permissionOf(r)),
     when: (r) => {
       const p = permissionOf(r)!;
-      return `The user's user_permissions grant less than ${p.level} on ${p.group} (${p.level === 'read' ? 'read or write' : 'write'} needed; contract §9); the message names both. Nothing is read or written`;
+      return (
+        `The user's user_permissions grant less than ${p.level} on ${p.group} ` +
+        `(${p.level === 'read' ? 'read or write' : 'write'} needed; contract §9); the message names both. ` +
+        `Nothing is read or written`
+      );
     },
   },
   { status: 404, applies: (r) => Boolean(r.params), when: () => 'No such object, or one of another organisation (answered exactly alike)' },
   { status: 409, applies: (r) => Boolean(r.idempotent), when: () => 'A request with this Idempotency-Key is still running' },
-  { status: 412, applies: (r) => Boolean(r.etag), when: () => 'If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object' },
+  {
+    status: 412,
+    applies: (r) => Boolean(r.etag),
+    when: () => 'If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object',
+  },
   {
     status: 413,
     // Every route reads the body before anything else, one that takes none too (contract §3).
@@ -55,7 +63,8 @@ const DERIVED: Array<{ status: number; applies: (r: RouteDef) => boolean; when: 
     when: (r) => {
       const spec = ORG_LIMITS[orgLimitOf(r)!];
       return (
-        `The organisation has spent its ${orgLimitOf(r)} limit: ${spec.perWindow} requests per fixed ${ORG_LIMIT_WINDOW_SECONDS}-second window by default (${spec.env}); ` +
+        `The organisation has spent its ${orgLimitOf(r)} limit: ${spec.perWindow} requests per fixed ` +
+        `${ORG_LIMIT_WINDOW_SECONDS}-second window by default (${spec.env}); ` +
         'Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it'
       );
     },

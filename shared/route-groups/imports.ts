@@ -26,9 +26,15 @@ const flags =
 
 export const importsRoutes = routeGroup('imports', {
   oasImport: route({
-    method: 'POST', path: '/api/apis/oas/import', group: 'dashboard', access: 'write', permission: 'apis', idempotent: true,
+    method: 'POST',
+    path: '/api/apis/oas/import',
+    group: 'dashboard',
+    access: 'write',
+    permission: 'apis',
+    idempotent: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    bodyKind: 'raw', contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
+    bodyKind: 'raw',
+    contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id',
     description:
       'Generated defaults: info.name is the title, the API is active, the listen path is listenPath else /<slug>/ (strip on; the slug ' +
@@ -40,7 +46,7 @@ export const importsRoutes = routeGroup('imports', {
     success: 'API created; Meta is its database id, ID its api_id',
     statuses: {
       400:
-        "An invalid OpenAPI document (the validator's messages), one that carries x-gw-api-gateway, a {\"url\"} that cannot be fetched (not public, " +
+        'An invalid OpenAPI document (the validator\'s messages), one that carries x-gw-api-gateway, a {"url"} that cannot be fetched (not public, ' +
         `unreachable, slow, redirected, not 200 or over 5 MB), no usable upstream, ${flags}, or ${causes.handlerLimits}`,
       409: `${listenPathTaken}, ${causes.versionNameTaken}, or ${causes.storedTooLarge}`,
       413: 'The YAML document expands past 5 MB of JSON, or the document merged with its template is over 5 MB',
@@ -48,7 +54,8 @@ export const importsRoutes = routeGroup('imports', {
         "The templateID, a version API, a policy or a webhook the definition names is not the caller organisation's (or does not exist), " +
         `or ${causes.badBase}`,
     },
-    query: importQuerySchema, result: okIdPairSchema,
+    query: importQuerySchema,
+    result: okIdPairSchema,
     // The validator reads its JSON schemas from its own package directory at run time; yaml, which
     // it depends on, stays outside too, so the function ships it once (beside the bundle).
     nodeModules: ['@seriousme/openapi-schema-validator', 'yaml'],
@@ -67,12 +74,17 @@ export const importsRoutes = routeGroup('imports', {
     },
   }),
   streamsPatch: route({
-    method: 'PATCH', path: '/api/apis/streams/{apiID}', group: 'dashboard', access: 'write', permission: 'apis', etag: true,
+    method: 'PATCH',
+    path: '/api/apis/streams/{apiID}',
+    group: 'dashboard',
+    access: 'write',
+    permission: 'apis',
+    etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     contentTypes: STREAMS_MEDIA_TYPES,
     summary: 'Patch a streams API (application/vnd.gw.streams.oas or its +json form)',
     description:
-      'Replaces the API from an OpenAPI document carrying x-gw-api-gateway and x-gw-streaming.streams. The base\'s version list is ' +
+      "Replaces the API from an OpenAPI document carrying x-gw-api-gateway and x-gw-streaming.streams. The base's version list is " +
       'kept whatever the body says. Query flags as for the import.',
     success: 'API updated',
     statuses: {
@@ -81,6 +93,8 @@ export const importsRoutes = routeGroup('imports', {
       409: `${listenPathTaken}, or ${causes.storedTooLarge}`,
       422: "A policy or a webhook the definition names is not the caller organisation's (or does not exist)",
     },
-    query: importFlagsQuerySchema, body: streamsBodySchema, result: okNullSchema,
+    query: importFlagsQuerySchema,
+    body: streamsBodySchema,
+    result: okNullSchema,
   }),
 }) satisfies Record<string, RouteDef>;

@@ -6,12 +6,17 @@ import { organisationInputSchema } from '../schemas/organisations';
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
-    method: 'POST', path: '/admin/organisations', group: 'admin', access: 'write', idempotent: true,
+    method: 'POST',
+    path: '/admin/organisations',
+    group: 'admin',
+    access: 'write',
+    idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create an organisation; Meta is the new id',
-    description: 'The id is the body\'s `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).',
+    description: "The id is the body's `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).",
     success: 'Organisation created; Meta is its id',
     statuses: { 409: 'The id is taken' },
-    body: organisationInputSchema, result: okIdSchema,
+    body: organisationInputSchema,
+    result: okIdSchema,
   }),
 }) satisfies Record<string, RouteDef>;

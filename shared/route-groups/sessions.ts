@@ -7,7 +7,11 @@ import { sessionCheckResultSchema, sessionCheckSchema } from '../schemas/keys';
 
 export const sessionsRoutes = routeGroup('sessions', {
   sessionsCheck: route({
-    method: 'POST', path: '/gw/sessions/check', group: 'gateway', access: 'write', tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
+    method: 'POST',
+    path: '/gw/sessions/check',
+    group: 'gateway',
+    access: 'write',
+    tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
     summary: "Data-plane check (contract §10): spends one unit of the key's and its organisation's quota, or refuses with a reason",
     description:
       "What a gateway asks for each request (contract §10). One unit of the key's quota (and of its organisation's) is spent " +
@@ -18,20 +22,26 @@ export const sessionsRoutes = routeGroup('sessions', {
       403: 'Refused: reason UnknownKey, KeyInactive, KeyExpired or AccessDenied',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded (rate requests per per seconds, fixed window)',
     },
-    successHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'], refusalHeaders: true,
-    body: sessionCheckSchema, result: sessionCheckResultSchema,
+    successHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+    refusalHeaders: true,
+    body: sessionCheckSchema,
+    result: sessionCheckResultSchema,
     doc: { models: { 403: 'CheckRefusal', 429: 'CheckRefusal' } },
   }),
   sessionsExtAuthz: route({
-    method: 'ANY', path: '/gw/ext-authz/{proxy+}', group: 'gateway', access: 'write', tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
+    method: 'ANY',
+    path: '/gw/ext-authz/{proxy+}',
+    group: 'gateway',
+    access: 'write',
+    tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
       'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
-      'The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request\'s ' +
+      "The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's " +
       'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, ' +
-      "else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest " +
+      'else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest ' +
       'listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the ' +
-      'query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check\'s, with the key\'s allowed_urls ' +
+      "query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls " +
       'tried on the path as sent and after the listen path: one unit of quota spent, the same events.',
     success: 'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream',
     statuses: {
@@ -43,7 +53,8 @@ export const sessionsRoutes = routeGroup('sessions', {
     successHeaders: ['X-Gw-Api-Id', 'X-Gw-Key-Hash', 'X-Gw-Org-Id', 'X-Gw-Quota-Remaining', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
     refusalHeaders: true,
     params: z.object({ proxy: z.string().max(LIMITS.longString) }),
-    result: z.null(), noContent: true,
+    result: z.null(),
+    noContent: true,
     doc: {
       models: { 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
       freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",

@@ -10,7 +10,11 @@ export const openApiDescriptionSchema = z.looseObject({ openapi: z.string(), inf
 
 export const systemRoutes = routeGroup('system', {
   hello: route({
-    method: 'GET', path: '/hello', group: 'public', access: 'read', tableActions: ['GetItem'],
+    method: 'GET',
+    path: '/hello',
+    group: 'public',
+    access: 'read',
+    tableActions: ['GetItem'],
     summary: 'Health check: pass when storage answers, fail when not',
     description: 'Needs no credential. Reads one item of the table to tell whether storage answers.',
     success: 'Storage answers (status pass)',
@@ -19,7 +23,11 @@ export const systemRoutes = routeGroup('system', {
     doc: { models: { 503: 'Health' } },
   }),
   openapi: route({
-    method: 'GET', path: '/openapi.json', group: 'public', access: 'read', tableActions: [],
+    method: 'GET',
+    path: '/openapi.json',
+    group: 'public',
+    access: 'read',
+    tableActions: [],
     summary: 'This OpenAPI 3.1 document, generated from the route table',
     description: 'Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand.',
     success: 'This document',

@@ -6,7 +6,12 @@ import { meSchema, userCreateSchema, userIssuedSchema, userListSchema, userSearc
 
 export const usersRoutes = routeGroup('users', {
   usersCreate: route({
-    method: 'POST', path: '/admin/users', group: 'admin', access: 'write', idempotent: true, secrets: ['Message', 'Meta.access_key'],
+    method: 'POST',
+    path: '/admin/users',
+    group: 'admin',
+    access: 'write',
+    idempotent: true,
+    secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key)',
     description:
@@ -14,10 +19,15 @@ export const usersRoutes = routeGroup('users', {
       '(Message and Meta.access_key); only its hash is kept.',
     success: 'User created; Message and Meta.access_key hold its access key, ID its id',
     statuses: { 409: 'The e-mail is taken in the organisation', 422: 'The organisation does not exist' },
-    body: userCreateSchema, result: userIssuedSchema,
+    body: userCreateSchema,
+    result: userIssuedSchema,
   }),
   usersUpdate: route({
-    method: 'PUT', path: '/admin/users/{userID}', group: 'admin', access: 'write', etag: true,
+    method: 'PUT',
+    path: '/admin/users/{userID}',
+    group: 'admin',
+    access: 'write',
+    etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary:
       "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); " +
@@ -28,10 +38,16 @@ export const usersRoutes = routeGroup('users', {
     success: 'User updated; Meta is the user',
     successHeaders: ['ETag'],
     statuses: { 404: 'No such user', 409: 'The e-mail is taken in the organisation' },
-    body: userUpdateSchema, result: userUpdatedSchema,
+    body: userUpdateSchema,
+    result: userUpdatedSchema,
   }),
   usersRotateAccessKey: route({
-    method: 'POST', path: '/admin/users/{userID}/access-key', group: 'admin', access: 'write', idempotent: true, secrets: ['Message', 'Meta.access_key'],
+    method: 'POST',
+    path: '/admin/users/{userID}/access-key',
+    group: 'admin',
+    access: 'write',
+    idempotent: true,
+    secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary:
       "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); " +
@@ -43,22 +59,39 @@ export const usersRoutes = routeGroup('users', {
     result: userIssuedSchema,
   }),
   usersList: route({
-    method: 'GET', path: '/api/users', group: 'dashboard', access: 'read', permission: 'users', tableActions: ['GetItem', 'Query'],
+    method: 'GET',
+    path: '/api/users',
+    group: 'dashboard',
+    access: 'read',
+    permission: 'users',
+    tableActions: ['GetItem', 'Query'],
     summary: "List the caller's organisation's users",
     description: "Users of the caller's organisation in creation order, without access keys or passwords. Paged (contract §5).",
     success: 'A page of users',
-    query: pageQuerySchema, result: userListSchema,
+    query: pageQuerySchema,
+    result: userListSchema,
   }),
   usersSearch: route({
-    method: 'GET', path: '/api/users/search', group: 'dashboard', access: 'read', permission: 'users', tableActions: ['GetItem', 'Query'],
+    method: 'GET',
+    path: '/api/users/search',
+    group: 'dashboard',
+    access: 'read',
+    permission: 'users',
+    tableActions: ['GetItem', 'Query'],
     summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
     description: 'Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.',
     success: 'A page of matching users',
     statuses: { 400: 'q is missing, empty or longer than 254 characters' },
-    query: userSearchQuerySchema, result: userListSchema,
+    query: userSearchQuerySchema,
+    result: userListSchema,
   }),
   usersMe: route({
-    method: 'GET', path: '/api/users/me', group: 'dashboard', access: 'read', permission: 'none', tableActions: ['GetItem'],
+    method: 'GET',
+    path: '/api/users/me',
+    group: 'dashboard',
+    access: 'read',
+    permission: 'none',
+    tableActions: ['GetItem'],
     summary: 'Who am I: the caller with its effective permissions (every group with its level); any active user, whatever its permissions',
     description:
       'user_permissions lists every group with the level the user has on it (absent or {} and "IsAdmin": "admin" grant write on every group; ' +

@@ -3,7 +3,7 @@ import { idSchema, pageQuerySchema, shortText } from './common';
 import { storableNumber } from './numbers';
 
 /** Most records one POST /gw/analytics may carry (contract §9). */
-export const MAX_RECORDS = 1000;
+const MAX_RECORDS = 1000;
 
 /** Milliseconds; a bound keeps the summed counters far inside exact float integers. */
 const millis = storableNumber.min(0).max(86_400_000);
@@ -50,9 +50,24 @@ export const analyticsIngestResultSchema = z.object({
 });
 
 // The patterns in meta state the ranges in the OpenAPI document, where the number they become has no schema.
-const day = z.string().regex(/^\d{1,2}$/, 'must be a day number').transform(Number).pipe(z.number().int().min(1).max(31)).meta({ pattern: '^(0?[1-9]|[12][0-9]|3[01])$' });
-const month = z.string().regex(/^\d{1,2}$/, 'must be a month number').transform(Number).pipe(z.number().int().min(1).max(12)).meta({ pattern: '^(0?[1-9]|1[0-2])$' });
-const year = z.string().regex(/^\d{4}$/, 'must be a four-digit year').transform(Number).pipe(z.number().int().min(1970).max(9999)).meta({ pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})$' });
+const day = z
+  .string()
+  .regex(/^\d{1,2}$/, 'must be a day number')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(31))
+  .meta({ pattern: '^(0?[1-9]|[12][0-9]|3[01])$' });
+const month = z
+  .string()
+  .regex(/^\d{1,2}$/, 'must be a month number')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(12))
+  .meta({ pattern: '^(0?[1-9]|1[0-2])$' });
+const year = z
+  .string()
+  .regex(/^\d{4}$/, 'must be a four-digit year')
+  .transform(Number)
+  .pipe(z.number().int().min(1970).max(9999))
+  .meta({ pattern: '^(19[7-9][0-9]|[2-9][0-9]{3})$' });
 
 /** Path of GET /api/activity/keys/...; whether the days exist and the range is sane is checked in the domain. */
 export const keyActivityParamsSchema = z.object({
@@ -105,14 +120,14 @@ export const keyActivitySchema = z.object({
 });
 
 /** The date parts of the usage paths (GET /api/usage/apis|keys/{id}/...), as those of key activity. */
-export const usageParamsSchema = keyActivityParamsSchema.omit({ keyHash: true });
+const usageParamsSchema = keyActivityParamsSchema.omit({ keyHash: true });
 export type UsageParams = z.infer<typeof usageParamsSchema>;
 export const apiUsageParamsSchema = usageParamsSchema.extend({ apiID: idSchema });
 export const keyUsageParamsSchema = usageParamsSchema.extend({ keyHash: idSchema });
 export const usageQuerySchema = z.object({ resolution: z.enum(['hour', 'day']).optional().default('day') });
 
 /** One period of a usage chart. */
-export const usageRowSchema = z.object({
+const usageRowSchema = z.object({
   period: z.string(),
   hits: z.number(),
   success: z.number(),

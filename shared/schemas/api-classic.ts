@@ -84,10 +84,7 @@ export const classicApiSchema = o({
   jwt_issued_at_validation_skew: skew,
   jwt_not_before_validation_skew: skew,
   hmac_allowed_clock_skew: num,
-  ...fields(
-    'allowed_ips blacklisted_ips certificates client_certificates hmac_allowed_algorithms jwt_default_policies tag_headers tags',
-    strs,
-  ),
+  ...fields('allowed_ips blacklisted_ips certificates client_certificates hmac_allowed_algorithms jwt_default_policies tag_headers tags', strs),
   ...fields('auth_configs config_data jwt_scope_to_policy_mapping pinned_public_keys upstream_certificates', obj),
 
   CORS: o({

@@ -131,7 +131,10 @@ export const oasDocumentSchema = z.looseObject({
     .array(z.looseObject({ url: urlText, description: str.optional(), variables: z.record(z.string(), serverVariable).optional() }))
     .max(LIMITS.arrayItems)
     .optional(),
-  tags: z.array(z.looseObject({ name: str, description: str.optional(), externalDocs: obj.optional() })).max(LIMITS.arrayItems).optional(),
+  tags: z
+    .array(z.looseObject({ name: str, description: str.optional(), externalDocs: obj.optional() }))
+    .max(LIMITS.arrayItems)
+    .optional(),
   [GW]: gwApiGatewaySchema.optional(),
 });
 export type OasDocument = z.infer<typeof oasDocumentSchema>;

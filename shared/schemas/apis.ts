@@ -4,7 +4,7 @@ import { okEnvelope, okEnvelopeWithId, pageQuerySchema } from './common';
 
 export const oasGetQuerySchema = z.object({ mode: z.literal('public').optional() });
 
-export const apiSortSchema = z.enum(['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at']);
+const apiSortSchema = z.enum(['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at']);
 export const apiListQuerySchema = pageQuerySchema.extend({ sort: apiSortSchema.optional().default('-created_at') });
 export type ApiListQuery = z.output<typeof apiListQuerySchema>;
 

@@ -9,7 +9,7 @@ export const ASSET_KIND = 'oas-template';
  * `data` is an OpenAPI document, often a partial one (a template may hold only paths or only
  * the extension), so only its `x-gw-api-gateway` is checked; other members are kept as sent.
  */
-export const assetDataSchema = z.looseObject({ 'x-gw-api-gateway': gwApiGatewaySchema.optional() });
+const assetDataSchema = z.looseObject({ 'x-gw-api-gateway': gwApiGatewaySchema.optional() });
 
 /**
  * Body of create and replace. `kind` is free text here so that a wrong kind is 422, not 400.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idSchema, pageQuerySchema } from './common';
 
 /** The configuration objects of the trail, by the name its entries give them. */
-export const AUDIT_OBJECT_TYPES = ['organisation', 'user', 'api', 'key', 'policy', 'org_key', 'webhook', 'template', 'oauth_client'] as const;
+const AUDIT_OBJECT_TYPES = ['organisation', 'user', 'api', 'key', 'policy', 'org_key', 'webhook', 'template', 'oauth_client'] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 const instant = z.iso.datetime({ offset: true });
@@ -48,7 +48,8 @@ export const auditEntrySchema = z.object({
   object: z.object({ type: z.enum(AUDIT_OBJECT_TYPES), id: z.string() }),
   changes: z.array(patchOperationSchema).meta({
     description:
-      'RFC 6902 JSON Patch from the object before the change (a create: {}) to the object after it (a delete: {}), secrets and credential header values as ********; each remove and replace is preceded by a test of the old value',
+      'RFC 6902 JSON Patch from the object before the change (a create: {}) to the object after it (a delete: {}), secrets and credential header values as ' +
+      '********; each remove and replace is preceded by a test of the old value',
   }),
   changes_omitted_bytes: z.number().int().optional().meta({ description: 'Set when the patch was too large to keep: its size as JSON (changes is then [])' }),
 });

@@ -6,9 +6,7 @@ export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
 
 /** Basic-auth user names may also hold `@` and `+`. */
-export const usernameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._~@+-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ - @ +');
+export const usernameSchema = z.string().regex(/^[A-Za-z0-9._~@+-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ - @ +');
 
 /** Database ids (`_id`, organisation, user, webhook, asset, API `id`): 24 lowercase hex. */
 export const dbIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters');
@@ -20,9 +18,7 @@ export const longText = z.string().max(LIMITS.longString);
 export const looseObject = z.record(z.string(), z.unknown());
 
 /** Query booleans arrive as text. */
-export const queryBool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+export const queryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Paging query (contract §5): p 1-based, absent/0 = 1, negative = all; page_size 1..100. */
 export const pageQuerySchema = z.object({

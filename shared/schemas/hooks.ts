@@ -16,8 +16,7 @@ const headerValue = z
 /** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (README "Webhooks"). */
 const headerMap = z
   .record(headerName, headerValue, {
-    error: (issue) =>
-      issue.code === 'invalid_key' ? `must be a valid HTTP header name (RFC 9110 token, 1-${HEADER_LIMITS.nameChars} characters)` : undefined,
+    error: (issue) => (issue.code === 'invalid_key' ? `must be a valid HTTP header name (RFC 9110 token, 1-${HEADER_LIMITS.nameChars} characters)` : undefined),
   })
   .superRefine((map, ctx) => {
     for (const p of headerMapProblems(map)) ctx.addIssue({ code: 'custom', message: p.message, path: p.name === undefined ? [] : [p.name] });
@@ -60,7 +59,9 @@ export const hookSchema = z.object({
   name: z.string(),
   method: z.enum(HOOK_METHODS),
   target_path: z.string(),
-  header_map: z.record(z.string(), z.string()).meta({ description: `Header names as stored; every value reads as ${HEADER_VALUE_MASK} (values are write-only)` }),
+  header_map: z
+    .record(z.string(), z.string())
+    .meta({ description: `Header names as stored; every value reads as ${HEADER_VALUE_MASK} (values are write-only)` }),
   template_path: z.string().optional(),
   event_timeout: z.number().int().optional(),
   created_at: z.string(),
@@ -81,10 +82,10 @@ export const hookSecretAnswerSchema = okEnvelope(z.string().meta({ description: 
   signing_secret: z.string().meta({ description: 'HMAC-SHA256 key of X-Gw-Signature; shown only in this answer' }),
 });
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /** One entry of a hook's delivery log (contract §11). */
-export const deliverySchema = z.object({
+const deliverySchema = z.object({
   id: z.string(),
   event_id: z.string(),
   event: z.string(),

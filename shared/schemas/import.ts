@@ -14,9 +14,16 @@ const httpUrl = z
   }, 'must be an absolute http or https URL');
 
 /** A listen path is a URL path: starts with `/`, no spaces, query or fragment. */
-const listenPath = z.string().max(1024).regex(/^\/[^\s?#]*$/, 'must start with / and hold no spaces, ? or #');
+const listenPath = z
+  .string()
+  .max(1024)
+  .regex(/^\/[^\s?#]*$/, 'must start with / and hold no spaces, ? or #');
 /** Host name (the gateway also takes wildcards and a port, so only URL-breaking characters are refused). */
-const customDomain = z.string().min(1).max(253).regex(/^[^\s/?#@]+$/, 'must be a host name such as api.example.com');
+const customDomain = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[^\s/?#@]+$/, 'must be a host name such as api.example.com');
 const versionName = shortText.trim().min(1, 'must not be empty').max(128);
 
 /** Flags shared by the import and the streams patch. */

@@ -37,17 +37,15 @@ export const accessDefinitionSchema = z.looseObject({
 export type AccessDefinition = z.infer<typeof accessDefinitionSchema>;
 
 /** Map keyed by API id; an entry naming another API than its key would grant the wrong API. */
-export const accessRightsSchema = z
-  .record(idSchema, accessDefinitionSchema)
-  .superRefine((rights, ctx) => {
-    const ids = Object.keys(rights);
-    if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
-    for (const id of ids) {
-      if (rights[id]?.api_id !== id) {
-        ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
-      }
+export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).superRefine((rights, ctx) => {
+  const ids = Object.keys(rights);
+  if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
+  for (const id of ids) {
+    if (rights[id]?.api_id !== id) {
+      ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
     }
-  });
+  }
+});
 export type AccessRights = z.infer<typeof accessRightsSchema>;
 
 /** Policy ids as the gateway sends them: the deprecated single id may be blank. */
@@ -126,9 +124,7 @@ function without<T extends Record<string, unknown>, K extends string>(names: rea
  * Gateway form (POST /gw/keys/create, PUT /gw/org/keys/{orgID}): server-owned fields sent by a
  * client (for example a GET result sent back) are dropped, not rejected.
  */
-export const keyGatewaySchema = storableBody(
-  z.looseObject({ ...sessionFields, ...gatewayOnlyFields }).transform(without([...SERVER_OWNED, 'key_id'])),
-);
+export const keyGatewaySchema = storableBody(z.looseObject({ ...sessionFields, ...gatewayOnlyFields }).transform(without([...SERVER_OWNED, 'key_id'])));
 
 const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
 
@@ -149,7 +145,6 @@ export const keyResultSchema = z.object({
   key_hash: z.string(),
   data: keySessionSchema,
 });
-export type KeyResult = z.infer<typeof keyResultSchema>;
 
 /**
  * Dashboard create (POST /api/keys): the dashboard form, where an `org_id` may only repeat the
@@ -163,7 +158,7 @@ export const keyDashboardCreateSchema = storableBody(
 export const keyByHashResultSchema = z.object({ api_model: looseObject, key_hash: z.string(), data: keySessionSchema });
 
 /** One row of GET /api/keys: what a key list shows, by hash. */
-export const keyListRowSchema = z.object({
+const keyListRowSchema = z.object({
   key_hash: z.string(),
   alias: z.string(),
   apis: z.array(z.string()),

@@ -18,5 +18,10 @@ export const arr = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.ar
 export const strs = arr(str);
 
 export function fields<T extends z.ZodType>(names: string, type: T): Record<string, z.ZodOptional<T>> {
-  return Object.fromEntries(names.trim().split(/[\s,]+/).map((n) => [n, type.optional()]));
+  return Object.fromEntries(
+    names
+      .trim()
+      .split(/[\s,]+/)
+      .map((n) => [n, type.optional()]),
+  );
 }

@@ -8,7 +8,7 @@ import * as z from 'zod';
  * most 2^53−1, and zero or at least 1e-130.
  */
 export const STORABLE_MAX = Number.MAX_SAFE_INTEGER;
-export const STORABLE_MIN_MAGNITUDE = 1e-130;
+const STORABLE_MIN_MAGNITUDE = 1e-130;
 
 /** Why storage cannot hold `n`, or undefined when it can. */
 export function unstorable(n: number): string | undefined {
@@ -20,7 +20,7 @@ export function unstorable(n: number): string | undefined {
 }
 
 /** What the JSON Schema of a storable number cannot say (its range can be said and is). */
-export const STORABLE_NOTE = `0 or a magnitude of at least ${STORABLE_MIN_MAGNITUDE} (storage holds nothing smaller)`;
+const STORABLE_NOTE = `0 or a magnitude of at least ${STORABLE_MIN_MAGNITUDE} (storage holds nothing smaller)`;
 
 /** A number field that is stored: finite, within ±(2^53−1), and not in the gap around zero. */
 export const storableNumber = z
@@ -31,7 +31,7 @@ export const storableNumber = z
   .refine((n) => n === 0 || Math.abs(n) >= STORABLE_MIN_MAGNITUDE || Math.abs(n) > STORABLE_MAX, { message: `must be ${STORABLE_NOTE}` });
 
 /** Where in `value` a number storage cannot hold sits, with why; paths as Zod issues give them. */
-export function unstorableNumbers(value: unknown, limit = 50): Array<{ path: PropertyKey[]; message: string }> {
+function unstorableNumbers(value: unknown, limit = 50): Array<{ path: PropertyKey[]; message: string }> {
   const out: Array<{ path: PropertyKey[]; message: string }> = [];
   const stack: Array<[unknown, PropertyKey[]]> = [[value, []]];
   while (stack.length && out.length < limit) {

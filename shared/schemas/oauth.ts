@@ -24,39 +24,57 @@ const policyId = z.union([idSchema, z.literal('')]);
  * Body of POST /gw/oauth/clients/create (contract §9). The secret is always generated; a
  * client id may be given (for migrations), else one is generated.
  */
-export const oauthCreateSchema = storableBody(z.object({
-  api_id: idSchema,
-  redirect_uri: redirectUri,
-  client_id: idSchema.optional(),
-  policy_id: policyId.optional().default(''),
-  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
-  description: shortText.optional().default(''),
-}));
+export const oauthCreateSchema = storableBody(
+  z.object({
+    api_id: idSchema,
+    redirect_uri: redirectUri,
+    client_id: idSchema.optional(),
+    policy_id: policyId.optional().default(''),
+    meta_data: looseObject
+      .nullable()
+      .optional()
+      .transform((v) => v ?? {}),
+    description: shortText.optional().default(''),
+  }),
+);
 export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
 
 /** Body of POST /api/apis/oauth/{apiID}: the gateway create's, the API taken from the path. */
-export const oauthDashboardCreateSchema = storableBody(z.object({
-  redirect_uri: redirectUri,
-  client_id: idSchema.optional(),
-  policy_id: policyId.optional().default(''),
-  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
-  description: shortText.optional().default(''),
-}));
+export const oauthDashboardCreateSchema = storableBody(
+  z.object({
+    redirect_uri: redirectUri,
+    client_id: idSchema.optional(),
+    policy_id: policyId.optional().default(''),
+    meta_data: looseObject
+      .nullable()
+      .optional()
+      .transform((v) => v ?? {}),
+    description: shortText.optional().default(''),
+  }),
+);
 
 /**
  * Body of PUT /gw/oauth/clients/{apiID}/{clientID}: every member optional. It replaces
  * redirect_uri, policy_id, meta_data and description (omitted ones are emptied); ids that are
  * sent must be the path's, and the secret never changes.
  */
-export const oauthUpdateSchema = storableBody(z.object({
-  api_id: idSchema.optional(),
-  client_id: idSchema.optional(),
-  redirect_uri: z.union([redirectUri, z.literal('')]).optional().default(''),
-  policy_id: policyId.optional().default(''),
-  meta_data: looseObject.nullable().optional().transform((v) => v ?? {}),
-  description: shortText.optional().default(''),
-  secret: z.string().max(1024).optional(),
-}));
+export const oauthUpdateSchema = storableBody(
+  z.object({
+    api_id: idSchema.optional(),
+    client_id: idSchema.optional(),
+    redirect_uri: z
+      .union([redirectUri, z.literal('')])
+      .optional()
+      .default(''),
+    policy_id: policyId.optional().default(''),
+    meta_data: looseObject
+      .nullable()
+      .optional()
+      .transform((v) => v ?? {}),
+    description: shortText.optional().default(''),
+    secret: z.string().max(1024).optional(),
+  }),
+);
 export type OAuthUpdate = z.infer<typeof oauthUpdateSchema>;
 
 /** An OAuth client as reads show it: never the secret. */

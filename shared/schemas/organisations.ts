@@ -22,9 +22,7 @@ const uiSchema = z
     onboarding: z.looseObject({ enabled: z.boolean().optional() }),
     trial: z.looseObject({
       end_date: z.number().int().optional(),
-      crm_form: z
-        .looseObject({ form_id: shortText.optional(), portal_id: shortText.optional(), region: shortText.optional() })
-        .optional(),
+      crm_form: z.looseObject({ form_id: shortText.optional(), portal_id: shortText.optional(), region: shortText.optional() }).optional(),
     }),
   })
   .partial();
@@ -54,7 +52,7 @@ const organisationFields = z.object({
 export const organisationInputSchema = storableBody(organisationFields);
 export type OrganisationInput = z.infer<typeof organisationInputSchema>;
 
-export const organisationSchema = organisationFields.extend({
+const organisationSchema = organisationFields.extend({
   id: z.union([idSchema, dbIdSchema]),
   created_at: z.string(),
   updated_at: z.string(),

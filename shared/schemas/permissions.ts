@@ -19,8 +19,14 @@ export type PermissionLevel = z.infer<typeof permissionLevelSchema>;
  */
 export const userPermissionsSchema = z
   .strictObject({
-    ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, permissionLevelSchema.optional()])) as Record<PermissionGroup, z.ZodOptional<typeof permissionLevelSchema>>),
+    ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, permissionLevelSchema.optional()])) as Record<
+      PermissionGroup,
+      z.ZodOptional<typeof permissionLevelSchema>
+    >),
     IsAdmin: z.literal('admin').optional(),
   })
-  .meta({ description: 'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or {}: every group; otherwise an unlisted group is deny (contract §9).' });
-export type UserPermissions = z.infer<typeof userPermissionsSchema>;
+  .meta({
+    description:
+      'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or ' +
+      '{}: every group; otherwise an unlisted group is deny (contract §9).',
+  });

@@ -71,9 +71,7 @@ export const policyPageSchema = z.object({ Data: z.array(policySchema), Pages: i
  * becomes its id. The import takes it through `importedPolicySchema`'s preprocess; this states
  * the same rules for the OpenAPI document, which cannot express a preprocess.
  */
-export const exportedPolicySchema = storableBody(
-  z.looseObject({ ...policyFields, id: z.literal('').optional(), _id: idSchema }).superRefine(perApiAlone),
-);
+export const exportedPolicySchema = storableBody(z.looseObject({ ...policyFields, id: z.literal('').optional(), _id: idSchema }).superRefine(perApiAlone));
 
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
 export const importedPolicySchema = z.preprocess((v) => {
@@ -88,21 +86,22 @@ export const importedPolicySchema = z.preprocess((v) => {
  * Import wrapper of POST /admin/policies/import: every policy is validated before any is written,
  * and no number anywhere in the body may be one storage cannot hold (contract §11).
  */
-export const policyImportSchema = storableBody(z.looseObject({
-  Data: z
-    .array(importedPolicySchema)
-    .min(1)
-    .max(1000)
-    .superRefine((list, ctx) => {
-      const seen = new Set<string>();
-      list.forEach((p, i) => {
-        if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate policy id ${p.id} in this import` });
-        seen.add(p.id);
-      });
-    }),
-  Pages: int.min(0).optional(),
-}));
-export type PolicyImport = z.infer<typeof policyImportSchema>;
+export const policyImportSchema = storableBody(
+  z.looseObject({
+    Data: z
+      .array(importedPolicySchema)
+      .min(1)
+      .max(1000)
+      .superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        list.forEach((p, i) => {
+          if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate policy id ${p.id} in this import` });
+          seen.add(p.id);
+        });
+      }),
+    Pages: int.min(0).optional(),
+  }),
+);
 
 /** Answer of POST /admin/policies/import: Meta maps each imported id to true. */
 export const policiesImportedSchema = okEnvelope(z.record(z.string(), z.literal(true)));

@@ -11,4 +11,3 @@ export const smoothingSchema = z.looseObject({
   // document says multipleOf 0.01 for clients to check as well.
   trigger: storableNumber.min(0).multipleOf(0.01, 'must be a multiple of 0.01').optional(),
 });
-export type Smoothing = z.infer<typeof smoothingSchema>;

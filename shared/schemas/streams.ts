@@ -3,7 +3,7 @@ import { gwApiGatewaySchema, oasDocumentSchema } from './api-oas';
 import { obj } from './loose';
 
 /** The media type of `PATCH /api/apis/streams/{apiID}` (contract §8). */
-export const STREAMS_MEDIA_TYPE = 'application/vnd.gw.streams.oas';
+const STREAMS_MEDIA_TYPE = 'application/vnd.gw.streams.oas';
 /**
  * Its structured-syntax form, which tools recognise as JSON: taken as well, so a generated client
  * can send it (anything else, application/json included, is 415).

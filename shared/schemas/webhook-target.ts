@@ -29,7 +29,10 @@ export function targetRefusal(value: string, allowPrivate = privateTargetsAllowe
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return 'must be an absolute http or https URL';
   // The URL parser has already normalised IPv4 spellings (0x7f.1, 2130706433) to dotted quads.
   if (allowPrivate) return undefined;
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (reservedName(host)) return `must not point at ${host}, which is this machine or a metadata service`;
   const range = /^[\d.]+$/.test(host) || host.includes(':') ? addressRefusal(host) : undefined;
   return range && `must not point at a ${range} address (${host}); only public addresses may be called`;

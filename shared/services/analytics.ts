@@ -47,11 +47,18 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
   // Each stored record also adds to its API's hourly usage: the runs of those counters are numbered
   // after the key counters', so a retried batch finds both among its applied chunks.
   const skip = new Set(plan.refused);
-  const usage = summariseUsage(records.filter((_, i) => !skip.has(i)), (r) => r.org_id || keyOf(r.key_hash)?.org_id || '');
+  const usage = summariseUsage(
+    records.filter((_, i) => !skip.has(i)),
+    (r) => r.org_id || keyOf(r.key_hash)?.org_id || '',
+  );
   const keyChunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof writeChunk>[0], n }));
   const usageChunks = chunksOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
   // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
-  await mapLimit([...keyChunks, ...usageChunks].filter((c) => !applied.has(c.n)), CHUNK_WRITERS, (c) => writeChunk(c.deltas, chunkOf(c.n)));
+  await mapLimit(
+    [...keyChunks, ...usageChunks].filter((c) => !applied.has(c.n)),
+    CHUNK_WRITERS,
+    (c) => writeChunk(c.deltas, chunkOf(c.n)),
+  );
   // Also after a retry: the attempt that applied the chunks may have died before this step.
   await applyBounds(plan.deltas);
   await applyUsageMaxima(usage);

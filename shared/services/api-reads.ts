@@ -32,7 +32,6 @@ export async function listOrgApis(orgId: string, query: ApiListQuery) {
   return { apis: page.apis.map(listingEntry), pages: page.pages, next_cursor: page.next_cursor };
 }
 
-
 /** GET /api/apis/{apiID}: an API of the caller's organisation (api_id or database id) as its listing entry; 404 otherwise. */
 export async function getOwnApiEntry(orgId: string, anyId: string) {
   const api = await ownApi(orgId, anyId);

@@ -127,8 +127,7 @@ export async function replaceClassicApi(apiId: string, definition: Obj, ifMatch:
 
 // --- versions (contract §8) --------------------------------------------------------------------
 
-const unknownBase = (id: string) =>
-  new Unprocessable(`base API ${id} does not exist`, [{ path: 'query.base_api_id', message: 'unknown API' }]);
+const unknownBase = (id: string) => new Unprocessable(`base API ${id} does not exist`, [{ path: 'query.base_api_id', message: 'unknown API' }]);
 
 /** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
 async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<StoredApi> {
@@ -138,9 +137,7 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
     throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);
   }
   if (!base.oas) {
-    throw new Unprocessable(`base API ${baseId} is a classic API; only OAS APIs take OAS versions`, [
-      { path: 'query.base_api_id', message: 'not an OAS API' },
-    ]);
+    throw new Unprocessable(`base API ${baseId} is a classic API; only OAS APIs take OAS versions`, [{ path: 'query.base_api_id', message: 'not an OAS API' }]);
   }
   return base;
 }
@@ -222,7 +219,12 @@ async function replaceApiWithVersion(child: ApiRecord, ifMatch: IfMatch | undefi
   const mine = (previous: StoredApi) => {
     if (by.org !== undefined && previous.org_id !== by.org) throw new NotFound(`API ${child.api_id} not found`);
   };
-  if (!q.base_api_id) return replaceApi(child.api_id, ifMatch, async (previous) => (mine(previous), { record: child }));
+  if (!q.base_api_id) {
+    return replaceApi(child.api_id, ifMatch, async (previous) => {
+      mine(previous);
+      return { record: child };
+    });
+  }
   requireVersionName(q);
   const baseId = q.base_api_id;
   // The base is read in every attempt, so a base that changed is read again with the child.

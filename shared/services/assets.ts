@@ -13,22 +13,33 @@ import { insertAsset, loadAsset, loadAssetPage, removeAsset, saveAsset, shownAss
 
 function checkKind(kind: string | undefined): void {
   if (kind !== undefined && kind !== ASSET_KIND) {
-    throw new Unprocessable(`kind ${kind} is not supported; the only asset kind is ${ASSET_KIND}`, [
-      { path: 'body.kind', message: `must be ${ASSET_KIND}` },
-    ]);
+    throw new Unprocessable(`kind ${kind} is not supported; the only asset kind is ${ASSET_KIND}`, [{ path: 'body.kind', message: `must be ${ASSET_KIND}` }]);
   }
 }
 
 const assetNotFound = (assetId: string) => () => new NotFound(`Asset ${assetId} not found`);
 
 /** What a body sets; `_id`, `org_id` and `last_updated` in it are the server's and ignored. */
-const fieldsOf = (input: AssetInput): Pick<Asset, 'name' | 'description' | 'kind' | 'data'> => ({ name: input.name ?? '', description: input.description ?? '', kind: ASSET_KIND, data: input.data });
+const fieldsOf = (input: AssetInput): Pick<Asset, 'name' | 'description' | 'kind' | 'data'> => ({
+  name: input.name ?? '',
+  description: input.description ?? '',
+  kind: ASSET_KIND,
+  data: input.data,
+});
 
 /** Creates an asset: 422 another kind, 409 a custom id taken in the organisation. */
 export async function createAsset(orgId: string, input: AssetInput): Promise<Asset> {
   checkKind(input.kind);
   const now = new Date().toISOString();
-  const asset: AssetRecord = { _id: newDbId(), ...(input.id !== undefined ? { id: input.id } : {}), ...fieldsOf(input), org_id: orgId, created_at: now, last_updated: now, version: 1 };
+  const asset: AssetRecord = {
+    _id: newDbId(),
+    ...(input.id !== undefined ? { id: input.id } : {}),
+    ...fieldsOf(input),
+    org_id: orgId,
+    created_at: now,
+    last_updated: now,
+    version: 1,
+  };
   await insertAsset(asset);
   return shownAsset(asset);
 }

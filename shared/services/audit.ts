@@ -52,7 +52,15 @@ export async function recordAuditTrail(records: readonly FeedRecord[]): Promise<
       } catch (e) {
         const seq = r.dynamodb?.SequenceNumber;
         if (!seq) throw e;
-        console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'audit trail: record failed; it is handed over again', sequence: seq, error: e instanceof Error ? e.message : String(e) }));
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            time: new Date().toISOString(),
+            msg: 'audit trail: record failed; it is handed over again',
+            sequence: seq,
+            error: e instanceof Error ? e.message : String(e),
+          }),
+        );
         failed.push(seq);
       }
     }),

@@ -11,10 +11,15 @@ import { decide } from './session-check';
 
 export type AuthorizerContext = { api_id: string; key_hash: string; org_id: string; quota_remaining: number; quota_renews: number };
 
-export async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext | Record<string, never>>> {
+export async function authorize(
+  event: APIGatewayRequestAuthorizerEventV2,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext | Record<string, never>>> {
   const { apiId, keyHeader } = config().authorizer;
   const raw = event.headers?.[keyHeader] ?? event.identitySource?.[0];
-  const key = raw?.trim().replace(/^Bearer\s+/i, '').trim();
+  const key = raw
+    ?.trim()
+    .replace(/^Bearer\s+/i, '')
+    .trim();
   if (!apiId || !key) return { isAuthorized: false, context: {} };
   const result = await decide({ key, api_id: apiId, path: event.rawPath, method: event.requestContext?.http?.method });
   if (!result.allowed) return { isAuthorized: false, context: {} };

@@ -15,10 +15,7 @@ import { missingApis, resolvePolicies } from './references';
  */
 export async function requireOwnReferences(orgId: string, api: Pick<ApiRecord, 'oas' | 'classic'>, opts: { versions: boolean }): Promise<void> {
   const refs = definitionRefs(api);
-  const [apis, policies] = await Promise.all([
-    opts.versions ? missingApis(refs.versionApis, orgId) : [],
-    resolvePolicies(refs.policies, orgId),
-  ]);
+  const [apis, policies] = await Promise.all([opts.versions ? missingApis(refs.versionApis, orgId) : [], resolvePolicies(refs.policies, orgId)]);
   if (apis.length) {
     throw new Unprocessable(`unknown API: ${apis.join(', ')}`, [
       { path: 'x-gw-api-gateway.info.versioning.versions', message: 'names an API that does not exist' },

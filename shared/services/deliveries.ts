@@ -58,10 +58,9 @@ const LEASE_MS = 30_000;
 /** Deliveries made side by side for one record. */
 const ROUTING_WRITES_IN_FLIGHT = 25;
 
-export type { FeedRecord, DueRef, AttemptMessage };
+export type { FeedRecord, AttemptMessage };
 
 const KEY_EVENT: Record<'created' | 'updated' | 'deleted', KeyEvent> = { created: 'TokenCreated', updated: 'TokenUpdated', deleted: 'TokenDeleted' };
-
 
 // --- the change feed ---------------------------------------------------------------------------
 
@@ -101,7 +100,12 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
   if (attempts.length) {
     let refused: Set<AttemptMessage>;
     try {
-      refused = new Set(await enqueueAttempts(config().hookQueueUrl, attempts.map((a) => a.message)));
+      refused = new Set(
+        await enqueueAttempts(
+          config().hookQueueUrl,
+          attempts.map((a) => a.message),
+        ),
+      );
     } catch (e) {
       refused = new Set(attempts.map((a) => a.message));
       logger.error('change feed: the attempt queue failed', { error: errorField(e) });
@@ -190,7 +194,12 @@ interface Target {
 async function makeDeliveries(all: Target[]): Promise<void> {
   const targets = all.slice(0, WEBHOOK_LIMITS.deliveriesPerRecord);
   if (all.length > targets.length) {
-    logger.warn('event reaches more webhooks than one record delivers to; the rest are skipped', { event: all[0]!.payload.event, event_id: all[0]!.payload.id, hooks: all.length, delivered: targets.length });
+    logger.warn('event reaches more webhooks than one record delivers to; the rest are skipped', {
+      event: all[0]!.payload.event,
+      event_id: all[0]!.payload.id,
+      hooks: all.length,
+      delivered: targets.length,
+    });
   }
   if (targets.length === 0) return;
   const hooks = await getRoutedHooks(targets.map((t) => ({ orgId: t.orgId, hookId: t.route.hookId })));
@@ -248,7 +257,7 @@ export async function runQueuedAttempt(m: AttemptMessage, nowMs: number = Date.n
     await releaseAttemptSlot(m.org_id, leaseId, until);
   }
   const d = await getDelivery(ref.org_id, ref.hook_id, ref.id);
-  if (!d || d.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
+  if (d?.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
   await requeue([ref], Math.max(1, (d.next_at_ms! - nowMs) / 1000));
   return 'early';
 }
@@ -322,7 +331,8 @@ async function call(d: StoredDelivery): Promise<Attempt> {
   if (!secret) return { durationMs: 0, error: 'secret_unavailable', detail: 'the signing secret cannot be opened (was the service key changed?)' };
   const now = Date.now();
   // During a rotation's window the replaced secret signs too (contract §11).
-  const old = previous && now < previous.rotatedAtMs + config().hookSecretRotationMs ? await openSigningSecret(d.org_id, d.hook_id, previous.sealed) : undefined;
+  const old =
+    previous && now < previous.rotatedAtMs + config().hookSecretRotationMs ? await openSigningSecret(d.org_id, d.hook_id, previous.sealed) : undefined;
   return callWebhook(
     {
       method: hook.method,

@@ -17,10 +17,10 @@ import { putEvent } from '../store/events';
  * one write a second per process instead of one per request (contract §11). Deliveries are
  * limited further by each hook's cooldown.
  */
-export const REFUSAL_EVENT_MS = 1_000;
+const REFUSAL_EVENT_MS = 1_000;
 const recentRefusals = new TtlCache<true>(() => REFUSAL_EVENT_MS);
 
-export interface CheckEventInput {
+interface CheckEventInput {
   event: CheckEvent;
   apiId: string;
   keyHash: string;
@@ -34,7 +34,7 @@ export interface CheckEventInput {
  * check's answer: the refusal (or the allowed request) is what the gateway asked for, and the
  * event is a notification about it, not part of it.
  */
-export async function recordCheckEvent(e: CheckEventInput, now: Date = new Date()): Promise<void> {
+async function recordCheckEvent(e: CheckEventInput, now: Date = new Date()): Promise<void> {
   const payload: EventPayload = {
     id: randomUUID(),
     event: e.event,

@@ -61,10 +61,15 @@ export async function authorizeForwarded(
   const headers = { 'X-Gw-Api-Id': api.apiId, ...rateHeadersOf(result) };
   if (!result.allowed) {
     const status = result.reason === 'UnknownKey' ? 401 : DENIAL_STATUS[result.reason];
-    throw new Refusal(status, refusalMessage(result.reason), { allowed: false, reason: result.reason }, {
-      ...headers,
-      ...(status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
-    });
+    throw new Refusal(
+      status,
+      refusalMessage(result.reason),
+      { allowed: false, reason: result.reason },
+      {
+        ...headers,
+        ...(status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+      },
+    );
   }
   return { ...headers, 'X-Gw-Key-Hash': result.key_hash, 'X-Gw-Org-Id': result.org_id, 'X-Gw-Quota-Remaining': String(result.quota_remaining) };
 }

@@ -76,7 +76,15 @@ export function replaceHook(orgId: string, hookId: string, input: HookInput, ifM
     notFound: hookNotFound(hookId),
     write: async (current) => {
       const headers = keepMaskedHeaderValues(input.header_map, current.header_map);
-      const next: Hook = { ...input, header_map: headers, id: hookId, org_id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: current.version + 1 };
+      const next: Hook = {
+        ...input,
+        header_map: headers,
+        id: hookId,
+        org_id: orgId,
+        created_at: current.created_at,
+        updated_at: new Date().toISOString(),
+        version: current.version + 1,
+      };
       await saveHook(next, current);
       return shown(next);
     },

@@ -14,7 +14,16 @@ import { openReply, packReply } from '../domain/idempotent-reply';
 import { keyedHash } from '../domain/service-keys';
 import { replyKey, unseal } from '../domain/sealed';
 import { serviceKey } from '../secrets';
-import { claimRecord, completeRecord, completeRecordWithoutReply, deleteRecord, readRecord, readReplyParts, REPLY_PART_BYTES, type IdempotencyRecord } from '../store/idempotency';
+import {
+  claimRecord,
+  completeRecord,
+  completeRecordWithoutReply,
+  deleteRecord,
+  readRecord,
+  readReplyParts,
+  REPLY_PART_BYTES,
+  type IdempotencyRecord,
+} from '../store/idempotency';
 
 export interface StoredResponse {
   statusCode: number;

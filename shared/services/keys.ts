@@ -105,7 +105,12 @@ async function updateKey(
   const basicAuthHash = password ? await hash(password) : keepHash;
   const effective = applyPolicies(stored, policies);
   const now = nowSeconds();
-  const next = { session: stored, version: current.version + 1, ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}), ...(username ? { username } : {}) };
+  const next = {
+    session: stored,
+    version: current.version + 1,
+    ...(basicAuthHash ? { basic_auth_hash: basicAuthHash } : {}),
+    ...(username ? { username } : {}),
+  };
   await saveKey(next, current, quotaScopes(effective), reset, now);
   forgetSessions();
   // The live quota as the write left it: fresh after a reset, else as it was (made if missing).
@@ -266,7 +271,10 @@ export async function listDashboardKeys(orgId: string, query: PageQuery) {
   const now = nowSeconds();
   const keys = page.keys.map((k) => {
     const ids = policyIdsOf(k.session);
-    const effective = applyPolicies(k.session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+    const effective = applyPolicies(
+      k.session,
+      ids.flatMap((id) => policies.filter((p) => p.id === id)),
+    );
     return keyListRow(k.session, shownSession(effective, k.live, effective.quota_max, now));
   });
   return { keys, pages: page.pages, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) };

@@ -24,7 +24,8 @@ const clientNotFound = (clientId: string) => new NotFound(`OAuth client ${client
 async function checkPolicy(policyId: string, apiId: string, path: string, withinOrg?: string): Promise<void> {
   if (!policyId) return;
   const policy = await loadPolicy(policyId);
-  if (!policy || (withinOrg !== undefined && policy.org_id !== withinOrg)) throw new Unprocessable(`policy ${policyId} does not exist`, [{ path, message: 'unknown policy' }]);
+  if (!policy || (withinOrg !== undefined && policy.org_id !== withinOrg))
+    throw new Unprocessable(`policy ${policyId} does not exist`, [{ path, message: 'unknown policy' }]);
   if (!policy.access_rights?.[apiId]) {
     throw new BadRequest(`policy ${policyId} does not grant access to API ${apiId}`, [{ path, message: 'policy lacks the API' }]);
   }

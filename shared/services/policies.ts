@@ -13,7 +13,17 @@ import type { IfMatch } from '../domain/if-match';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { Policy, PolicyDashboard } from '../schemas/policies';
 import { writeVersioned } from '../store/db/versioned-write';
-import { insertPolicy, loadOrgPolicyPage, loadPolicies, loadPolicy, putPolicies, removePolicy, savePolicy, type PolicyRecord, type StoredPolicy } from '../store/policies';
+import {
+  insertPolicy,
+  loadOrgPolicyPage,
+  loadPolicies,
+  loadPolicy,
+  putPolicies,
+  removePolicy,
+  savePolicy,
+  type PolicyRecord,
+  type StoredPolicy,
+} from '../store/policies';
 import { missingApis } from './references';
 import { forgetSessions } from './session-cache';
 
@@ -49,7 +59,13 @@ export async function replacePolicy(policyId: string, policy: Policy, ifMatch: I
     },
     notFound: () => new NotFound(`policy ${policyId} not found`),
     write: async (current) => {
-      const next: PolicyRecord = { ...policy, _id: current._id, date_created: current.date_created, last_updated: new Date().toISOString(), version: current.version + 1 };
+      const next: PolicyRecord = {
+        ...policy,
+        _id: current._id,
+        date_created: current.date_created,
+        last_updated: new Date().toISOString(),
+        version: current.version + 1,
+      };
       await savePolicy(next, current);
       return next.version;
     },
@@ -75,7 +91,13 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
   await putPolicies(
     policies.map((p) => {
       const before = existing.get(p.id);
-      return { ...p, _id: before?._id ?? p._id ?? newDbId(), date_created: before?.date_created ?? now, last_updated: now, version: (before?.version ?? 0) + 1 };
+      return {
+        ...p,
+        _id: before?._id ?? p._id ?? newDbId(),
+        date_created: before?.date_created ?? now,
+        last_updated: now,
+        version: (before?.version ?? 0) + 1,
+      };
     }),
   );
   forgetSessions();
@@ -90,7 +112,8 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
 async function ownPolicy(orgId: string, policy: PolicyDashboard, id: string): Promise<Policy> {
   const org_id = callerOrg(policy.org_id, orgId, 'body.org_id');
   const unknown = await missingApis(apiIdsOf(policy.access_rights), orgId);
-  if (unknown.length) throw new Unprocessable(`unknown API: ${unknown.join(', ')}`, [{ path: 'body.access_rights', message: 'names an API that does not exist' }]);
+  if (unknown.length)
+    throw new Unprocessable(`unknown API: ${unknown.join(', ')}`, [{ path: 'body.access_rights', message: 'names an API that does not exist' }]);
   return { ...policy, id, org_id };
 }
 

@@ -29,7 +29,10 @@ export async function effectiveSession(session: StoredKey): Promise<StoredKey> {
   const ids = policyIdsOf(session);
   if (!ids.length) return session;
   const policies = await loadPolicies(ids);
-  return applyPolicies(session, ids.flatMap((id) => policies.filter((p) => p.id === id)));
+  return applyPolicies(
+    session,
+    ids.flatMap((id) => policies.filter((p) => p.id === id)),
+  );
 }
 
 export function forgetSessions(): void {

@@ -28,7 +28,7 @@ export interface CheckInput {
   method?: string | undefined;
 }
 
-export type CheckResult =
+type CheckResult =
   | {
       allowed: true;
       key_hash: string;
@@ -62,7 +62,7 @@ async function sessionOf(hash: string): Promise<CachedSession | undefined> {
 }
 
 /** Spends one unit of the key's quota (and its organisation's) for a request to `api_id`, or says why not. */
-export async function checkRequest(input: CheckInput, now: number = nowSeconds()): Promise<CheckResult> {
+async function checkRequest(input: CheckInput, now: number = nowSeconds()): Promise<CheckResult> {
   const hash = keyHash(input.key);
   const known = await sessionOf(hash);
   if (!known) return { allowed: false, reason: 'UnknownKey' };
@@ -87,12 +87,27 @@ export async function checkRequest(input: CheckInput, now: number = nowSeconds()
       return { allowed: false, reason: 'QuotaExceeded', org: true, until: orgSpent.until, quota_max: org.quota_max! };
     }
   }
-  const remaining = isUnlimited(limits.quota_max)
-    ? UNLIMITED
-    : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
+  const remaining = isUnlimited(limits.quota_max) ? UNLIMITED : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
   // Contract §11: from the count this spend returned, so each percentage fires once per window.
-  await recordTriggerCrossings({ apiId: input.api_id, keyHash: hash, orgId: session.org_id, triggerLimits: session.monitor?.trigger_limits, quotaMax: limits.quota_max, used: spent.used, remaining, renews: spent.renews });
-  return { allowed: true, key_hash: hash, org_id: session.org_id, quota_remaining: remaining, quota_renews: spent.renews, used: spent.used, quota_max: limits.quota_max };
+  await recordTriggerCrossings({
+    apiId: input.api_id,
+    keyHash: hash,
+    orgId: session.org_id,
+    triggerLimits: session.monitor?.trigger_limits,
+    quotaMax: limits.quota_max,
+    used: spent.used,
+    remaining,
+    renews: spent.renews,
+  });
+  return {
+    allowed: true,
+    key_hash: hash,
+    org_id: session.org_id,
+    quota_remaining: remaining,
+    quota_renews: spent.renews,
+    used: spent.used,
+    quota_max: limits.quota_max,
+  };
 }
 
 /** The paths the key's path rules are tried on: as sent, and within the API when known. */
@@ -130,7 +145,10 @@ export async function decide(input: CheckInput, now: number = nowSeconds()): Pro
 export function rateHeadersOf(result: CheckResult, now: number = nowSeconds()): Record<string, string> {
   if (result.allowed) return quotaHeaders({ quota_max: result.quota_max, remaining: result.quota_remaining, renews: result.quota_renews });
   if (result.until === undefined) return {};
-  const spentQuota = result.reason === 'QuotaExceeded' && result.quota_max !== undefined ? quotaHeaders({ quota_max: result.quota_max, remaining: 0, renews: result.until }) : {};
+  const spentQuota =
+    result.reason === 'QuotaExceeded' && result.quota_max !== undefined
+      ? quotaHeaders({ quota_max: result.quota_max, remaining: 0, renews: result.until })
+      : {};
   return { ...spentQuota, 'Retry-After': String(retryAfterSeconds(result.until, now)) };
 }
 

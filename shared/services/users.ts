@@ -6,7 +6,7 @@
  */
 import { NotFound } from '../errors';
 import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
-import { type IfMatch } from '../domain/if-match';
+import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { levelOn } from '../domain/permissions';
 import { PERMISSION_GROUPS } from '../schemas/permissions';

@@ -92,18 +92,42 @@ async function setIfBetter(key: Key, field: string, value: number | string, bett
  */
 function counterUpdate(d: CounterDelta): TxItem {
   const names: Record<string, string> = {
-    '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
-    '#rs': 'request_time_sum', '#entity': 'entity', '#kh': 'key_hash', '#api': 'api_id', '#path': 'path', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
+    '#hits': 'hits',
+    '#success': 'success',
+    '#error': 'error',
+    '#ls': 'latency_sum',
+    '#us': 'upstream_latency_sum',
+    '#rs': 'request_time_sum',
+    '#entity': 'entity',
+    '#kh': 'key_hash',
+    '#api': 'api_id',
+    '#path': 'path',
+    '#hour': 'hour',
+    '#exp': TTL_ATTRIBUTE,
   };
   const values: Record<string, unknown> = {
-    ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
-    ':rs': d.request_time_sum, ':entity': 'key_activity', ':kh': d.key_hash, ':api': d.api_id, ':path': d.path,
-    ':hour': d.hour, ':exp': counterExpiry(d.hour),
+    ':hits': d.hits,
+    ':success': d.success,
+    ':error': d.error,
+    ':ls': d.latency_sum,
+    ':us': d.upstream_latency_sum,
+    ':rs': d.request_time_sum,
+    ':entity': 'key_activity',
+    ':kh': d.key_hash,
+    ':api': d.api_id,
+    ':path': d.path,
+    ':hour': d.hour,
+    ':exp': counterExpiry(d.hour),
   };
   const sets = ['#entity = :entity', '#kh = :kh', '#api = :api', '#path = :path', '#hour = :hour', '#exp = :exp'];
   const firsts: Record<string, number | string | undefined> = {
-    min_latency: d.min_latency, max_latency: d.max_latency, min_upstream_latency: d.min_upstream_latency,
-    max_upstream_latency: d.max_upstream_latency, last_hit: d.last_hit, api_name: d.api_name, alias: d.alias,
+    min_latency: d.min_latency,
+    max_latency: d.max_latency,
+    min_upstream_latency: d.min_upstream_latency,
+    max_upstream_latency: d.max_upstream_latency,
+    last_hit: d.last_hit,
+    api_name: d.api_name,
+    alias: d.alias,
   };
   Object.entries(firsts).forEach(([field, value], i) => {
     if (value === undefined) return;
@@ -134,12 +158,28 @@ function usageUpdate(d: UsageDelta): TxItem {
         UpdateExpression:
           'ADD #hits :hits, #success :success, #error :error, #ls :ls, #us :us SET #entity = :entity, #org = :org, #api = :api, #hour = :hour, #exp = :exp',
         ExpressionAttributeNames: {
-          '#hits': 'hits', '#success': 'success', '#error': 'error', '#ls': 'latency_sum', '#us': 'upstream_latency_sum',
-          '#entity': 'entity', '#org': 'org_id', '#api': 'api_id', '#hour': 'hour', '#exp': TTL_ATTRIBUTE,
+          '#hits': 'hits',
+          '#success': 'success',
+          '#error': 'error',
+          '#ls': 'latency_sum',
+          '#us': 'upstream_latency_sum',
+          '#entity': 'entity',
+          '#org': 'org_id',
+          '#api': 'api_id',
+          '#hour': 'hour',
+          '#exp': TTL_ATTRIBUTE,
         },
         ExpressionAttributeValues: {
-          ':hits': d.hits, ':success': d.success, ':error': d.error, ':ls': d.latency_sum, ':us': d.upstream_latency_sum,
-          ':entity': 'api_usage', ':org': d.org_id, ':api': d.api_id, ':hour': d.hour, ':exp': counterExpiry(d.hour),
+          ':hits': d.hits,
+          ':success': d.success,
+          ':error': d.error,
+          ':ls': d.latency_sum,
+          ':us': d.upstream_latency_sum,
+          ':entity': 'api_usage',
+          ':org': d.org_id,
+          ':api': d.api_id,
+          ':hour': d.hour,
+          ':exp': counterExpiry(d.hour),
         },
       },
     },
@@ -174,7 +214,10 @@ const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max
  */
 export async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
   const stored = new Map<string, Record<string, unknown>>();
-  const pages = chunksOf(deltas.map((d) => activityKeys.counter(d)), 100);
+  const pages = chunksOf(
+    deltas.map((d) => activityKeys.counter(d)),
+    100,
+  );
   const read = await mapLimit(pages, BOUND_READERS, (keys) => batchGet(keys, false, ['PK', 'SK', ...BOUND_FIELDS]));
   for (const it of read.flat()) stored.set(`${it.PK}|${it.SK}`, it);
   const writes: Array<() => Promise<void>> = [];
@@ -275,10 +318,7 @@ export async function writeChunk(deltas: readonly CounterDelta[] | { usage: read
   const marker = batchKeys.chunk(chunk.batchId, chunk.run, chunk.n);
   const expires = Math.floor(Date.now() / 1000) + BATCH_TTL_SECONDS;
   try {
-    await transactWrite([
-      { op: putOp({ ...marker, entity: 'analytics_chunk', [TTL_ATTRIBUTE]: expires }, 'attribute_not_exists(PK)') },
-      ...updates,
-    ]);
+    await transactWrite([{ op: putOp({ ...marker, entity: 'analytics_chunk', [TTL_ATTRIBUTE]: expires }, 'attribute_not_exists(PK)') }, ...updates]);
   } catch (e) {
     if (e instanceof TransactionCanceledException && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return;
     throw e;

@@ -118,7 +118,14 @@ const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] 
 function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
   const { op } = claims.put({ api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path }, { at: [claimHashOf(claim)] });
   return {
-    op: { Put: { ...op.Put!, ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me', ExpressionAttributeValues: { ':me': api.api_id }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+    op: {
+      Put: {
+        ...op.Put!,
+        ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me',
+        ExpressionAttributeValues: { ':me': api.api_id },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
     onConditionFail: (old) => {
       const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
       return new ListenPathTaken(`${describeClaim(claim)} is already used by ${holder}`);
@@ -224,7 +231,10 @@ export async function loadApi(apiId: string): Promise<Stored | undefined> {
  * stored in several parts. Absent ones are missing; order is not kept.
  */
 export async function loadApis(apiIds: readonly string[]): Promise<Stored[]> {
-  const found = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true);
+  const found = await batchGet(
+    [...new Set(apiIds)].map((id) => apiKeys.main(id)),
+    true,
+  );
   const apis = await Promise.all(found.map((main) => (Number(main.parts ?? 1) > 1 ? loadApi(String(main.api_id)) : decodeItems([main])?.api)));
   return apis.filter((a): a is Stored => a !== undefined);
 }
@@ -262,7 +272,11 @@ export async function loadApiSummary(apiId: string): Promise<ApiSummary | undefi
 
 /** Summaries of many APIs (BatchGetItem), keyed by api_id; absent ones are missing. */
 export async function loadApiSummaries(apiIds: readonly string[]): Promise<Map<string, ApiSummary>> {
-  const items = await batchGet([...new Set(apiIds)].map((id) => apiKeys.main(id)), true, SUMMARY_ATTRS);
+  const items = await batchGet(
+    [...new Set(apiIds)].map((id) => apiKeys.main(id)),
+    true,
+    SUMMARY_ATTRS,
+  );
   return new Map(items.map((i) => summaryOf(i)).map((s) => [s.api_id, s]));
 }
 
@@ -340,6 +354,10 @@ export interface ClaimHolder {
 
 /** The claims among `candidates` that exist: one BatchGetItem (of at most 100 keys, a few items). */
 export async function claimsAmong(candidates: readonly ListenClaim[]): Promise<ClaimHolder[]> {
-  const items = await batchGet(candidates.map((c) => listenKey(claimHashOf(c))), false, ['api_id', 'org_id', 'domain', 'listen_path']);
+  const items = await batchGet(
+    candidates.map((c) => listenKey(claimHashOf(c))),
+    false,
+    ['api_id', 'org_id', 'domain', 'listen_path'],
+  );
   return items.map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
 }

@@ -17,7 +17,7 @@ import { timeSortKey, type StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
 import { writeItems } from './db/transactions';
 
-export const auditKeys = {
+const auditKeys = {
   entry: (id: string): StorageKey => ({ PK: `AUDIT#${id}`, SK: 'AUDIT' }),
   /** GSI1: an organisation's entries; GSI2: every organisation's; GSI3: one object's. */
   ofOrg: (orgId: string) => `ORG#${orgId}#AUDIT`,

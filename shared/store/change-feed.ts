@@ -70,7 +70,8 @@ export function readFeedRecord(r: FeedRecord): FeedChange | undefined {
     // Made (INSERT), or queued once more by a redeliver (MODIFY raising `queued`); an attempt's own
     // writes leave `queued` alone, so they do not start another attempt.
     const queuedAgain = r.eventName === 'MODIFY' && Number(next.queued ?? 0) > Number(prev?.queued ?? 0);
-    if (r.eventName === 'INSERT' || queuedAgain) return { kind: 'delivery', ref: { org_id: String(next.org_id), hook_id: String(next.hook_id), id: String(next.id) } };
+    if (r.eventName === 'INSERT' || queuedAgain)
+      return { kind: 'delivery', ref: { org_id: String(next.org_id), hook_id: String(next.hook_id), id: String(next.id) } };
   }
   return undefined;
 }

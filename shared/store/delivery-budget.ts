@@ -27,7 +27,10 @@ const ROUNDS = 4;
 
 type Leases = Record<string, number>;
 
-async function update(orgId: string, expr: { update: string; condition: string; names: Record<string, string>; values: Record<string, unknown> }): Promise<'done' | Leases | undefined> {
+async function update(
+  orgId: string,
+  expr: { update: string; condition: string; names: Record<string, string>; values: Record<string, unknown> },
+): Promise<'done' | Leases | undefined> {
   try {
     await ddb().send(
       new UpdateCommand({

@@ -8,7 +8,7 @@ import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
 import { writeItems } from './db/transactions';
 
-export const eventKeys = {
+const eventKeys = {
   event: (id: string): StorageKey => ({ PK: `EVENT#${id}`, SK: 'EVENT' }),
 };
 

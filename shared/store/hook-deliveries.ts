@@ -43,7 +43,7 @@ defineEntity({ name: 'hook_cooldown', key: deliveryKeys.cooldown });
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
 const PRIVATE = ['payload', 'lease_until', 'next_at_ms', 'queued', 'org_id', 'hook_id'];
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** A delivery as the table holds it. */
 export interface StoredDelivery {
@@ -75,7 +75,12 @@ export type Delivery = Omit<StoredDelivery, 'payload' | 'next_at_ms' | 'queued' 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function dueAttrs(d: Pick<StoredDelivery, 'org_id' | 'hook_id' | 'id'>, nextAtMs: number) {
-  return { next_at_ms: nextAtMs, next_attempt_at: iso(nextAtMs), GSI2PK: deliveryKeys.due, GSI2SK: deliveryKeys.dueSort(iso(nextAtMs), d.org_id, d.hook_id, d.id) };
+  return {
+    next_at_ms: nextAtMs,
+    next_attempt_at: iso(nextAtMs),
+    GSI2PK: deliveryKeys.due,
+    GSI2SK: deliveryKeys.dueSort(iso(nextAtMs), d.org_id, d.hook_id, d.id),
+  };
 }
 
 class DeliveryExists extends Conflict {}
@@ -123,7 +128,12 @@ export async function createDelivery(
       { op: putOp(item, 'attribute_not_exists(PK)'), onConditionFail: () => new DeliveryExists('delivery exists') },
       {
         op: putOp(
-          { ...deliveryKeys.cooldown(d.org_id, d.hook_id, cooldown.event, cooldown.keyHash), entity: 'hook_cooldown', window_end: now + cooldown.seconds, expires_at: now + cooldown.seconds },
+          {
+            ...deliveryKeys.cooldown(d.org_id, d.hook_id, cooldown.event, cooldown.keyHash),
+            entity: 'hook_cooldown',
+            window_end: now + cooldown.seconds,
+            expires_at: now + cooldown.seconds,
+          },
           'attribute_not_exists(PK) OR window_end <= :now',
           { ':now': now },
         ),
@@ -140,14 +150,20 @@ export async function createDelivery(
 
 export async function getDelivery(orgId: string, hookId: string, id: string): Promise<StoredDelivery | undefined> {
   const item = await getItem(deliveryKeys.delivery(orgId, hookId, id), true);
-  return item ? (stripItem<StoredDelivery>(item, ['GSI2PK', 'GSI2SK', 'expires_at', 'lease_until'])) : undefined;
+  return item ? stripItem<StoredDelivery>(item, ['GSI2PK', 'GSI2SK', 'expires_at', 'lease_until']) : undefined;
 }
 
 /**
  * Claims the next attempt: only a pending delivery that is due and not being attempted. Answers
  * the delivery with the lease's end, or undefined when someone else has it or it is not due.
  */
-export async function claimAttempt(orgId: string, hookId: string, id: string, nowMs: number, leaseMs: number): Promise<{ delivery: StoredDelivery; lease: number } | undefined> {
+export async function claimAttempt(
+  orgId: string,
+  hookId: string,
+  id: string,
+  nowMs: number,
+  leaseMs: number,
+): Promise<{ delivery: StoredDelivery; lease: number } | undefined> {
   const lease = nowMs + leaseMs;
   try {
     const out = await ddb().send(
@@ -221,10 +237,19 @@ export async function requeueDelivery(orgId: string, hookId: string, id: string,
       new UpdateCommand({
         TableName: tableName(),
         Key: deliveryKeys.delivery(orgId, hookId, id),
-        UpdateExpression: 'SET #s = :pending, next_at_ms = :nextMs, next_attempt_at = :nextAt, GSI2PK = :dueP, GSI2SK = :dueS, updated_at = :at ADD queued :one',
+        UpdateExpression:
+          'SET #s = :pending, next_at_ms = :nextMs, next_attempt_at = :nextAt, GSI2PK = :dueP, GSI2SK = :dueS, updated_at = :at ADD queued :one',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':nextMs': due.next_at_ms, ':nextAt': due.next_attempt_at, ':dueP': due.GSI2PK, ':dueS': due.GSI2SK, ':at': iso(nowMs), ':one': 1 },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':nextMs': due.next_at_ms,
+          ':nextAt': due.next_attempt_at,
+          ':dueP': due.GSI2PK,
+          ':dueS': due.GSI2SK,
+          ':at': iso(nowMs),
+          ':one': 1,
+        },
       }),
     );
     return true;

@@ -98,7 +98,11 @@ export const routedHookKey = (orgId: string, hookId: string) => `${orgId}\n${hoo
 /** The ids among `hookIds` that name no hook of the organisation (one BatchGetItem per 100). */
 export async function missingHooks(orgId: string, hookIds: readonly string[]): Promise<string[]> {
   if (hookIds.length === 0) return [];
-  const found = await batchGet(hookIds.map((id) => hookKeys.hook(orgId, id)), true, ['id']);
+  const found = await batchGet(
+    hookIds.map((id) => hookKeys.hook(orgId, id)),
+    true,
+    ['id'],
+  );
   const ids = new Set(found.map((i) => String(i.id)));
   return hookIds.filter((id) => !ids.has(id));
 }

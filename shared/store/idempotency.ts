@@ -88,9 +88,13 @@ export async function readReplyParts(scope: string, recordId: string, count: num
 export async function completeRecord(scope: string, recordId: string, parts: readonly Uint8Array[]): Promise<void> {
   const expires = nowSeconds() + TTL_SECONDS;
   await Promise.all(
-    parts.slice(1).map((data, i) =>
-      ddb().send(new PutCommand({ TableName: tableName(), Item: { ...replyPartKey(scope, recordId, i + 1), entity: 'idempotency_part', data, expires_at: expires } })),
-    ),
+    parts
+      .slice(1)
+      .map((data, i) =>
+        ddb().send(
+          new PutCommand({ TableName: tableName(), Item: { ...replyPartKey(scope, recordId, i + 1), entity: 'idempotency_part', data, expires_at: expires } }),
+        ),
+      ),
   );
   await ddb().send(
     new UpdateCommand({

@@ -16,7 +16,16 @@ import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { CounterSharded, ensureQuotaItem, resetQuotaItem, type CounterLimits, type CounterRef, type LiveQuota, type Receipt, type Spend } from './live-quota/counters';
+import {
+  CounterSharded,
+  ensureQuotaItem,
+  resetQuotaItem,
+  type CounterLimits,
+  type CounterRef,
+  type LiveQuota,
+  type Receipt,
+  type Spend,
+} from './live-quota/counters';
 import { refund } from './live-quota/refund';
 import { demoteCounter, liveOf } from './live-quota/shards';
 import { spend } from './live-quota/spend';
@@ -73,7 +82,8 @@ function usernameItems(hash: string, orgId: string, next: string | undefined, pr
   if (next === previous) return [];
   const items: TxItem[] = [];
   if (previous) items.push(usernames.release(orgId, previous));
-  if (next) items.push(usernames.claim([orgId, next], { key_hash: hash }, () => new Conflict(`basic-auth user ${next} already has a key in this organisation`)));
+  if (next)
+    items.push(usernames.claim([orgId, next], { key_hash: hash }, () => new Conflict(`basic-auth user ${next} already has a key in this organisation`)));
   return items;
 }
 
@@ -118,7 +128,10 @@ export async function loadKeySession(hash: string): Promise<StoredKey | undefine
 
 /** The stored sessions of many key hashes, by hash (BatchGetItem, 100 keys a call). */
 export async function loadKeySessions(hashes: readonly string[]): Promise<Map<string, StoredKey>> {
-  const items = await batchGet(hashes.map((h) => keyKeys.key(h)), true);
+  const items = await batchGet(
+    hashes.map((h) => keyKeys.key(h)),
+    true,
+  );
   return new Map(items.map((i) => keys.fromItem(i).session).map((k) => [k.key_hash, k]));
 }
 
@@ -136,7 +149,10 @@ export async function hashOfUsername(orgId: string, user: string): Promise<strin
 export async function loadOrgKeyPage(orgId: string, req: PageRequest): Promise<{ keys: KeyItem[]; pages: number; next_cursor?: string }> {
   const [page, total] = await Promise.all([listPage({ index: 'GSI1', partition: keyKeys.ofOrg(orgId), forward: false }, req), readCount(orgId, 'KEY')]);
   const items = page.items.map((i) => keys.fromItem(i));
-  const heads = await batchGet(items.map((k) => keyKeys.quota(k.session.key_hash)), true);
+  const heads = await batchGet(
+    items.map((k) => keyKeys.quota(k.session.key_hash)),
+    true,
+  );
   const headOf = new Map(heads.map((h) => [String(h.PK), h]));
   const now = nowSeconds();
   const withLive = await Promise.all(

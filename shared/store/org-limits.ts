@@ -12,7 +12,7 @@ import { conditionalUpdate } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
 
-export const orgLimitKeys = {
+const orgLimitKeys = {
   /** The counter of one window (its start, epoch seconds). */
   window: (orgId: string, cls: OrgLimitClass, start: number): StorageKey => ({ PK: `ORGLIMIT#${orgId}#${cls}`, SK: `W#${start}` }),
 };

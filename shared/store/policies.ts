@@ -55,7 +55,12 @@ export const loadPolicy = (id: string): Promise<PolicyRecord | undefined> => pol
 /** The policies with these ids that exist (any order). */
 export async function loadPolicies(ids: readonly string[]): Promise<PolicyRecord[]> {
   if (!ids.length) return [];
-  return (await batchGet([...new Set(ids)].map((id) => policyKey(id)), true)).map((i) => policies.fromItem(i));
+  return (
+    await batchGet(
+      [...new Set(ids)].map((id) => policyKey(id)),
+      true,
+    )
+  ).map((i) => policies.fromItem(i));
 }
 
 /**
@@ -69,7 +74,8 @@ export async function savePolicy(next: PolicyRecord, previous: PolicyRecord): Pr
 
 /** Deletes a policy (If-Match as for any delete); with `ofOrg`, only that organisation's (404 for another's, as for none). */
 export async function removePolicy(id: string, ifMatch: IfMatch | undefined, ofOrg?: string): Promise<void> {
-  const where = ofOrg === undefined ? undefined : { expression: 'org_id = :org', values: { ':org': ofOrg }, holds: (old: StoredAttrs) => old.org_id?.S === ofOrg };
+  const where =
+    ofOrg === undefined ? undefined : { expression: 'org_id = :org', values: { ':org': ofOrg }, holds: (old: StoredAttrs) => old.org_id?.S === ofOrg };
   await deleteIfMatch(policies.remove(id), ifMatch, () => new NotFound(`policy ${id} not found`), where);
 }
 

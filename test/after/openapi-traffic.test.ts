@@ -67,7 +67,10 @@ function violations(x: RecordedExchange): string[] {
   if (documented && !documented.content) {
     // An answer documented without a body (an external authorization's allow): no body, its headers.
     const headers = api.validator.validateResponseHeaders(x.headers, operation!, { statusCode: x.status });
-    return [...(x.body === '' ? [] : [`a body where none is documented: ${x.body.slice(0, 80)}`]), ...(headers.errors ?? []).map((e) => `header ${e.instancePath} ${e.message}`)];
+    return [
+      ...(x.body === '' ? [] : [`a body where none is documented: ${x.body.slice(0, 80)}`]),
+      ...(headers.errors ?? []).map((e) => `header ${e.instancePath} ${e.message}`),
+    ];
   }
   let body: unknown;
   try {
@@ -114,15 +117,23 @@ function requestViolations(x: RecordedExchange): string[] {
     if (!/json/.test(x.requestType ?? '')) return [];
     body = JSON.parse(x.requestBody);
   } else if (x.requestType !== undefined) return [];
-  const result = api.validator.validateRequest({ method: x.method, path: documentPathOf(url.pathname), query, headers: { 'content-type': x.requestType ?? '' }, body }, operation);
+  const result = api.validator.validateRequest(
+    { method: x.method, path: documentPathOf(url.pathname), query, headers: { 'content-type': x.requestType ?? '' }, body },
+    operation,
+  );
   return (result.errors ?? []).map((e) => `request${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
 }
 
 describe('every answer of the e2e suites matches the OpenAPI document', () => {
   it('saw the whole e2e suite (run `npx vitest run` for this check)', () => {
     const reported = new Set(reports.map((r) => r.file));
-    const e2e = readdirSync(join(process.cwd(), 'test', 'e2e')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/${f}`);
-    expect(e2e.filter((f) => !reported.has(f)), 'these e2e files did not run in this vitest run').toEqual([]);
+    const e2e = readdirSync(join(process.cwd(), 'test', 'e2e'))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/e2e/${f}`);
+    expect(
+      e2e.filter((f) => !reported.has(f)),
+      'these e2e files did not run in this vitest run',
+    ).toEqual([]);
   });
 
   it('the check finds an answer that breaks the document: a wrong member type, an undocumented status, a missing header', async () => {
@@ -180,7 +191,8 @@ describe('every answer of the e2e suites matches the OpenAPI document', () => {
       for (const x of report.exchanges) {
         checked++;
         for (const v of violations(x)) found.push(`${report.file}: ${x.method} ${x.path.slice(0, 120)} -> ${x.status}: ${v}`);
-        if (x.status < 300) for (const v of requestViolations(x)) found.push(`${report.file}: accepted ${x.method} ${x.path.slice(0, 120)} breaks the document: ${v}`);
+        if (x.status < 300)
+          for (const v of requestViolations(x)) found.push(`${report.file}: accepted ${x.method} ${x.path.slice(0, 120)} breaks the document: ${v}`);
       }
     }
     expect(checked).toBeGreaterThan(1000);

@@ -45,7 +45,10 @@ describe('table actions: declared = sent by the route tests', () => {
   });
 
   it('every built route declares its table actions', () => {
-    expect(routeList.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
+    expect(
+      routeList.filter((r) => !r.tableActions).map((r) => r.name),
+      'add tableActions to these routes',
+    ).toEqual([]);
   });
 
   it('the table alarms watch exactly the operations the routes send', () => {

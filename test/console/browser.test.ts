@@ -94,7 +94,10 @@ async function signIn(page: Page, key: string) {
 /** The access key the console keeps for the tab (evaluated in the page). */
 const STORED_KEY = "sessionStorage.getItem('gw-console.access-key')";
 
-const WRITE_CONTROLS = /^(Import an API|Create a key|Create a policy|Create a webhook|Delete API|Delete webhook|Send a test|Rotate signing secret|Save|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$/;
+const WRITE_CONTROLS = new RegExp(
+  '^(Import an API|Create a key|Create a policy|Create a webhook|Delete API|Delete webhook|Send a test|' +
+    'Rotate signing secret|Save|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$',
+);
 /** The names of buttons and links on the page that would change something. */
 async function writeControls(page: Page): Promise<string[]> {
   const names = await page.locator('main').locator('button, a, summary').allInnerTexts();
@@ -157,7 +160,13 @@ describe('the console in chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'APIs' }).waitFor();
     expect(await page.evaluate(STORED_KEY)).toBe(owner.key);
-    expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts()).toEqual(['APIs', 'Keys', 'Policies', 'Webhooks', 'Usage']);
+    expect(await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allInnerTexts()).toEqual([
+      'APIs',
+      'Keys',
+      'Policies',
+      'Webhooks',
+      'Usage',
+    ]);
     await checkAccessibility(page, 'APIs (empty)');
   });
 
@@ -186,7 +195,7 @@ describe('the console in chromium', () => {
     await screenshot(page, 'apis');
   });
 
-  it('shows a validation error next to its field (the envelope\'s Meta.errors path)', async () => {
+  it("shows a validation error next to its field (the envelope's Meta.errors path)", async () => {
     await page.goto(`${s.url}/console/webhooks/new`);
     await page.getByLabel('Target URL').fill('ftp://files.example/hook');
     await page.getByRole('button', { name: 'Create webhook' }).click();
@@ -368,8 +377,16 @@ describe('the console in chromium', () => {
   it('shows usage charts of an API from the reported analytics (the chart library loaded on demand)', async () => {
     const now = Date.now();
     const record = (i: number, code: number) => ({
-      api_id: run.apiId, api_name: 'Pets console', path: '/pets', method: 'GET', response_code: code, key_hash: run.keyHash ?? 'no-key', org_id: owner.orgId,
-      timestamp: new Date(now - i * 60_000).toISOString(), request_time: 20, latency: { total: 20 + i, upstream: 10 },
+      api_id: run.apiId,
+      api_name: 'Pets console',
+      path: '/pets',
+      method: 'GET',
+      response_code: code,
+      key_hash: run.keyHash ?? 'no-key',
+      org_id: owner.orgId,
+      timestamp: new Date(now - i * 60_000).toISOString(),
+      request_time: 20,
+      latency: { total: 20 + i, upstream: 10 },
     });
     expect((await s.gw('POST', '/gw/analytics', { records: [record(1, 200), record(2, 200), record(3, 500)] })).status).toBe(200);
     const chunks: string[] = [];
@@ -391,10 +408,17 @@ describe('the console in chromium', () => {
     const tab = await newTab();
     await signIn(tab, reader.key);
     const pages = [
-      '/console/apis', `/console/apis/${run.apiId}`, '/console/apis/import',
-      '/console/keys', '/console/keys/new',
-      '/console/policies', '/console/policies/console-gold', '/console/policies/new',
-      '/console/webhooks', `/console/webhooks/${run.hookId}`, '/console/webhooks/new',
+      '/console/apis',
+      `/console/apis/${run.apiId}`,
+      '/console/apis/import',
+      '/console/keys',
+      '/console/keys/new',
+      '/console/policies',
+      '/console/policies/console-gold',
+      '/console/policies/new',
+      '/console/webhooks',
+      `/console/webhooks/${run.hookId}`,
+      '/console/webhooks/new',
       '/console/usage',
     ];
     for (const p of pages) {
@@ -428,7 +452,11 @@ describe('the console in chromium', () => {
     await signIn(tab, writer.key);
     await tab.goto(`${s.url}/console/webhooks/new`);
     await tab.getByLabel('Target URL').fill('https://hooks.example/late');
-    const lowered = await s.admin('PUT', `/admin/users/${writer.userId}`, { email_address: `writer@${owner.orgId}.example`, active: true, user_permissions: { hooks: 'read', apis: 'read' } });
+    const lowered = await s.admin('PUT', `/admin/users/${writer.userId}`, {
+      email_address: `writer@${owner.orgId}.example`,
+      active: true,
+      user_permissions: { hooks: 'read', apis: 'read' },
+    });
     expect(lowered.status).toBe(200);
     await tab.getByRole('button', { name: 'Create webhook' }).click();
     const alert = tab.getByRole('alert');

@@ -56,7 +56,9 @@ describe('the console size budget', () => {
   });
 
   it('keeps the initial JavaScript at or under 150 KB gzipped', () => {
-    const initial = initialChunks(manifest).map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+    const initial = initialChunks(manifest)
+      .map((k) => manifest[k]!.file)
+      .filter((f) => f.endsWith('.js'));
     const bytes = initial.reduce((sum, f) => sum + gzipped(f), 0);
     console.log(`console initial JavaScript: ${initial.length} file(s), ${(bytes / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
     expect(initial.length).toBeGreaterThan(0);

@@ -54,7 +54,11 @@ async function fakeDynamoLocal(opts: { probeStatus?: number } = {}): Promise<Fak
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     log,
     probeScopes,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -134,7 +138,9 @@ describe('the store client of the local stage (awaitLocalCommits)', () => {
     awaitLocalCommits(doc);
     const ids = ['a', 'b', 'c', 'd', 'e'];
     await Promise.all(
-      ids.map((id) => sent(db.log, id, () => doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'gw-test', Item: { PK: id, SK: 'A' } } }] })))),
+      ids.map((id) =>
+        sent(db.log, id, () => doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 'gw-test', Item: { PK: id, SK: 'A' } } }] }))),
+      ),
     );
     everyResolvedAfterItsProbe(db.log, ids);
   });

@@ -47,7 +47,8 @@ async function useDatabase(d: DynamoLocal): Promise<void> {
 }
 
 const libraryCopies = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /^sqlite-.*sqlite4java/.test(f)) : []);
-const exited = (d: DynamoLocal) => new Promise((r) => (d.process.exitCode !== null || d.process.signalCode !== null ? r(undefined) : d.process.once('exit', r)));
+const exited = (d: DynamoLocal) =>
+  new Promise((r) => (d.process.exitCode !== null || d.process.signalCode !== null ? r(undefined) : d.process.once('exit', r)));
 
 describe("DynamoDB Local's native library copy", () => {
   it('goes beside the data while it runs, and nothing stays after a stop', async () => {

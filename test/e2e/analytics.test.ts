@@ -52,16 +52,24 @@ function expected(recs: Rec[]) {
     max_latency: Math.max(...recs.map((r) => r.latency.total)),
     min_upstream_latency: Math.min(...recs.map((r) => r.latency.upstream)),
     max_upstream_latency: Math.max(...recs.map((r) => r.latency.upstream)),
-    last_hit: recs.map((r) => new Date(r.timestamp).toISOString()).sort().at(-1),
+    last_hit: recs
+      .map((r) => new Date(r.timestamp).toISOString())
+      .sort()
+      .at(-1),
   };
 }
 
 function expectRow(row: Record<string, any>, recs: Rec[]) {
   const e = expected(recs);
   expect(row).toMatchObject({
-    hits: e.hits, success: e.success, error: e.error, last_hit: e.last_hit,
-    min_latency: e.min_latency, max_latency: e.max_latency,
-    min_upstream_latency: e.min_upstream_latency, max_upstream_latency: e.max_upstream_latency,
+    hits: e.hits,
+    success: e.success,
+    error: e.error,
+    last_hit: e.last_hit,
+    min_latency: e.min_latency,
+    max_latency: e.max_latency,
+    min_upstream_latency: e.min_upstream_latency,
+    max_upstream_latency: e.max_upstream_latency,
   });
   expect(row.latency).toBeCloseTo(e.latency, 9);
   expect(row.upstream_latency).toBeCloseTo(e.upstream_latency, 9);
@@ -72,19 +80,23 @@ describe('analytics ingestion and key activity', () => {
   const paths = ['/v1/users/42', '/v1/orders/7?expand=lines#frag'];
   const codes = [200, 201, 304, 404, 500];
   // Built when a test runs: the API id exists only after beforeAll.
-  const records = (): Rec[] => Array.from({ length: 20 }, (_, i) => ({
-    api_id: apiId,
-    api_name: 'Shop',
-    path: paths[i % 2]!,
-    method: i % 3 ? 'GET' : 'POST',
-    response_code: codes[i % codes.length]!,
-    key_hash: '',
-    org_id: '',
-    // Two days, several hours each; one record with an offset that still falls on the first day in UTC.
-    timestamp: i === 7 ? '2024-03-10T23:30:00+01:00' : `2024-03-${i < 10 ? '10' : '11'}T${String((i * 5) % 24).padStart(2, '0')}:${String(i * 3).padStart(2, '0')}:00Z`,
-    request_time: 20 + i * 7,
-    latency: { total: 15 + ((i * 37) % 50), upstream: 5 + ((i * 11) % 30) },
-  }));
+  const records = (): Rec[] =>
+    Array.from({ length: 20 }, (_, i) => ({
+      api_id: apiId,
+      api_name: 'Shop',
+      path: paths[i % 2]!,
+      method: i % 3 ? 'GET' : 'POST',
+      response_code: codes[i % codes.length]!,
+      key_hash: '',
+      org_id: '',
+      // Two days, several hours each; one record with an offset that still falls on the first day in UTC.
+      timestamp:
+        i === 7
+          ? '2024-03-10T23:30:00+01:00'
+          : `2024-03-${i < 10 ? '10' : '11'}T${String((i * 5) % 24).padStart(2, '0')}:${String(i * 3).padStart(2, '0')}:00Z`,
+      request_time: 20 + i * 7,
+      latency: { total: 15 + ((i * 37) % 50), upstream: 5 + ((i * 11) % 30) },
+    }));
 
   it('20 records over two days and two paths: the activity rows match sums computed here; unknown keys are counted', async () => {
     const mine = records().map((r) => ({ ...r, key_hash: keyA.hash, org_id: a.orgId }));
@@ -103,7 +115,10 @@ describe('analytics ingestion and key activity', () => {
     for (const path of paths) {
       const row = r.body.data.find((x: any) => x.id.path === path);
       expect(row, path).toBeDefined();
-      expectRow(row, mine.filter((x) => x.path === path));
+      expectRow(
+        row,
+        mine.filter((x) => x.path === path),
+      );
       expect(row.id).toMatchObject({ api_id: apiId, api_name: 'Shop', key: keyA.hash, path, day: 0, month: 0, year: 0, hour: 0 });
     }
 
@@ -112,7 +127,10 @@ describe('analytics ingestion and key activity', () => {
     const onDay1 = mine.filter((x) => new Date(x.timestamp).toISOString().startsWith('2024-03-10'));
     expect(onDay1).toHaveLength(10);
     for (const path of paths) {
-      expectRow(day1.body.data.find((x: any) => x.id.path === path), onDay1.filter((x) => x.path === path));
+      expectRow(
+        day1.body.data.find((x: any) => x.id.path === path),
+        onDay1.filter((x) => x.path === path),
+      );
     }
 
     // Paged one row at a time, by number and by cursor.
@@ -183,7 +201,11 @@ describe('analytics ingestion and key activity', () => {
   it('takes 1000 records in one call', async () => {
     const key = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
     const many = Array.from({ length: 1000 }, (_, i) => ({
-      ...records()[0]!, key_hash: key.hash, org_id: a.orgId, path: `/p${i % 40}`, timestamp: `2024-07-0${1 + (i % 3)}T0${i % 10}:00:00Z`,
+      ...records()[0]!,
+      key_hash: key.hash,
+      org_id: a.orgId,
+      path: `/p${i % 40}`,
+      timestamp: `2024-07-0${1 + (i % 3)}T0${i % 10}:00:00Z`,
     }));
     const r = await s.gw('POST', '/gw/analytics', { records: many });
     expect(r.status).toBe(200);
@@ -208,7 +230,11 @@ describe('analytics ingestion and key activity', () => {
     }
     const after = await activity(a.key, key.hash, '2024-10-01', '2024-10-01');
     expect(after.body).toEqual(counted.body);
-    for (const path of paths) expectRow(after.body.data.find((x: any) => x.id.path === path), recs.filter((x) => x.path === path));
+    for (const path of paths)
+      expectRow(
+        after.body.data.find((x: any) => x.id.path === path),
+        recs.filter((x) => x.path === path),
+      );
   });
 
   it('a batch_id reused with other records is 422 and counts nothing; a bad batch_id is 400', async () => {
@@ -219,7 +245,11 @@ describe('analytics ingestion and key activity', () => {
     const counted = await activity(a.key, key.hash, '2024-10-02', '2024-10-02');
     const other = await s.gw('POST', '/gw/analytics', { batch_id, records: recs.slice(10) });
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ status: 'error', message: `batch_id ${batch_id} was already used with other records`, errors: [{ path: 'body.batch_id', message: 'already used with other records' }] });
+    expect(other.body).toEqual({
+      status: 'error',
+      message: `batch_id ${batch_id} was already used with other records`,
+      errors: [{ path: 'body.batch_id', message: 'already used with other records' }],
+    });
     expect((await activity(a.key, key.hash, '2024-10-02', '2024-10-02')).body).toEqual(counted.body);
     const bad = await s.gw('POST', '/gw/analytics', { batch_id: 'no spaces', records: recs });
     expect(bad.status).toBe(400);
@@ -229,16 +259,19 @@ describe('analytics ingestion and key activity', () => {
   it('20 concurrent ingestion calls on the same counters lose no hit and keep exact min and max', async () => {
     const key = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
     const calls = Array.from({ length: 20 }, (_, c) =>
-      Array.from({ length: 5 }, (_, i): Rec => ({
-        ...records()[0]!,
-        key_hash: key.hash,
-        org_id: a.orgId,
-        path: i % 2 ? '/same/one' : '/same/two',
-        response_code: (c + i) % 4 === 0 ? 503 : 200,
-        timestamp: `2024-08-01T12:${String(c).padStart(2, '0')}:${String(i * 10).padStart(2, '0')}Z`,
-        request_time: 100 + c * 5 + i,
-        latency: { total: 50 + ((c * 7 + i * 13) % 97), upstream: 10 + ((c * 3 + i) % 41) },
-      })),
+      Array.from(
+        { length: 5 },
+        (_, i): Rec => ({
+          ...records()[0]!,
+          key_hash: key.hash,
+          org_id: a.orgId,
+          path: i % 2 ? '/same/one' : '/same/two',
+          response_code: (c + i) % 4 === 0 ? 503 : 200,
+          timestamp: `2024-08-01T12:${String(c).padStart(2, '0')}:${String(i * 10).padStart(2, '0')}Z`,
+          request_time: 100 + c * 5 + i,
+          latency: { total: 50 + ((c * 7 + i * 13) % 97), upstream: 10 + ((c * 3 + i) % 41) },
+        }),
+      ),
     );
     const answers = await Promise.all(calls.map((recs) => s.gw('POST', '/gw/analytics', { records: recs })));
     expect(answers.map((x) => x.status)).toEqual(Array(20).fill(200));
@@ -246,7 +279,10 @@ describe('analytics ingestion and key activity', () => {
     const read = await activity(a.key, key.hash, '2024-08-01', '2024-08-01');
     expect(read.body.data).toHaveLength(2);
     for (const path of ['/same/one', '/same/two']) {
-      expectRow(read.body.data.find((x: any) => x.id.path === path), all.filter((x) => x.path === path));
+      expectRow(
+        read.body.data.find((x: any) => x.id.path === path),
+        all.filter((x) => x.path === path),
+      );
     }
     expect(read.body.data.reduce((t: number, x: any) => t + x.hits, 0)).toBe(100);
   });

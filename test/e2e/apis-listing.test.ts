@@ -9,8 +9,16 @@ import { startStage, type Stage } from '../support/stage';
 type Json = Record<string, any>;
 const GW = 'x-gw-api-gateway';
 const ENTRY_MEMBERS = [
-  'api_definition', 'api_model', 'categories', 'created_at', 'updated_at', 'hook_references', 'is_site', 'sort_by',
-  'user_group_owners', 'user_owners',
+  'api_definition',
+  'api_model',
+  'categories',
+  'created_at',
+  'updated_at',
+  'hook_references',
+  'is_site',
+  'sort_by',
+  'user_group_owners',
+  'user_owners',
 ];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -28,8 +36,31 @@ const updated: string[] = [];
 const tag = randomBytes(3).toString('hex');
 /** Name order differs from creation order, and mixes case (the order ignores case). */
 const WORDS = [
-  'kiwi', 'Apple', 'mango', 'banana', 'Zucchini', 'cherry', 'date', 'Elder', 'fig', 'grape', 'Hazel', 'iris', 'jack',
-  'lemon', 'Nectar', 'olive', 'papaya', 'quince', 'Rhubarb', 'sage', 'thyme', 'Ugli', 'vanilla', 'walnut', 'yam',
+  'kiwi',
+  'Apple',
+  'mango',
+  'banana',
+  'Zucchini',
+  'cherry',
+  'date',
+  'Elder',
+  'fig',
+  'grape',
+  'Hazel',
+  'iris',
+  'jack',
+  'lemon',
+  'Nectar',
+  'olive',
+  'papaya',
+  'quince',
+  'Rhubarb',
+  'sage',
+  'thyme',
+  'Ugli',
+  'vanilla',
+  'walnut',
+  'yam',
 ];
 
 function oasBody(id: string, name: string, orgId: string): Json {
@@ -94,8 +125,7 @@ async function allOf(key: string, sort?: string): Promise<Json[]> {
 /** The expected order of A's APIs for a sort, from the stored timestamps, ties broken by id. */
 function expectedOrder(entries: Json[], sort: string): string[] {
   const field = sort.replace(/^-/, '');
-  const keyOf = (e: Json) =>
-    field === 'name' ? String(e.api_definition.name).toLowerCase() : String(e[field]);
+  const keyOf = (e: Json) => (field === 'name' ? String(e.api_definition.name).toLowerCase() : String(e[field]));
   const sorted = [...entries].sort((x, y) => {
     const a = keyOf(x);
     const b = keyOf(y);
@@ -129,9 +159,7 @@ describe('GET /api/apis: shape and pages', () => {
       });
       expect(e.updated_at >= e.created_at).toBe(true);
       // Exactly the members of the spec's "API listing entry" (oas only for OAS APIs).
-      expect(Object.keys(e).sort()).toEqual(
-        [...ENTRY_MEMBERS, ...(oasIds.has(id) ? ['oas'] : [])].sort(),
-      );
+      expect(Object.keys(e).sort()).toEqual([...ENTRY_MEMBERS, ...(oasIds.has(id) ? ['oas'] : [])].sort());
       if (oasIds.has(id)) {
         expect(e.oas[GW].info).toMatchObject({ id, orgId: A.orgId, dbId: e.api_definition.id });
         expect(e.oas.paths).toEqual({ [`/${id}`]: {} });
@@ -161,7 +189,13 @@ describe('GET /api/apis: shape and pages', () => {
   });
 
   it('takes page_size 1..100 and counts pages from it; other sizes are 400', async () => {
-    for (const [size, pages, last] of [[7, 4, 4], [25, 1, 25], [100, 1, 25], [1, 25, 1], [24, 2, 1]] as const) {
+    for (const [size, pages, last] of [
+      [7, 4, 4],
+      [25, 1, 25],
+      [100, 1, 25],
+      [1, 25, 1],
+      [24, 2, 1],
+    ] as const) {
       const r = await list(A.key, `?page_size=${size}&p=${pages}`);
       expect(r.status).toBe(200);
       expect(r.body.pages).toBe(pages);
@@ -337,9 +371,7 @@ describe('GET /api/apis: exact page count under concurrent writes', () => {
   it('counts a race for one api_id once: one create wins, the rest are 409', async () => {
     const D = await s.tenant();
     const id = `race-${tag}`;
-    const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => s.gw('POST', '/gw/apis/oas', oasBody(id, `racer ${i}`, D.orgId))),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => s.gw('POST', '/gw/apis/oas', oasBody(id, `racer ${i}`, D.orgId))));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const l = await list(D.key, '?page_size=1');
     expect(l.body.pages).toBe(1);

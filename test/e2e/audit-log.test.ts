@@ -86,7 +86,10 @@ describe.skipIf(onEmulator)('every change of a configuration object is one entry
     expect(made.status).toBe(200);
     secrets.push(password, made.body.Meta.access_key, sha(made.body.Meta.access_key));
     const id = made.body.Meta.id as string;
-    expect((await s.admin('PUT', `/admin/users/${id}`, { email_address: 'b@audit.example', first_name: 'B', password: 'another secret phrase', active: true })).status).toBe(200);
+    expect(
+      (await s.admin('PUT', `/admin/users/${id}`, { email_address: 'b@audit.example', first_name: 'B', password: 'another secret phrase', active: true }))
+        .status,
+    ).toBe(200);
     secrets.push('another secret phrase');
     const rotated = await s.admin('POST', `/admin/users/${id}/access-key`);
     expect(rotated.status).toBe(200);
@@ -162,7 +165,9 @@ describe.skipIf(onEmulator)('every change of a configuration object is one entry
     expect(made.status).toBe(200);
     const id = made.body.Meta as string;
     secrets.push(made.body.signing_secret, 'hook-header-credential');
-    expect((await s.dash(t.key, 'PUT', `/api/hooks/${id}`, { name: 'H2', method: 'PUT', target_path: 'https://hooks.example/b', header_map: headers })).status).toBe(200);
+    expect(
+      (await s.dash(t.key, 'PUT', `/api/hooks/${id}`, { name: 'H2', method: 'PUT', target_path: 'https://hooks.example/b', header_map: headers })).status,
+    ).toBe(200);
     const rotated = await s.dash(t.key, 'POST', `/api/hooks/${id}/signing-secret`);
     expect(rotated.status).toBe(200);
     secrets.push(rotated.body.signing_secret);
@@ -217,8 +222,16 @@ describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
       dynamodb: {
         SequenceNumber: '42',
         NewImage: marshall({
-          PK: `POLICY#${id}`, SK: 'POLICY', entity: 'policy', id, name: id, org_id: t.orgId, version: 1,
-          audit_actor: { type: 'gateway' }, audit_request_id: 'req-twice', audit_at: new Date().toISOString(),
+          PK: `POLICY#${id}`,
+          SK: 'POLICY',
+          entity: 'policy',
+          id,
+          name: id,
+          org_id: t.orgId,
+          version: 1,
+          audit_actor: { type: 'gateway' },
+          audit_request_id: 'req-twice',
+          audit_at: new Date().toISOString(),
         }) as never,
       },
     };
@@ -241,7 +254,12 @@ describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
     const entries = list.body.entries as Json[];
     expect(entries.length).toBeGreaterThan(5);
     expect(new Set(entries.map((e) => e.org_id))).toEqual(new Set([t.orgId]));
-    expect(entries.map((e) => e.at)).toEqual(entries.map((e) => e.at).sort().reverse());
+    expect(entries.map((e) => e.at)).toEqual(
+      entries
+        .map((e) => e.at)
+        .sort()
+        .reverse(),
+    );
     expect(entries.some((e) => e.object.id === theirs.body.Meta)).toBe(false);
     // Another organisation's object, asked by id: nothing, exactly as for an object that never was.
     const asked = await s.dash(t.key, 'GET', `/api/audit-log?object_id=${theirs.body.Meta}`);
@@ -272,7 +290,11 @@ describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
   });
 
   it('a user without the audit group is refused (403); with read it may list', async () => {
-    const made = await s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: `${uid('no-audit')}@x.example`, user_permissions: { hooks: 'write' } });
+    const made = await s.admin('POST', '/admin/users', {
+      org_id: t.orgId,
+      email_address: `${uid('no-audit')}@x.example`,
+      user_permissions: { hooks: 'write' },
+    });
     expect(made.status).toBe(200);
     const refused = await s.dash(made.body.Meta.access_key, 'GET', '/api/audit-log');
     expect(refused.status).toBe(403);

@@ -33,11 +33,26 @@ describe("each write route's handler refuses a body over 5 MB itself, as the clo
 
   for (const route of routeList.filter((r) => r.access === 'write')) {
     it(`${route.method} ${route.path}`, async () => {
-      const credential: Record<string, string> = { dashboard: { authorization: `Bearer ${dashKey}` }, gateway: { 'x-gw-authorization': GW_SECRET }, admin: { 'admin-auth': ADMIN_SECRET }, public: {} }[route.group] as Record<string, string>;
+      const credential: Record<string, string> = {
+        dashboard: { authorization: `Bearer ${dashKey}` },
+        gateway: { 'x-gw-authorization': GW_SECRET },
+        admin: { 'admin-auth': ADMIN_SECRET },
+        public: {},
+      }[route.group] as Record<string, string>;
       const path = concretePath(route.path);
       const event = apiGatewayEvent(
-        { method: route.method, url: new URL(path, 'http://local'), headers: { ...credential, 'content-type': 'application/json' }, body, sourceIp: '127.0.0.1', protocol: 'HTTP/1.1' },
-        { routeKey: `${route.method} ${route.path}`, pathParameters: Object.fromEntries(route.path.match(/\{[^}]+\}/g)?.map((p) => [p.slice(1, -1), 'abc123']) ?? []) },
+        {
+          method: route.method,
+          url: new URL(path, 'http://local'),
+          headers: { ...credential, 'content-type': 'application/json' },
+          body,
+          sourceIp: '127.0.0.1',
+          protocol: 'HTTP/1.1',
+        },
+        {
+          routeKey: `${route.method} ${route.path}`,
+          pathParameters: Object.fromEntries(route.path.match(/\{[^}]+\}/g)?.map((p) => [p.slice(1, -1), 'abc123']) ?? []),
+        },
       );
       const { handler } = (await import(/* @vite-ignore */ new URL(`../../${route.entry}`, import.meta.url).href)) as { handler: Handler };
       const r = await handler(event, { awsRequestId: event.requestContext.requestId, getRemainingTimeInMillis: () => 29_000 } as Context);

@@ -20,7 +20,9 @@ afterAll(() => s.close());
 async function api(listenPath: string, domain?: string): Promise<string> {
   const apiId = uid('xa');
   const r = await s.gw('POST', '/gw/apis', {
-    api_id: apiId, name: apiId, org_id: orgId,
+    api_id: apiId,
+    name: apiId,
+    org_id: orgId,
     proxy: { listen_path: listenPath, target_url: 'http://upstream.example' },
     ...(domain ? { domain } : {}),
   });
@@ -30,7 +32,9 @@ async function api(listenPath: string, domain?: string): Promise<string> {
 
 /** nginx's way: the original request in X-Original-* headers. */
 const viaNginx = (uri: string, headers: Record<string, string>, method = 'GET', host = 'gw.example') =>
-  s.call('GET', `/gw/ext-authz${uri}`, { headers: { 'x-gw-authorization': GW_SECRET, 'x-original-uri': uri, 'x-original-method': method, 'x-original-host': host, ...headers } });
+  s.call('GET', `/gw/ext-authz${uri}`, {
+    headers: { 'x-gw-authorization': GW_SECRET, 'x-original-uri': uri, 'x-original-method': method, 'x-original-host': host, ...headers },
+  });
 /** Envoy's way: the original method and path (after the prefix) and Host. */
 const viaEnvoy = (method: string, uri: string, headers: Record<string, string>, host = 'gw.example') =>
   s.call(method, `/gw/ext-authz${uri}`, { headers: { 'x-gw-authorization': GW_SECRET, host, ...headers } });

@@ -55,25 +55,54 @@ const ok = (r: { status: number; body: unknown }, what: string) => {
 
 /** Every kind gwctl manages: hooks (one with a header), a template, OAS base + version, a classic API, a policy, an OAuth client. */
 async function buildWorld(s: Stage, t: { orgId: string; key: string }) {
-  const hook = ok(await s.dash(t.key, 'POST', '/api/hooks', { name: 'alerts', method: 'POST', target_path: 'https://hooks.example/alerts', header_map: { Authorization: HEADER_SECRET } }), 'hook');
-  ok(await s.dash(t.key, 'POST', '/api/hooks', { name: 'audit trail', method: 'PUT', target_path: 'https://hooks.example/audit', event_timeout: 30 }), 'hook 2');
+  const hook = ok(
+    await s.dash(t.key, 'POST', '/api/hooks', {
+      name: 'alerts',
+      method: 'POST',
+      target_path: 'https://hooks.example/alerts',
+      header_map: { Authorization: HEADER_SECRET },
+    }),
+    'hook',
+  );
+  ok(
+    await s.dash(t.key, 'POST', '/api/hooks', { name: 'audit trail', method: 'PUT', target_path: 'https://hooks.example/audit', event_timeout: 30 }),
+    'hook 2',
+  );
   ok(
     await s.dash(t.key, 'POST', '/api/assets', {
       id: id('tpl'),
       name: 'Standard',
       kind: 'oas-template',
-      data: { openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, 'x-gw-api-gateway': { server: { eventHandlers: [{ enabled: true, id: hook.Meta, name: 'q', trigger: 'QuotaExceeded', type: 'webhook' }] } } },
+      data: {
+        openapi: '3.0.3',
+        info: { title: 'T', version: '1' },
+        paths: {},
+        'x-gw-api-gateway': { server: { eventHandlers: [{ enabled: true, id: hook.Meta, name: 'q', trigger: 'QuotaExceeded', type: 'webhook' }] } },
+      },
     }),
     'template',
   );
-  ok(await s.dash(t.key, 'POST', '/api/assets', { name: 'Bare', kind: 'oas-template', data: { openapi: '3.0.3', info: { title: 'B', version: '1' }, paths: {} } }), 'template 2');
+  ok(
+    await s.dash(t.key, 'POST', '/api/assets', {
+      name: 'Bare',
+      kind: 'oas-template',
+      data: { openapi: '3.0.3', info: { title: 'B', version: '1' }, paths: {} },
+    }),
+    'template 2',
+  );
   ok(
     await s.gw('POST', '/gw/apis/oas', {
       openapi: '3.0.3',
       info: { title: 'Orders', version: '1' },
       paths: { '/orders': { get: { operationId: 'listOrders', responses: { '200': { description: 'ok' } } } } },
       'x-gw-api-gateway': {
-        info: { id: id('orders'), orgId: t.orgId, name: 'Orders', state: { active: true }, versioning: { enabled: true, name: 'v1', key: 'x-api-version', location: 'header', default: 'v1' } },
+        info: {
+          id: id('orders'),
+          orgId: t.orgId,
+          name: 'Orders',
+          state: { active: true },
+          versioning: { enabled: true, name: 'v1', key: 'x-api-version', location: 'header', default: 'v1' },
+        },
         server: {
           listenPath: { value: `/${id('orders')}/`, strip: true },
           eventHandlers: [{ enabled: true, id: hook.Meta, name: 'quota', trigger: 'QuotaExceeded', type: 'webhook' }],
@@ -109,9 +138,28 @@ async function buildWorld(s: Stage, t: { orgId: string; key: string }) {
     }),
     'classic API',
   );
-  ok(await s.gw('POST', '/gw/policies', { id: id('gold'), name: 'Gold', org_id: t.orgId, rate: 100, per: 60, quota_max: -1, tags: ['team-orders'], access_rights: rightsFor(id('orders')) }), 'policy');
   ok(
-    await s.gw('POST', '/gw/oauth/clients/create', { api_id: id('orders'), client_id: id('client'), redirect_uri: 'https://app.example/cb', policy_id: id('gold'), description: 'mobile app', meta_data: { team: 'orders' } }),
+    await s.gw('POST', '/gw/policies', {
+      id: id('gold'),
+      name: 'Gold',
+      org_id: t.orgId,
+      rate: 100,
+      per: 60,
+      quota_max: -1,
+      tags: ['team-orders'],
+      access_rights: rightsFor(id('orders')),
+    }),
+    'policy',
+  );
+  ok(
+    await s.gw('POST', '/gw/oauth/clients/create', {
+      api_id: id('orders'),
+      client_id: id('client'),
+      redirect_uri: 'https://app.example/cb',
+      policy_id: id('gold'),
+      description: 'mobile app',
+      meta_data: { team: 'orders' },
+    }),
     'OAuth client',
   );
 }
@@ -182,14 +230,19 @@ describe('gwctl dump', () => {
     );
     const all = Object.values(files).join('\n');
     // Nothing the service owns or generates, no organisation, no clear header value, no secret.
-    expect(all.split('\n').filter((l) => /\b[0-9a-f]{24}\b|dbId|orgId|org_id|created_at|updated_at|last_updated|date_created|version: \d|(^|\s)_id:|secret/.test(l))).toEqual([]);
+    expect(
+      all.split('\n').filter((l) => /\b[0-9a-f]{24}\b|dbId|orgId|org_id|created_at|updated_at|last_updated|date_created|version: \d|(^|\s)_id:|secret/.test(l)),
+    ).toEqual([]);
     expect(all).not.toContain(orgA.orgId);
     expect(all).not.toContain(HEADER_SECRET);
     expect(files['hooks/alerts.yaml']).toBe(
-      'kind: hook\nspec:\n  header_map:\n    Authorization: ${env:GW_HOOK_ALERTS_AUTHORIZATION}\n  method: POST\n  name: alerts\n  target_path: https://hooks.example/alerts\n',
+      'kind: hook\nspec:\n  header_map:\n    Authorization: ${env:GW_HOOK_ALERTS_AUTHORIZATION}\n  method: POST\n  name: alerts\n  target_path: ' +
+        'https://hooks.example/alerts\n',
     );
     expect(files['gwctl.yaml']).toContain('format: gwctl/v1');
-    expect(parse(files['gwctl.yaml']!).environment).toEqual([{ name: 'GW_HOOK_ALERTS_AUTHORIZATION', used_by: ['hooks/alerts.yaml#spec.header_map.Authorization'] }]);
+    expect(parse(files['gwctl.yaml']!).environment).toEqual([
+      { name: 'GW_HOOK_ALERTS_AUTHORIZATION', used_by: ['hooks/alerts.yaml#spec.header_map.Authorization'] },
+    ]);
     const base = parse(files[`apis/${id('orders')}.yaml`]!) as Any;
     expect(base.spec['x-gw-api-gateway'].server.eventHandlers[0].id).toBe('${hook:alerts}');
     expect(base.spec['x-gw-api-gateway'].info.versioning).not.toHaveProperty('versions');
@@ -223,8 +276,12 @@ describe('gwctl validate', () => {
     expect(lines).toContain(
       `apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "nobody", in neither the folder nor the organisation`,
     );
-    expect(lines).toContain(`hooks/audit-trail.yaml: spec.method: must be equal to one of the allowed values: ["DELETE","GET","PUT","POST","PATCH"] (WebhookInput)`);
-    expect(lines).toContain(`policies/${id('gold')}.yaml: spec.access_rights.no-such-api: grants the API "no-such-api", in neither the folder nor the organisation`);
+    expect(lines).toContain(
+      `hooks/audit-trail.yaml: spec.method: must be equal to one of the allowed values: ["DELETE","GET","PUT","POST","PATCH"] (WebhookInput)`,
+    );
+    expect(lines).toContain(
+      `policies/${id('gold')}.yaml: spec.access_rights.no-such-api: grants the API "no-such-api", in neither the folder nor the organisation`,
+    );
     expect(lines).toHaveLength(3);
 
     // A hook the organisation has but the folder does not: fine with --org, an error offline.
@@ -236,7 +293,9 @@ describe('gwctl validate', () => {
     expect(online.err.split('\n').filter((l) => l.includes('webhook'))).toEqual([]);
     const offline = await gwctl(a, orgA.key, ['validate', '--dir', dir]);
     expect(offline.code).toBe(1);
-    expect(offline.err).toContain(`apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "alerts", in neither the folder`);
+    expect(offline.err).toContain(
+      `apis/${id('orders')}.yaml: spec.x-gw-api-gateway.server.eventHandlers[0].id: names the webhook "alerts", in neither the folder`,
+    );
   });
 });
 
@@ -275,7 +334,9 @@ describe('gwctl sync and diff', () => {
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
     // Every create carries an Idempotency-Key derived from the plan; the header value comes from the environment, and is never printed.
     expect(sent.map((x) => x.headers.get('idempotency-key'))).toEqual(sent.map(() => expect.stringMatching(/^gwctl-[0-9a-f]{64}$/)));
-    expect(JSON.parse(sent.find((x) => x.write.endsWith('/api/hooks') && x.body.includes('"alerts"'))!.body).header_map).toEqual({ Authorization: HEADER_SECRET });
+    expect(JSON.parse(sent.find((x) => x.write.endsWith('/api/hooks') && x.body.includes('"alerts"'))!.body).header_map).toEqual({
+      Authorization: HEADER_SECRET,
+    });
     expect(`${r.out}${r.err}`).not.toContain(HEADER_SECRET);
     // The new OAuth client's secret went to the secrets file only.
     const secrets = JSON.parse(readFileSync(join(work, 'secrets.json'), 'utf8')) as Any[];
@@ -289,7 +350,10 @@ describe('gwctl sync and diff', () => {
     expect(again.code).toBe(0);
 
     // Reference order: hooks, templates, the base API before its version, policies, OAuth clients.
-    const applied = r.out.split('\n').filter((l) => l.startsWith('applied: ')).map((l) => l.replace(/^applied: create (\S+) .*$/, '$1'));
+    const applied = r.out
+      .split('\n')
+      .filter((l) => l.startsWith('applied: '))
+      .map((l) => l.replace(/^applied: create (\S+) .*$/, '$1'));
     expect(applied).toEqual(['hook', 'hook', 'template', 'template', 'api', 'api', 'api', 'policy', 'oauth-client']);
     expect(r.out.indexOf(`create api ${id('orders')}`)).toBeLessThan(r.out.indexOf(`create api ${id('orders-v2')}`));
 
@@ -340,7 +404,15 @@ describe('gwctl sync and diff', () => {
     // Another writer changes the hook after the plan.
     const hooks = ok(await b.dash(orgB.key, 'GET', '/api/hooks'), 'hooks').hooks as Any[];
     const audit = hooks.find((h) => h.name === 'audit trail')!;
-    ok(await b.dash(orgB.key, 'PUT', `/api/hooks/${audit.id}`, { name: 'audit trail', method: 'PUT', target_path: 'https://hooks.example/audit-moved', event_timeout: 30 }), 'other writer');
+    ok(
+      await b.dash(orgB.key, 'PUT', `/api/hooks/${audit.id}`, {
+        name: 'audit trail',
+        method: 'PUT',
+        target_path: 'https://hooks.example/audit-moved',
+        event_timeout: 30,
+      }),
+      'other writer',
+    );
 
     const r = await gwctl(b, orgB.key, ['sync', '--dir', dir, '--plan', planFile], ENV);
     expect(r.code).toBe(1);
@@ -359,7 +431,10 @@ describe('gwctl sync and diff', () => {
     expect(kept.out).toContain('Sync: 0 applied');
     const r = await gwctl(b, orgB.key, ['sync', '--dir', dir, '--prune']);
     expect(r.code, `${r.out}\n${r.err}`).toBe(0);
-    const deleted = r.out.split('\n').filter((l) => l.startsWith('applied: delete ')).map((l) => l.split(' ')[2]);
+    const deleted = r.out
+      .split('\n')
+      .filter((l) => l.startsWith('applied: delete '))
+      .map((l) => l.split(' ')[2]);
     expect(deleted).toEqual(['oauth-client', 'policy', 'api', 'api', 'api', 'template', 'template', 'hook', 'hook']);
     expect(r.out.indexOf(`delete api ${id('orders-v2')}`)).toBeLessThan(r.out.indexOf(`delete api ${id('orders')}`));
     expect((await gwctl(b, orgB.key, ['dump', '--dir', join(work, 'dump-b-empty')])).out).toMatch(/^dumped 0 objects/);
@@ -373,8 +448,12 @@ describe('gwctl sync killed halfway', () => {
     const hooks = Array.from({ length: 5 }, (_, i) => `kill-hook-${i}`);
     const apiIds = Array.from({ length: 3 }, (_, i) => id(`kill-api-${i}`));
     const files: Record<string, Any> = {};
-    for (const h of hooks) files[`hooks/${h}.yaml`] = { kind: 'hook', spec: { name: h, method: 'POST', target_path: `https://hooks.example/${h}`, header_map: {} } };
-    files['templates/kill-template.yaml'] = { kind: 'template', spec: { name: 'kill-template', description: '', kind: 'oas-template', data: { openapi: '3.0.3', info: { title: 'K', version: '1' }, paths: {} } } };
+    for (const h of hooks)
+      files[`hooks/${h}.yaml`] = { kind: 'hook', spec: { name: h, method: 'POST', target_path: `https://hooks.example/${h}`, header_map: {} } };
+    files['templates/kill-template.yaml'] = {
+      kind: 'template',
+      spec: { name: 'kill-template', description: '', kind: 'oas-template', data: { openapi: '3.0.3', info: { title: 'K', version: '1' }, paths: {} } },
+    };
     apiIds.forEach((apiId, i) => {
       files[`apis/${apiId}.yaml`] = {
         kind: 'api',
@@ -384,7 +463,10 @@ describe('gwctl sync killed halfway', () => {
           paths: {},
           'x-gw-api-gateway': {
             info: { id: apiId, name: apiId, state: { active: true } },
-            server: { listenPath: { value: `/${apiId}/`, strip: true }, eventHandlers: [{ enabled: true, id: `\${hook:${hooks[i]}}`, name: 'q', trigger: 'QuotaExceeded', type: 'webhook' }] },
+            server: {
+              listenPath: { value: `/${apiId}/`, strip: true },
+              eventHandlers: [{ enabled: true, id: `\${hook:${hooks[i]}}`, name: 'q', trigger: 'QuotaExceeded', type: 'webhook' }],
+            },
             upstream: { url: 'https://up.example.com' },
           },
         },
@@ -403,7 +485,10 @@ describe('gwctl sync killed halfway', () => {
     const proxy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<
+        string,
+        string
+      >;
       const answer = await fetch(`${a.url}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
       const text = await answer.text();
       if (req.method !== 'GET' && ++writes === 5) {

@@ -26,7 +26,9 @@ afterAll(() => s?.close());
 
 /** Test-only Scan of the idempotency records (service code never scans). */
 async function records(): Promise<Array<Record<string, any>>> {
-  const out = await ddb().send(new ScanCommand({ TableName: s.table, ConsistentRead: true, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'idempotency' } }));
+  const out = await ddb().send(
+    new ScanCommand({ TableName: s.table, ConsistentRead: true, FilterExpression: 'entity = :e', ExpressionAttributeValues: { ':e': 'idempotency' } }),
+  );
   return out.Items ?? [];
 }
 
@@ -135,7 +137,16 @@ describe('a reply larger than one record holds is still kept whole (contract §3
     const keys: unknown[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await ddb().send(new ScanCommand({ TableName: s.table, ConsistentRead: true, ExclusiveStartKey: start, FilterExpression: 'entity = :e AND #s.alias = :a', ExpressionAttributeNames: { '#s': 'session' }, ExpressionAttributeValues: { ':e': 'key', ':a': alias } }));
+      const page = await ddb().send(
+        new ScanCommand({
+          TableName: s.table,
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+          FilterExpression: 'entity = :e AND #s.alias = :a',
+          ExpressionAttributeNames: { '#s': 'session' },
+          ExpressionAttributeValues: { ':e': 'key', ':a': alias },
+        }),
+      );
       keys.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);

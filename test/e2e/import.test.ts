@@ -85,7 +85,12 @@ describe('import: document and generated defaults', () => {
   it('answers the status envelope with Meta = id and ID = api_id, and the API is in the caller org', async () => {
     const r = await importDoc(t.key, petstoreJson, 'application/json', `?${freshPath()}`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ Status: 'OK', Message: 'API created', Meta: expect.stringMatching(/^[0-9a-f]{24}$/), ID: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(r.body).toEqual({
+      Status: 'OK',
+      Message: 'API created',
+      Meta: expect.stringMatching(/^[0-9a-f]{24}$/),
+      ID: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     const got = await s.gw('GET', `/gw/apis/oas/${r.body.ID}`);
     expect(got.body['x-gw-api-gateway'].info).toMatchObject({ id: r.body.ID, dbId: r.body.Meta, orgId: t.orgId });
     const list = await s.dash(t.key, 'GET', '/api/apis?p=-1');
@@ -128,7 +133,7 @@ describe('import: document and generated defaults', () => {
   });
 
   it('each query override replaces its default', async () => {
-    const up = await imported(petstoreJson, 'application/json', '?upstreamURL=' + encodeURIComponent('http://backend.internal:8080/pets'));
+    const up = await imported(petstoreJson, 'application/json', `?upstreamURL=${encodeURIComponent('http://backend.internal:8080/pets')}`);
     expect(up.doc['x-gw-api-gateway'].upstream.url).toBe('http://backend.internal:8080/pets');
     const lp = await imported(petstoreJson, 'application/json', '?listenPath=/pets-override/');
     expect(lp.doc['x-gw-api-gateway'].server.listenPath).toEqual({ value: '/pets-override/', strip: true });

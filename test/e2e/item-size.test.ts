@@ -42,7 +42,11 @@ describe("objects over DynamoDB's 400 KB item limit answer 413 and store nothing
     await refused(() => s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId), meta_data: bigMeta() }), 'gateway', limit('key'));
     await refused(() => s.admin('POST', '/admin/org/keys', { org_id: t.orgId, access_rights: rightsFor(apiId), meta_data: bigMeta() }), 'admin', limit('key'));
     const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), alias: 'small' });
-    await refused(() => s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, { access_rights: rightsFor(apiId), meta_data: bigMeta() }), 'dashboard', limit('key'));
+    await refused(
+      () => s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, { access_rights: rightsFor(apiId), meta_data: bigMeta() }),
+      'dashboard',
+      limit('key'),
+    );
     expect((await s.gw('GET', `/gw/keys/${key}`)).body).toMatchObject({ alias: 'small' });
   });
 
@@ -59,19 +63,36 @@ describe("objects over DynamoDB's 400 KB item limit answer 413 and store nothing
     const id = uid('small');
     expect((await s.gw('POST', '/gw/policies', { id, name: 'small' })).status).toBe(200);
     await refused(() => s.gw('PUT', `/gw/policies/${id}`, { id, meta_data: bigMeta() }), 'gateway', limit('policy'));
-    await refused(() => s.admin('POST', '/admin/policies/import', { Data: [{ id: uid('a') }, { id: uid('b'), meta_data: bigMeta() }, { id: uid('c') }] }), 'admin', limit('policy'));
+    await refused(
+      () => s.admin('POST', '/admin/policies/import', { Data: [{ id: uid('a') }, { id: uid('b'), meta_data: bigMeta() }, { id: uid('c') }] }),
+      'admin',
+      limit('policy'),
+    );
   });
 
   it('an OAuth client: create and update', async () => {
-    await refused(() => s.gw('POST', '/gw/oauth/clients/create', { api_id: apiId, redirect_uri: 'https://app.example/cb', meta_data: bigMeta() }), 'gateway', limit('OAuth client'));
+    await refused(
+      () => s.gw('POST', '/gw/oauth/clients/create', { api_id: apiId, redirect_uri: 'https://app.example/cb', meta_data: bigMeta() }),
+      'gateway',
+      limit('OAuth client'),
+    );
     const c = await s.gw('POST', '/gw/oauth/clients/create', { api_id: apiId, redirect_uri: 'https://app.example/cb' });
     expect(c.status).toBe(200);
-    await refused(() => s.gw('PUT', `/gw/oauth/clients/${apiId}/${c.body.client_id}`, { redirect_uri: 'https://app.example/cb', meta_data: bigMeta() }), 'gateway', limit('OAuth client'));
+    await refused(
+      () => s.gw('PUT', `/gw/oauth/clients/${apiId}/${c.body.client_id}`, { redirect_uri: 'https://app.example/cb', meta_data: bigMeta() }),
+      'gateway',
+      limit('OAuth client'),
+    );
   });
 
   it('a template whose compressed data and description together pass 400 KB: create and update', async () => {
     // Random text barely compresses: about 330 KB gzipped, under the 350 KB data limit on its own.
-    const data = { paths: {}, 'x-blob': randomBytes(330 * KB).toString('base64').slice(0, 440 * KB) };
+    const data = {
+      paths: {},
+      'x-blob': randomBytes(330 * KB)
+        .toString('base64')
+        .slice(0, 440 * KB),
+    };
     const description = '€'.repeat(65_536); // 192 KB of UTF-8
     await refused(() => s.dash(t.key, 'POST', '/api/assets', { name: 'big', description, data }), 'dashboard', limit('template'));
     const small = await s.dash(t.key, 'POST', '/api/assets', { name: 'small', data: { paths: {} } });

@@ -90,7 +90,11 @@ describe('one API per domain and listen path', () => {
     const before = await count(b.key);
     const r = await importAt(b.key, 'listenPath=/held/');
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ Status: 'Error', Message: 'listen path /held is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path', Meta: null });
+    expect(r.body).toEqual({
+      Status: 'Error',
+      Message: 'listen path /held is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path',
+      Meta: null,
+    });
     expect(JSON.stringify(r.body)).not.toContain(held);
     expect(await count(b.key)).toBe(before);
     const gw = await create(id('b-held'), b.orgId, server('/held'));
@@ -164,7 +168,9 @@ describe('one API per domain and listen path', () => {
     expect((await patch('')).status).toBe(200);
     const clash = await patch('?listenPath=/streams-taken/');
     expect(clash.status).toBe(409);
-    expect(clash.body.Message).toBe('listen path /streams-taken is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path');
+    expect(clash.body.Message).toBe(
+      'listen path /streams-taken is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path',
+    );
     expect((await s.gw('GET', `/gw/apis/${r.body.ID}`)).body.proxy.listen_path).toBe('/streams-own/');
   });
 
@@ -188,8 +194,12 @@ describe('one API per domain and listen path', () => {
     const moved = id('moved');
     expect((await create(moved, a.orgId, server('/moving/'))).status).toBe(200);
     expect((await update(moved, b.orgId, server('/moving/'))).status).toBe(200);
-    expect((await importAt(a.key, 'listenPath=/moving/')).body.Message).toBe('listen path /moving is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path');
-    expect((await importAt(b.key, 'listenPath=/moving/')).body.Message).toBe(`listen path /moving is already used by API ${moved}; pass the listenPath query parameter to serve this API on another path`);
+    expect((await importAt(a.key, 'listenPath=/moving/')).body.Message).toBe(
+      'listen path /moving is already used by an API of another organisation; pass the listenPath query parameter to serve this API on another path',
+    );
+    expect((await importAt(b.key, 'listenPath=/moving/')).body.Message).toBe(
+      `listen path /moving is already used by API ${moved}; pass the listenPath query parameter to serve this API on another path`,
+    );
   });
 
   it('an API stored before claims existed takes its claim on its next write', async () => {

@@ -49,7 +49,10 @@ it('starts, persists across a restart on the same DATA_DIR, and stops cleanly', 
   const base = `http://127.0.0.1:${port}`;
   const org = await request(base, 'POST', '/admin/organisations', { headers: admin, body: { id: 'kept-org' } });
   expect(org.status).toBe(200);
-  const user = await request<{ Meta: { access_key: string } }>(base, 'POST', '/admin/users', { headers: admin, body: { org_id: 'kept-org', email_address: 'kept@org.example' } });
+  const user = await request<{ Meta: { access_key: string } }>(base, 'POST', '/admin/users', {
+    headers: admin,
+    body: { org_id: 'kept-org', email_address: 'kept@org.example' },
+  });
   const key = user.body.Meta.access_key;
 
   expect(await stop(first)).toBe('');

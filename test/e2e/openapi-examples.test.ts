@@ -43,7 +43,8 @@ function requestExamples(): Array<{ name: string; method: string; path: string; 
       for (const [type, media] of Object.entries((op as Json).requestBody?.content ?? {})) {
         const m = media as Json;
         if (m.example !== undefined) out.push({ name: (op as Json).operationId, method: method.toUpperCase(), path, type, example: m.example });
-        for (const e of Object.values(m.examples ?? {})) out.push({ name: (op as Json).operationId, method: method.toUpperCase(), path, type, example: (e as Json).value });
+        for (const e of Object.values(m.examples ?? {}))
+          out.push({ name: (op as Json).operationId, method: method.toUpperCase(), path, type, example: (e as Json).value });
       }
     }
   }
@@ -52,9 +53,11 @@ function requestExamples(): Array<{ name: string; method: string; path: string; 
 
 /** Values of `key` anywhere in a JSON value. */
 const valuesOf = (v: unknown, key: string): unknown[] =>
-  Array.isArray(v) ? v.flatMap((x) => valuesOf(x, key)) : v !== null && typeof v === 'object'
-    ? Object.entries(v).flatMap(([k, x]) => [...(k === key ? [x] : []), ...valuesOf(x, key)])
-    : [];
+  Array.isArray(v)
+    ? v.flatMap((x) => valuesOf(x, key))
+    : v !== null && typeof v === 'object'
+      ? Object.entries(v).flatMap(([k, x]) => [...(k === key ? [x] : []), ...valuesOf(x, key)])
+      : [];
 const texts = (xs: unknown[]) => [...new Set(xs.filter((x): x is string => typeof x === 'string' && x !== ''))];
 
 /** Makes what the example refers to; answers the path parameters to send it with. */
@@ -66,10 +69,16 @@ async function prepare(name: string, example: Json): Promise<Record<string, stri
   };
   for (const id of texts([...valuesOf(example, 'org_id'), ...valuesOf(example, 'orgId')])) await made('POST', '/admin/organisations', { id });
   if (!['classicCreate', 'oasCreate'].includes(name) && typeof example.api_id === 'string' && example.api_id) {
-    await made('POST', '/gw/apis', { api_id: example.api_id, name: 'example', org_id: w.orgId, proxy: { listen_path: `/${uid('ex')}/`, target_url: 'http://upstream.example' } });
+    await made('POST', '/gw/apis', {
+      api_id: example.api_id,
+      name: 'example',
+      org_id: w.orgId,
+      proxy: { listen_path: `/${uid('ex')}/`, target_url: 'http://upstream.example' },
+    });
   }
   // Policies a key applies: of the world's organisation (a dashboard key may apply only its own), granting its API.
-  for (const id of texts(valuesOf(example, 'apply_policies').flat())) await made('POST', '/gw/policies', { id, org_id: w.orgId, access_rights: rightsFor(w.apiId) });
+  for (const id of texts(valuesOf(example, 'apply_policies').flat()))
+    await made('POST', '/gw/policies', { id, org_id: w.orgId, access_rights: rightsFor(w.apiId) });
   const params = paramsOf(seeded, routeList.find((r) => r.name === name)!);
   if (name === 'policiesUpdate') {
     await made('POST', '/gw/policies', { id: example.id, org_id: w.orgId });

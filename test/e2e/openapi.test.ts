@@ -47,7 +47,10 @@ it('passes the Redocly linter with its recommended rules: 0 errors', async () =>
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
-    const report = JSON.parse(run.stdout) as { totals: { errors: number }; problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
+    const report = JSON.parse(run.stdout) as {
+      totals: { errors: number };
+      problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>;
+    };
     const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors.slice(0, 30)).toEqual([]);
     expect(report.totals.errors).toBe(0);
@@ -68,7 +71,16 @@ describe('the document refuses what the server refuses for a reason JSON Schema 
     ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'ftp://x.example/' }), 'dash'],
     ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: { HOST: 'a' } }), 'dash'],
     ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: { 'X-Forwarded-For': 'a' } }), 'dash'],
-    ['POST', '/api/hooks', JSON.stringify({ method: 'GET', target_path: 'https://x.example/', header_map: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`x-h${i}`, 'v'])) }), 'dash'],
+    [
+      'POST',
+      '/api/hooks',
+      JSON.stringify({
+        method: 'GET',
+        target_path: 'https://x.example/',
+        header_map: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`x-h${i}`, 'v'])),
+      }),
+      'dash',
+    ],
     ['POST', '/gw/oauth/clients/create', JSON.stringify({ api_id: 'some-api', redirect_uri: 'not a uri' }), 'gw'],
     ['POST', '/gw/policies', JSON.stringify({ ...policy, smoothing: { trigger: 0.015 } }), 'gw'],
     ['POST', '/gw/policies', `{"id":"refused-policy","__proto__":{"rate":1}}`, 'gw'],
@@ -106,7 +118,13 @@ describe('the document refuses what the server refuses for a reason JSON Schema 
     });
     await api.init();
     const url = new URL(path, 'http://stage');
-    const request = { method, path: url.pathname, query: {}, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.parse(body) };
+    const request = {
+      method,
+      path: url.pathname,
+      query: {},
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.parse(body),
+    };
     const operation = api.router.matchOperation(request);
     expect(operation).toBeDefined();
     expect(api.validator.validateRequest(request, operation!).valid, 'the document takes a request the server refuses').toBe(false);

@@ -63,7 +63,14 @@ const keyUpdate = (o: { key: string; apiId: string }, keyId: string) =>
 
 /** The organisation's counter of the current window, as stored (undefined: nothing spent). */
 async function counter(orgId: string, cls: string) {
-  const out = await ddb().send(new QueryCommand({ TableName: s.table, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ORGLIMIT#${orgId}#${cls}` }, ConsistentRead: true }));
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: s.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `ORGLIMIT#${orgId}#${cls}` },
+      ConsistentRead: true,
+    }),
+  );
   return out.Items?.find((i) => i.SK === `W#${window}`);
 }
 
@@ -76,20 +83,25 @@ function expectLimited(r: Answer, what: RegExp) {
 const tally = (answers: Answer[]) => answers.reduce<Record<number, number>>((a, r) => ({ ...a, [r.status]: (a[r.status] ?? 0) + 1 }), {});
 
 describe.skipIf(onEmulator)('per-organisation limits', () => {
-  it(`dashboard writes: of ${WRITE_LIMIT + 10} concurrent writes exactly ${WRITE_LIMIT} pass, the rest are 429 with Retry-After; other organisations, reads and the hookTest class are untouched`, async () => {
-    const a = await org(WRITE_LIMIT + 10);
-    const b = await org();
-    const answers = await Promise.all(a.keys.map((k) => keyUpdate(a, k)));
-    expect(tally(answers)).toEqual({ 200: WRITE_LIMIT, 429: 10 });
-    for (const r of answers.filter((x) => x.status === 429)) expectLimited(r, new RegExp(`made its ${WRITE_LIMIT} dashboard writes of this 60-second window; retry in 45 s`));
-    expect(await counter(a.orgId, 'writes')).toMatchObject({ used: WRITE_LIMIT, expires_at: window + 60, entity: 'org_limit' });
-    // Every write route spends the same budget: a webhook create is refused too, and nothing is stored.
-    expectLimited(await s.dash(a.key, 'POST', '/api/hooks', hookBody('one too many')), /dashboard writes/);
-    expect((await s.dash(a.key, 'GET', '/api/hooks')).body.hooks).toHaveLength(1);
-    expect((await s.dash(b.key, 'POST', '/api/hooks', hookBody('other org'))).status).toBe(200);
-    expect((await s.dash(a.key, 'GET', `/api/hooks/${a.hookId}`)).status).toBe(200);
-    expect((await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/test`)).status).toBe(200);
-  });
+  it(
+    `dashboard writes: of ${WRITE_LIMIT + 10} concurrent writes exactly ${WRITE_LIMIT} pass, the rest ` +
+      `are 429 with Retry-After; other organisations, reads and the hookTest class are untouched`,
+    async () => {
+      const a = await org(WRITE_LIMIT + 10);
+      const b = await org();
+      const answers = await Promise.all(a.keys.map((k) => keyUpdate(a, k)));
+      expect(tally(answers)).toEqual({ 200: WRITE_LIMIT, 429: 10 });
+      for (const r of answers.filter((x) => x.status === 429))
+        expectLimited(r, new RegExp(`made its ${WRITE_LIMIT} dashboard writes of this 60-second window; retry in 45 s`));
+      expect(await counter(a.orgId, 'writes')).toMatchObject({ used: WRITE_LIMIT, expires_at: window + 60, entity: 'org_limit' });
+      // Every write route spends the same budget: a webhook create is refused too, and nothing is stored.
+      expectLimited(await s.dash(a.key, 'POST', '/api/hooks', hookBody('one too many')), /dashboard writes/);
+      expect((await s.dash(a.key, 'GET', '/api/hooks')).body.hooks).toHaveLength(1);
+      expect((await s.dash(b.key, 'POST', '/api/hooks', hookBody('other org'))).status).toBe(200);
+      expect((await s.dash(a.key, 'GET', `/api/hooks/${a.hookId}`)).status).toBe(200);
+      expect((await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/test`)).status).toBe(200);
+    },
+  );
 
   it('a new window renews the limit: refused until the window ends, allowed from its first second', async () => {
     const a = await org(WRITE_LIMIT + 2);
@@ -104,23 +116,30 @@ describe.skipIf(onEmulator)('per-organisation limits', () => {
     expect((await keyUpdate(a, a.keys[WRITE_LIMIT + 1]!)).status).toBe(200);
   });
 
-  it(`webhook test and redelivery share the tighter hookTest limit on its default (${HOOK_TEST_LIMIT}): exact under concurrency, and writes stay open`, async () => {
-    const a = await org(1);
-    // A redelivery spends a unit even for a delivery that is not there (the limit comes first).
-    const redeliver = await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/deliveries/nodelivery/redeliver`);
-    expect(redeliver.status).toBe(404);
-    const answers = await Promise.all(Array.from({ length: HOOK_TEST_LIMIT + 9 }, () => s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/test`)));
-    expect(tally(answers)).toEqual({ 200: HOOK_TEST_LIMIT - 1, 429: 10 });
-    const limited = /made its 60 webhook tests and redeliveries of this 60-second window; retry in 45 s/;
-    for (const r of answers.filter((x) => x.status === 429)) expectLimited(r, limited);
-    expectLimited(await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/deliveries/nodelivery/redeliver`), limited);
-    expect(await counter(a.orgId, 'hookTest')).toMatchObject({ used: HOOK_TEST_LIMIT });
-    expect((await keyUpdate(a, a.keys[0]!)).status).toBe(200);
-  });
+  it(
+    `webhook test and redelivery share the tighter hookTest limit on its default (${HOOK_TEST_LIMIT}): ` + `exact under concurrency, and writes stay open`,
+    async () => {
+      const a = await org(1);
+      // A redelivery spends a unit even for a delivery that is not there (the limit comes first).
+      const redeliver = await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/deliveries/nodelivery/redeliver`);
+      expect(redeliver.status).toBe(404);
+      const answers = await Promise.all(Array.from({ length: HOOK_TEST_LIMIT + 9 }, () => s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/test`)));
+      expect(tally(answers)).toEqual({ 200: HOOK_TEST_LIMIT - 1, 429: 10 });
+      const limited = /made its 60 webhook tests and redeliveries of this 60-second window; retry in 45 s/;
+      for (const r of answers.filter((x) => x.status === 429)) expectLimited(r, limited);
+      expectLimited(await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/deliveries/nodelivery/redeliver`), limited);
+      expect(await counter(a.orgId, 'hookTest')).toMatchObject({ used: HOOK_TEST_LIMIT });
+      expect((await keyUpdate(a, a.keys[0]!)).status).toBe(200);
+    },
+  );
 
   it('requests without a valid credential, refused by permissions or by validation spend nothing', async () => {
     const a = await org(WRITE_LIMIT);
-    const readOnly = await s.admin('POST', '/admin/users', { org_id: a.orgId, email_address: `${uid('ro')}@lim.example`, user_permissions: { keys: 'read', hooks: 'read' } });
+    const readOnly = await s.admin('POST', '/admin/users', {
+      org_id: a.orgId,
+      email_address: `${uid('ro')}@lim.example`,
+      user_permissions: { keys: 'read', hooks: 'read' },
+    });
     const inactive = await s.admin('POST', '/admin/users', { org_id: a.orgId, email_address: `${uid('off')}@lim.example`, active: false });
     const path = `/api/apis/${a.apiId}/keys/${a.keys[0]}`;
     const body = { access_rights: rightsFor(a.apiId) };

@@ -83,7 +83,10 @@ describe('server URLs and other URL members are bounded before any regex runs on
     doc.paths['/pets'].post.requestBody.content['application/json'].schema = { $ref: `#/components/schemas/${'P'.repeat(3000)}` };
     const r = await importDoc(other.key, JSON.stringify(doc));
     expect(r.status).toBe(400);
-    expect(r.body.Meta.errors[0]).toEqual({ path: 'body.paths./pets.post.requestBody.content.application/json.schema.$ref', message: 'longer than 2048 characters' });
+    expect(r.body.Meta.errors[0]).toEqual({
+      path: 'body.paths./pets.post.requestBody.content.application/json.schema.$ref',
+      message: 'longer than 2048 characters',
+    });
   });
 });
 
@@ -124,7 +127,13 @@ describe('a stored definition larger than any read decompresses', () => {
   it("another organisation's streams PATCH answers 404 from the summary, without reading it", async () => {
     const r = await s.call('PATCH', `/api/apis/streams/${bomb}`, {
       headers: { authorization: `Bearer ${other.key}`, 'content-type': STREAMS },
-      body: JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, 'x-gw-api-gateway': { info: { name: 'x' } }, 'x-gw-streaming': { streams: {} } }),
+      body: JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: {},
+        'x-gw-api-gateway': { info: { name: 'x' } },
+        'x-gw-streaming': { streams: {} },
+      }),
     });
     expect(r.status).toBe(404);
   });
@@ -145,7 +154,13 @@ describe('a stored definition larger than any read decompresses', () => {
     expect(list.body).toMatchObject({ Status: 'Error', Message: expect.stringContaining(bomb) });
     const patch = await s.call('PATCH', `/api/apis/streams/${bomb}`, {
       headers: { authorization: `Bearer ${owner.key}`, 'content-type': STREAMS },
-      body: JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, 'x-gw-api-gateway': { info: { name: 'x' } }, 'x-gw-streaming': { streams: {} } }),
+      body: JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 't', version: '1' },
+        paths: {},
+        'x-gw-api-gateway': { info: { name: 'x' } },
+        'x-gw-streaming': { streams: {} },
+      }),
     });
     expect(patch.status).toBe(409);
   });

@@ -115,7 +115,10 @@ describe('every dashboard route × deny, unlisted, read and write on its group',
         });
         // One GetItem of the access key, which carries the permissions: nothing else read or written.
         if (!onEmulator) {
-          expect(commands.map((c) => c.command), what).toEqual(['GetItemCommand']);
+          expect(
+            commands.map((c) => c.command),
+            what,
+          ).toEqual(['GetItemCommand']);
           expect(commands[0]!.input, what).toContain('AKEY#');
         }
         refused++;
@@ -131,7 +134,12 @@ describe('every dashboard route × deny, unlisted, read and write on its group',
       const read = (await newUser(permissionsFor(g, 'read'))).key;
       const write = (await newUser(permissionsFor(g, 'write'))).key;
       for (const r of dashboardRoutes.filter((x) => x.permission === g)) {
-        for (const [label, key] of r.access === 'read' ? [['read', read], ['write', write]] : [['write', write]]) {
+        for (const [label, key] of r.access === 'read'
+          ? [
+              ['read', read],
+              ['write', write],
+            ]
+          : [['write', write]]) {
           const res = await send(key!, r);
           expect(res.status, `${r.method} ${r.path} as ${g}:${label}: ${res.text}`).not.toBe(403);
         }
@@ -159,7 +167,12 @@ describe('GET /api/users/me (any active user)', () => {
     const me = await s.dash(denyAll.key, 'GET', '/api/users/me');
     expect(me.status, me.text).toBe(200);
     expect(me.body).toEqual({
-      id: denyAll.id, org_id: orgId, email_address: denyAll.email, first_name: '', last_name: '', active: true,
+      id: denyAll.id,
+      org_id: orgId,
+      email_address: denyAll.email,
+      first_name: '',
+      last_name: '',
+      active: true,
       user_permissions: Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, 'deny'])),
     });
     const some = await newUser({ hooks: 'read', keys: 'write' });
@@ -189,11 +202,18 @@ describe('a user whose permissions change', () => {
     expect((await s.dash(key, 'GET', '/api/hooks')).status).toBe(200);
   });
 
-  it('an access key stored before keys carried permissions takes its user\'s (one more read)', async () => {
+  it("an access key stored before keys carried permissions takes its user's (one more read)", async () => {
     const u = await newUser({ hooks: 'read' });
     // The key item as it was written before: no copy of the permissions.
     const hash = (await import('node:crypto')).createHash('sha256').update(u.key).digest('hex');
-    await ddb().send(new UpdateCommand({ TableName: s.table, Key: { PK: `AKEY#${hash}`, SK: 'AKEY' }, UpdateExpression: 'REMOVE user_permissions', ConditionExpression: 'attribute_exists(PK)' }));
+    await ddb().send(
+      new UpdateCommand({
+        TableName: s.table,
+        Key: { PK: `AKEY#${hash}`, SK: 'AKEY' },
+        UpdateExpression: 'REMOVE user_permissions',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
     expect((await s.dash(u.key, 'POST', '/api/hooks', hookBody('old key'))).status).toBe(403);
     expect((await s.dash(u.key, 'GET', '/api/hooks')).status).toBe(200);
   });

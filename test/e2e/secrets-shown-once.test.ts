@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 const AUTH = 'Bearer receiver-credential-0123456789';
-const hook = (headers: Record<string, string>, target = 'https://hooks.example/in') => ({ name: uid('h'), method: 'POST', target_path: target, header_map: headers });
+const hook = (headers: Record<string, string>, target = 'https://hooks.example/in') => ({
+  name: uid('h'),
+  method: 'POST',
+  target_path: target,
+  header_map: headers,
+});
 
 describe('Idempotency-Key replays never show a secret again', () => {
   it('POST /api/hooks: the replay withholds signing_secret, says so, and after a rotation shows neither secret', async () => {
@@ -79,7 +84,10 @@ describe('webhook header values are write-only', () => {
     expect(list.text).not.toContain(AUTH);
     const apiId = uid('hooked');
     const api = await s.gw('POST', '/gw/apis', {
-      api_id: apiId, name: apiId, org_id: t.orgId, proxy: { listen_path: `/${apiId}/`, target_url: 'http://up.example' },
+      api_id: apiId,
+      name: apiId,
+      org_id: t.orgId,
+      proxy: { listen_path: `/${apiId}/`, target_url: 'http://up.example' },
       event_handlers: { events: { QuotaExceeded: [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: id } }] } },
     });
     expect(api.status).toBe(200);
@@ -101,7 +109,11 @@ describe('webhook header values are write-only', () => {
     expect(created.status).toBe(400);
     if (onEmulator) return;
     // What is stored (and delivered) is checked below; here the names read back.
-    expect((await s.dash(t.key, 'GET', `/api/hooks/${id}`)).body.header_map).toEqual({ Authorization: HEADER_VALUE_MASK, 'x-team': HEADER_VALUE_MASK, 'x-new': HEADER_VALUE_MASK });
+    expect((await s.dash(t.key, 'GET', `/api/hooks/${id}`)).body.header_map).toEqual({
+      Authorization: HEADER_VALUE_MASK,
+      'x-team': HEADER_VALUE_MASK,
+      'x-new': HEADER_VALUE_MASK,
+    });
   });
 
   (onEmulator ? it.skip : it)('the delivery sends the real values, kept ones included', async () => {

@@ -96,7 +96,9 @@ describe('APIs with the dashboard key', () => {
     expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
     const def = { api_definition: { ...classic(apiId).api_definition, proxy: { listen_path: `/${apiId}-2/`, target_url: 'http://upstream.example' } } };
     expect((await s.dash(key, 'PUT', `/api/apis/${apiId}`, def)).status).toBe(200);
-    expect((await s.dash(key, 'POST', '/api/apis', classic(uid('dash-move-b'), { proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' } }))).status).toBe(200);
+    expect(
+      (await s.dash(key, 'POST', '/api/apis', classic(uid('dash-move-b'), { proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' } }))).status,
+    ).toBe(200);
   });
 });
 
@@ -114,8 +116,17 @@ describe('keys with the dashboard key, by hash', () => {
     expect(list.status).toBe(200);
     expect(list.body.keys.map((k: any) => k.key_hash).slice(0, 2)).toEqual([second.body.key_hash, hash]);
     expect(list.body.keys[1]).toEqual({
-      key_hash: hash, alias: 'first', apis: [apiId], apply_policies: [], expires: 0, is_inactive: false, quota_max: 5, quota_remaining: 5,
-      quota_renews: expect.any(Number), date_created: expect.any(String), last_updated: expect.any(String),
+      key_hash: hash,
+      alias: 'first',
+      apis: [apiId],
+      apply_policies: [],
+      expires: 0,
+      is_inactive: false,
+      quota_max: 5,
+      quota_remaining: 5,
+      quota_renews: expect.any(Number),
+      date_created: expect.any(String),
+      last_updated: expect.any(String),
     });
     expect(JSON.stringify(list.body)).not.toContain(clear);
     expect((await s.dash(key, 'GET', '/api/keys?page_size=1')).body).toMatchObject({ pages: 2, next_cursor: expect.any(String) });
@@ -145,7 +156,10 @@ describe('keys with the dashboard key, by hash', () => {
     expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
     const u1 = uid('u1');
     const k = (await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } })).body;
-    const put = await s.dash(key, 'PUT', `/api/keys/${k.key_hash}`, { access_rights: rightsFor(apiId), basic_auth_data: { user: uid('u2'), password: 'pw-654321' } });
+    const put = await s.dash(key, 'PUT', `/api/keys/${k.key_hash}`, {
+      access_rights: rightsFor(apiId),
+      basic_auth_data: { user: uid('u2'), password: 'pw-654321' },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(JSON.stringify(put.body)).not.toContain('pw-654321');
     const again = await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId), basic_auth_data: { user: u1, password: 'pw-123456' } });
@@ -184,7 +198,10 @@ describe('policies with the dashboard key', () => {
     expect(list.status).toBe(200);
     expect(list.body.Data.map((p: any) => p.id)).toEqual(expect.arrayContaining([id, named]));
     expect(list.body.Data.every((p: any) => p.org_id === orgId)).toBe(true);
-    expect((await s.dash(key, 'GET', '/api/portal/policies?page_size=1')).body).toMatchObject({ Pages: list.body.Data.length, next_cursor: expect.any(String) });
+    expect((await s.dash(key, 'GET', '/api/portal/policies?page_size=1')).body).toMatchObject({
+      Pages: list.body.Data.length,
+      next_cursor: expect.any(String),
+    });
     const got = await s.dash(key, 'GET', `/api/portal/policies/${id}`);
     expect(got.body).toMatchObject({ id, name: 'Gold', org_id: orgId });
     const put = await s.dash(key, 'PUT', `/api/portal/policies/${id}`, { ...got.body, name: 'Gold 2' }, { 'if-match': got.headers.get('etag')! });
@@ -200,7 +217,8 @@ describe('policies with the dashboard key', () => {
   it('a key of the dashboard applies a dashboard policy', async () => {
     const apiId = uid('dash-pol-key');
     expect((await s.dash(key, 'POST', '/api/apis', classic(apiId))).status).toBe(200);
-    const pol = (await s.dash(key, 'POST', '/api/portal/policies', { name: 'P', quota_max: 3, quota_renewal_rate: 60, access_rights: rightsFor(apiId) })).body.Meta;
+    const pol = (await s.dash(key, 'POST', '/api/portal/policies', { name: 'P', quota_max: 3, quota_renewal_rate: 60, access_rights: rightsFor(apiId) })).body
+      .Meta;
     const k = await s.dash(key, 'POST', '/api/keys', { apply_policies: [pol] });
     expect(k.status, JSON.stringify(k.body)).toBe(200);
     const got = await s.dash(key, 'GET', `/api/keys/${k.body.key_hash}`);
@@ -240,14 +258,26 @@ describe('usage over time', () => {
     const api = await s.dash(key, 'POST', '/api/apis', classic(apiId));
     const k = (await s.dash(key, 'POST', '/api/keys', { access_rights: rightsFor(apiId) })).body;
     const rec = (ts: string, code: number, total: number) => ({
-      api_id: apiId, path: '/x', method: 'GET', response_code: code, key_hash: k.key_hash, org_id: orgId, timestamp: ts, request_time: total, latency: { total, upstream: total / 2 },
+      api_id: apiId,
+      path: '/x',
+      method: 'GET',
+      response_code: code,
+      key_hash: k.key_hash,
+      org_id: orgId,
+      timestamp: ts,
+      request_time: total,
+      latency: { total, upstream: total / 2 },
     });
-    const sent = await s.gw('POST', '/gw/analytics', { records: [rec('2025-02-03T10:15:00Z', 200, 10), rec('2025-02-03T10:45:00Z', 500, 30), rec('2025-02-04T00:05:00Z', 200, 4)] });
+    const sent = await s.gw('POST', '/gw/analytics', {
+      records: [rec('2025-02-03T10:15:00Z', 200, 10), rec('2025-02-03T10:45:00Z', 500, 30), rec('2025-02-04T00:05:00Z', 200, 4)],
+    });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const byDay = await s.dash(key, 'GET', `/api/usage/apis/${api.body.Meta}/2/2/2025/4/2/2025`);
     expect(byDay.status, JSON.stringify(byDay.body)).toBe(200);
     expect(byDay.body).toEqual({
-      resolution: 'day', from: '2025-02-02T00:00:00.000Z', to: '2025-02-05T00:00:00.000Z',
+      resolution: 'day',
+      from: '2025-02-02T00:00:00.000Z',
+      to: '2025-02-05T00:00:00.000Z',
       data: [
         { period: '2025-02-02T00:00:00.000Z', hits: 0, success: 0, error: 0, latency_avg: 0, latency_max: 0, upstream_latency_avg: 0 },
         { period: '2025-02-03T00:00:00.000Z', hits: 2, success: 1, error: 1, latency_avg: 20, latency_max: 30, upstream_latency_avg: 10 },
@@ -257,7 +287,15 @@ describe('usage over time', () => {
     const byHour = await s.dash(key, 'GET', `/api/usage/keys/${k.key_hash}/3/2/2025/3/2/2025?resolution=hour`);
     expect(byHour.status, JSON.stringify(byHour.body)).toBe(200);
     expect(byHour.body.data).toHaveLength(24);
-    expect(byHour.body.data[10]).toEqual({ period: '2025-02-03T10:00:00.000Z', hits: 2, success: 1, error: 1, latency_avg: 20, latency_max: 30, upstream_latency_avg: 10 });
+    expect(byHour.body.data[10]).toEqual({
+      period: '2025-02-03T10:00:00.000Z',
+      hits: 2,
+      success: 1,
+      error: 1,
+      latency_avg: 20,
+      latency_max: 30,
+      upstream_latency_avg: 10,
+    });
     expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/2/2025?resolution=hour`)).status).toBe(400);
     expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/2/2026`)).status).toBe(400);
     expect((await s.dash(key, 'GET', `/api/usage/apis/${apiId}/1/1/2025/2/1/2025?resolution=week`)).status).toBe(400);

@@ -69,7 +69,9 @@ describe('gateway writes naming no organisation', () => {
     expect((await s.gw('POST', '/gw/keys/create', { access_rights: rightsFor(apiId) })).status).toBe(200);
     expect((await s.gw('POST', '/gw/policies', { id: uid('blank-pol'), name: 'b' })).status).toBe(200);
     const bare = uid('blank-api');
-    expect((await s.gw('POST', '/gw/apis', { api_id: bare, name: bare, proxy: { listen_path: `/${bare}/`, target_url: 'http://up.example' } })).status).toBe(200);
+    expect((await s.gw('POST', '/gw/apis', { api_id: bare, name: bare, proxy: { listen_path: `/${bare}/`, target_url: 'http://up.example' } })).status).toBe(
+      200,
+    );
   });
 
   it('still creates keys and APIs for an organisation that exists (the check passes, it does not refuse everything)', async () => {

@@ -39,7 +39,10 @@ describe('DELETE /gw/apis/{apiID} and versions', () => {
     await create('d-v3', '?base_api_id=d-base&new_version_name=v3');
     const before = await getOas('d-base');
     expect(before.doc['x-gw-api-gateway'].info.versioning).toMatchObject({
-      versions: [{ id: 'd-v2', name: 'v2' }, { id: 'd-v3', name: 'v3' }],
+      versions: [
+        { id: 'd-v2', name: 'v2' },
+        { id: 'd-v3', name: 'v3' },
+      ],
       default: 'v2',
     });
     const count = await apiCount();
@@ -116,10 +119,7 @@ describe('DELETE /gw/apis/{apiID} and versions', () => {
   it('a version deleted while another is linked to the same base: both land, neither overwrites the other', async () => {
     await create('c-base');
     await create('c-old', '?base_api_id=c-base&new_version_name=old');
-    const [removed, added] = await Promise.all([
-      del('c-old'),
-      s.gw('POST', '/gw/apis/oas?base_api_id=c-base&new_version_name=new', gwDoc('c-new', t.orgId)),
-    ]);
+    const [removed, added] = await Promise.all([del('c-old'), s.gw('POST', '/gw/apis/oas?base_api_id=c-base&new_version_name=new', gwDoc('c-new', t.orgId))]);
     expect(removed.status).toBe(200);
     expect(added.status).toBe(200);
     expect((await versioningOf('c-base')).versions).toEqual([{ id: 'c-new', name: 'new' }]);

@@ -66,7 +66,10 @@ describe('versions on import', () => {
     const third = await importApi(t.key, `?base_api_id=${base.id}&new_version_name=v3`);
     expect(third.status).toBe(200);
     const v = await versioningOf(base.api_id);
-    expect(v.versions).toEqual([{ id: child.api_id, name: 'v2' }, { id: third.api_id, name: 'v3' }]);
+    expect(v.versions).toEqual([
+      { id: child.api_id, name: 'v2' },
+      { id: third.api_id, name: 'v3' },
+    ]);
     expect(v.default).toBe('v2');
     expect(v.name).toBe('v1');
   });
@@ -93,7 +96,10 @@ describe('versions on import', () => {
 describe("a template's version list names only the caller's APIs", () => {
   /** Imports through a template of `key`'s organisation whose x-gw-api-gateway lists `versions`. */
   async function importWithVersions(key: string, versions: Any[]) {
-    const template = await s.dash(key, 'POST', '/api/assets', { name: 'versions', data: { 'x-gw-api-gateway': { info: { versioning: { enabled: true, name: 'v1', default: 'v2', versions } } } } });
+    const template = await s.dash(key, 'POST', '/api/assets', {
+      name: 'versions',
+      data: { 'x-gw-api-gateway': { info: { versioning: { enabled: true, name: 'v1', default: 'v2', versions } } } },
+    });
     expect(template.status).toBe(200);
     return importApi(key, `?templateID=${template.body.Meta}`);
   }
@@ -126,7 +132,10 @@ describe('versions on POST and PUT /gw/apis/oas', () => {
     expect((await s.gw('GET', '/gw/apis/gw-child')).headers.get('x-gw-base-api-id')).toBe('gw-base');
     const before = await getOas('gw-base');
     expect(before.doc['x-gw-api-gateway'].info.versioning).toMatchObject({
-      enabled: true, versions: [{ id: 'gw-child', name: 'beta' }], default: 'Default', name: 'Default',
+      enabled: true,
+      versions: [{ id: 'gw-child', name: 'beta' }],
+      default: 'Default',
+      name: 'Default',
     });
 
     // The child id is taken: the transaction fails as a whole, so the base gains no version.

@@ -54,11 +54,18 @@ async function routedApi(routes: Record<string, Route>): Promise<string> {
   const events = Object.fromEntries(
     Object.entries(routes).map(([event, r]) => [
       event,
-      [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: r.hookId, ...(r.event_timeout !== undefined ? { event_timeout: r.event_timeout } : {}) } }],
+      [
+        {
+          handler_name: 'eh_web_hook_handler',
+          handler_meta: { webhook_id: r.hookId, ...(r.event_timeout !== undefined ? { event_timeout: r.event_timeout } : {}) },
+        },
+      ],
     ]),
   );
   const r = await s.gw('POST', '/gw/apis', {
-    api_id: apiId, name: apiId, org_id: t.orgId,
+    api_id: apiId,
+    name: apiId,
+    org_id: t.orgId,
     proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' },
     event_handlers: { events },
   });
@@ -96,7 +103,14 @@ suite('events from the check', () => {
     expect(rx.calls).toHaveLength(1);
 
     const payload = JSON.parse(call!.body);
-    expect(payload).toMatchObject({ event: 'QuotaExceeded', org_id: t.orgId, api_id: apiId, key_hash: hash, message: expect.any(String), data: { reason: 'QuotaExceeded', quota_max: 2, quota_remaining: 0 } });
+    expect(payload).toMatchObject({
+      event: 'QuotaExceeded',
+      org_id: t.orgId,
+      api_id: apiId,
+      key_hash: hash,
+      message: expect.any(String),
+      data: { reason: 'QuotaExceeded', quota_max: 2, quota_remaining: 0 },
+    });
     expect(payload.id).toEqual(expect.any(String));
     expect(Date.parse(payload.occurred_at)).not.toBeNaN();
     expect(call!.body).not.toContain(key);
@@ -111,7 +125,14 @@ suite('events from the check', () => {
 
     const entries = await waitForLog(hook.id, (d) => d[0]?.status === 'delivered');
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ id: call!.headers['x-gw-delivery'], event_id: payload.id, event: 'QuotaExceeded', status: 'delivered', attempts: 1, response_code: 200 });
+    expect(entries[0]).toMatchObject({
+      id: call!.headers['x-gw-delivery'],
+      event_id: payload.id,
+      event: 'QuotaExceeded',
+      status: 'delivered',
+      attempts: 1,
+      response_code: 200,
+    });
     expect(entries[0]).not.toHaveProperty('payload');
   });
 
@@ -119,7 +140,13 @@ suite('events from the check', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const apiId = await routedApi({ TriggerExceeded: { hookId: hook.id, event_timeout: 0 } });
-    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 10, quota_renewal_rate: 3600, monitor: { trigger_limits: [80, 50] } });
+    const { key } = await makeKey(s, {
+      org_id: t.orgId,
+      access_rights: rightsFor(apiId),
+      quota_max: 10,
+      quota_renewal_rate: 3600,
+      monitor: { trigger_limits: [80, 50] },
+    });
     for (let i = 0; i < 10; i++) expect((await check(key, apiId)).status).toBe(200);
     await rx.waitFor(2);
     await sleep(1_500);
@@ -268,7 +295,9 @@ suite('event handlers name webhooks', () => {
     const hook = await makeHook(rx.url);
     const classicId = uid('evapi');
     const classic = await s.gw('POST', '/gw/apis', {
-      api_id: classicId, name: classicId, org_id: t.orgId,
+      api_id: classicId,
+      name: classicId,
+      org_id: t.orgId,
       proxy: { listen_path: `/${classicId}/`, target_url: 'http://upstream.example' },
       event_handlers: { events: { QuotaExceeded: [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: 'no-such-hook' } }] } },
     });
@@ -277,7 +306,12 @@ suite('event handlers name webhooks', () => {
     expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
 
     const oasId = uid('evoas');
-    const handlers = (id: string) => ({ server: { listenPath: { value: `/${oasId}/`, strip: true }, eventHandlers: [{ enabled: true, id, name: 'ops', trigger: 'QuotaExceeded', type: 'webhook', cooldownPeriod: 30 }] } });
+    const handlers = (id: string) => ({
+      server: {
+        listenPath: { value: `/${oasId}/`, strip: true },
+        eventHandlers: [{ enabled: true, id, name: 'ops', trigger: 'QuotaExceeded', type: 'webhook', cooldownPeriod: 30 }],
+      },
+    });
     // A hook of another organisation is unknown in this one.
     const other = await s.tenant();
     const foreign = (await s.dash(other.key, 'POST', '/api/hooks', { name: 'x', method: 'POST', target_path: rx.url })).body.Meta as string;
@@ -291,8 +325,12 @@ suite('event handlers name webhooks', () => {
     // The import takes a plain document: event handlers come with a template.
     const templateId = uid('evtpl');
     const template = {
-      id: templateId, name: 'events template', kind: 'oas-template',
-      data: { 'x-gw-api-gateway': { server: { listenPath: { value: `/${templateId}/`, strip: true }, eventHandlers: handlers('no-such-hook').server.eventHandlers } } },
+      id: templateId,
+      name: 'events template',
+      kind: 'oas-template',
+      data: {
+        'x-gw-api-gateway': { server: { listenPath: { value: `/${templateId}/`, strip: true }, eventHandlers: handlers('no-such-hook').server.eventHandlers } },
+      },
     };
     expect((await s.dash(t.key, 'POST', '/api/assets', template)).status).toBe(200);
     const plain = { openapi: '3.0.3', info: { title: 'events import', version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
@@ -300,7 +338,14 @@ suite('event handlers name webhooks', () => {
     expect(refusedImport.status, JSON.stringify(refusedImport.body)).toBe(422);
     expect(JSON.stringify(refusedImport.body)).toContain('no-such-hook');
     const streamed = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
-    const streamsBody = { ...streamed, 'x-gw-api-gateway': { ...streamed['x-gw-api-gateway'], server: { ...streamed['x-gw-api-gateway'].server, eventHandlers: handlers('no-such-hook').server.eventHandlers } }, 'x-gw-streaming': { streams: {} } };
+    const streamsBody = {
+      ...streamed,
+      'x-gw-api-gateway': {
+        ...streamed['x-gw-api-gateway'],
+        server: { ...streamed['x-gw-api-gateway'].server, eventHandlers: handlers('no-such-hook').server.eventHandlers },
+      },
+      'x-gw-streaming': { streams: {} },
+    };
     const refusedPatch = await s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': 'application/vnd.gw.streams.oas' });
     expect(refusedPatch.status).toBe(422);
     expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers[0].id).toBe(hook.id);

@@ -52,17 +52,24 @@ async function keyUpdateRecord(hash: string, sequence: string) {
   return {
     eventID: uid('record'),
     eventName: 'MODIFY' as const,
-    dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000), SequenceNumber: sequence, OldImage: image(item), NewImage: image({ ...item, version: Number(item.version) + 1 }) },
+    dynamodb: {
+      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+      SequenceNumber: sequence,
+      OldImage: image(item),
+      NewImage: image({ ...item, version: Number(item.version) + 1 }),
+    },
   };
 }
 
 suite('routing work per change-feed record', () => {
-  it('a key on 150 APIs, each routing its update to 20 of the organisation\'s 100 hooks: two batch reads and 100 deliveries, one per hook', async () => {
+  it("a key on 150 APIs, each routing its update to 20 of the organisation's 100 hooks: two batch reads and 100 deliveries, one per hook", async () => {
     const t = await s.tenant();
     const hooks: string[] = [];
     for (let i = 0; i < 100; i += 20) {
       const made = await Promise.all(
-        Array.from({ length: 20 }, (_, j) => unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: 'https://hooks.example/x' }))),
+        Array.from({ length: 20 }, (_, j) =>
+          unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: 'https://hooks.example/x' })),
+        ),
       );
       hooks.push(...made.map((r) => r.body.Meta as string));
     }
@@ -71,9 +78,13 @@ suite('routing work per change-feed record', () => {
       const id = uid('wide');
       const named = Array.from({ length: 20 }, (_, j) => hooks[(i * 20 + j) % 100]!);
       const r = await s.gw('POST', '/gw/apis', {
-        api_id: id, name: id, org_id: t.orgId,
+        api_id: id,
+        name: id,
+        org_id: t.orgId,
         proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' },
-        event_handlers: { events: { TokenUpdated: named.map((h) => ({ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: h, event_timeout: 0 } })) } },
+        event_handlers: {
+          events: { TokenUpdated: named.map((h) => ({ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: h, event_timeout: 0 } })) },
+        },
       });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       apiIds.push(id);
@@ -102,7 +113,10 @@ suite('routing work per change-feed record', () => {
     const delivery = {
       eventID: uid('record'),
       eventName: 'INSERT' as const,
-      dynamodb: { SequenceNumber: '201', NewImage: marshall({ entity: 'delivery', status: 'pending', org_id: t.orgId, hook_id: 'h', id: 'd', queued: 1 }) as never },
+      dynamodb: {
+        SequenceNumber: '201',
+        NewImage: marshall({ entity: 'delivery', status: 'pending', org_id: t.orgId, hook_id: 'h', id: 'd', queued: 1 }) as never,
+      },
     };
     const answer = await changeFeed({ Records: [await keyUpdateRecord(hash, '200'), delivery] } as never);
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '201' }] });

@@ -49,7 +49,9 @@ async function hooks(key: string, n: number, target: string): Promise<string[]> 
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(20, n - i) }, (_, j) => unthrottled(() => s.dash(key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: target }))),
+      Array.from({ length: Math.min(20, n - i) }, (_, j) =>
+        unthrottled(() => s.dash(key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: target })),
+      ),
     );
     for (const r of batch) {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -87,7 +89,9 @@ suite('fair delivery', () => {
       apiIds.push(id);
     }
     const { key } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(...apiIds) });
-    const updated = await unthrottled(() => s.dash(a.key, 'PUT', `/api/apis/${apiIds[0]}/keys/${key}`, { org_id: a.orgId, access_rights: rightsFor(...apiIds), alias: 'changed' }));
+    const updated = await unthrottled(() =>
+      s.dash(a.key, 'PUT', `/api/apis/${apiIds[0]}/keys/${key}`, { org_id: a.orgId, access_rights: rightsFor(...apiIds), alias: 'changed' }),
+    );
     expect(updated.status).toBe(200);
     expect((await s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
     // Three key events × 100 hooks: 300 deliveries of A, every one pending on the tarpit.
@@ -112,7 +116,7 @@ suite('fair delivery', () => {
 });
 
 suite('fan-out', () => {
-  it('a key event reaches a hook once, however many of the key\'s APIs name it: the first API by id, all of them in data.apis', async () => {
+  it("a key event reaches a hook once, however many of the key's APIs name it: the first API by id, all of them in data.apis", async () => {
     const t = await s.tenant();
     const rx = await receiver();
     const [hook] = await hooks(t.key, 1, rx.url);
@@ -131,7 +135,9 @@ suite('fan-out', () => {
     const t = await s.tenant();
     await hooks(t.key, 95, 'https://hooks.example/x');
     const answers = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `late${i}`, method: 'POST', target_path: 'https://hooks.example/x' }))),
+      Array.from({ length: 15 }, (_, i) =>
+        unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `late${i}`, method: 'POST', target_path: 'https://hooks.example/x' })),
+      ),
     );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
     const refused = answers.filter((r) => r.status === 409);
@@ -141,68 +147,92 @@ suite('fan-out', () => {
     expect(list.body.hooks).toHaveLength(100);
     expect(list.body.pages).toBe(1);
     expect((await unthrottled(() => s.dash(t.key, 'DELETE', `/api/hooks/${list.body.hooks[0].id}`))).status).toBe(200);
-    expect((await unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' }))).status).toBe(200);
+    expect(
+      (await unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' }))).status,
+    ).toBe(200);
   });
 
-  it('every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 webhook handlers (400 naming the limit), and stores nothing', async () => {
-    const t = await s.tenant();
-    const ids = await hooks(t.key, 21, 'https://hooks.example/x');
-    const over = 'one event may reach at most 20 distinct webhooks (21 named)';
+  it(
+    'every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 ' +
+      'webhook handlers (400 naming the limit), and stores nothing',
+    async () => {
+      const t = await s.tenant();
+      const ids = await hooks(t.key, 21, 'https://hooks.example/x');
+      const over = 'one event may reach at most 20 distinct webhooks (21 named)';
 
-    const classicId = uid('limit-classic');
-    const classic = await classicApi(t.orgId, classicId, ['AuthFailure'], ids);
-    expect(classic.status).toBe(400);
-    expect(JSON.stringify(classic.body)).toContain(over);
-    expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
-    const many = await classicApi(t.orgId, classicId, ['AuthFailure'], Array.from({ length: 101 }, () => ids[0]!));
-    expect(many.status).toBe(400);
-    expect(JSON.stringify(many.body)).toContain('at most 100 webhook event handlers per API definition (101 given)');
+      const classicId = uid('limit-classic');
+      const classic = await classicApi(t.orgId, classicId, ['AuthFailure'], ids);
+      expect(classic.status).toBe(400);
+      expect(JSON.stringify(classic.body)).toContain(over);
+      expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
+      const many = await classicApi(
+        t.orgId,
+        classicId,
+        ['AuthFailure'],
+        Array.from({ length: 101 }, () => ids[0]!),
+      );
+      expect(many.status).toBe(400);
+      expect(JSON.stringify(many.body)).toContain('at most 100 webhook event handlers per API definition (101 given)');
 
-    const oasId = uid('limit-oas');
-    const handlers = (hookIds: string[]) => ({
-      server: { listenPath: { value: `/${oasId}/`, strip: true }, eventHandlers: hookIds.map((id, i) => ({ enabled: true, id, name: `h${i}`, trigger: 'AuthFailure', type: 'webhook' })) },
-    });
-    const created = await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
-    expect(created.status).toBe(400);
-    expect(JSON.stringify(created.body)).toContain(over);
-    expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids.slice(0, 20)) }))).status).toBe(200);
-    const replaced = await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
-    expect(replaced.status).toBe(400);
+      const oasId = uid('limit-oas');
+      const handlers = (hookIds: string[]) => ({
+        server: {
+          listenPath: { value: `/${oasId}/`, strip: true },
+          eventHandlers: hookIds.map((id, i) => ({ enabled: true, id, name: `h${i}`, trigger: 'AuthFailure', type: 'webhook' })),
+        },
+      });
+      const created = await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
+      expect(created.status).toBe(400);
+      expect(JSON.stringify(created.body)).toContain(over);
+      expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids.slice(0, 20)) }))).status).toBe(200);
+      const replaced = await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
+      expect(replaced.status).toBe(400);
 
-    const stored = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
-    expect(stored['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
-    const streamsBody = { ...stored, 'x-gw-api-gateway': { ...stored['x-gw-api-gateway'], server: handlers(ids).server }, 'x-gw-streaming': { streams: {} } };
-    const patched = await unthrottled(() => s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': STREAMS_TYPE }));
-    expect(patched.status).toBe(400);
-    expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
+      const stored = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
+      expect(stored['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
+      const streamsBody = { ...stored, 'x-gw-api-gateway': { ...stored['x-gw-api-gateway'], server: handlers(ids).server }, 'x-gw-streaming': { streams: {} } };
+      const patched = await unthrottled(() => s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': STREAMS_TYPE }));
+      expect(patched.status).toBe(400);
+      expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
 
-    const templateId = uid('limit-tpl');
-    const template = { id: templateId, name: 'fan-out template', kind: 'oas-template', data: { 'x-gw-api-gateway': { server: { eventHandlers: handlers(ids).server.eventHandlers } } } };
-    expect((await unthrottled(() => s.dash(t.key, 'POST', '/api/assets', template))).status).toBe(200);
-    const plain = { openapi: '3.0.3', info: { title: uid('limit import'), version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
-    const imported = await unthrottled(() => s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' }));
-    expect(imported.status, JSON.stringify(imported.body)).toBe(400);
-    expect(JSON.stringify(imported.body)).toContain(over);
-  });
+      const templateId = uid('limit-tpl');
+      const template = {
+        id: templateId,
+        name: 'fan-out template',
+        kind: 'oas-template',
+        data: { 'x-gw-api-gateway': { server: { eventHandlers: handlers(ids).server.eventHandlers } } },
+      };
+      expect((await unthrottled(() => s.dash(t.key, 'POST', '/api/assets', template))).status).toBe(200);
+      const plain = { openapi: '3.0.3', info: { title: uid('limit import'), version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
+      const imported = await unthrottled(() =>
+        s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' }),
+      );
+      expect(imported.status, JSON.stringify(imported.body)).toBe(400);
+      expect(JSON.stringify(imported.body)).toContain(over);
+    },
+  );
 });
 
 suite('the delivery log is no probe', () => {
-  it('a closed port shows as connection_failed: no address, DNS answer or Node error text (refused targets and HTTP errors: webhook-events.test.ts)', async () => {
-    const t = await s.tenant();
-    const closed = await receiver();
-    const target = closed.url;
-    await closed.close();
-    const [hook] = await hooks(t.key, 1, target);
-    expect((await s.dash(t.key, 'POST', `/api/hooks/${hook}/test`)).status).toBe(200);
-    const until = Date.now() + 20_000;
-    let entry: any;
-    for (;;) {
-      entry = (await s.dash(t.key, 'GET', `/api/hooks/${hook}/deliveries`)).body.deliveries[0];
-      if (entry?.attempts >= 1) break;
-      expect(Date.now()).toBeLessThan(until);
-      await sleep(200);
-    }
-    expect(entry).toMatchObject({ status: 'pending', attempts: 1, error: 'connection_failed' });
-    expect(JSON.stringify(entry)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|refused|resolve/i);
-  });
+  it(
+    'a closed port shows as connection_failed: no address, DNS answer or Node error text (refused ' + 'targets and HTTP errors: webhook-events.test.ts)',
+    async () => {
+      const t = await s.tenant();
+      const closed = await receiver();
+      const target = closed.url;
+      await closed.close();
+      const [hook] = await hooks(t.key, 1, target);
+      expect((await s.dash(t.key, 'POST', `/api/hooks/${hook}/test`)).status).toBe(200);
+      const until = Date.now() + 20_000;
+      let entry: any;
+      for (;;) {
+        entry = (await s.dash(t.key, 'GET', `/api/hooks/${hook}/deliveries`)).body.deliveries[0];
+        if (entry?.attempts >= 1) break;
+        expect(Date.now()).toBeLessThan(until);
+        await sleep(200);
+      }
+      expect(entry).toMatchObject({ status: 'pending', attempts: 1, error: 'connection_failed' });
+      expect(JSON.stringify(entry)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|refused|resolve/i);
+    },
+  );
 });

@@ -93,7 +93,9 @@ describe('a policy without an action the code uses', () => {
     expect(r.body).toMatchObject({ Status: 'Error', Meta: null });
     const denied = linesOf(s, 'DENIED');
     expect(denied).toHaveLength(1);
-    expect(denied[0]).toMatch(new RegExp(`^DENIED ${DENIED_ROUTE} ${DENIED_ACTION} on arn:aws:dynamodb:[^:]+:\\d+:table/${s.table}/index/GSI1 \\(no allow\\)$`));
+    expect(denied[0]).toMatch(
+      new RegExp(`^DENIED ${DENIED_ROUTE} ${DENIED_ACTION} on arn:aws:dynamodb:[^:]+:\\d+:table/${s.table}/index/GSI1 \\(no allow\\)$`),
+    );
     // The function itself received AWS's error.
     expect(s.log.some((l) => l.startsWith(`${DENIED_ROUTE}\t`) && l.includes('AccessDeniedException'))).toBe(true);
   });
@@ -114,7 +116,8 @@ describe('a bundle that cannot load', () => {
     }
     const init = linesOf(s, 'INIT_REPORT');
     expect(init.length).toBe(2);
-    for (const l of init) expect(l).toMatch(new RegExp(`^INIT_REPORT ${BROKEN_ROUTE} Init Duration: [\\d.]+ ms Phase: init Status: error Error Type: Runtime.ImportModuleError$`));
+    for (const l of init)
+      expect(l).toMatch(new RegExp(`^INIT_REPORT ${BROKEN_ROUTE} Init Duration: [\\d.]+ ms Phase: init Status: error Error Type: Runtime.ImportModuleError$`));
     const error = linesOf(s, 'ERROR').find((l) => l.startsWith(`ERROR ${BROKEN_ROUTE} `));
     expect(error).toContain('gw-package-not-shipped');
     expect((await s.call('GET', '/hello')).status).toBe(200);

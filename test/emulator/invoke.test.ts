@@ -17,7 +17,13 @@ let template: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   template = (await cloudAssembly()).template;
-  env = { ...process.env, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: `i-${randomUUID()}`, DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-invoke-')), GW_SECRET };
+  env = {
+    ...process.env,
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    TABLE_NAME: `i-${randomUUID()}`,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-invoke-')),
+    GW_SECRET,
+  };
 }, 900_000);
 afterAll(() => rmSync(env.DATA_DIR!, { recursive: true, force: true }));
 

@@ -49,17 +49,24 @@ describe('npm run emulate serves the synthesized stack', () => {
   it('shows cold and warm invocations: INIT duration on the first REPORT of a container only', async () => {
     for (let i = 0; i < 2; i++) expect((await emulated.call('GET', '/hello')).status).toBe(200);
     // The REPORT line is written after the answer has gone out (as on Lambda), so it can arrive a moment later.
-    const reports = await vi.waitFor(() => {
-      const lines = linesOf(emulated, 'REPORT').filter((l) => l.startsWith('REPORT hello '));
-      expect(lines.length).toBeGreaterThanOrEqual(2);
-      return lines;
-    }, { timeout: 10_000 });
+    const reports = await vi.waitFor(
+      () => {
+        const lines = linesOf(emulated, 'REPORT').filter((l) => l.startsWith('REPORT hello '));
+        expect(lines.length).toBeGreaterThanOrEqual(2);
+        return lines;
+      },
+      { timeout: 10_000 },
+    );
     expect(reports[0]).toMatch(/Init Duration: \d+\.\d+ ms$/);
     expect(reports.at(-1)).not.toMatch(/Init Duration/);
   });
 });
 
-describeCredentialSweep('credential sweep through npm run emulate', () => emulated, () => served);
+describeCredentialSweep(
+  'credential sweep through npm run emulate',
+  () => emulated,
+  () => served,
+);
 
 describeEdgeAnswers("404, 405 and 413 through npm run emulate (the $default route's function, each write route's function)", () => emulated);
 
@@ -103,7 +110,11 @@ describe('one success and one refusal per route, as through npm start', () => {
     expect(linesOf(emulated, 'ERROR')).toEqual([]);
     expect(linesOf(emulated, 'INIT_REPORT')).toEqual([]);
     // Each function's first request was a cold start with a measured INIT.
-    const cold = new Set(linesOf(emulated, 'REPORT').filter((l) => /Init Duration/.test(l)).map((l) => l.split(' ')[1]));
+    const cold = new Set(
+      linesOf(emulated, 'REPORT')
+        .filter((l) => /Init Duration/.test(l))
+        .map((l) => l.split(' ')[1]),
+    );
     expect(cold.size).toBeGreaterThanOrEqual(routeList.length);
   });
 });

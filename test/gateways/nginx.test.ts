@@ -50,7 +50,9 @@ async function api(): Promise<string> {
   expect(hook.status).toBe(200);
   const apiId = uid('ngx');
   const r = await s.gw('POST', '/gw/apis', {
-    api_id: apiId, name: apiId, org_id: t.orgId,
+    api_id: apiId,
+    name: apiId,
+    org_id: t.orgId,
     proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' },
     event_handlers: { events: { QuotaExceeded: [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: hook.body.Meta } }] } },
   });

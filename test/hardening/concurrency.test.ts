@@ -35,9 +35,15 @@ const times = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.
 describe('every route is covered', () => {
   it('has a fixture for each If-Match route and each idempotent POST in the table', () => {
     expect(etagRoutes.length).toBeGreaterThan(0);
-    expect(etagRoutes.filter((r) => !GUARDED[r.name]).map((r) => r.name), 'add a fixture to GUARDED').toEqual([]);
+    expect(
+      etagRoutes.filter((r) => !GUARDED[r.name]).map((r) => r.name),
+      'add a fixture to GUARDED',
+    ).toEqual([]);
     const known = creating(null as never, { orgId: 'x' } as World, 'x');
-    expect(idempotentRoutes.filter((r) => !known[r.name]).map((r) => r.name), 'add a fixture to creating()').toEqual([]);
+    expect(
+      idempotentRoutes.filter((r) => !known[r.name]).map((r) => r.name),
+      'add a fixture to creating()',
+    ).toEqual([]);
     expect(idempotentRoutes.every((r) => r.method === 'POST')).toBe(true);
   });
 });
@@ -62,10 +68,16 @@ describe('If-Match', () => {
       const version = await g.etag();
       const rs = await times(N, () => g.call(version));
       const got = statuses(rs);
-      expect(got.filter((x) => x === 200), JSON.stringify(got)).toHaveLength(1);
+      expect(
+        got.filter((x) => x === 200),
+        JSON.stringify(got),
+      ).toHaveLength(1);
       if (deletes) {
         // A loser that arrives after the delete finds nothing: 404 before preconditions (RFC 9110 13.2.1).
-        expect(got.filter((x) => x !== 200).every((x) => x === 412 || x === 404), JSON.stringify(got)).toBe(true);
+        expect(
+          got.filter((x) => x !== 200).every((x) => x === 412 || x === 404),
+          JSON.stringify(got),
+        ).toBe(true);
         expect(await g.exists()).toBe(false);
       } else {
         expect(got, JSON.stringify(rs.filter((x) => x.status !== 200 && x.status !== 412).map((x) => x.body))).toEqual([200, ...Array(N - 1).fill(412)]);
@@ -106,39 +118,47 @@ describe('Idempotency-Key', () => {
     const secrets = r.secrets ?? [];
     /** The answer as a replay gives it: the secrets the route shows once withheld. */
     const asReplayed = (a: Answer) => JSON.parse(withholdSecrets(a.text, secrets));
-    it(`POST ${r.path}: replay answers the same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} concurrent duplicates create one`, async () => {
-      const c = creating(s, W, uid('idem'))[r.name]!;
-      const count0 = await c.count?.();
-      const key = uid('k');
-      const first = await c.send(0, key);
-      expect(first.status, JSON.stringify(first.body)).toBe(200);
-      const replay = await c.send(0, key);
-      expect(replay.status).toBe(200);
-      expect(replay.body).toEqual(asReplayed(first));
-      expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      expect(replay.headers.get('idempotent-secrets-withheld')).toBe(secrets.length ? secrets.join(', ') : null);
-      for (const path of secrets) {
-        const shown = path.split('.').reduce((v: any, k) => v?.[k], first.body);
-        expect(typeof shown === 'string' && shown !== SECRET_WITHHELD, `${path} shown in the first answer`).toBe(true);
-        expect(replay.text, `${path} never shown again`).not.toContain(shown);
-      }
-      const other = await c.send(1, key);
-      expect(other.status, JSON.stringify(other.body)).toBe(422);
-      if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 1);
+    it(
+      `POST ${r.path}: replay answers the ` +
+        `same${secrets.length ? ` with ${secrets.join(', ')} withheld` : ''}, another body is 422, ${N} ` +
+        `concurrent duplicates create one`,
+      async () => {
+        const c = creating(s, W, uid('idem'))[r.name]!;
+        const count0 = await c.count?.();
+        const key = uid('k');
+        const first = await c.send(0, key);
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        const replay = await c.send(0, key);
+        expect(replay.status).toBe(200);
+        expect(replay.body).toEqual(asReplayed(first));
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect(replay.headers.get('idempotent-secrets-withheld')).toBe(secrets.length ? secrets.join(', ') : null);
+        for (const path of secrets) {
+          const shown = path.split('.').reduce((v: any, k) => v?.[k], first.body);
+          expect(typeof shown === 'string' && shown !== SECRET_WITHHELD, `${path} shown in the first answer`).toBe(true);
+          expect(replay.text, `${path} never shown again`).not.toContain(shown);
+        }
+        const other = await c.send(1, key);
+        expect(other.status, JSON.stringify(other.body)).toBe(422);
+        if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 1);
 
-      const key2 = uid('k');
-      const rs = await times(N, () => c.send(2, key2));
-      const got = statuses(rs);
-      // Duplicates still running when one is in progress are told so (409); none creates.
-      expect(got.every((x) => x === 200 || x === 409), JSON.stringify(got)).toBe(true);
-      const oks = rs.filter((x) => x.status === 200);
-      expect(oks.length).toBeGreaterThanOrEqual(1);
-      for (const o of oks) expect(asReplayed(o)).toEqual(asReplayed(oks[0]!));
-      const after = await c.send(2, key2);
-      expect(after.status).toBe(200);
-      expect(after.body).toEqual(asReplayed(oks[0]!));
-      if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 2);
-    });
+        const key2 = uid('k');
+        const rs = await times(N, () => c.send(2, key2));
+        const got = statuses(rs);
+        // Duplicates still running when one is in progress are told so (409); none creates.
+        expect(
+          got.every((x) => x === 200 || x === 409),
+          JSON.stringify(got),
+        ).toBe(true);
+        const oks = rs.filter((x) => x.status === 200);
+        expect(oks.length).toBeGreaterThanOrEqual(1);
+        for (const o of oks) expect(asReplayed(o)).toEqual(asReplayed(oks[0]!));
+        const after = await c.send(2, key2);
+        expect(after.status).toBe(200);
+        expect(after.body).toEqual(asReplayed(oks[0]!));
+        if (count0 !== undefined) expect(await c.count!()).toBe(count0 + 2);
+      },
+    );
 
     it(`POST ${r.path}: a storage failure after the key is claimed releases it, so the retry runs`, async () => {
       const c = creating(s, W, uid('rel'))[r.name]!;
@@ -206,8 +226,14 @@ function races(): Record<string, Race> {
       fire: (i) => {
         const path = [`/lp-${v}/`, `/lp-${v}`, `lp-${v}//`][i % 3]!;
         const id = `lp-${v}-${i}`;
-        if (i % 3 === 0) return s.gw('POST', '/gw/apis', { api_id: id, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: path, target_url: 'http://u.example' } });
-        if (i % 3 === 1) return s.gw('POST', '/gw/apis/oas', oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, gateway: { server: { listenPath: { value: path } } } }));
+        if (i % 3 === 0)
+          return s.gw('POST', '/gw/apis', { api_id: id, name: `n${i}`, org_id: W.orgId, proxy: { listen_path: path, target_url: 'http://u.example' } });
+        if (i % 3 === 1)
+          return s.gw(
+            'POST',
+            '/gw/apis/oas',
+            oasDoc(id, W.orgId, { info: { id, orgId: W.orgId, name: `n${i}`, state: { active: true } }, gateway: { server: { listenPath: { value: path } } } }),
+          );
         return s.dash(W.key, 'POST', `/api/apis/oas/import?listenPath=/lp-${v}/`, JSON.stringify(importDoc(`n${i}`)), { 'content-type': 'application/json' });
       },
       // The path belongs to the winner: one more API on it is refused naming the winner.
@@ -219,17 +245,27 @@ function races(): Record<string, Race> {
       },
     },
     'basic-auth user name': {
-      fire: (i) => s.gw('POST', '/gw/keys/create', { org_id: W.orgId, access_rights: rightsFor(W.apiId), alias: `n${i}`, basic_auth_data: { user, password: 'pw-123456' } }),
+      fire: (i) =>
+        s.gw('POST', '/gw/keys/create', {
+          org_id: W.orgId,
+          access_rights: rightsFor(W.apiId),
+          alias: `n${i}`,
+          basic_auth_data: { user, password: 'pw-123456' },
+        }),
       // The user name resolves to the winner's key.
       read: async (won) => {
         const alias = num((await s.gw('GET', `/gw/keys/${won.body.key}`)).body.alias);
-        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, { access_rights: rightsFor(W.apiId), basic_auth_data: { user } });
+        const r = await s.dash(W.key, 'PUT', `/api/apis/${W.apiId}/keys/${user}?username=true`, {
+          access_rights: rightsFor(W.apiId),
+          basic_auth_data: { user },
+        });
         expect(r.body.key_hash, JSON.stringify(r.body)).toBe(won.body.key_hash);
         return alias;
       },
     },
     'OAuth client_id': {
-      fire: (i) => s.gw('POST', '/gw/oauth/clients/create', { api_id: W.apiId, redirect_uri: 'https://r.example/cb', client_id: clientId, description: `n${i}` }),
+      fire: (i) =>
+        s.gw('POST', '/gw/oauth/clients/create', { api_id: W.apiId, redirect_uri: 'https://r.example/cb', client_id: clientId, description: `n${i}` }),
       read: async () => num((await s.gw('GET', `/gw/oauth/clients/${W.apiId}`)).body.find((x: any) => x.client_id === clientId)?.description),
     },
   };

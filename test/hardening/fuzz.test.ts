@@ -1,9 +1,10 @@
 /**
- * Bad-input fuzzing and response hygiene (RELIABILITY.md), generated from the route table: every built route that takes a body or a query gets at least FUZZ_CASES (200) invalid
- * requests sampled with fast-check from a fixed seed, plus a few giant ones and bad path
- * parameters; each must answer 4xx in its group's envelope, never 5xx, and leave the whole table
- * byte-identical. Every answer seen here, success or error, must carry nosniff and no-store and
- * leak no stack or storage error. A new route is covered with no new test code.
+ * Bad-input fuzzing and response hygiene (RELIABILITY.md), generated from the route table: every
+ * built route that takes a body or a query gets at least FUZZ_CASES (200) invalid requests sampled
+ * with fast-check from a fixed seed, plus a few giant ones and bad path parameters; each must
+ * answer 4xx in its group's envelope, never 5xx, and leave the whole table byte-identical. Every
+ * answer seen here, success or error, must carry nosniff and no-store and leak no stack or storage
+ * error. A new route is covered with no new test code.
  *
  * Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run test/hardening/fuzz.test.ts
  */
@@ -42,7 +43,10 @@ afterAll(async () => {
     const total = [...figures.values()].reduce((a, f) => ({ sent: a.sent + f.sent, fivexx: a.fivexx + f.fivexx }), { sent: 0, fivexx: 0 });
     console.log(`fuzz seed ${SEED}: ${total.sent} invalid requests over ${figures.size} routes, ${total.fivexx} answered 5xx`);
   }
-  if (numberFigures.sent) console.log(`unstorable numbers, seed ${SEED}: ${numberFigures.sent} requests over ${numberFigures.routes} write routes, ${numberFigures.fivexx} answered 5xx`);
+  if (numberFigures.sent)
+    console.log(
+      `unstorable numbers, seed ${SEED}: ${numberFigures.sent} requests over ${numberFigures.routes} write routes, ${numberFigures.fivexx} answered 5xx`,
+    );
   await s?.close();
 });
 
@@ -57,9 +61,11 @@ const baseOf = (r: RouteDef) => seededBaseOf(c, seeded, r);
 
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const fuzzed = routeList.filter((r) => r.body || r.bodyKind === 'raw' || r.query || r.path.includes('{'));
@@ -67,7 +73,10 @@ const fuzzed = routeList.filter((r) => r.body || r.bodyKind === 'raw' || r.query
 describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
   it('seeds one object of every kind through the API, naming each path parameter of the table', () => {
     const names = [...new Set(routeList.flatMap((r) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!)))];
-    expect(names.filter((n) => !(n in seeded.params)), 'path parameters the seed names no object for').toEqual([]);
+    expect(
+      names.filter((n) => !(n in seeded.params)),
+      'path parameters the seed names no object for',
+    ).toEqual([]);
     expect(fuzzed.length).toBeGreaterThan(0);
   });
 
@@ -87,7 +96,8 @@ describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
         const a = await c.send(r.method, fc.url, { headers: fc.headers, body: fc.body });
         const problems: string[] = [];
         if (a.status >= 500) fivexx++;
-        if (fc.expect !== undefined ? a.status !== fc.expect : a.status < 400 || a.status >= 500) problems.push(`status ${a.status}${fc.expect ? ` (expected ${fc.expect})` : ''}`);
+        if (fc.expect !== undefined ? a.status !== fc.expect : a.status < 400 || a.status >= 500)
+          problems.push(`status ${a.status}${fc.expect ? ` (expected ${fc.expect})` : ''}`);
         // Valid credentials: a 401/403 would mean the input never reached validation, except on a
         // route that judges a forwarded request (its 401/403 are about the forwarded caller's key).
         if ((a.status === 401 || a.status === 403) && !r.refusalHeaders) problems.push(`status ${a.status} with valid credentials`);
@@ -96,7 +106,9 @@ describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
         problems.push(...hygieneProblems(a));
         if (problems.length) {
           const sent = typeof fc.body === 'string' ? JSON.stringify(fc.body.slice(0, 160)) : fc.body ? '(bytes)' : '';
-          failures.push(`[${fc.label}] ${r.method} ${fc.url.slice(0, 160)} ${JSON.stringify(fc.headers)} ${sent} -> ${problems.join('; ')} :: ${a.text.slice(0, 240)}`);
+          failures.push(
+            `[${fc.label}] ${r.method} ${fc.url.slice(0, 160)} ${JSON.stringify(fc.headers)} ${sent} -> ${problems.join('; ')} :: ${a.text.slice(0, 240)}`,
+          );
         }
       };
 
@@ -105,7 +117,10 @@ describe(`bad-input fuzzing over the route table (seed ${SEED})`, () => {
       await pool(giant, 2, run);
       const after = await snapshotTable(s.table);
       figures.set(routeKey(r), { sent: invalid.length + giant.length + paths.length, fivexx });
-      if (process.env.FUZZ_VERBOSE) console.log(`${routeKey(r)}: ${invalid.length} invalid + ${giant.length} giant + ${paths.length} path; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+      if (process.env.FUZZ_VERBOSE)
+        console.log(
+          `${routeKey(r)}: ${invalid.length} invalid + ${giant.length} giant + ${paths.length} path; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+        );
 
       const where = `route ${routeKey(r)}, seed ${seed} (FUZZ_SEED=${SEED})`;
       expect(failures.slice(0, 25), `${failures.length} bad answers; ${where}`).toEqual([]);
@@ -119,7 +134,10 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
 
   it('covers the routes whose bodies are stored as DynamoDB attributes', () => {
     const keys = writes.map(routeKey);
-    expect(STORED_AS_ATTRIBUTES.filter((k) => !keys.includes(k)), 'listed routes missing from the table').toEqual([]);
+    expect(
+      STORED_AS_ATTRIBUTES.filter((k) => !keys.includes(k)),
+      'listed routes missing from the table',
+    ).toEqual([]);
   });
 
   for (const r of writes) {
@@ -162,7 +180,12 @@ describe(`numbers storage cannot hold, at every number of every write body (seed
 
 describe('response hygiene on every route', () => {
   it('unknown paths and methods (404, 405) carry the same headers in the prefix envelope', async () => {
-    for (const [method, url, group] of [['GET', '/nope', 'dashboard'], ['GET', '/gw/nope', 'gateway'], ['GET', '/admin/nope', 'admin'], ['PATCH', '/gw/apis', 'gateway']] as const) {
+    for (const [method, url, group] of [
+      ['GET', '/nope', 'dashboard'],
+      ['GET', '/gw/nope', 'gateway'],
+      ['GET', '/admin/nope', 'admin'],
+      ['PATCH', '/gw/apis', 'gateway'],
+    ] as const) {
       const a = await c.send(method, url);
       expect([404, 405], url).toContain(a.status);
       expect(hygieneProblems(a), url).toEqual([]);

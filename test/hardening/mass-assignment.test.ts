@@ -32,10 +32,15 @@ const STAMPS = { date_created: FORGED_TIME, created_at: FORGED_TIME, last_update
 
 /** The storage's own attributes: a body that set these could move an item into another list or expire it. */
 const storageAttrs = (victim: World) => ({
-  PK: `ORG#${victim.orgId}`, SK: 'ORG', entity: 'org',
-  GSI1PK: userKeys.ofOrg(victim.orgId), GSI1SK: '0',
-  GSI2PK: apiKeys.ofOrg(victim.orgId), GSI2SK: '0',
-  GSI3PK: apiKeys.ofOrg(victim.orgId), GSI3SK: '0',
+  PK: `ORG#${victim.orgId}`,
+  SK: 'ORG',
+  entity: 'org',
+  GSI1PK: userKeys.ofOrg(victim.orgId),
+  GSI1SK: '0',
+  GSI2PK: apiKeys.ofOrg(victim.orgId),
+  GSI2SK: '0',
+  GSI3PK: apiKeys.ofOrg(victim.orgId),
+  GSI3SK: '0',
   expires_at: 1,
 });
 const STORAGE_NAMES = ['PK', 'SK', 'entity', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'expires_at'];
@@ -59,7 +64,14 @@ describe('mass assignment', () => {
     const email = `forger-${uid('u')}@example.com`;
     const forgedKey = 'a'.repeat(32);
     const r = await s.admin('POST', '/admin/users', {
-      org_id: A.orgId, email_address: email, id: FORGED_ID, _id: FORGED_ID, access_key: forgedKey, password_hash: 'forged', ...STAMPS, ...storageAttrs(B),
+      org_id: A.orgId,
+      email_address: email,
+      id: FORGED_ID,
+      _id: FORGED_ID,
+      access_key: forgedKey,
+      password_hash: 'forged',
+      ...STAMPS,
+      ...storageAttrs(B),
     });
     if (!accepted(r.status, 'user create')) return;
     expect(r.body.Meta.access_key).not.toBe(forgedKey);
@@ -81,9 +93,19 @@ describe('mass assignment', () => {
     const before = await listedIn(A);
     const forgedKey = 'b'.repeat(32);
     const r = await s.admin('PUT', `/admin/users/${id}`, {
-      email_address: email, active: true, first_name: 'Replaced', id: FORGED_ID, _id: FORGED_ID, org_id: B.orgId, access_key: forgedKey,
-      access_key_hash: sha256(forgedKey), password_hash: 'forged', email_lower: 'forged@x.example', api_model: { forged: true },
-      ...STAMPS, ...storageAttrs(B),
+      email_address: email,
+      active: true,
+      first_name: 'Replaced',
+      id: FORGED_ID,
+      _id: FORGED_ID,
+      org_id: B.orgId,
+      access_key: forgedKey,
+      access_key_hash: sha256(forgedKey),
+      password_hash: 'forged',
+      email_lower: 'forged@x.example',
+      api_model: { forged: true },
+      ...STAMPS,
+      ...storageAttrs(B),
     });
     if (!accepted(r.status, 'user replace')) return;
     const after = await listedIn(A);
@@ -142,8 +164,14 @@ describe('mass assignment', () => {
   it('gateway and admin keys: key id, key_hash, stamps and the live quota are the server’s', async () => {
     const forged = { key: 'chosen-key', key_id: 'chosen-key', key_hash: 'f'.repeat(64), quota_remaining: 999, ...STAMPS };
     for (const [what, call] of [
-      ['gateway', () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
-      ['admin', () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged })],
+      [
+        'gateway',
+        () => s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged }),
+      ],
+      [
+        'admin',
+        () => s.admin('POST', '/admin/org/keys', { org_id: A.orgId, access_rights: rightsFor(A.apiId), quota_max: 10, quota_renewal_rate: 60, ...forged }),
+      ],
     ] as const) {
       const r = await call();
       if (!accepted(r.status, `${what} key create`)) continue;
@@ -161,7 +189,12 @@ describe('mass assignment', () => {
   it('dashboard key replace: org_id, key_hash, date_created and version kept; another org cannot be named', async () => {
     const before = await s.gw('GET', `/gw/keys/${A.gwKey}`);
     const r = await s.dash(A.key, 'PUT', `/api/apis/${A.apiId}/keys/${A.gwKey}`, {
-      ...before.body, org_id: B.orgId, key_hash: 'f'.repeat(64), ...STAMPS, alias: 'ma', basic_auth_data: { user: A.username },
+      ...before.body,
+      org_id: B.orgId,
+      key_hash: 'f'.repeat(64),
+      ...STAMPS,
+      alias: 'ma',
+      basic_auth_data: { user: A.username },
     });
     if (!accepted(r.status, 'dashboard key replace')) return;
     const got = await s.gw('GET', `/gw/keys/${A.gwKey}`);
@@ -209,7 +242,11 @@ describe('mass assignment', () => {
   it('APIs: stamps and version are the server’s on gateway create and update', async () => {
     const classicId = uid('ma-classic');
     const c = await s.gw('POST', '/gw/apis', {
-      api_id: classicId, name: 'ma', org_id: A.orgId, proxy: { listen_path: `/${classicId}/`, target_url: 'http://u.example' }, ...STAMPS,
+      api_id: classicId,
+      name: 'ma',
+      org_id: A.orgId,
+      proxy: { listen_path: `/${classicId}/`, target_url: 'http://u.example' },
+      ...STAMPS,
     });
     if (!accepted(c.status, 'classic create')) return;
     const oasId = uid('ma-oas');

@@ -26,7 +26,11 @@ beforeAll(async () => {
   seeded = await seedEveryRoute(c, 'names');
 }, 120_000);
 afterAll(async () => {
-  if (figures.sent) console.log(`prototype-like member names: ${figures.sent} requests over ${figures.routes} write routes, ${figures.fivexx} answered 5xx, ${figures.stored} accepted and read back from the table`);
+  if (figures.sent)
+    console.log(
+      `prototype-like member names: ${figures.sent} requests over ${figures.routes} write routes, ` +
+        `${figures.fivexx} answered 5xx, ${figures.stored} accepted and read back from the table`,
+    );
   await s?.close();
 });
 

@@ -110,7 +110,11 @@ function callAs(key: string, r: Route, params: Record<string, string>, a: World,
 describe('the route table is fully mapped', () => {
   it('knows every path parameter of every dashboard route, and a body for each that takes one', () => {
     expect(objectRoutes.length).toBeGreaterThan(0);
-    const unmapped = objectRoutes.flatMap((r) => paramNames(r).filter((n) => !A_VALUES[n]).map((n) => `${r.name}: {${n}}`));
+    const unmapped = objectRoutes.flatMap((r) =>
+      paramNames(r)
+        .filter((n) => !A_VALUES[n])
+        .map((n) => `${r.name}: {${n}}`),
+    );
     expect(unmapped, 'add the parameter to A_VALUES in test/hardening/tenant.test.ts').toEqual([]);
     const noBody = objectRoutes.filter((r) => (r.body || r.bodyKind === 'raw') && !BODIES[r.name]).map((r) => r.name);
     expect(noBody, 'add a valid body to BODIES').toEqual([]);
@@ -174,7 +178,12 @@ describe("B's key on A's objects", () => {
   it('the key lookups by hash, user name and guess find nothing of A', async () => {
     const before = await viewOf(s, A);
     const body = { access_rights: rightsFor(A.apiId), alias: 'hijacked' };
-    for (const [id, q] of [[A.gwKeyHash, '?hashed=1'], [A.username, '?username=true'], [A.gwKey, '?auto_guess=true'], [A.gwKeyHash, '?auto_guess=true']]) {
+    for (const [id, q] of [
+      [A.gwKeyHash, '?hashed=1'],
+      [A.username, '?username=true'],
+      [A.gwKey, '?auto_guess=true'],
+      [A.gwKeyHash, '?auto_guess=true'],
+    ]) {
       for (const api of [A.apiId, B.apiId]) {
         const r = await s.dash(B.key, 'PUT', `/api/apis/${api}/keys/${id}${q}`, body);
         expect(r.status, `${api} ${id}${q}`).toBe(404);
@@ -199,7 +208,12 @@ describe("B's key on A's objects", () => {
     const beforeB = await viewOf(s, B);
     const doc = JSON.stringify(importDoc('cross'));
     const json = { 'content-type': 'application/json' };
-    for (const q of [`templateID=${A.assetDbId}`, `templateID=${A.assetCustomId}`, `base_api_id=${A.apiId}&new_version_name=v9`, `base_api_id=${A.apiDbId}&new_version_name=v9`]) {
+    for (const q of [
+      `templateID=${A.assetDbId}`,
+      `templateID=${A.assetCustomId}`,
+      `base_api_id=${A.apiId}&new_version_name=v9`,
+      `base_api_id=${A.apiDbId}&new_version_name=v9`,
+    ]) {
       const r = await s.dash(B.key, 'POST', `/api/apis/oas/import?${q}`, doc, json);
       expect(r.status, `${q}: ${JSON.stringify(r.body)}`).toBe(422);
       expect(r.body).toMatchObject({ Status: 'Error' });
@@ -257,13 +271,19 @@ describe("B's lists and searches", () => {
     for (const r of listRoutes) {
       const l = LISTS[r.name]!;
       const path = `${r.path}${l.query ? `?${l.query}` : ''}`;
-      for (const [me, other] of [[B, A], [A, B]] as const) {
+      for (const [me, other] of [
+        [B, A],
+        [A, B],
+      ] as const) {
         const { all, walked } = await allIds(s, me.key, path, l.ids);
         const own = [...l.own(me)].sort();
         const seen = (ids: string[]) => (l.subset ? [...new Set(ids)].filter((id) => !own.includes(id)) : [...ids].sort());
         expect(seen(all), `${r.name} p=-1 for ${me.orgId}`).toEqual(l.subset ? [] : own);
         expect(seen(walked), `${r.name} cursor walk for ${me.orgId}`).toEqual(l.subset ? [] : own);
-        expect(all.filter((id) => l.own(other).includes(id)), r.name).toEqual([]);
+        expect(
+          all.filter((id) => l.own(other).includes(id)),
+          r.name,
+        ).toEqual([]);
       }
     }
     // Same-named objects in both organisations stay apart: B may reuse A's asset custom id.
@@ -283,22 +303,51 @@ describe('gateway writes naming organisation A', () => {
       expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(status);
       return r;
     };
-    await expectStatus('classic api_id', s.gw('POST', '/gw/apis', { api_id: B.apiId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/x/', target_url: 'http://u.example' } }), 409);
+    await expectStatus(
+      'classic api_id',
+      s.gw('POST', '/gw/apis', { api_id: B.apiId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/x/', target_url: 'http://u.example' } }),
+      409,
+    );
     await expectStatus('OAS api_id', s.gw('POST', '/gw/apis/oas', oasDoc(B.apiId, A.orgId)), 409);
-    await expectStatus('classic database id', s.gw('POST', '/gw/apis', { api_id: uid('x'), id: B.apiDbId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/y/', target_url: 'http://u.example' } }), 409);
+    await expectStatus(
+      'classic database id',
+      s.gw('POST', '/gw/apis', { api_id: uid('x'), id: B.apiDbId, name: 'x', org_id: A.orgId, proxy: { listen_path: '/y/', target_url: 'http://u.example' } }),
+      409,
+    );
     const dbIdDoc = oasDoc(uid('x'), A.orgId);
     (dbIdDoc['x-gw-api-gateway'].info as Record<string, unknown>).dbId = B.apiDbId;
     await expectStatus('OAS database id', s.gw('POST', '/gw/apis/oas', dbIdDoc), 409);
     await expectStatus('policy id', s.gw('POST', '/gw/policies', { id: B.policyId, org_id: A.orgId, name: 'x' }), 409);
-    await expectStatus('OAuth client_id', s.gw('POST', '/gw/oauth/clients/create', { api_id: A.apiId, redirect_uri: 'https://x.example', client_id: B.clientId }), 409);
+    await expectStatus(
+      'OAuth client_id',
+      s.gw('POST', '/gw/oauth/clients/create', { api_id: A.apiId, redirect_uri: 'https://x.example', client_id: B.clientId }),
+      409,
+    );
     // Basic-auth user names are per organisation: A may have its own key named like B's.
-    await expectStatus('basic-auth user', s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }), 200);
-    const ingest = await expectStatus('analytics', s.gw('POST', '/gw/analytics', {
-      records: [{
-        api_id: B.apiId, path: '/x', method: 'GET', response_code: 500, key_hash: B.gwKeyHash, org_id: A.orgId,
-        timestamp: ACTIVITY_DAY.iso, request_time: 5, latency: { total: 5, upstream: 3 },
-      }],
-    }), 200);
+    await expectStatus(
+      'basic-auth user',
+      s.gw('POST', '/gw/keys/create', { org_id: A.orgId, access_rights: rightsFor(A.apiId), basic_auth_data: { user: B.username, password: 'pw-999999' } }),
+      200,
+    );
+    const ingest = await expectStatus(
+      'analytics',
+      s.gw('POST', '/gw/analytics', {
+        records: [
+          {
+            api_id: B.apiId,
+            path: '/x',
+            method: 'GET',
+            response_code: 500,
+            key_hash: B.gwKeyHash,
+            org_id: A.orgId,
+            timestamp: ACTIVITY_DAY.iso,
+            request_time: 5,
+            latency: { total: 5, upstream: 3 },
+          },
+        ],
+      }),
+      200,
+    );
     expect(ingest.body).toMatchObject({ stored: 0, unknown_keys: 1 });
     await expectStatus('org session', s.gw('PUT', `/gw/org/keys/${A.orgId}`, { org_id: B.orgId, quota_max: 1, quota_renewal_rate: 3600 }), 200);
     // B's key still spends its own quota, not A's (which allows one request).

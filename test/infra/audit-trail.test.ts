@@ -17,7 +17,7 @@ const tableActions = (name: string) =>
   t.actionsOf(t.functionOf(name)[1]).filter((a) => a.startsWith('dynamodb:') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
 
 describe('the audit consumer', () => {
-  it('reads the stream through its own mapping: filtered to configuration objects (a REMOVE by its old image), failed records reported, failures to the dead-letter queue', () => {
+  it('reads the stream through its own mapping: configuration objects only (a REMOVE by its old image), failures reported and dead-lettered', () => {
     const [fnId, fn] = t.functionOf('auditTrail');
     expect(fn.Properties.Environment.Variables).toMatchObject({ AUDIT_RETENTION_DAYS: '30' });
     const mapping = t.resources('AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties.FunctionName?.Ref === fnId);
@@ -31,7 +31,12 @@ describe('the audit consumer', () => {
     });
     const patterns = (mapping![1].Properties.FilterCriteria.Filters as Array<{ Pattern: string }>).map((f) => JSON.parse(f.Pattern));
     expect(patterns).toEqual([
-      { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: expect.arrayContaining(['api', 'key', 'hook', 'user', 'org', 'org_session', 'policy', 'asset', 'oauth_client']) } } } },
+      {
+        eventName: ['INSERT', 'MODIFY'],
+        dynamodb: {
+          NewImage: { entity: { S: expect.arrayContaining(['api', 'key', 'hook', 'user', 'org', 'org_session', 'policy', 'asset', 'oauth_client']) } },
+        },
+      },
       { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: expect.arrayContaining(['api', 'key', 'hook', 'policy', 'asset', 'oauth_client']) } } } },
     ]);
   });

@@ -35,7 +35,12 @@ function split(meta: Metafile): { atStart: string[]; onDemand: string[] } {
 }
 
 const packagesIn = (meta: Metafile, outputs: string[]) =>
-  new Set(outputs.flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1]).filter(Boolean));
+  new Set(
+    outputs
+      .flatMap((o) => Object.keys(meta.outputs[o]!.inputs))
+      .map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1])
+      .filter(Boolean),
+  );
 
 describe('function bundles', () => {
   it('the check loads the Secrets Manager client only on first use, from a chunk of its own', async () => {
@@ -58,7 +63,14 @@ describe('function bundles', () => {
       const meta = await deployed(entry);
       const shipped = packagesIn(meta, Object.keys(meta.outputs));
       expect(shipped.has('@aws-sdk/credential-provider-env')).toBe(true);
-      for (const unused of ['credential-provider-node', 'credential-provider-sso', 'credential-provider-ini', 'credential-provider-process', 'credential-provider-web-identity', 'nested-clients']) {
+      for (const unused of [
+        'credential-provider-node',
+        'credential-provider-sso',
+        'credential-provider-ini',
+        'credential-provider-process',
+        'credential-provider-web-identity',
+        'nested-clients',
+      ]) {
         expect(shipped.has(`@aws-sdk/${unused}`), `${entry} ships ${unused}`).toBe(false);
       }
     }

@@ -32,7 +32,10 @@ describe('stage settings', () => {
     expect(read({ cmk: 'on', edge: 'on' })).toMatchObject({ cmk: true, edge: { rateLimit: 1000 } });
     expect(read({ cmk: true, edge: true, edgeRateLimit: '300' })).toMatchObject({ cmk: true, edge: { rateLimit: 300 } });
     expect(read({ cmk: 'off', edge: false, edgeRateLimit: '300' })).toMatchObject({ cmk: false, edge: undefined });
-    expect(read({ edge: 'on', edgeSecretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6' }).edge).toEqual({ rateLimit: 1000, secretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6' });
+    expect(read({ edge: 'on', edgeSecretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6' }).edge).toEqual({
+      rateLimit: 1000,
+      secretVersion: 'a1b2c3d4-e5f6-47a8-b9c0-d1e2f3a4b5c6',
+    });
   });
 
   it('take the secret refresh and rotation window, 0 for a hard cutover', () => {
@@ -65,7 +68,11 @@ describe('stage settings', () => {
     [{ alarmEmail: 'ops' }, 'alarmEmail', 'expected an e-mail address, got "ops"'],
     [{ secretRefreshSeconds: '0' }, 'secretRefreshSeconds', 'expected 1..3600, got 0'],
     [{ secretRotationWindowSeconds: '300' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (300), got 300'],
-    [{ secretRefreshSeconds: '600', secretRotationWindowSeconds: '500' }, 'secretRotationWindowSeconds', 'expected 0 or more than secretRefreshSeconds (600), got 500'],
+    [
+      { secretRefreshSeconds: '600', secretRotationWindowSeconds: '500' },
+      'secretRotationWindowSeconds',
+      'expected 0 or more than secretRefreshSeconds (600), got 500',
+    ],
     [{ cmk: 'yes' }, 'cmk', 'expected on or off, got "yes"'],
     [{ edge: 1 }, 'edge', 'expected on or off, got 1'],
     [{ edge: 'on', edgeRateLimit: '5' }, 'edgeRateLimit', 'expected 10..2000000000, got 5'],
@@ -80,7 +87,12 @@ describe('deploy role settings', () => {
   const role = (context: Record<string, unknown>) => readDeployRoleConfig(new App({ context }).node);
 
   it('need the repository and the stage, and default to the default bootstrap qualifier', () => {
-    expect(role({ githubRepo: 'acme/gw-management', stage: 'prod' })).toEqual({ repo: 'acme/gw-management', stage: 'prod', existingProviderArn: undefined, cdkQualifier: 'hnb659fds' });
+    expect(role({ githubRepo: 'acme/gw-management', stage: 'prod' })).toEqual({
+      repo: 'acme/gw-management',
+      stage: 'prod',
+      existingProviderArn: undefined,
+      cdkQualifier: 'hnb659fds',
+    });
     expect(role({ githubRepo: 'acme@1234/gw-management@5678', stage: 'dev', cdkQualifier: 'gwdev' })).toMatchObject({ stage: 'dev', cdkQualifier: 'gwdev' });
   });
 
@@ -100,7 +112,11 @@ describe('deploy role settings', () => {
 describe('the app entries', () => {
   // `cdk synth` hands context to the app in CDK_CONTEXT_JSON.
   const run = (entry: string, context: Record<string, unknown>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', entry], { encoding: 'utf8', env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context) }, timeout: 60_000 });
+    spawnSync(process.execPath, ['--import', 'tsx', entry], {
+      encoding: 'utf8',
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context) },
+      timeout: 60_000,
+    });
 
   it('stop synth on a bad value with a message that names the key', () => {
     const r = run('infra/app.ts', { stage: 'staging' });
@@ -118,7 +134,8 @@ describe('the README settings table', () => {
     const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)![1]!;
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const rowOf = (key: string) => rows.find((r) => r.split('|')[1]!.includes(`\`${key}\``));
-    for (const key of ['stage', 'alarmEmail', 'upstreamAllowedHosts', 'edgeSecretVersion', ...SWITCH_KEYS, ...NUMBER_KEYS]) expect(rowOf(key), key).toBeDefined();
+    for (const key of ['stage', 'alarmEmail', 'upstreamAllowedHosts', 'edgeSecretVersion', ...SWITCH_KEYS, ...NUMBER_KEYS])
+      expect(rowOf(key), key).toBeDefined();
     for (const key of SWITCH_KEYS) expect(rowOf(key)!.split('|')[2]!.trim(), key).toBe('`off`');
     for (const key of NUMBER_KEYS) {
       const [, keysCell, defaultsCell] = rowOf(key)!.split('|');

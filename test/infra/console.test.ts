@@ -50,7 +50,12 @@ describe('the console bucket', () => {
   it('is private: all public access blocked, encrypted, TLS only, readable by this distribution alone', () => {
     const [bucketId, bucket] = one(off.nested, 'AWS::S3::Bucket');
     expect(bucket.Properties.BucketName).toEqual({ 'Fn::Join': ['', ['gw-management-prod-console-', { Ref: 'AWS::AccountId' }, '-', { Ref: 'AWS::Region' }]] });
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
     expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
 
@@ -92,8 +97,15 @@ describe('the console distribution', () => {
     const s3 = c.Origins.find((o: any) => o.S3OriginConfig);
     expect(s3.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [one(off.nested, 'AWS::CloudFront::OriginAccessControl')[0], 'Id'] });
     expect(s3.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
-    expect(c.DefaultCacheBehavior).toMatchObject({ TargetOriginId: s3.Id, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https', Compress: true });
-    expect(c.DefaultCacheBehavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [one(off.nested, 'AWS::CloudFront::Function')[0], 'FunctionARN'] } }]);
+    expect(c.DefaultCacheBehavior).toMatchObject({
+      TargetOriginId: s3.Id,
+      AllowedMethods: ['GET', 'HEAD'],
+      ViewerProtocolPolicy: 'redirect-to-https',
+      Compress: true,
+    });
+    expect(c.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [one(off.nested, 'AWS::CloudFront::Function')[0], 'FunctionARN'] } },
+    ]);
 
     const [policyId, policy] = one(off.nested, 'AWS::CloudFront::ResponseHeadersPolicy');
     expect(c.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
@@ -101,9 +113,17 @@ describe('the console distribution', () => {
     expect(security.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true });
     expect(CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe|\*|https?:/);
-    expect(security).toMatchObject({ ContentTypeOptions: { Override: true }, FrameOptions: { FrameOption: 'DENY' }, ReferrerPolicy: { ReferrerPolicy: 'no-referrer' } });
+    expect(security).toMatchObject({
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY' },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer' },
+    });
     expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31536000, IncludeSubdomains: true });
-    expect(one(off.nested, 'AWS::CloudFront::Function')[1].Properties).toMatchObject({ Name: 'gw-management-prod-console-pages', AutoPublish: true, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
+    expect(one(off.nested, 'AWS::CloudFront::Function')[1].Properties).toMatchObject({
+      Name: 'gw-management-prod-console-pages',
+      AutoPublish: true,
+      FunctionConfig: { Runtime: 'cloudfront-js-2.0' },
+    });
   });
 
   it('sends /api/* to the HTTP API on the same domain (no CORS): every method, nothing cached, no origin secret without the edge', () => {
@@ -126,7 +146,7 @@ describe('the console distribution', () => {
     expect(JSON.stringify(c)).not.toContain('Cors');
   });
 
-  it('with edge=on: behind the stage web ACL, sending X-Origin-Verify by a dynamic reference; the edge distribution stays the API\'s', () => {
+  it("with edge=on: behind the stage web ACL, sending X-Origin-Verify by a dynamic reference; the edge distribution stays the API's", () => {
     const c = config(on);
     const webAclParam = c.WebACLId.Ref;
     expect(on.passed(webAclParam)).toEqual({ 'Fn::GetAtt': [on.parent.resources('AWS::WAFv2::WebACL')[0]![0], 'Arn'] });
@@ -151,7 +171,11 @@ describe('the console distribution', () => {
 });
 
 describe('the page-path function (cloudfront-js-2.0)', () => {
-  const handler = new Function(`${PAGES_FUNCTION}; return handler;`)() as (e: unknown) => { uri?: string; statusCode?: number; headers?: Record<string, { value: string }> };
+  const handler = new Function(`${PAGES_FUNCTION}; return handler;`)() as (e: unknown) => {
+    uri?: string;
+    statusCode?: number;
+    headers?: Record<string, { value: string }>;
+  };
   const view = (uri: string) => handler({ request: { uri, headers: {} } });
 
   it('answers index.html for page paths, leaves files alone, and redirects / and /console to /console/', () => {

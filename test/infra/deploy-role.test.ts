@@ -24,12 +24,28 @@ function roleStack(context: Record<string, unknown> = {}, nag = false) {
   return { app, stack };
 }
 
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>>; Principal?: unknown; Sid?: string };
-type Role = { RoleName: string; AssumeRolePolicyDocument: { Statement: Statement[] }; Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>; ManagedPolicyArns?: unknown };
-const rolesOf = (t: Template) => Object.fromEntries(Object.values(t.findResources('AWS::IAM::Role') as Record<string, { Properties: Role }>).map((r) => [r.Properties.RoleName, r.Properties]));
+type Statement = {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+  Principal?: unknown;
+  Sid?: string;
+};
+type Role = {
+  RoleName: string;
+  AssumeRolePolicyDocument: { Statement: Statement[] };
+  Policies: Array<{ PolicyDocument: { Statement: Statement[] } }>;
+  ManagedPolicyArns?: unknown;
+};
+const rolesOf = (t: Template) =>
+  Object.fromEntries(
+    Object.values(t.findResources('AWS::IAM::Role') as Record<string, { Properties: Role }>).map((r) => [r.Properties.RoleName, r.Properties]),
+  );
 const join = (...parts: unknown[]) => ({ 'Fn::Join': ['', parts] });
 const [PARTITION, ACCOUNT, REGION] = [{ Ref: 'AWS::Partition' }, { Ref: 'AWS::AccountId' }, { Ref: 'AWS::Region' }];
-const bootstrapRole = (kind: string, qualifier = 'hnb659fds') => join('arn:', PARTITION, ':iam::', ACCOUNT, `:role/cdk-${qualifier}-${kind}-role-`, ACCOUNT, '-', REGION);
+const bootstrapRole = (kind: string, qualifier = 'hnb659fds') =>
+  join('arn:', PARTITION, ':iam::', ACCOUNT, `:role/cdk-${qualifier}-${kind}-role-`, ACCOUNT, '-', REGION);
 const stackArn = (name: string) => join('arn:', PARTITION, ':cloudformation:', REGION, ':', ACCOUNT, `:stack/${name}`);
 
 describe.each(STAGES)('the %s roles stack', (stage: StageName) => {
@@ -69,7 +85,9 @@ describe.each(STAGES)('the %s roles stack', (stage: StageName) => {
   it("lets the deploy role only assume the stage's CDK deploy and file-publishing roles (not the lookup role)", () => {
     const role = roles[names.deployRole]!;
     expect(role.ManagedPolicyArns).toBeUndefined();
-    expect(role.Policies.flatMap((p) => p.PolicyDocument.Statement)).toEqual([{ Effect: 'Allow', Action: 'sts:AssumeRole', Resource: [bootstrapRole('deploy'), bootstrapRole('file-publishing')] }]);
+    expect(role.Policies.flatMap((p) => p.PolicyDocument.Statement)).toEqual([
+      { Effect: 'Allow', Action: 'sts:AssumeRole', Resource: [bootstrapRole('deploy'), bootstrapRole('file-publishing')] },
+    ]);
   });
 
   it(`trusts the diff role only to ${CI_WORKFLOW} in this repository's pull requests`, () => {
@@ -131,9 +149,17 @@ describe('the execution policy', () => {
   });
 
   it('lets roles be passed only to Lambda and get only the basic execution managed policy', () => {
-    expect(bySid('PassFunctionRoles')).toMatchObject({ Action: 'iam:PassRole', Condition: { StringEquals: { 'iam:PassedToService': 'lambda.amazonaws.com' } } });
+    expect(bySid('PassFunctionRoles')).toMatchObject({
+      Action: 'iam:PassRole',
+      Condition: { StringEquals: { 'iam:PassedToService': 'lambda.amazonaws.com' } },
+    });
     expect(text(bySid('AttachBasicExecution').Condition)).toContain('policy/service-role/AWSLambdaBasicExecutionRole');
-    expect(statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('iam:'))).map((s) => s.Sid).sort()).toEqual(['AttachBasicExecution', 'FunctionRoles', 'PassFunctionRoles', 'TableServiceRole']);
+    expect(
+      statements
+        .filter((s) => [s.Action].flat().some((a) => a.startsWith('iam:')))
+        .map((s) => s.Sid)
+        .sort(),
+    ).toEqual(['AttachBasicExecution', 'FunctionRoles', 'PassFunctionRoles', 'TableServiceRole']);
     expect(bySid('TableServiceRole').Condition).toEqual({ StringEquals: { 'iam:AWSServiceName': 'replication.dynamodb.amazonaws.com' } });
     expect([bySid('FunctionRoles').Action].flat()).not.toContain('iam:AttachRolePolicy');
   });
@@ -147,7 +173,9 @@ describe('the execution policy', () => {
     expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
     const everywhere = statements.filter((s) => s.Resource === '*' || text(s.Resource) === '["*"]');
     expect(everywhere.map((s) => s.Sid).sort()).toEqual(['AccessLogDelivery', 'CreateKey', 'SecretValues', 'TableHandler']);
-    expect([bySid('TableHandler').Action].flat().filter((a) => !/^(application-autoscaling:Describe|kms:ListAliases$|cloudwatch:PutMetricData$)/.test(a))).toEqual([]);
+    expect(
+      [bySid('TableHandler').Action].flat().filter((a) => !/^(application-autoscaling:Describe|kms:ListAliases$|cloudwatch:PutMetricData$)/.test(a)),
+    ).toEqual([]);
     expect([bySid('SecretValues').Action].flat()).toEqual(['secretsmanager:GetRandomPassword']);
     expect(statements.some((s) => [s.Action].flat().includes('*'))).toBe(false);
   });
@@ -160,16 +188,22 @@ describe('the execution policy', () => {
   });
 
   // Every resource type a stage creates, with both options on, needs a statement that covers it.
-  it.each(STAGES)('covers every resource type of the %s stage with cmk and edge on', (stage) => {
-    const { stack } = stageStack({ stage, cmk: 'on', edge: 'on' });
-    const types = new Set(
-      [Template.fromStack(stack), Template.fromStack(stack.monitoring)].flatMap((x) => Object.values(x.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type)),
-    );
-    types.delete('AWS::CDK::Metadata');
-    const covered = new Set(Object.values(COVERED_RESOURCE_TYPES).flat());
-    expect([...types].filter((ty) => !covered.has(ty))).toEqual([]);
-    expect(Object.keys(COVERED_RESOURCE_TYPES).every((sid) => statements.some((s) => s.Sid === sid))).toBe(true);
-  }, 120_000);
+  it.each(STAGES)(
+    'covers every resource type of the %s stage with cmk and edge on',
+    (stage) => {
+      const { stack } = stageStack({ stage, cmk: 'on', edge: 'on' });
+      const types = new Set(
+        [Template.fromStack(stack), Template.fromStack(stack.monitoring)].flatMap((x) =>
+          Object.values(x.toJSON().Resources as Record<string, { Type: string }>).map((r) => r.Type),
+        ),
+      );
+      types.delete('AWS::CDK::Metadata');
+      const covered = new Set(Object.values(COVERED_RESOURCE_TYPES).flat());
+      expect([...types].filter((ty) => !covered.has(ty))).toEqual([]);
+      expect(Object.keys(COVERED_RESOURCE_TYPES).every((sid) => statements.some((s) => s.Sid === sid))).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe('other settings', () => {

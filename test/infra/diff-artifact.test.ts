@@ -24,7 +24,8 @@ const ACCOUNT = '123456789012';
 const STACK = 'GwManagement-dev';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const response = (ns: string, action: string, inner: string) =>
-  `<${action}Response xmlns="${ns}"><${action}Result>${inner}</${action}Result><ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></${action}Response>`;
+  `<${action}Response ` +
+  `xmlns="${ns}"><${action}Result>${inner}</${action}Result><ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></${action}Response>`;
 const CFN = 'http://cloudformation.amazonaws.com/doc/2010-05-15/';
 const STS = 'https://sts.amazonaws.com/doc/2011-06-15/';
 
@@ -57,24 +58,50 @@ beforeAll(async () => {
       const action = p.get('Action') ?? `${req.headers['x-amz-target']}`;
       const name = p.get('StackName')?.replace(/^arn:[^/]*\/([^/]+)\/.*$/, '$1');
       calls.push({ action, stack: name, role: p.get('RoleArn') ?? undefined });
-      const ok = (xml: string) => (res.writeHead(200, { 'content-type': 'text/xml' }), res.end(xml));
-      const fail = (code: number, type: string, message: string) => (
-        res.writeHead(code, { 'content-type': 'text/xml' }),
-        res.end(`<ErrorResponse><Error><Type>Sender</Type><Code>${type}</Code><Message>${esc(message)}</Message></Error><RequestId>1</RequestId></ErrorResponse>`)
-      );
-      if (action === 'GetCallerIdentity') return ok(response(STS, action, `<Arn>arn:aws:sts::${ACCOUNT}:assumed-role/gw-management-dev-github-diff/ci</Arn><UserId>AROA:ci</UserId><Account>${ACCOUNT}</Account>`));
+      const ok = (xml: string) => res.writeHead(200, { 'content-type': 'text/xml' }).end(xml);
+      const fail = (code: number, type: string, message: string) =>
+        res
+          .writeHead(code, { 'content-type': 'text/xml' })
+          .end(
+            `<ErrorResponse><Error><Type>Sender</Type><Code>${type}</Code><Message>${esc(message)}</Message></Error><RequestId>1</RequestId></ErrorResponse>`,
+          );
+      if (action === 'GetCallerIdentity')
+        return ok(
+          response(
+            STS,
+            action,
+            `<Arn>arn:aws:sts::${ACCOUNT}:assumed-role/gw-management-dev-github-diff/ci</Arn><UserId>AROA:ci</UserId><Account>${ACCOUNT}</Account>`,
+          ),
+        );
       if (action === 'AssumeRole') return fail(403, 'AccessDenied', 'the diff role may not assume this role');
       if (!name || !stacks[name]) return fail(400, 'ValidationError', `Stack with id ${name} does not exist`);
       if (action === 'DescribeStacks') {
-        return ok(response(CFN, action, `<Stacks><member><StackName>${name}</StackName><StackId>${arnOf(name)}</StackId><StackStatus>UPDATE_COMPLETE</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime></member></Stacks>`));
+        return ok(
+          response(
+            CFN,
+            action,
+            `<Stacks><member><StackName>${name}</StackName><StackId>${arnOf(name)}</StackId>` +
+              '<StackStatus>UPDATE_COMPLETE</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime></member></Stacks>',
+          ),
+        );
       }
-      if (action === 'GetTemplate') return ok(response(CFN, action, `<TemplateBody>${esc(stacks[name]!)}</TemplateBody><StagesAvailable><member>Original</member></StagesAvailable>`));
+      if (action === 'GetTemplate')
+        return ok(response(CFN, action, `<TemplateBody>${esc(stacks[name]!)}</TemplateBody><StagesAvailable><member>Original</member></StagesAvailable>`));
       if (action === 'ListStackResources' && name === STACK) {
         return ok(
           response(
             CFN,
             action,
-            `<StackResourceSummaries>${nested.map((n) => `<member><LogicalResourceId>${n.id}</LogicalResourceId><PhysicalResourceId>${arnOf(n.name)}</PhysicalResourceId><ResourceType>AWS::CloudFormation::Stack</ResourceType><LastUpdatedTimestamp>2026-01-01T00:00:00Z</LastUpdatedTimestamp><ResourceStatus>UPDATE_COMPLETE</ResourceStatus></member>`).join('')}</StackResourceSummaries>`,
+            '<StackResourceSummaries>' +
+              nested
+                .map(
+                  (n) =>
+                    `<member><LogicalResourceId>${n.id}</LogicalResourceId><PhysicalResourceId>${arnOf(n.name)}</PhysicalResourceId>` +
+                    '<ResourceType>AWS::CloudFormation::Stack</ResourceType><LastUpdatedTimestamp>2026-01-01T00:00:00Z</LastUpdatedTimestamp>' +
+                    '<ResourceStatus>UPDATE_COMPLETE</ResourceStatus></member>',
+                )
+                .join('') +
+              '</StackResourceSummaries>',
           ),
         );
       }
@@ -116,15 +143,21 @@ describe('cdk diff on the uploaded assembly, with the diff role', () => {
   });
 
   it('falls back from the lookup role, which the diff role may not assume, to its own credentials', () => {
-    expect(calls.filter((c) => c.action === 'AssumeRole').map((c) => c.role)).toEqual([`arn:aws:iam::${ACCOUNT}:role/cdk-hnb659fds-lookup-role-${ACCOUNT}-us-east-1`]);
+    expect(calls.filter((c) => c.action === 'AssumeRole').map((c) => c.role)).toEqual([
+      `arn:aws:iam::${ACCOUNT}:role/cdk-hnb659fds-lookup-role-${ACCOUNT}-us-east-1`,
+    ]);
     expect(output).toContain('was not assumed. Proceeding with default credentials.');
   });
 
   it("asks CloudFormation only what the diff role may, about the stage's stacks only", () => {
     const app = cdkApp({ githubRepo: 'acme/gw', stage: 'dev' });
-    const roles = Template.fromStack(new DeployRoleStack(app, ciNames('dev').stack, { config: readDeployRoleConfig(app.node) })).findResources('AWS::IAM::Role');
+    const roles = Template.fromStack(new DeployRoleStack(app, ciNames('dev').stack, { config: readDeployRoleConfig(app.node) })).findResources(
+      'AWS::IAM::Role',
+    );
     const diffRole = Object.values(roles).find((r) => r.Properties.RoleName === ciNames('dev').diffRole)!;
-    const allowed = diffRole.Properties.Policies.flatMap((p: { PolicyDocument: { Statement: Array<{ Action: string[] }> } }) => p.PolicyDocument.Statement.flatMap((s) => s.Action));
+    const allowed = diffRole.Properties.Policies.flatMap((p: { PolicyDocument: { Statement: Array<{ Action: string[] }> } }) =>
+      p.PolicyDocument.Statement.flatMap((s) => s.Action),
+    );
     const asked = [...new Set(calls.filter((c) => !['GetCallerIdentity', 'AssumeRole'].includes(c.action)).map((c) => `cloudformation:${c.action}`))].sort();
     expect(asked).toEqual(['cloudformation:DescribeStacks', 'cloudformation:GetTemplate', 'cloudformation:ListStackResources']);
     expect(asked.every((a) => allowed.includes(a))).toBe(true);

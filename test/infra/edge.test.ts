@@ -25,7 +25,7 @@ const one = (t: ReturnType<typeof templateOf>, type: string) => {
   return all[0]!;
 };
 /** The CloudFormation dynamic reference to a secret's value, as CDK writes it. */
-const valueOf = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
+const secretRef = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
 
 describe('edge=on', () => {
   const originSecretId = () => on.resources('AWS::SecretsManager::Secret').find(([, s]) => s.Properties.Name === 'gw-management-prod/origin-verify')![0];
@@ -35,7 +35,9 @@ describe('edge=on', () => {
     const config = d.Properties.DistributionConfig;
     const [apiId] = one(on, 'AWS::ApiGatewayV2::Api');
     expect(config.Origins).toHaveLength(1);
-    expect(config.Origins[0].DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
+    expect(config.Origins[0].DomainName).toEqual({
+      'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+    });
     expect(config.Origins[0].CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     expect(config.DefaultCacheBehavior).toMatchObject({
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
@@ -45,12 +47,16 @@ describe('edge=on', () => {
       ViewerProtocolPolicy: 'https-only',
     });
     expect(config.WebACLId).toEqual({ 'Fn::GetAtt': [one(on, 'AWS::WAFv2::WebACL')[0], 'Arn'] });
-    expect(on.template.toJSON().Outputs.EdgeUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [one(on, 'AWS::CloudFront::Distribution')[0], 'DomainName'] }]] });
+    expect(on.template.toJSON().Outputs.EdgeUrl.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [one(on, 'AWS::CloudFront::Distribution')[0], 'DomainName'] }]],
+    });
   });
 
   it('sends the origin secret as X-Origin-Verify by a dynamic reference, never as a value in the template', () => {
     const [, d] = one(on, 'AWS::CloudFront::Distribution');
-    expect(d.Properties.DistributionConfig.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'X-Origin-Verify', HeaderValue: valueOf(originSecretId()) }]);
+    expect(d.Properties.DistributionConfig.Origins[0].OriginCustomHeaders).toEqual([
+      { HeaderName: 'X-Origin-Verify', HeaderValue: secretRef(originSecretId()) },
+    ]);
     const [, secret] = on.resources('AWS::SecretsManager::Secret').find(([id]) => id === originSecretId())!;
     expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
     expect(secret.Properties.SecretString).toBeUndefined();
@@ -60,9 +66,10 @@ describe('edge=on', () => {
 
   it('gives every HTTP function the same value in ORIGIN_VERIFY, and the webhook workers none', () => {
     for (const name of [...routeList.map((r) => r.name), 'fallback']) {
-      expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(valueOf(originSecretId()));
+      expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(secretRef(originSecretId()));
     }
-    for (const name of ['hookRouting', 'hookAttempts', 'auditTrail']) expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toBeUndefined();
+    for (const name of ['hookRouting', 'hookAttempts', 'auditTrail'])
+      expect(on.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toBeUndefined();
   });
 
   it('has a CLOUDFRONT web ACL: a per-IP rate rule answering 429 on all but /gw/..., then the AWS common rule set', () => {
@@ -79,7 +86,9 @@ describe('edge=on', () => {
           Limit: 500,
           AggregateKeyType: 'IP',
           EvaluationWindowSec: 300,
-          ScopeDownStatement: { NotStatement: { Statement: { ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH', SearchString: '/gw/' } } } },
+          ScopeDownStatement: {
+            NotStatement: { Statement: { ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH', SearchString: '/gw/' } } },
+          },
         },
       },
     });
@@ -100,7 +109,8 @@ describe('edge=on', () => {
     const id = t.resources('AWS::SecretsManager::Secret').find(([, s]) => s.Properties.Name === 'gw-management-dev/origin-verify')![0];
     const pinned = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: id }, `:SecretString:::${version}}}`]] };
     expect(t.resources('AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig.Origins[0].OriginCustomHeaders[0].HeaderValue).toEqual(pinned);
-    for (const name of [...routeList.map((r) => r.name), 'fallback']) expect(t.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(pinned);
+    for (const name of [...routeList.map((r) => r.name), 'fallback'])
+      expect(t.functionOf(name)[1].Properties.Environment.Variables.ORIGIN_VERIFY, name).toEqual(pinned);
   }, 60_000);
 
   it('holds the stack to us-east-1: CloudFormation refuses it elsewhere, and synth refuses a region it knows', () => {

@@ -63,24 +63,36 @@ describe('cmk=on', () => {
     expect(logs.Principal).toEqual({ Service: { 'Fn::Join': ['', ['logs.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } });
     expect(JSON.stringify(logs.Condition.ArnLike['kms:EncryptionContext:aws:logs:arn'])).toContain(':log-group:/gw-management-dev/*');
     // The rest of the key policy is the account's, as for any key (IAM policies then decide).
-    expect(statements.filter((s) => s.Sid !== 'StageLogGroups').map((s) => s.Principal)).toEqual([{ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } }]);
+    expect(statements.filter((s) => s.Sid !== 'StageLogGroups').map((s) => s.Principal)).toEqual([
+      { AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } },
+    ]);
   });
 
-  it("gives each route's function Decrypt on the key to read, Encrypt and GenerateDataKey too only if it writes, and nothing to those without table access", () => {
-    for (const r of routeList) {
-      const actions = r.tableActions ?? [];
-      const writes = actions.some((a) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a));
-      const expected = actions.length === 0 ? [] : [{ actions: writes ? ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'], resource: keyArn() }];
-      expect(kmsOf(on, r.name), r.name).toEqual(expected);
-    }
-    expect(kmsOf(on, 'fallback')).toEqual([]);
-  });
+  it(
+    "gives each route's function Decrypt on the key to read, Encrypt and GenerateDataKey too only if it " + 'writes, and nothing to those without table access',
+    () => {
+      for (const r of routeList) {
+        const actions = r.tableActions ?? [];
+        const writes = actions.some((a) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a));
+        const expected =
+          actions.length === 0 ? [] : [{ actions: writes ? ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'] : ['kms:Decrypt'], resource: keyArn() }];
+        expect(kmsOf(on, r.name), r.name).toEqual(expected);
+      }
+      expect(kmsOf(on, 'fallback')).toEqual([]);
+    },
+  );
 
   it('lets the webhook workers read the stream and use the queues with the key, and no function use any other key', () => {
     for (const name of ['hookRouting', 'hookAttempts', 'auditTrail']) {
       const grants = kmsOf(on, name);
-      expect(grants.every((g) => JSON.stringify(g.resource) === JSON.stringify(keyArn())), name).toBe(true);
-      expect(grants.flatMap((g) => g.actions), name).toContain('kms:Decrypt');
+      expect(
+        grants.every((g) => JSON.stringify(g.resource) === JSON.stringify(keyArn())),
+        name,
+      ).toBe(true);
+      expect(
+        grants.flatMap((g) => g.actions),
+        name,
+      ).toContain('kms:Decrypt');
     }
     expect(kmsOf(on, 'hookAttempts').flatMap((g) => g.actions)).toContain('kms:GenerateDataKey*');
     for (const [id] of on.resources('AWS::IAM::Role')) {

@@ -19,7 +19,8 @@ beforeAll(() => {
   plain = templateOf(stageStack({ stage: 'dev' }).stack);
 }, 240_000);
 
-const authorizerFn = (t: ReturnType<typeof templateOf>) => t.resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === 'demoAuthorizer');
+const authorizerFn = (t: ReturnType<typeof templateOf>) =>
+  t.resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === 'demoAuthorizer');
 
 describe('-c demo=on', () => {
   it('guards ANY /demo/{proxy+} with a REQUEST authorizer: payload 2.0, simple responses, the key header its identity source, no caching', () => {
@@ -53,15 +54,19 @@ describe('-c demo=on', () => {
   });
 });
 
-describe('GatewayAuthorizer on a user\'s own HTTP API', () => {
+describe("GatewayAuthorizer on a user's own HTTP API", () => {
   it('takes another key header and a cacheTtl (for keys without quota)', () => {
     const stack = new Stack();
     const table = new TableV2(stack, 'T', { partitionKey: { name: 'PK', type: AttributeType.STRING }, sortKey: { name: 'SK', type: AttributeType.STRING } });
-    const makeFunction = (name: string) => new LambdaFunction(stack, name, { runtime: Runtime.NODEJS_20_X, handler: 'index.handler', code: Code.fromInline('exports.handler=async()=>({})') });
+    const makeFunction = (name: string) =>
+      new LambdaFunction(stack, name, { runtime: Runtime.NODEJS_20_X, handler: 'index.handler', code: Code.fromInline('exports.handler=async()=>({})') });
     const gw = new GatewayAuthorizer(stack, 'Gw', { table, apiId: 'pets', keyHeader: 'X-Api-Key', cacheTtl: Duration.seconds(60), makeFunction });
     const api = new HttpApi(stack, 'Api');
     api.addRoutes({ path: '/pets', methods: [HttpMethod.GET], integration: new HttpLambdaIntegration('I', makeFunction('up')), authorizer: gw.authorizer });
     const t = templateOf(stack);
-    expect(t.resources('AWS::ApiGatewayV2::Authorizer')[0]![1].Properties).toMatchObject({ IdentitySource: ['$request.header.X-Api-Key'], AuthorizerResultTtlInSeconds: 60 });
+    expect(t.resources('AWS::ApiGatewayV2::Authorizer')[0]![1].Properties).toMatchObject({
+      IdentitySource: ['$request.header.X-Api-Key'],
+      AuthorizerResultTtlInSeconds: 60,
+    });
   });
 });

@@ -50,7 +50,9 @@ describe('map-stack', () => {
     });
     app.synth();
     const asset = readdirSync(outdir).find((d) => d.startsWith('asset.'))!;
-    const deployedFiles = readdirSync(join(outdir, asset)).filter((f) => f.endsWith('.mjs')).sort();
+    const deployedFiles = readdirSync(join(outdir, asset))
+      .filter((f) => f.endsWith('.mjs'))
+      .sort();
     // The handler and its chunks (the Secrets Manager client among those loaded on first use).
     expect(deployedFiles).toContain('index.mjs');
     expect(deployedFiles.length).toBeGreaterThan(1);

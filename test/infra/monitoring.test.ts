@@ -48,7 +48,10 @@ describe.each(STAGES)('stage %s', (stage) => {
     const fns = [...routeList.map((r) => r.name), 'fallback', 'hookRouting', 'hookAttempts', 'auditTrail'];
     for (const route of fns) {
       const fnId = t().functionIdOf(route);
-      for (const [what, metric] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {
+      for (const [what, metric] of [
+        ['errors', 'Errors'],
+        ['throttles', 'Throttles'],
+      ] as const) {
         const a = alarmNamed(t(), name(`${route} ${what}`));
         expect(a).toMatchObject({
           Namespace: 'AWS/Lambda',
@@ -90,11 +93,22 @@ describe.each(STAGES)('stage %s', (stage) => {
   });
 
   it('alarms on table throttled requests and system errors, summed over the operations the routes send', () => {
-    for (const [what, metric] of [['table throttled requests', 'ThrottledRequests'], ['table system errors', 'SystemErrors']] as const) {
+    for (const [what, metric] of [
+      ['table throttled requests', 'ThrottledRequests'],
+      ['table system errors', 'SystemErrors'],
+    ] as const) {
       const a = alarmNamed(t(), name(what));
       expect(a).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, AlarmActions: [topicRef(t())] });
       const inputs = a.Metrics.filter((m: any) => m.MetricStat);
-      expect(inputs.map((m: any) => dimensions(m).Operation).sort()).toEqual(['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem']);
+      expect(inputs.map((m: any) => dimensions(m).Operation).sort()).toEqual([
+        'BatchGetItem',
+        'DeleteItem',
+        'GetItem',
+        'PutItem',
+        'Query',
+        'TransactWriteItems',
+        'UpdateItem',
+      ]);
       for (const m of inputs) expect(m.MetricStat).toMatchObject({ Metric: { Namespace: 'AWS/DynamoDB', MetricName: metric }, Stat: 'Sum', Period: 300 });
     }
   });
@@ -102,7 +116,15 @@ describe.each(STAGES)('stage %s', (stage) => {
   it('alarms on webhook delivery lag: p90 >= 120 s three 5-minute periods in a row, from the EMF metric', () => {
     const a = alarmNamed(t(), name('webhook delivery lag'));
     expect(a).toMatchObject({
-      Metrics: [{ MetricStat: { Metric: { Namespace: 'GwControlPlane', MetricName: 'WebhookDeliveryLag', Dimensions: [{ Name: 'service', Value: 'gw-control-plane' }] }, Stat: 'p90', Period: 300 } }],
+      Metrics: [
+        {
+          MetricStat: {
+            Metric: { Namespace: 'GwControlPlane', MetricName: 'WebhookDeliveryLag', Dimensions: [{ Name: 'service', Value: 'gw-control-plane' }] },
+            Stat: 'p90',
+            Period: 300,
+          },
+        },
+      ],
       Threshold: 120_000,
       EvaluationPeriods: 3,
       AlarmActions: [topicRef(t())],
@@ -124,15 +146,27 @@ describe.each(STAGES)('stage %s', (stage) => {
     const a = alarmNamed(t(), name('check refusal spike'));
     expect(a).toMatchObject({ Threshold: 50, EvaluationPeriods: 2, AlarmActions: [topicRef(t())] });
     const refusals = a.Metrics.filter((m: any) => m.MetricStat?.Metric.MetricName === 'CheckRefused');
-    expect(refusals.map((m: any) => dimensions(m).reason).sort()).toEqual(
-      ['AccessDenied', 'KeyExpired', 'KeyInactive', 'OrgQuotaExceeded', 'QuotaExceeded', 'RateLimitExceeded', 'UnknownKey'],
-    );
+    expect(refusals.map((m: any) => dimensions(m).reason).sort()).toEqual([
+      'AccessDenied',
+      'KeyExpired',
+      'KeyInactive',
+      'OrgQuotaExceeded',
+      'QuotaExceeded',
+      'RateLimitExceeded',
+      'UnknownKey',
+    ]);
     expect(a.Metrics.find((m: any) => m.MetricStat?.Metric.MetricName === 'CheckAllowed')).toBeDefined();
     const o = alarmNamed(t(), name('organisation limit refusals'));
     expect(o).toMatchObject({ Threshold: 100, EvaluationPeriods: 1 });
-    expect(o.Metrics.filter((m: any) => m.MetricStat).map((m: any) => dimensions(m).class).sort()).toEqual(['hookTest', 'writes']);
+    expect(
+      o.Metrics.filter((m: any) => m.MetricStat)
+        .map((m: any) => dimensions(m).class)
+        .sort(),
+    ).toEqual(['hookTest', 'writes']);
     // Bounded dimensions only: no business metric is split by organisation.
-    const all = t().resources('AWS::CloudWatch::Alarm').flatMap(([, x]) => x.Properties.Metrics ?? []);
+    const all = t()
+      .resources('AWS::CloudWatch::Alarm')
+      .flatMap(([, x]) => x.Properties.Metrics ?? []);
     for (const m of all.filter((m: any) => m.MetricStat?.Metric.Namespace === 'GwControlPlane')) {
       expect(Object.keys(dimensions(m)).every((d) => ['service', 'reason', 'class'].includes(d))).toBe(true);
     }
@@ -141,8 +175,28 @@ describe.each(STAGES)('stage %s', (stage) => {
   it('has one dashboard with the same figures', () => {
     const [, d] = t().resources('AWS::CloudWatch::Dashboard')[0]!;
     const body = JSON.stringify(d.Properties.DashboardBody);
-    const business = ['CheckAllowed', 'CheckRefused', 'OrgLimitRefused', 'WebhookDelivered', 'WebhookFailed', 'WebhookRetried', 'WebhookDeliveryLag', 'ChangeFeedRecordAge', 'IteratorAge'];
-    for (const needle of ['Errors', 'Throttles', '5xx', 'Latency', '/gw/sessions/check', 'ThrottledRequests', 'SystemErrors', 'ConcurrentExecutions', ...business]) {
+    const business = [
+      'CheckAllowed',
+      'CheckRefused',
+      'OrgLimitRefused',
+      'WebhookDelivered',
+      'WebhookFailed',
+      'WebhookRetried',
+      'WebhookDeliveryLag',
+      'ChangeFeedRecordAge',
+      'IteratorAge',
+    ];
+    for (const needle of [
+      'Errors',
+      'Throttles',
+      '5xx',
+      'Latency',
+      '/gw/sessions/check',
+      'ThrottledRequests',
+      'SystemErrors',
+      'ConcurrentExecutions',
+      ...business,
+    ]) {
       expect(body, needle).toContain(needle);
     }
     // Every alarm shows in an alarm status widget.
@@ -160,14 +214,14 @@ describe.each(STAGES)('stage %s', (stage) => {
 describe('monitoring settings from context', () => {
   it('subscribe the alarm e-mail and take every threshold from -c values', () => {
     const t = monitoringOf({
-        stage: 'dev',
-        alarmEmail: 'ops@example.com',
-        alarmFunctionErrors: '3',
-        alarmFunctionThrottles: '4',
-        alarm5xxPercent: '2.5',
-        alarmCheckP99Ms: '800',
-        alarmTableThrottles: '6',
-        alarmTableSystemErrors: '7',
+      stage: 'dev',
+      alarmEmail: 'ops@example.com',
+      alarmFunctionErrors: '3',
+      alarmFunctionThrottles: '4',
+      alarm5xxPercent: '2.5',
+      alarmCheckP99Ms: '800',
+      alarmTableThrottles: '6',
+      alarmTableSystemErrors: '7',
     });
     t.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     expect(alarmNamed(t, 'gw-management-dev sessionsCheck errors').Threshold).toBe(3);

@@ -48,7 +48,7 @@ describe.each(CONFIGS)('cdk-nag AwsSolutions, %j', (context) => {
 /** The findings of a synth with every acknowledgement left out: construct path and rule id. */
 function findingsWithoutAcknowledgements(context: Record<string, string>): Array<{ path: string; id: string }> {
   const acknowledge = Validations.prototype.acknowledge;
-  let app;
+  let app: ReturnType<typeof stageStack>['app'];
   try {
     Validations.prototype.acknowledge = () => undefined;
     app = stageStack(context, true).app;

@@ -34,7 +34,9 @@ describe.each(STAGES)('stage %s', (stage) => {
 
   /** Logical id of the stage's secret whose id starts with `prefix`. */
   const secretId = (prefix: string): string => {
-    const hit = t().resources('AWS::SecretsManager::Secret').find(([id]) => id.startsWith(prefix));
+    const hit = t()
+      .resources('AWS::SecretsManager::Secret')
+      .find(([id]) => id.startsWith(prefix));
     if (!hit) throw new Error(`no secret ${prefix}`);
     return hit[0];
   };
@@ -45,7 +47,7 @@ describe.each(STAGES)('stage %s', (stage) => {
       .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
       .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 
-  it(`has one function per built route (plus the 404/405 fallback, the two of webhook delivery and the audit consumer), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
+  it(`has one function per built route (plus the 404/405 fallback, webhook delivery's two, the audit consumer), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
     const fns = t().resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(routeList.length + 4);
     for (const [, f] of fns) {
@@ -57,17 +59,25 @@ describe.each(STAGES)('stage %s', (stage) => {
   });
 
   it("keeps the template's runtime, the bundles' esbuild target and the emulator's worker Node on one major", () => {
-    expect(Runtime.ALL.map((r) => r.name), 'a runtime Lambda offers').toContain(LAMBDA_RUNTIME);
+    expect(
+      Runtime.ALL.map((r) => r.name),
+      'a runtime Lambda offers',
+    ).toContain(LAMBDA_RUNTIME);
     expect(LAMBDA_RUNTIME).toBe(`nodejs${LAMBDA_NODE_MAJOR}.x`);
     expect(ESBUILD_TARGET).toBe(`node${LAMBDA_NODE_MAJOR}`);
-    const pinned = JSON.parse(readFileSync(new URL('../../infra/local/lambda-node/package.json', import.meta.url), 'utf8')).optionalDependencies as Record<string, string>;
+    const pinned = JSON.parse(readFileSync(new URL('../../infra/local/lambda-node/package.json', import.meta.url), 'utf8')).optionalDependencies as Record<
+      string,
+      string
+    >;
     for (const [pkg, version] of Object.entries(pinned)) expect(version.split('.')[0], pkg).toBe(String(LAMBDA_NODE_MAJOR));
     // The binary the emulator (and so CI) runs the bundles on.
     expect(lambdaNode(LAMBDA_RUNTIME).version).toMatch(new RegExp(`^v${LAMBDA_NODE_MAJOR}\\.`));
   });
 
   it('routes every built route, and a $default route for the rest', () => {
-    const keys = t().resources('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
+    const keys = t()
+      .resources('AWS::ApiGatewayV2::Route')
+      .map(([, r]) => r.Properties.RouteKey);
     for (const r of routeList) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
   });
@@ -75,12 +85,19 @@ describe.each(STAGES)('stage %s', (stage) => {
   it(`names the table, secrets, log groups, API, topic and dashboard for ${stage}`, () => {
     const tp = t().template;
     tp.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TableName: `gw-management-${stage}` });
-    const secrets = t().resources('AWS::SecretsManager::Secret').map(([, s]) => s.Properties.Name).sort();
+    const secrets = t()
+      .resources('AWS::SecretsManager::Secret')
+      .map(([, s]) => s.Properties.Name)
+      .sort();
     expect(secrets).toEqual([`gw-management-${stage}/admin`, `gw-management-${stage}/gateway`, `gw-management-${stage}/service-key`]);
-    const logGroups = t().resources('AWS::Logs::LogGroup').map(([, l]) => l.Properties.LogGroupName as string);
+    const logGroups = t()
+      .resources('AWS::Logs::LogGroup')
+      .map(([, l]) => l.Properties.LogGroupName as string);
     // One group per folder of functions/ (each function's streams carry its name), not one per function.
     const folders = new Set([...routeList.map((r) => r.entry.split('/')[1]!), 'system', 'hooks', 'audit']);
-    expect(logGroups.filter((l) => l.startsWith(`/gw-management-${stage}/functions/`)).sort()).toEqual([...folders].map((f) => `/gw-management-${stage}/functions/${f}`).sort());
+    expect(logGroups.filter((l) => l.startsWith(`/gw-management-${stage}/functions/`)).sort()).toEqual(
+      [...folders].map((f) => `/gw-management-${stage}/functions/${f}`).sort(),
+    );
     expect(logGroups).toContain(`/gw-management-${stage}/api-access`);
     expect(logGroups.every((l) => l.startsWith(`/gw-management-${stage}/`))).toBe(true);
     tp.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: `GwManagement-${stage}` });
@@ -92,23 +109,28 @@ describe.each(STAGES)('stage %s', (stage) => {
     expect(names.stack).toBe(`GwManagement-${stage}`);
   });
 
-  it(prod ? 'keeps the table: deletion protection, PITR, retained; secrets and logs retained' : 'can be destroyed: no deletion protection or PITR, nothing retained', () => {
-    t().template.hasResource('AWS::DynamoDB::GlobalTable', {
-      DeletionPolicy: prod ? 'Retain' : 'Delete',
-      Properties: Match.objectLike({
-        BillingMode: 'PAY_PER_REQUEST',
-        TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        Replicas: [Match.objectLike({ DeletionProtectionEnabled: prod, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: prod } })],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    });
-    for (const type of ['AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
-      for (const [id, r] of t().resources(type)) expect(r.DeletionPolicy, id).toBe(prod ? 'Retain' : 'Delete');
-    }
-  });
+  it(
+    prod
+      ? 'keeps the table: deletion protection, PITR, retained; secrets and logs retained'
+      : 'can be destroyed: no deletion protection or PITR, nothing retained',
+    () => {
+      t().template.hasResource('AWS::DynamoDB::GlobalTable', {
+        DeletionPolicy: prod ? 'Retain' : 'Delete',
+        Properties: Match.objectLike({
+          BillingMode: 'PAY_PER_REQUEST',
+          TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+          Replicas: [Match.objectLike({ DeletionProtectionEnabled: prod, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: prod } })],
+          KeySchema: [
+            { AttributeName: 'PK', KeyType: 'HASH' },
+            { AttributeName: 'SK', KeyType: 'RANGE' },
+          ],
+        }),
+      });
+      for (const type of ['AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
+        for (const [id, r] of t().resources(type)) expect(r.DeletionPolicy, id).toBe(prod ? 'Retain' : 'Delete');
+      }
+    },
+  );
 
   it('gives each deployment secret only to its own group, and the service key only to functions that key records or cursors', () => {
     const [gw, admin, server] = ['GatewaySecret', 'AdminSecret', 'ServerSecret'].map(secretId);
@@ -127,7 +149,10 @@ describe.each(STAGES)('stage %s', (stage) => {
       expect(readable.includes(gw!), r.name).toBe(r.group === 'gateway');
       expect(readable.includes(admin!), r.name).toBe(r.group === 'admin');
       expect(readable.includes(server!), r.name).toBe(needsServiceKey(r));
-      expect(readable.filter((x) => ![gw, admin, server].includes(x)), r.name).toEqual([]);
+      expect(
+        readable.filter((x) => ![gw, admin, server].includes(x)),
+        r.name,
+      ).toEqual([]);
       if (readable.includes(server!)) withServiceKey.push(r.name);
     }
     // Idempotent creates and paged lists, and nothing else (the check, reads by id, updates).
@@ -157,7 +182,10 @@ describe.each(STAGES)('stage %s', (stage) => {
     expect(Object.keys(expected).length).toBeGreaterThan(10);
     expect(s.Properties.RouteSettings).toEqual(expected);
     // Route settings name routes by key, so the stage is created after every route.
-    const routeIds = t().resources('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey !== '$default').map(([id]) => id);
+    const routeIds = t()
+      .resources('AWS::ApiGatewayV2::Route')
+      .filter(([, r]) => r.Properties.RouteKey !== '$default')
+      .map(([id]) => id);
     for (const id of routeIds) expect(s.DependsOn, id).toContain(id);
   });
 
@@ -222,7 +250,15 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
 describe('stack size', () => {
   it("stays well inside CloudFormation's 500 resources per stack (alarms live in a nested stack)", () => {
     const { resources } = synthesized.get('prod')!;
-    const count = ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::Logs::LogGroup', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission', 'AWS::ApiGatewayV2::Route']
+    const count = [
+      'AWS::Lambda::Function',
+      'AWS::IAM::Role',
+      'AWS::IAM::Policy',
+      'AWS::Logs::LogGroup',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::Lambda::Permission',
+      'AWS::ApiGatewayV2::Route',
+    ]
       .map((type) => resources(type).length)
       .reduce((a, b) => a + b, 0);
     const total = Object.keys(synthesized.get('prod')!.template.toJSON().Resources).length;
@@ -236,11 +272,24 @@ describe('stack size', () => {
 describe('capacity settings from context', () => {
   it('take the throttles and the reservation from -c values', () => {
     const t = templateOf(
-      stageStack({ stage: 'prod', checkRateLimit: '3000', checkBurstLimit: '5000', writeRateLimit: 5, writeBurstLimit: '7', stageRateLimit: '100', stageBurstLimit: '200', checkReservedConcurrency: '250' }).stack,
+      stageStack({
+        stage: 'prod',
+        checkRateLimit: '3000',
+        checkBurstLimit: '5000',
+        writeRateLimit: 5,
+        writeBurstLimit: '7',
+        stageRateLimit: '100',
+        stageBurstLimit: '200',
+        checkReservedConcurrency: '250',
+      }).stack,
     );
     const [, s] = t.resources('AWS::ApiGatewayV2::Stage')[0]!;
     expect(s.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
-    expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({ ThrottlingRateLimit: 3000, ThrottlingBurstLimit: 5000, DetailedMetricsEnabled: true });
+    expect(s.Properties.RouteSettings['POST /gw/sessions/check']).toEqual({
+      ThrottlingRateLimit: 3000,
+      ThrottlingBurstLimit: 5000,
+      DetailedMetricsEnabled: true,
+    });
     expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
     expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
   }, 120_000);
@@ -252,7 +301,10 @@ describe('capacity settings from context', () => {
     for (const r of routeList) {
       const limit = orgLimitOf(r);
       const vars = lowered.functionOf(r.name)[1].Properties.Environment.Variables;
-      expect([vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([limit === 'writes' ? '100' : undefined, limit === 'hookTest' ? '5' : undefined]);
+      expect([vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([
+        limit === 'writes' ? '100' : undefined,
+        limit === 'hookTest' ? '5' : undefined,
+      ]);
     }
     const vars = (name: string) => templateOf(stageStack({}).stack).functionOf(name)[1].Properties.Environment.Variables;
     expect(vars('hooksCreate').ORG_WRITE_LIMIT).toBe('600');

@@ -33,7 +33,9 @@ describe('cdk synth with bundling', () => {
 
   it("ships the import function's validator and its closure beside the bundle, at the lockfile's versions", () => {
     const [, fn] = fns().find(([, r]) => r.Properties.Environment.Variables.ROUTE_NAME === 'oasImport')!;
-    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as Lockfile & { packages: Record<string, { version: string }> };
+    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as Lockfile & {
+      packages: Record<string, { version: string }>;
+    };
     const wanted = Object.keys(lock.packages).filter((p) => runtimeClosure(lock, routes.oasImport.nodeModules!).some((c) => p === c || p.startsWith(`${c}/`)));
     expect(wanted.length).toBeGreaterThan(5);
     for (const p of wanted) {
@@ -45,7 +47,11 @@ describe('cdk synth with bundling', () => {
   it('gives every function the CDK asset metadata sam local reads, pointing at its bundle', () => {
     expect(fns().length).toBeGreaterThan(1);
     for (const [id, fn] of fns()) {
-      expect(fn.Metadata, id).toMatchObject({ 'aws:asset:property': 'Code', 'aws:asset:is-bundled': true, 'aws:asset:path': expect.stringMatching(/^asset\./) });
+      expect(fn.Metadata, id).toMatchObject({
+        'aws:asset:property': 'Code',
+        'aws:asset:is-bundled': true,
+        'aws:asset:path': expect.stringMatching(/^asset\./),
+      });
       expect(fn.Properties.Handler, id).toBe('index.handler');
       expect(fn.Properties.Runtime, id).toBe(LAMBDA_RUNTIME);
       expect(existsSync(join(assetDir(fn), 'index.mjs')), `${id} bundle`).toBe(true);

@@ -17,12 +17,17 @@ beforeAll(() => {
 
 describe('the route table', () => {
   it('every built route declares its table actions, and read routes only read', () => {
-    expect(routeList.filter((r) => !r.tableActions).map((r) => r.name), 'add tableActions to these routes').toEqual([]);
+    expect(
+      routeList.filter((r) => !r.tableActions).map((r) => r.name),
+      'add tableActions to these routes',
+    ).toEqual([]);
     for (const r of routeList.filter((x) => x.access === 'read')) {
-      expect(r.tableActions!.filter((a) => !(READ_TABLE_ACTIONS as readonly string[]).includes(a)), r.name).toEqual([]);
+      expect(
+        r.tableActions!.filter((a) => !(READ_TABLE_ACTIONS as readonly string[]).includes(a)),
+        r.name,
+      ).toEqual([]);
     }
   });
-
 });
 
 describe.each(STAGES)('table actions in the %s template', (stage) => {
@@ -50,7 +55,10 @@ describe.each(STAGES)('table actions in the %s template', (stage) => {
     for (const r of [...routeList.map((x) => x.name), 'fallback']) {
       for (const s of t.statementsOf(t.functionOf(r)[1])) {
         const actions = [s.Action].flat();
-        expect(actions.some((a) => a === 'dynamodb:Scan' || a.endsWith(':*')), r).toBe(false);
+        expect(
+          actions.some((a) => a === 'dynamodb:Scan' || a.endsWith(':*')),
+          r,
+        ).toBe(false);
         const resources = JSON.stringify(s.Resource);
         if (resources.includes('/index/*')) expect(actions, r).toEqual(['dynamodb:Query']);
         // Only X-Ray, which has no resource-level permissions, is granted on every resource.

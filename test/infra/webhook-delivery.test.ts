@@ -34,66 +34,79 @@ describe('webhook delivery resources', () => {
     t.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
-  it('feeds the routing function from the stream: batched, four batches of a shard at once, failed records reported, bisected, failures to the dead-letter queue, filtered to the items it acts on', () => {
-    const [fnId] = t.functionOf('hookRouting');
-    const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
-    t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fnId },
-      EventSourceArn: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] }),
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 25,
-      ParallelizationFactor: 4,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 5,
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
-      FilterCriteria: { Filters: Match.arrayWith([Match.objectLike({ Pattern: Match.stringLikeRegexp('"entity"') })]) },
-    });
-  });
+  it(
+    'feeds the routing function from the stream: batched, four batches of a shard at once, failed ' +
+      'records reported, bisected, failures to the dead-letter queue, filtered to the items it acts on',
+    () => {
+      const [fnId] = t.functionOf('hookRouting');
+      const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
+      t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: Match.objectLike({ 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] }),
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 25,
+        ParallelizationFactor: 4,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 5,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlq, 'Arn'] } } },
+        FilterCriteria: { Filters: Match.arrayWith([Match.objectLike({ Pattern: Match.stringLikeRegexp('"entity"') })]) },
+      });
+    },
+  );
 
-  it('attempts run from an encrypted SQS queue with a dead-letter queue, read by the attempt function with partial batch failures and at most 50 invocations at once', () => {
-    const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
-    const attempts = refOf('AWS::SQS::Queue', 'WebhookDeliveryAttempts');
-    t.template.hasResourceProperties('AWS::SQS::Queue', {
-      QueueName: 'gw-management-dev-hook-attempts',
-      SqsManagedSseEnabled: true,
-      // Six times the attempt function's 30 s.
-      VisibilityTimeout: 180,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
-    });
-    const [fnId, fn] = t.functionOf('hookAttempts');
-    expect(fn.Properties.Timeout).toBe(30);
-    t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fnId },
-      EventSourceArn: { 'Fn::GetAtt': [attempts, 'Arn'] },
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 50 },
-    });
-    const [, routing] = t.functionOf('hookRouting');
-    expect(routing.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts } });
-    // Routing signs nothing, so it never gets the service key.
-    expect(routing.Properties.Environment.Variables).not.toHaveProperty('SERVER_SECRET_ARN');
-    expect(fn.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts }, SERVER_SECRET_ARN: expect.anything() });
-    // Private targets are for the local stage and the tests only.
-    for (const [, f] of t.resources('AWS::Lambda::Function')) expect(f.Properties.Environment?.Variables ?? {}).not.toHaveProperty('ALLOW_PRIVATE_TARGETS');
-  });
+  it(
+    'attempts run from an encrypted SQS queue with a dead-letter queue, read by the attempt function ' +
+      'with partial batch failures and at most 50 invocations at once',
+    () => {
+      const dlq = refOf('AWS::SQS::Queue', 'WebhookDeliveryDeadLetters');
+      const attempts = refOf('AWS::SQS::Queue', 'WebhookDeliveryAttempts');
+      t.template.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: 'gw-management-dev-hook-attempts',
+        SqsManagedSseEnabled: true,
+        // Six times the attempt function's 30 s.
+        VisibilityTimeout: 180,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 5 },
+      });
+      const [fnId, fn] = t.functionOf('hookAttempts');
+      expect(fn.Properties.Timeout).toBe(30);
+      t.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId },
+        EventSourceArn: { 'Fn::GetAtt': [attempts, 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 50 },
+      });
+      const [, routing] = t.functionOf('hookRouting');
+      expect(routing.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts } });
+      // Routing signs nothing, so it never gets the service key.
+      expect(routing.Properties.Environment.Variables).not.toHaveProperty('SERVER_SECRET_ARN');
+      expect(fn.Properties.Environment.Variables).toMatchObject({ HOOK_QUEUE_URL: { Ref: attempts }, SERVER_SECRET_ARN: expect.anything() });
+      // Private targets are for the local stage and the tests only.
+      for (const [, f] of t.resources('AWS::Lambda::Function')) expect(f.Properties.Environment?.Variables ?? {}).not.toHaveProperty('ALLOW_PRIVATE_TARGETS');
+    },
+  );
 
-  it('grants each delivery function only the table actions its code sends, sending to the attempt queue, and the service key to the attempt function only', () => {
-    const tableActions = (name: string) =>
-      t.actionsOf(t.functionOf(name)[1]).filter((a) => a.startsWith('dynamodb:') && !a.startsWith('dynamodb:DescribeStream') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
-    expect(new Set(tableActions('hookRouting'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
-    expect(new Set(tableActions('hookAttempts'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-    for (const name of ['hookRouting', 'hookAttempts']) {
-      const actions = t.actionsOf(t.functionOf(name)[1]);
-      expect(actions).toContain('sqs:SendMessage');
-      expect(actions.some((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*' || a === 'sqs:*')).toBe(false);
-    }
-    expect(t.actionsOf(t.functionOf('hookAttempts')[1])).toContain('secretsmanager:GetSecretValue');
-    expect(t.actionsOf(t.functionOf('hookRouting')[1])).not.toContain('secretsmanager:GetSecretValue');
-    // Route functions never reach the queues.
-    expect(t.actionsOf(t.functionOf('hooksTest')[1]).some((a) => a.startsWith('sqs:'))).toBe(false);
-  });
+  it(
+    'grants each delivery function only the table actions its code sends, sending to the attempt queue, ' + 'and the service key to the attempt function only',
+    () => {
+      const tableActions = (name: string) =>
+        t
+          .actionsOf(t.functionOf(name)[1])
+          .filter((a) => a.startsWith('dynamodb:') && !a.startsWith('dynamodb:DescribeStream') && !/Stream|ListStreams|GetRecords|GetShardIterator/.test(a));
+      expect(new Set(tableActions('hookRouting'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
+      expect(new Set(tableActions('hookAttempts'))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+      for (const name of ['hookRouting', 'hookAttempts']) {
+        const actions = t.actionsOf(t.functionOf(name)[1]);
+        expect(actions).toContain('sqs:SendMessage');
+        expect(actions.some((a) => a === 'dynamodb:Scan' || a === 'dynamodb:*' || a === 'sqs:*')).toBe(false);
+      }
+      expect(t.actionsOf(t.functionOf('hookAttempts')[1])).toContain('secretsmanager:GetSecretValue');
+      expect(t.actionsOf(t.functionOf('hookRouting')[1])).not.toContain('secretsmanager:GetSecretValue');
+      // Route functions never reach the queues.
+      expect(t.actionsOf(t.functionOf('hooksTest')[1]).some((a) => a.startsWith('sqs:'))).toBe(false);
+    },
+  );
 
   it('limits each delivery function to the partitions of the entities its code touches (dynamodb:LeadingKeys from the entity registry)', () => {
     const itemGrant = (name: string) => {
@@ -101,12 +114,16 @@ describe('webhook delivery resources', () => {
       expect(hits).toHaveLength(1);
       return hits[0] as any;
     };
-    expect(itemGrant('hookAttempts').Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKBUDGET#*', 'HOOKDLV#*#*', 'ORG#*#HOOK#*'] } });
+    expect(itemGrant('hookAttempts').Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKBUDGET#*', 'HOOKDLV#*#*', 'ORG#*#HOOK#*'] },
+    });
     expect(itemGrant('hookAttempts').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ATTEMPT_ENTITIES));
     expect(itemGrant('hookRouting').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ROUTING_ENTITIES));
     // Neither reaches a user, an access key or an idempotency record.
     for (const name of ['hookRouting', 'hookAttempts']) {
-      expect(itemGrant(name).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^(USER|AKEY|IDEMP|ORG#\*$)/.test(p))).toEqual([]);
+      expect(itemGrant(name).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^(USER|AKEY|IDEMP|ORG#\*$)/.test(p))).toEqual(
+        [],
+      );
     }
   });
 

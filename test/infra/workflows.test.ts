@@ -120,10 +120,19 @@ describe('GitHub workflows', () => {
       for (const [name, job] of Object.entries(load(f).jobs)) {
         const installs = job.steps.filter((s) => /\bnpm (ci|install|i)\b/.test(s.run ?? ''));
         if (job.permissions?.['id-token'] !== 'write') continue;
-        expect(installs.map((s) => s.run), name).toEqual(['npm ci --ignore-scripts']);
+        expect(
+          installs.map((s) => s.run),
+          name,
+        ).toEqual(['npm ci --ignore-scripts']);
         const at = (pred: (s: Step) => boolean) => job.steps.findIndex(pred);
-        expect(at((s) => s.run === 'npm ci --ignore-scripts'), name).toBeLessThan(at((s) => !!s.uses?.startsWith('aws-actions/configure-aws-credentials@')));
-        expect(job.steps.some((s) => /\b(npx|npm exec|npm rebuild)\b/.test(s.run ?? '')), name).toBe(false);
+        expect(
+          at((s) => s.run === 'npm ci --ignore-scripts'),
+          name,
+        ).toBeLessThan(at((s) => !!s.uses?.startsWith('aws-actions/configure-aws-credentials@')));
+        expect(
+          job.steps.some((s) => /\b(npx|npm exec|npm rebuild)\b/.test(s.run ?? '')),
+          name,
+        ).toBe(false);
       }
     });
   });
@@ -136,7 +145,12 @@ describe('GitHub workflows', () => {
     const w = load('ci.yml');
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     const test = w.jobs.test!.steps.map((s) => normalize(s.run ?? '')).filter(Boolean);
-    expect(test).toEqual(['npm ci', 'npm test', 'npm run synth -- -c stage=<stage> --output assembly/<stage>', 'npm run synth -- -c stage=<stage> --output assembly/<stage>']);
+    expect(test).toEqual([
+      'npm ci',
+      'npm test',
+      'npm run synth -- -c stage=<stage> --output assembly/<stage>',
+      'npm run synth -- -c stage=<stage> --output assembly/<stage>',
+    ]);
     expect(w.jobs.test!.steps.filter((s) => s.run?.startsWith('npm run synth')).map((s) => s.run)).toEqual([
       'npm run synth -- -c stage=dev --output assembly/dev',
       'npm run synth -- -c stage=prod --output assembly/prod',
@@ -182,6 +196,7 @@ describe('GitHub workflows', () => {
     for (const job of ['deploy-dev', 'deploy-prod']) {
       const assume = w.jobs[job]!.steps.find((s) => s.uses?.startsWith('aws-actions/configure-aws-credentials@'))!;
       // Set per environment: GitHub gives the environment's variable over the repository's.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
       expect(assume.with!['role-to-assume'], job).toBe('${{ vars.AWS_DEPLOY_ROLE_ARN }}');
       expect(assume.with!['role-session-name'], job).toBe(`gw-management-${job}`);
     }
@@ -191,7 +206,15 @@ describe('GitHub workflows', () => {
     const documented = readmeCommands();
     const used = [...new Set(files.flatMap((f) => runLines(load(f))))];
     expect(documented.length).toBeGreaterThanOrEqual(5);
-    for (const c of documented) expect(used.some((u) => u === c || u.startsWith(`${c} `)), `README command not run by CI: ${c}`).toBe(true);
-    for (const u of used) expect(documented.some((c) => u === c || u.startsWith(`${c} `)), `CI command not in the README: ${u}`).toBe(true);
+    for (const c of documented)
+      expect(
+        used.some((u) => u === c || u.startsWith(`${c} `)),
+        `README command not run by CI: ${c}`,
+      ).toBe(true);
+    for (const u of used)
+      expect(
+        documented.some((c) => u === c || u.startsWith(`${c} `)),
+        `CI command not in the README: ${u}`,
+      ).toBe(true);
   });
 });

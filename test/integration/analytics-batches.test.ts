@@ -29,8 +29,15 @@ beforeAll(async () => {
 /** 300 records over 250 counters: three transactions (99, 99, 52 counters). */
 const records = (day: string): AnalyticsRecord[] =>
   Array.from({ length: 300 }, (_, i) => ({
-    api_id: 'api1', path: `/p/${i % 250}`, method: 'GET', response_code: i % 7 ? 200 : 502, key_hash: HASH, org_id: 'o1',
-    timestamp: `${day}T${String((i % 250) % 3).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z`, request_time: 5 + (i % 11), latency: { total: 20 + (i % 17), upstream: 10 + (i % 5) },
+    api_id: 'api1',
+    path: `/p/${i % 250}`,
+    method: 'GET',
+    response_code: i % 7 ? 200 : 502,
+    key_hash: HASH,
+    org_id: 'o1',
+    timestamp: `${day}T${String((i % 250) % 3).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z`,
+    request_time: 5 + (i % 11),
+    latency: { total: 20 + (i % 17), upstream: 10 + (i % 5) },
   }));
 
 const rows = async (day: string) => aggregateActivity(HASH, (await readKeyCounters(HASH, { from: day, to: day, days: 1 })) as CounterItem[]);

@@ -31,7 +31,7 @@ const shapes: Record<string, (fill: string) => Record<string, unknown>> = {
 
 const put = (client: DynamoDBDocumentClient, item: Record<string, unknown>) => client.send(new PutCommand({ TableName: tableName(), Item: item }));
 
-describe("item size as DynamoDB counts it (400 KB, names included)", () => {
+describe('item size as DynamoDB counts it (400 KB, names included)', () => {
   for (const [name, shape] of Object.entries(shapes)) {
     it(`${name}: exactly 400 KB is stored, one byte more is refused by DynamoDB and by the guard`, async () => {
       const fits = shape('x'.repeat(MAX_ITEM_BYTES - itemSize(shape(''))));
@@ -45,6 +45,8 @@ describe("item size as DynamoDB counts it (400 KB, names included)", () => {
   }
 
   it('names the object in its 413 message', () => {
-    expect(() => assertItemFits({ entity: 'hook', s: 'x'.repeat(MAX_ITEM_BYTES) })).toThrow("The webhook is larger than DynamoDB's 400 KB item limit (401 KB as stored); make it smaller");
+    expect(() => assertItemFits({ entity: 'hook', s: 'x'.repeat(MAX_ITEM_BYTES) })).toThrow(
+      "The webhook is larger than DynamoDB's 400 KB item limit (401 KB as stored); make it smaller",
+    );
   });
 });

@@ -63,7 +63,8 @@ const at = (seconds: number) => vi.setSystemTime(T0 + seconds * 1000);
 /** The gateway's answer with this credential: 404 (accepted: the policy does not exist) or 401. */
 const gw = async (secret: string) => (await s.call('GET', '/gw/policies/no-such-policy', { headers: { 'x-gw-authorization': secret } })).status;
 /** The admin API's answer: 400 (accepted: the body is malformed JSON, nothing is written) or 401. */
-const admin = async (secret: string) => (await s.call('POST', '/admin/organisations', { headers: { 'admin-auth': secret, 'content-type': 'application/json' }, body: '{' })).status;
+const admin = async (secret: string) =>
+  (await s.call('POST', '/admin/organisations', { headers: { 'admin-auth': secret, 'content-type': 'application/json' }, body: '{' })).status;
 
 describe('two versions of a group secret during the rotation window', () => {
   it('accepts old and new until the window closes, then only the new one', async () => {

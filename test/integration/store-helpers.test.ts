@@ -61,9 +61,7 @@ describe('optimistic locking', () => {
 
   it('of 10 concurrent writers with the same version exactly one wins', async () => {
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key('race'), version: 1 } }));
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => replaceVersioned(key('race'), { writer: i }, [1], notFound)),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => replaceVersioned(key('race'), { writer: i }, [1], notFound)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected' && (r.reason as { status: number }).status === 412)).toHaveLength(9);
     expect((await getItem(key('race'), true))?.version).toBe(2);
@@ -95,8 +93,8 @@ describe('uniqueness markers and counters in one transaction', () => {
     expect(all.items).toHaveLength(21);
     // A cursor of one list cannot open another.
     const first = await listPage({ index: 'GSI1', partition: 'ORG#u#THINGS', forward: true }, pageRequest({}));
-    await expect(
-      listPage({ index: 'GSI1', partition: 'ORG#other#THINGS', forward: true }, pageRequest({ cursor: first.nextCursor })),
-    ).rejects.toMatchObject({ status: 400 });
+    await expect(listPage({ index: 'GSI1', partition: 'ORG#other#THINGS', forward: true }, pageRequest({ cursor: first.nextCursor }))).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

@@ -25,7 +25,13 @@ const read = (id: string) => getItem(key(id), true) as Promise<{ version: number
  * Writes `name` on the thing through the helper; `meddle(attempt)` runs between the helper's read
  * and its write, as another writer would, and `also` adds another object's guarded item.
  */
-function rename(id: string, name: string, ifMatch: IfMatch | undefined, meddle: (attempt: number) => Promise<void>, also?: { id: string; version: () => Promise<number> }) {
+function rename(
+  id: string,
+  name: string,
+  ifMatch: IfMatch | undefined,
+  meddle: (attempt: number) => Promise<void>,
+  also?: { id: string; version: () => Promise<number> },
+) {
   let attempt = 0;
   return writeVersioned({
     what: `thing ${id}`,
@@ -34,7 +40,9 @@ function rename(id: string, name: string, ifMatch: IfMatch | undefined, meddle: 
     notFound: () => new NotFound(`thing ${id} not found`),
     write: async (current) => {
       attempt++;
-      const other = also ? [guardVersion({ op: putOp({ ...key(also.id), version: (await also.version()) + 1 }) }, await also.version(), { subject: false })] : [];
+      const other = also
+        ? [guardVersion({ op: putOp({ ...key(also.id), version: (await also.version()) + 1 }) }, await also.version(), { subject: false })]
+        : [];
       await meddle(attempt);
       await writeItems([guardVersion({ op: putOp({ ...key(id), name, version: current.version + 1 }) }, current.version), ...other]);
       return attempt;
@@ -81,7 +89,11 @@ describe('a write that lost a race to another writer', () => {
   it('is 404 when the other writer deleted the object, with or without If-Match', async () => {
     for (const ifMatch of [undefined, [1]]) {
       await put('gone', { name: 'v1', version: 1 });
-      const lost = rename('gone', 'mine', ifMatch, () => ddb().send(new DeleteCommand({ TableName: tableName(), Key: key('gone') })).then(() => undefined));
+      const lost = rename('gone', 'mine', ifMatch, () =>
+        ddb()
+          .send(new DeleteCommand({ TableName: tableName(), Key: key('gone') }))
+          .then(() => undefined),
+      );
       await expect(lost).rejects.toMatchObject({ status: 404, message: 'thing gone not found' });
       expect(await read('gone')).toBeUndefined();
     }
@@ -90,9 +102,15 @@ describe('a write that lost a race to another writer', () => {
   it('on another object the change read (not the one If-Match names) is read again even with If-Match', async () => {
     await put('child', { name: 'v1', version: 1 });
     await put('base', { version: 1 });
-    const attempts = await rename('child', 'mine', [1], async (n) => {
-      if (n === 1) await put('base', { version: 2 });
-    }, { id: 'base', version: async () => (await read('base'))!.version });
+    const attempts = await rename(
+      'child',
+      'mine',
+      [1],
+      async (n) => {
+        if (n === 1) await put('base', { version: 2 });
+      },
+      { id: 'base', version: async () => (await read('base'))!.version },
+    );
     expect(attempts).toBe(2);
     expect(await read('child')).toMatchObject({ name: 'mine', version: 2 });
     expect((await read('base'))?.version).toBe(3);

@@ -3,7 +3,7 @@
  * DynamoDB Local: exact under concurrent claims, given back on release, and leases of attempts
  * that died end on their own. And a rotation keeps the replaced signing secret beside the new one.
  */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { runQueuedAttempt } from '../../shared/services/deliveries';
@@ -90,7 +90,17 @@ describe('signing-secret rotation in the store', () => {
   it('keeps the replaced sealed secret and the time; a replace keeps both; no read shows them', async () => {
     const id = newDbId();
     const made = new Date().toISOString();
-    const hook = { name: 'h', method: 'POST', target_path: 'https://hooks.example/x', header_map: {}, id, org_id: 'rot-org', created_at: made, updated_at: made, version: 1 };
+    const hook = {
+      name: 'h',
+      method: 'POST',
+      target_path: 'https://hooks.example/x',
+      header_map: {},
+      id,
+      org_id: 'rot-org',
+      created_at: made,
+      updated_at: made,
+      version: 1,
+    };
     await insertHook(hook as never, 'sealed-1');
     expect((await getHookForDelivery('rot-org', id))?.previous).toBeUndefined();
     const before = Date.now();

@@ -65,7 +65,14 @@ export async function request<T = any>(base: string, asked: string, path: string
   return answer;
 }
 
-function send<T>(url: URL, method: string, headers: Record<string, string>, data: Buffer | undefined, timeoutMs: number | undefined, retry: boolean): Promise<Answer<T>> {
+function send<T>(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  data: Buffer | undefined,
+  timeoutMs: number | undefined,
+  retry: boolean,
+): Promise<Answer<T>> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const req = httpRequest({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {

@@ -45,8 +45,19 @@ export async function startFakeSecretsManager(): Promise<FakeSecretsManager> {
       secret.reads[stage]++;
       if (fake.failing) return reply(res, 500, { __type: 'InternalServiceError', Message: 'outage' });
       const v = stage === 'AWSCURRENT' ? secret.current : secret.previous;
-      if (!v) return reply(res, 400, { __type: 'ResourceNotFoundException', Message: `Secrets Manager can't find the specified secret value for staging label: ${stage}` });
-      reply(res, 200, { ARN: input.SecretId, Name: input.SecretId, VersionId: v.id, SecretString: v.value, VersionStages: [stage], CreatedDate: v.createdMs / 1000 });
+      if (!v)
+        return reply(res, 400, {
+          __type: 'ResourceNotFoundException',
+          Message: `Secrets Manager can't find the specified secret value for staging label: ${stage}`,
+        });
+      reply(res, 200, {
+        ARN: input.SecretId,
+        Name: input.SecretId,
+        VersionId: v.id,
+        SecretString: v.value,
+        VersionStages: [stage],
+        CreatedDate: v.createdMs / 1000,
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

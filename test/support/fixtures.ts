@@ -12,8 +12,7 @@ let n = 0;
 export const uid = (p: string) => `${p}-${process.pid}-${++n}-${Date.now().toString(36)}`;
 
 /** An access entry per API, as keys and policies name them. */
-export const rightsFor = (...apiIds: string[]) =>
-  Object.fromEntries(apiIds.map((id) => [id, { api_id: id, api_name: id, versions: ['Default'] }]));
+export const rightsFor = (...apiIds: string[]) => Object.fromEntries(apiIds.map((id) => [id, { api_id: id, api_name: id, versions: ['Default'] }]));
 
 /**
  * A minimal OAS definition with the gateway extension, listening on `/<id>/`. `title` names the

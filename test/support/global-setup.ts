@@ -28,11 +28,15 @@ export default async function setup(project: TestProject) {
   project.provide('dynamoEndpoint', ddb.endpoint);
   // TRAFFIC_DIR keeps the e2e traffic after the run, to look into a violation the check reports.
   const keptTraffic = process.env.TRAFFIC_DIR;
-  const trafficDir = keptTraffic ? (mkdirSync(keptTraffic, { recursive: true }), keptTraffic) : mkdtempSync(join(tmpdir(), 'traffic-'));
+  if (keptTraffic) mkdirSync(keptTraffic, { recursive: true });
+  const trafficDir = keptTraffic ?? mkdtempSync(join(tmpdir(), 'traffic-'));
   project.provide('tableActionsDir', actionsDir);
   project.provide('trafficDir', trafficDir);
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
-  const building = filters.length === 0 || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f)) ? cloudAssembly().catch(() => undefined) : undefined;
+  const building =
+    filters.length === 0 || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f))
+      ? cloudAssembly().catch(() => undefined)
+      : undefined;
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;

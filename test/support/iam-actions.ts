@@ -26,7 +26,7 @@ const TRANSACT_ITEM: Record<string, string> = {
 /** Unknown commands come back as `?<CommandName>` so a comparison shows them instead of dropping them. */
 export function iamActionsOf(commandName: string, input: unknown): string[] {
   if (commandName === 'TransactWriteItemsCommand' || commandName === 'TransactGetItemsCommand') {
-    const items = ((input as { TransactItems?: Array<Record<string, unknown>> }).TransactItems ?? []);
+    const items = (input as { TransactItems?: Array<Record<string, unknown>> }).TransactItems ?? [];
     return [...new Set(items.flatMap((item) => Object.keys(item).map((k) => TRANSACT_ITEM[k] ?? `?${commandName}.${k}`)))];
   }
   return [SINGLE[commandName] ?? `?${commandName}`];

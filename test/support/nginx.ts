@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb-local';
 
-export const NGINX = '/usr/sbin/nginx';
-export const NGINX_EXAMPLE = resolve('examples/nginx/api-gateway.conf');
+const NGINX = '/usr/sbin/nginx';
+const NGINX_EXAMPLE = resolve('examples/nginx/api-gateway.conf');
 const INSTALL = 'apt-get install -y nginx-light';
 
 /**
  * nginx, installed when missing and this process may (root); otherwise an error naming the
  * command, so a machine without it fails the gateway tests instead of skipping them.
  */
-export function ensureNginx(): void {
+function ensureNginx(): void {
   if (existsSync(NGINX)) return;
   if (process.getuid?.() !== 0) throw new Error(`${NGINX} is missing: run \`sudo ${INSTALL}\` (Debian's nginx-light has auth_request)`);
   execFileSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${INSTALL} -qq`], { stdio: 'inherit' });
@@ -34,13 +34,16 @@ export interface Nginx {
 
 function listening(port: number): Promise<boolean> {
   return new Promise((r) => {
-    const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
+    const s = connect(port, '127.0.0.1', () => {
+      s.end();
+      r(true);
+    });
     s.on('error', () => r(false));
   });
 }
 
 /** The example config with its values filled in, as `envsubst` would. */
-export function filledExample(values: { GW_CONTROL: string; GW_SECRET: string; API_UPSTREAM: string; LISTEN: string }): string {
+function filledExample(values: { GW_CONTROL: string; GW_SECRET: string; API_UPSTREAM: string; LISTEN: string }): string {
   return readFileSync(NGINX_EXAMPLE, 'utf8').replace(/\$\{(GW_CONTROL|GW_SECRET|API_UPSTREAM|LISTEN)\}/g, (_, k: keyof typeof values) => values[k]);
 }
 
@@ -52,7 +55,10 @@ export async function startNginx(o: { control: string; secret: string; upstream:
   for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d), { mode: 0o777 });
   const port = await freePort();
   const host = (u: string) => new URL(u).host;
-  writeFileSync(join(dir, 'api-gateway.conf'), filledExample({ GW_CONTROL: host(o.control), GW_SECRET: o.secret, API_UPSTREAM: host(o.upstream), LISTEN: `127.0.0.1:${port}` }));
+  writeFileSync(
+    join(dir, 'api-gateway.conf'),
+    filledExample({ GW_CONTROL: host(o.control), GW_SECRET: o.secret, API_UPSTREAM: host(o.upstream), LISTEN: `127.0.0.1:${port}` }),
+  );
   writeFileSync(
     join(dir, 'nginx.conf'),
     [

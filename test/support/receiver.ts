@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedCall {
+interface ReceivedCall {
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -27,7 +27,13 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      calls.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      calls.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       res.statusCode = answer(calls.length);
       res.end('ok');
     });
@@ -45,7 +51,11 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
       }
       return calls;
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -80,6 +90,10 @@ export async function startTarpit(): Promise<Tarpit> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tarpit`,
     count: () => n,
     maxOpen: () => most,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -48,5 +48,8 @@ afterAll(({}, file) => {
   const path = (file as { filepath?: string }).filepath ?? 'unknown';
   const plain = (map: Map<string, Set<string>>) => Object.fromEntries([...map].map(([route, values]) => [route, [...values].sort()]));
   const name = relative(process.cwd(), path).replace(/[^A-Za-z0-9.-]+/g, '_');
-  writeFileSync(join(inject('tableActionsDir'), `${name}-${process.pid}.json`), JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations) }));
+  writeFileSync(
+    join(inject('tableActionsDir'), `${name}-${process.pid}.json`),
+    JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations) }),
+  );
 });

@@ -67,7 +67,10 @@ export async function startStage(opts: { changeFeed?: boolean } = {}): Promise<S
   const stopFeed = opts.changeFeed ? startChangeFeed({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: table, pollMs: 100, dueMs: 250 }) : undefined;
   return stageAt(url, table, async () => {
     await stopFeed?.();
-    await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+    await new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   });
 }
 

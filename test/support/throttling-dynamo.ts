@@ -43,14 +43,26 @@ export async function startThrottlingDynamo(target: string, perItemPerSecond: nu
         if (n >= perItemPerSecond) {
           stats.throttled++;
           res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
-          res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'The level of configured provisioned throughput for the table was exceeded.' }));
+          res.end(
+            JSON.stringify({
+              __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+              message: 'The level of configured provisioned throughput for the table was exceeded.',
+            }),
+          );
           return;
         }
         counts.set(item, n + 1);
         stats.writes++;
       }
       const out = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, 'content-length': String(body.length) }, agent },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, 'content-length': String(body.length) },
+          agent,
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 500, answer.headers);
           answer.pipe(res);

@@ -57,14 +57,24 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   await ok('POST', '/gw/apis/oas', oasDoc(apiId, orgId));
   const apiDbId = (await ok('GET', `/gw/apis/${apiId}`)).id as string;
   const classicApiId = `classic-${tag}`;
-  await ok('POST', '/gw/apis', { api_id: classicApiId, name: 'classic', org_id: orgId, proxy: { listen_path: `/${classicApiId}/`, target_url: 'http://upstream.example' } });
+  await ok('POST', '/gw/apis', {
+    api_id: classicApiId,
+    name: 'classic',
+    org_id: orgId,
+    proxy: { listen_path: `/${classicApiId}/`, target_url: 'http://upstream.example' },
+  });
   // Listen paths are unique per domain across organisations: each world's import takes its own.
   const imported = await ok('POST', `/api/apis/oas/import?listenPath=/imported-${tag}/`, JSON.stringify(importDoc(`Imported ${tag}`)), 'application/json');
   const policyId = `pol-${tag}`;
   await ok('POST', '/gw/policies', { id: policyId, name: 'Gold', org_id: orgId, rate: 10, per: 1, access_rights: rightsFor(apiId) });
   const username = `user-${tag}`;
   const gw = await ok('POST', '/gw/keys/create', {
-    org_id: orgId, access_rights: rightsFor(apiId), quota_max: 100, quota_renewal_rate: 3600, alias: 'gw', basic_auth_data: { user: username, password: 'pw-123456' },
+    org_id: orgId,
+    access_rights: rightsFor(apiId),
+    quota_max: 100,
+    quota_renewal_rate: 3600,
+    alias: 'gw',
+    basic_auth_data: { user: username, password: 'pw-123456' },
   });
   const admin = await ok('POST', '/admin/org/keys', { org_id: orgId, access_rights: rightsFor(apiId), alias: 'admin' });
   const clientId = `client-${tag}`;
@@ -74,15 +84,41 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   const assetCustomId = `asset-${tag}`;
   const asset = await ok('POST', '/api/assets', { id: assetCustomId, name: 'T', data: assetData('T') });
   await ok('POST', '/gw/analytics', {
-    records: [{
-      api_id: apiId, path: '/x', method: 'GET', response_code: 200, key_hash: gw.key_hash, org_id: orgId,
-      timestamp: ACTIVITY_DAY.iso, request_time: 5, latency: { total: 5, upstream: 3 },
-    }],
+    records: [
+      {
+        api_id: apiId,
+        path: '/x',
+        method: 'GET',
+        response_code: 200,
+        key_hash: gw.key_hash,
+        org_id: orgId,
+        timestamp: ACTIVITY_DAY.iso,
+        request_time: 5,
+        latency: { total: 5, upstream: 3 },
+      },
+    ],
   });
   return {
-    tag, orgId, key, emails, userIds: [owner.Meta.id, second.Meta.id], apiId, apiDbId, classicApiId, importedApiId: imported.ID,
-    policyId, gwKey: gw.key, gwKeyHash: gw.key_hash, username, adminKey: admin.key_id, adminKeyHash: admin.key_hash, clientId, hookId: hook.Meta, deliveryId: ping.Meta.delivery_id,
-    assetDbId: asset.Meta, assetCustomId,
+    tag,
+    orgId,
+    key,
+    emails,
+    userIds: [owner.Meta.id, second.Meta.id],
+    apiId,
+    apiDbId,
+    classicApiId,
+    importedApiId: imported.ID,
+    policyId,
+    gwKey: gw.key,
+    gwKeyHash: gw.key_hash,
+    username,
+    adminKey: admin.key_id,
+    adminKeyHash: admin.key_hash,
+    clientId,
+    hookId: hook.Meta,
+    deliveryId: ping.Meta.delivery_id,
+    assetDbId: asset.Meta,
+    assetCustomId,
   };
 }
 
@@ -122,9 +158,23 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   const forwarded = await c.send('GET', `/gw/ext-authz/${w.apiId}/probe`, { headers: { authorization: w.gwKey, 'x-gw-api-id': w.apiId } });
   if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
   const params = {
-    orgID: w.orgId, apiID: w.apiId, policyID: w.policyId, assetID: w.assetCustomId, clientID: w.clientId, keyID: w.gwKey,
-    keyHash: w.gwKeyHash, hookID: w.hookId, deliveryID: w.deliveryId, userID: second,
-    'proxy+': `${w.apiId}/probe`, startDay: day, startMonth: month, startYear: year, EndDay: day, EndMonth: month, EndYear: year,
+    orgID: w.orgId,
+    apiID: w.apiId,
+    policyID: w.policyId,
+    assetID: w.assetCustomId,
+    clientID: w.clientId,
+    keyID: w.gwKey,
+    keyHash: w.gwKeyHash,
+    hookID: w.hookId,
+    deliveryID: w.deliveryId,
+    userID: second,
+    'proxy+': `${w.apiId}/probe`,
+    startDay: day,
+    startMonth: month,
+    startYear: year,
+    EndDay: day,
+    EndMonth: month,
+    EndYear: year,
     // Not a path parameter: the hash the self-service key got, written back by name when walks compare.
     dashKeyHash,
   };

@@ -52,9 +52,18 @@ describe('summariseRecords', () => {
     expect(deltas).toHaveLength(4);
     const a = deltas.find((d) => d.key_hash === 'k1' && d.hour === '2024-05-01T10' && d.path === '/a')!;
     expect(a).toMatchObject({
-      hits: 3, success: 2, error: 1, latency_sum: 60, upstream_latency_sum: 25, request_time_sum: 63,
-      min_latency: 10, max_latency: 30, min_upstream_latency: 5, max_upstream_latency: 12,
-      last_hit: '2024-05-01T10:50:00.000Z', api_name: 'Late',
+      hits: 3,
+      success: 2,
+      error: 1,
+      latency_sum: 60,
+      upstream_latency_sum: 25,
+      request_time_sum: 63,
+      min_latency: 10,
+      max_latency: 30,
+      min_upstream_latency: 5,
+      max_upstream_latency: 12,
+      last_hit: '2024-05-01T10:50:00.000Z',
+      api_name: 'Late',
     });
     const b = deltas.find((d) => d.path === '/b')!;
     expect(b).toMatchObject({ hits: 1, success: 0, error: 1 });
@@ -85,7 +94,7 @@ describe('batches', () => {
   const keys: Record<string, { org_id: string }> = { k1: { org_id: 'o1' } };
   const recs = [rec(), rec({ key_hash: 'nope' }), rec({ path: '/b' }), rec({ org_id: 'other' })];
 
-  it('a retry planned with its first attempt\'s refusals sums the same counters, even if a key appeared meanwhile', () => {
+  it("a retry planned with its first attempt's refusals sums the same counters, even if a key appeared meanwhile", () => {
     const first = planIngest(recs, (h) => keys[h]);
     expect(first.refused).toEqual([1, 3]);
     const later = planIngest(recs, (h) => ({ ...keys, nope: { org_id: 'o1' } })[h], first.refused);
@@ -133,7 +142,12 @@ describe('activityRange', () => {
   });
 
   it('refuses missing days, reversed ranges and ranges over 366 days with 400', () => {
-    for (const [s, e] of [['2023-02-29', '2023-03-01'], ['2024-04-31', '2024-05-01'], ['2024-05-02', '2024-05-01'], ['2023-01-01', '2024-01-02']]) {
+    for (const [s, e] of [
+      ['2023-02-29', '2023-03-01'],
+      ['2024-04-31', '2024-05-01'],
+      ['2024-05-02', '2024-05-01'],
+      ['2023-01-01', '2024-01-02'],
+    ]) {
       expect(() => activityRange(range(s!, e!)), `${s}..${e}`).toThrow(BadRequest);
     }
   });
@@ -149,23 +163,68 @@ describe('activityRange', () => {
 
 describe('aggregateActivity', () => {
   const item = (over: Partial<CounterItem>): CounterItem => ({
-    api_id: 'api1', path: '/a', hits: 1, success: 1, error: 0, latency_sum: 10, upstream_latency_sum: 5, request_time_sum: 12,
-    min_latency: 10, max_latency: 10, min_upstream_latency: 5, max_upstream_latency: 5, last_hit: '2024-05-01T10:00:00.000Z',
+    api_id: 'api1',
+    path: '/a',
+    hits: 1,
+    success: 1,
+    error: 0,
+    latency_sum: 10,
+    upstream_latency_sum: 5,
+    request_time_sum: 12,
+    min_latency: 10,
+    max_latency: 10,
+    min_upstream_latency: 5,
+    max_upstream_latency: 5,
+    last_hit: '2024-05-01T10:00:00.000Z',
     ...over,
   });
 
   it('folds hours into one row per (API, path) with hit-weighted averages, busiest first', () => {
     const rows = aggregateActivity('hash', [
       item({ hits: 1, latency_sum: 10, api_name: 'Old' }),
-      item({ hits: 3, success: 2, error: 1, latency_sum: 90, upstream_latency_sum: 30, request_time_sum: 99, min_latency: 20, max_latency: 40, last_hit: '2024-05-02T09:00:00.000Z', api_name: 'New', alias: 'al' }),
+      item({
+        hits: 3,
+        success: 2,
+        error: 1,
+        latency_sum: 90,
+        upstream_latency_sum: 30,
+        request_time_sum: 99,
+        min_latency: 20,
+        max_latency: 40,
+        last_hit: '2024-05-02T09:00:00.000Z',
+        api_name: 'New',
+        alias: 'al',
+      }),
       item({ path: '/b', hits: 2 }),
     ]);
     expect(rows.map((r) => r.id.path)).toEqual(['/a', '/b']);
     expect(rows[0]).toEqual({
-      hits: 4, success: 3, error: 1, last_hit: '2024-05-02T09:00:00.000Z',
-      latency: 25, upstream_latency: 35 / 4, request_time: 111 / 4,
-      min_latency: 10, max_latency: 40, min_upstream_latency: 5, max_upstream_latency: 5,
-      id: { alias: 'al', api_id: 'api1', api_name: 'New', code: 0, day: 0, hour: 0, iso_country: '', key: 'hash', month: 0, path: '/a', queries: {}, url: '', year: 0 },
+      hits: 4,
+      success: 3,
+      error: 1,
+      last_hit: '2024-05-02T09:00:00.000Z',
+      latency: 25,
+      upstream_latency: 35 / 4,
+      request_time: 111 / 4,
+      min_latency: 10,
+      max_latency: 40,
+      min_upstream_latency: 5,
+      max_upstream_latency: 5,
+      id: {
+        alias: 'al',
+        api_id: 'api1',
+        api_name: 'New',
+        code: 0,
+        day: 0,
+        hour: 0,
+        iso_country: '',
+        key: 'hash',
+        month: 0,
+        path: '/a',
+        queries: {},
+        url: '',
+        year: 0,
+      },
     });
   });
 

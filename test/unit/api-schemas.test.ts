@@ -5,8 +5,7 @@ import { gwApiGatewaySchema, oasDocumentSchema, oasWriteBodySchema } from '../..
 import { smoothingSchema } from '../../shared/schemas/smoothing';
 import { normaliseOasWriteBody, publicView } from '../../shared/domain/oas-document';
 
-const paths = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
-  (r.error?.issues ?? []).map((i) => i.path.join('.'));
+const paths = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join('.'));
 
 describe('classic API definition schema', () => {
   it('rejects a negative JWT skew and names the field', () => {
@@ -17,10 +16,7 @@ describe('classic API definition schema', () => {
 
   it('rejects negative and fractional skews in external OAuth providers too', () => {
     const r = classicApiSchema.safeParse({ external_oauth: { providers: [{ jwt: { issued_at_validation_skew: 1.5, not_before_validation_skew: -3 } }] } });
-    expect(paths(r).sort()).toEqual([
-      'external_oauth.providers.0.jwt.issued_at_validation_skew',
-      'external_oauth.providers.0.jwt.not_before_validation_skew',
-    ]);
+    expect(paths(r).sort()).toEqual(['external_oauth.providers.0.jwt.issued_at_validation_skew', 'external_oauth.providers.0.jwt.not_before_validation_skew']);
   });
 
   it('accepts zero skews, null arrays, both uptime timeout forms and keeps unknown members at every level', () => {
@@ -32,7 +28,12 @@ describe('classic API definition schema', () => {
       future_flag: { x: 1 },
       proxy: { listen_path: '/a/', target_url: 'http://u', brand_new: true, transport: { ssl_min_version: 771, extra: 'kept' } },
       CORS: { enable: true, allowed_origins: null, unknown_cors: 1 },
-      uptime_tests: { check_list: [{ url: 'http://u/health', timeout: 500 }, { url: 'http://u/h2', timeout: '2s' }] },
+      uptime_tests: {
+        check_list: [
+          { url: 'http://u/health', timeout: 500 },
+          { url: 'http://u/h2', timeout: '2s' },
+        ],
+      },
     };
     const r = classicApiSchema.safeParse(def);
     expect(r.success).toBe(true);
@@ -85,7 +86,11 @@ describe('x-gw-api-gateway schema', () => {
     const r = gwApiGatewaySchema.safeParse(gw);
     expect(r.success).toBe(true);
     expect(r.data).toEqual(gw);
-    const bad = gwApiGatewaySchema.safeParse({ info: { state: { active: 'yes' } }, server: { listenPath: { strip: 1 } }, upstream: { rateLimit: { rate: 1.5 } } });
+    const bad = gwApiGatewaySchema.safeParse({
+      info: { state: { active: 'yes' } },
+      server: { listenPath: { strip: 1 } },
+      upstream: { rateLimit: { rate: 1.5 } },
+    });
     expect(paths(bad).sort()).toEqual(['info.state.active', 'server.listenPath.strip', 'upstream.rateLimit.rate']);
   });
 });

@@ -3,7 +3,7 @@
  * as MessageGroupId (what makes the standard queue an SQS fair queue), ten to a call, with the
  * delay capped at SQS's 15 minutes; entries SQS did not take come back to the caller.
  */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { enqueueAttempts } from '../../shared/net/attempt-queue';
 

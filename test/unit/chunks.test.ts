@@ -71,9 +71,8 @@ describe('chunked storage of large documents', () => {
     expect(error).toBeInstanceOf(StoredTooLarge);
     expect(error).toMatchObject({ status: 409, message: expect.stringMatching(/^The stored definition of API a1 is larger than the 12 MB/) });
     // The cap is zlib's own (maxOutputLength): one byte more than allowed is already refused.
-    const exact = gzipSync(Buffer.from('"' + 'y'.repeat(998) + '"'));
+    const exact = gzipSync(Buffer.from(`"${'y'.repeat(998)}"`));
     expect(decodeChunks([exact], 'x', 1000).bytes).toBe(1000);
     expect(() => decodeChunks([exact], 'x', 999)).toThrow(StoredTooLarge);
   });
 });
-

@@ -39,7 +39,7 @@ describe('ids an API definition names', () => {
     expect(policyRefsOfClassic(classic).sort()).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
   });
 
-  it("the classic form converted from an OAS one carries no policy the OAS check misses, and back", () => {
+  it('the classic form converted from an OAS one carries no policy the OAS check misses, and back', () => {
     const classic = oasToClassic(gateway as never);
     const fromOas = new Set(policyRefsOfGateway(gateway));
     expect(policyRefsOfClassic(classic).length).toBeGreaterThan(0);

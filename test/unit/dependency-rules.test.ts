@@ -99,7 +99,10 @@ function plants(): { plants: Plant[]; missing: string[] } {
     }
     const group = new RegExp(fromPattern).exec(from)?.[1] ?? '';
     for (const to of list(rule.to.path)) {
-      const target = sampleOf(to, list(rule.to.pathNot).map((n) => n.replace('$1', group)));
+      const target = sampleOf(
+        to,
+        list(rule.to.pathNot).map((n) => n.replace('$1', group)),
+      );
       if (target) out.push({ rule: rule.name, from, to: target });
       else missing.push(`${rule.name}: no sample for to ${to}`);
     }

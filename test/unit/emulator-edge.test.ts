@@ -12,12 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { resolveDynamicReferences, secretValues } from '../../infra/local/emulator/secrets';
 import { readCloudStage } from '../../infra/local/emulator/template';
 
-const valueOf = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
+const secretRef = (secretId: string) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
 const template = {
   Resources: {
     Api: { Type: 'AWS::ApiGatewayV2::Api', Properties: { ProtocolType: 'HTTP' } },
     OriginSecret: { Type: 'AWS::SecretsManager::Secret', Properties: { GenerateSecretString: { PasswordLength: 48 } } },
-    Fn: { Type: 'AWS::Lambda::Function', Properties: { Handler: 'index.handler', Environment: { Variables: { ROUTE_NAME: 'hello', ORIGIN_VERIFY: valueOf('OriginSecret') } } } },
+    Fn: {
+      Type: 'AWS::Lambda::Function',
+      Properties: { Handler: 'index.handler', Environment: { Variables: { ROUTE_NAME: 'hello', ORIGIN_VERIFY: secretRef('OriginSecret') } } },
+    },
     Edge: {
       Type: 'AWS::CloudFront::Distribution',
       Properties: {
@@ -25,7 +28,7 @@ const template = {
           Origins: [
             {
               DomainName: { 'Fn::Join': ['', [{ Ref: 'Api' }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
-              OriginCustomHeaders: [{ HeaderName: 'X-Origin-Verify', HeaderValue: valueOf('OriginSecret') }],
+              OriginCustomHeaders: [{ HeaderName: 'X-Origin-Verify', HeaderValue: secretRef('OriginSecret') }],
             },
           ],
         },
@@ -44,7 +47,7 @@ describe('an edge=on template in the emulator', () => {
     expect(stage.secrets.map((s) => s.envName)).toEqual(['ORIGIN_VERIFY']);
   });
 
-  it("finds the headers the distribution adds, and notes that CloudFront itself is not emulated", () => {
+  it('finds the headers the distribution adds, and notes that CloudFront itself is not emulated', () => {
     expect(Object.keys(stage.edgeHeaders)).toEqual(['X-Origin-Verify']);
     expect(stage.warnings.some((w) => w.includes('CloudFront distribution Edge'))).toBe(true);
   });

@@ -28,28 +28,42 @@ describe('policy evaluation', () => {
 
   it('never models a statement looser than AWS: a conditional Allow is dropped, a conditional Deny applies', () => {
     expect(toStatement({ Effect: 'Allow', Action: 'dynamodb:*', Resource: '*', Condition: {} })).toEqual({ note: expect.stringContaining('left out') });
-    expect(toStatement({ Effect: 'Deny', Action: 'dynamodb:Scan', Resource: '*', Condition: {} }).statement).toEqual({ effect: 'Deny', actions: ['dynamodb:Scan'], resources: ['*'] });
-    expect(toStatement({ Effect: 'Deny', NotAction: 'dynamodb:GetItem', Resource: TABLE }).statement).toEqual({ effect: 'Deny', actions: ['*'], resources: ['*'] });
+    expect(toStatement({ Effect: 'Deny', Action: 'dynamodb:Scan', Resource: '*', Condition: {} }).statement).toEqual({
+      effect: 'Deny',
+      actions: ['dynamodb:Scan'],
+      resources: ['*'],
+    });
+    expect(toStatement({ Effect: 'Deny', NotAction: 'dynamodb:GetItem', Resource: TABLE }).statement).toEqual({
+      effect: 'Deny',
+      actions: ['*'],
+      resources: ['*'],
+    });
   });
 });
 
 describe('what a DynamoDB call needs', () => {
   const arn = (t: string) => `arn:aws:dynamodb:us-east-1:000000000000:table/${t}`;
   it('names the index ARN for a Query or Scan on an index', () => {
-    expect(dynamodbAuthorizations('Query', { TableName: 't', IndexName: 'GSI2' }, arn)).toEqual([{ action: 'dynamodb:Query', resource: `${TABLE}/index/GSI2` }]);
+    expect(dynamodbAuthorizations('Query', { TableName: 't', IndexName: 'GSI2' }, arn)).toEqual([
+      { action: 'dynamodb:Query', resource: `${TABLE}/index/GSI2` },
+    ]);
     expect(dynamodbAuthorizations('Query', { TableName: 't' }, arn)).toEqual([{ action: 'dynamodb:Query', resource: TABLE }]);
   });
 
   it("maps a transaction's items to their own actions, and a batch to its action on every table", () => {
-    const tx = { TransactItems: [{ Put: { TableName: 't' } }, { Update: { TableName: 't' } }, { Delete: { TableName: 'u' } }, { ConditionCheck: { TableName: 't' } }] };
+    const tx = {
+      TransactItems: [{ Put: { TableName: 't' } }, { Update: { TableName: 't' } }, { Delete: { TableName: 'u' } }, { ConditionCheck: { TableName: 't' } }],
+    };
     expect(dynamodbAuthorizations('TransactWriteItems', tx, arn)).toEqual([
       { action: 'dynamodb:PutItem', resource: TABLE },
       { action: 'dynamodb:UpdateItem', resource: TABLE },
       { action: 'dynamodb:DeleteItem', resource: arn('u') },
       { action: 'dynamodb:ConditionCheckItem', resource: TABLE },
     ]);
-    expect(dynamodbAuthorizations('TransactGetItems', { TransactItems: [{ Get: { TableName: 't' } }] }, arn)).toEqual([{ action: 'dynamodb:GetItem', resource: TABLE }]);
-    expect(dynamodbAuthorizations('BatchWriteItem', { RequestItems: { t: [], u: [] } }, arn).map((a) => a.action + ' ' + a.resource)).toEqual([
+    expect(dynamodbAuthorizations('TransactGetItems', { TransactItems: [{ Get: { TableName: 't' } }] }, arn)).toEqual([
+      { action: 'dynamodb:GetItem', resource: TABLE },
+    ]);
+    expect(dynamodbAuthorizations('BatchWriteItem', { RequestItems: { t: [], u: [] } }, arn).map((a) => `${a.action} ${a.resource}`)).toEqual([
       `dynamodb:BatchWriteItem ${TABLE}`,
       `dynamodb:BatchWriteItem ${arn('u')}`,
     ]);
@@ -58,7 +72,12 @@ describe('what a DynamoDB call needs', () => {
 
 describe('dynamodb:LeadingKeys (ForAllValues:StringLike), the condition of item-level grants', () => {
   const arn = (t: string) => `arn:aws:dynamodb:us-east-1:000000000000:table/${t}`;
-  const raw = { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'], Resource: TABLE, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKDLV#*#*', 'ORG#*#HOOK#*'] } } };
+  const raw = {
+    Effect: 'Allow',
+    Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+    Resource: TABLE,
+    Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKDLV#*#*', 'ORG#*#HOOK#*'] } },
+  };
   const statements = [toStatement(raw).statement!];
   const k = (pk: string) => ({ PK: { S: pk }, SK: { S: 'x' } });
   const verdict = (operation: string, body: Record<string, unknown>) =>
@@ -67,7 +86,9 @@ describe('dynamodb:LeadingKeys (ForAllValues:StringLike), the condition of item-
   it('is read from the template, not dropped; any other condition still drops the Allow', () => {
     expect(statements[0]).toMatchObject({ effect: 'Allow', leadingKeys: ['HOOKDLV#*#*', 'ORG#*#HOOK#*'] });
     expect(toStatement({ ...raw, Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['X#*'] } } }).statement).toBeUndefined();
-    expect(toStatement({ ...raw, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['X#*'], 'dynamodb:Attributes': ['a'] } } }).statement).toBeUndefined();
+    expect(
+      toStatement({ ...raw, Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['X#*'], 'dynamodb:Attributes': ['a'] } } }).statement,
+    ).toBeUndefined();
   });
 
   it('allows the partitions it names and denies any other, for single items, transactions, batches and queries', () => {
@@ -80,8 +101,13 @@ describe('dynamodb:LeadingKeys (ForAllValues:StringLike), the condition of item-
     expect(verdict('BatchGetItem', { RequestItems: { t: { Keys: [k('ORG#o#HOOK#h'), k('ORG#o#HOOK#i')] } } })).toEqual(['allowed']);
     // One key outside the patterns refuses the whole batch (for all values).
     expect(verdict('BatchGetItem', { RequestItems: { t: { Keys: [k('ORG#o#HOOK#h'), k('KEY#k')] } } })).toEqual(['no allow']);
-    expect(verdict('Query', { KeyConditionExpression: '#p = :pk AND begins_with(SK, :s)', ExpressionAttributeNames: { '#p': 'PK' }, ExpressionAttributeValues: { ':pk': { S: 'HOOKDLV#o#h' }, ':s': { S: 'D' } } })).toEqual(['allowed']);
+    expect(
+      verdict('Query', {
+        KeyConditionExpression: '#p = :pk AND begins_with(SK, :s)',
+        ExpressionAttributeNames: { '#p': 'PK' },
+        ExpressionAttributeValues: { ':pk': { S: 'HOOKDLV#o#h' }, ':s': { S: 'D' } },
+      }),
+    ).toEqual(['allowed']);
     expect(verdict('Query', { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: 'USER#u' } } })).toEqual(['no allow']);
   });
 });
-

@@ -24,7 +24,11 @@ import '../../shared/store/users';
 
 describe('the entity registry', () => {
   it('names every stored entity with the partition pattern of its key builder, and which are versioned', () => {
-    const seen = new Set(definedEntities().filter((e) => e.name !== 'test_thing').map((e) => `${e.name} ${e.partition}${e.versioned ? ' versioned' : ''}`));
+    const seen = new Set(
+      definedEntities()
+        .filter((e) => e.name !== 'test_thing')
+        .map((e) => `${e.name} ${e.partition}${e.versioned ? ' versioned' : ''}`),
+    );
     expect([...seen].sort()).toEqual(
       [
         'access_key AKEY#*',
@@ -67,9 +71,12 @@ describe('the entity registry', () => {
 
 describe('the audit trail (contract §12)', () => {
   it('knows the configuration objects: their deletes name who deleted them', () => {
-    expect(definedEntities().filter((e) => e.audited).map((e) => e.name).sort()).toEqual(
-      ['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort(),
-    );
+    expect(
+      definedEntities()
+        .filter((e) => e.audited)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort());
   });
 });
 

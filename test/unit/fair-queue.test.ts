@@ -33,7 +33,7 @@ function harness(perGroup: number, total: number) {
 const items = (group: string, n: number) => Array.from({ length: n }, (_, i) => ({ group, id: `${group}${i}` }));
 
 describe('FairQueue', () => {
-  it('a group with 300 items that never finish holds perGroup workers; another group\'s item starts at once', () => {
+  it("a group with 300 items that never finish holds perGroup workers; another group's item starts at once", () => {
     const { queue, started } = harness(10, 50);
     items('a', 300).forEach((i) => queue.push(i));
     expect(started).toHaveLength(10);

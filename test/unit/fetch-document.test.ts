@@ -159,9 +159,28 @@ describe('addressRefusal', () => {
     expect(addressRefusal('8.8.8.8')).toBeUndefined();
     expect(addressRefusal('2606:4700:4700::1111')).toBeUndefined();
     expect(addressRefusal('::ffff:8.8.8.8')).toBeUndefined();
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '224.0.0.1',
-      '255.255.255.255', '0.0.0.0', '198.18.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1',
-      '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:a00:1::', 'nonsense']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '0.0.0.0',
+      '198.18.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:a00:1::',
+      'nonsense',
+    ]) {
       expect(addressRefusal(a), a).toBeDefined();
     }
     expect(addressRefusal('127.0.0.1', true)).toBeUndefined();
@@ -173,7 +192,18 @@ describe('addressRefusal', () => {
       expect(addressRefusal(a), a).toBeDefined();
     }
     // IPv4-compatible (deprecated ::/96), IPv4-translated, NAT64 local use, discard, site-local.
-    for (const a of ['::127.0.0.1', '::7f00:1', '::169.254.169.254', '::8.8.8.8', '::808:808', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '100::1', 'fec0::1', '2001:db8::1']) {
+    for (const a of [
+      '::127.0.0.1',
+      '::7f00:1',
+      '::169.254.169.254',
+      '::8.8.8.8',
+      '::808:808',
+      '::ffff:0:7f00:1',
+      '64:ff9b:1::7f00:1',
+      '100::1',
+      'fec0::1',
+      '2001:db8::1',
+    ]) {
       expect(addressRefusal(a), a).toBeDefined();
     }
     expect(addressRefusal('::127.0.0.1')).toBe('non-global IPv6');

@@ -37,7 +37,10 @@ interface Workflow {
 const doc = parseDocument(text, { uniqueKeys: true });
 const workflow = doc.toJS() as Workflow;
 const steps = (job: string) => workflow.jobs[job]!.steps;
-const runs = (job: string) => steps(job).map((s) => s.run ?? '').join('\n');
+const runs = (job: string) =>
+  steps(job)
+    .map((s) => s.run ?? '')
+    .join('\n');
 
 /** uses → pinned commit in the repository's own workflows. */
 function repositoryPins(): Map<string, string> {
@@ -88,7 +91,8 @@ describe('examples/gitops workflow', () => {
     const diff = steps('plan').find((s) => s.run?.includes('gwctl diff'))!;
     expect(diff.env).toMatchObject({ GW_DASHBOARD_KEY: '${{ secrets.GW_DASHBOARD_KEY }}' });
     // No credential outside the steps that talk to the service.
-    for (const s of Object.values(workflow.jobs).flatMap((j) => j.steps)) if (!s.run?.includes('gwctl diff') && !s.run?.includes('gwctl sync')) expect(JSON.stringify(s)).not.toContain('secrets.');
+    for (const s of Object.values(workflow.jobs).flatMap((j) => j.steps))
+      if (!s.run?.includes('gwctl diff') && !s.run?.includes('gwctl sync')) expect(JSON.stringify(s)).not.toContain('secrets.');
   });
 });
 

@@ -10,7 +10,9 @@ import { gwctlContract } from '../../scripts/gwctl-contract';
 
 it('the generated document and types are current (npm run gwctl:contract rewrites them)', async () => {
   const { document, types } = await gwctlContract();
-  expect(readFileSync('tools/gwctl/generated/openapi.json', 'utf8') === document, 'tools/gwctl/generated/openapi.json is stale: npm run gwctl:contract').toBe(true);
+  expect(readFileSync('tools/gwctl/generated/openapi.json', 'utf8') === document, 'tools/gwctl/generated/openapi.json is stale: npm run gwctl:contract').toBe(
+    true,
+  );
   expect(readFileSync('tools/gwctl/generated/api.d.ts', 'utf8') === types, 'tools/gwctl/generated/api.d.ts is stale: npm run gwctl:contract').toBe(true);
 }, 60_000);
 

@@ -7,10 +7,17 @@ import type { OrgState } from '../../tools/gwctl/state';
 
 const api = (id: string, tags: string[], url = 'https://up.example', version_of?: { base: string; name: string }): ConfigObject => ({
   kind: 'api',
-  spec: { openapi: '3.0.3', info: { title: id, version: '1' }, 'x-gw-api-gateway': { info: { id, name: id }, server: { gatewayTags: { enabled: false, tags } }, upstream: { url } } },
+  spec: {
+    openapi: '3.0.3',
+    info: { title: id, version: '1' },
+    'x-gw-api-gateway': { info: { id, name: id }, server: { gatewayTags: { enabled: false, tags } }, upstream: { url } },
+  },
   ...(version_of ? { version_of } : {}),
 });
-const hook = (name: string): ConfigObject => ({ kind: 'hook', spec: { name, method: 'POST', target_path: 'https://h.example', header_map: { A: '${env:A}' } } });
+const hook = (name: string): ConfigObject => ({
+  kind: 'hook',
+  spec: { name, method: 'POST', target_path: 'https://h.example', header_map: { A: '${env:A}' } },
+});
 const policy = (id: string, tags: string[]): ConfigObject => ({ kind: 'policy', spec: { id, tags, access_rights: {} } });
 const client = (apiId: string): ConfigObject => ({ kind: 'oauth-client', spec: { api_id: apiId, client_id: `c-${apiId}`, redirect_uri: 'https://x.example' } });
 const file = (o: ConfigObject, path = `${o.kind}/${JSON.stringify(o.spec).length}`): ConfigFile => ({ path, object: o });
@@ -38,7 +45,10 @@ describe('gwctl plan', () => {
     ]);
     const kept = makePlan('org', files, state, { selectTags: [], prune: false });
     expect(kept.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['create h', 'create base', 'create v2', 'create p', 'create base/c-base']);
-    expect(kept.unmanaged).toEqual([{ kind: 'api', key: 'old-api' }, { kind: 'hook', key: 'old-hook' }]);
+    expect(kept.unmanaged).toEqual([
+      { kind: 'api', key: 'old-api' },
+      { kind: 'hook', key: 'old-hook' },
+    ]);
     const pruned = makePlan('org', files, state, { selectTags: [], prune: true });
     expect(pruned.changes.slice(-2).map((c) => `${c.action} ${c.key} ${c.etag}`)).toEqual(['delete old-api "1"', 'delete old-hook "1"']);
   });
@@ -50,7 +60,13 @@ describe('gwctl plan', () => {
   });
 
   it('--select-tag: only objects carrying every selected tag (OAuth clients with their API); others are neither changed nor pruned', () => {
-    const files = [api('mine', ['team-a'], 'https://new.example'), policy('pa', ['team-a']), client('mine'), hook('h'), api('theirs', ['team-b'], 'https://new.example')].map((o) => file(o));
+    const files = [
+      api('mine', ['team-a'], 'https://new.example'),
+      policy('pa', ['team-a']),
+      client('mine'),
+      hook('h'),
+      api('theirs', ['team-b'], 'https://new.example'),
+    ].map((o) => file(o));
     const state = stateOf([
       { key: 'mine', o: api('mine', ['team-a']) },
       { key: 'theirs', o: api('theirs', ['team-b']) },
@@ -58,7 +74,12 @@ describe('gwctl plan', () => {
       { key: 'other-gone', o: api('other-gone', ['team-b']) },
     ]);
     const plan = makePlan('org', files, state, { selectTags: ['team-a'], prune: true });
-    expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual(['update api mine', 'create policy pa', 'create oauth-client mine/c-mine', 'delete api gone']);
+    expect(plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
+      'update api mine',
+      'create policy pa',
+      'create oauth-client mine/c-mine',
+      'delete api gone',
+    ]);
     expect(plan.changes[0]!.fields).toEqual([{ path: 'spec.x-gw-api-gateway.upstream.url', old: 'https://up.example', new: 'https://new.example' }]);
   });
 });

@@ -36,9 +36,7 @@ it('refuses org off dashboard routes, an ETag the entry does not declare (or its
   // Without Node's ambient types (half the time): the handler types need none, and only this file's errors count.
   const program = ts.createProgram([fixture], { ...config.options, noEmit: true, types: [] });
   const source = program.getSourceFile(fixture)!;
-  const errorLines = new Set(
-    ts.getPreEmitDiagnostics(program, source).map((d) => source.getLineAndCharacterOfPosition(d.start ?? 0).line),
-  );
+  const errorLines = new Set(ts.getPreEmitDiagnostics(program, source).map((d) => source.getLineAndCharacterOfPosition(d.start ?? 0).line));
   const lines = SOURCE.split('\n');
   const refused = new Set(lines.flatMap((l, i) => (l.includes('// refused') ? [i] : [])));
   expect(refused.size).toBe(4);

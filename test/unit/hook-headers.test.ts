@@ -10,12 +10,16 @@ describe('webhook header values', () => {
 
   it('a masked value keeps the stored value of that name (any case); others are taken as sent', () => {
     expect(keepMaskedHeaderValues({ authorization: M, 'x-a': 'new', 'x-b': 'b' }, { Authorization: 'Bearer s', 'x-a': 'old' })).toEqual({
-      authorization: 'Bearer s', 'x-a': 'new', 'x-b': 'b',
+      authorization: 'Bearer s',
+      'x-a': 'new',
+      'x-b': 'b',
     });
   });
 
   it('a mask with nothing stored under its name is 400 naming it; limits are checked with the kept values', () => {
-    expect(() => keepMaskedHeaderValues({ 'x-new': M }, {})).toThrow(expect.objectContaining({ status: 400, details: [expect.objectContaining({ path: 'body.header_map.x-new' })] }));
+    expect(() => keepMaskedHeaderValues({ 'x-new': M }, {})).toThrow(
+      expect.objectContaining({ status: 400, details: [expect.objectContaining({ path: 'body.header_map.x-new' })] }),
+    );
     const stored = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`x-${i}`, 'v'.repeat(8000)]));
     expect(() => keepMaskedHeaderValues({ 'x-0': M, 'x-1': M, 'x-2': M }, stored)).toThrow(expect.objectContaining({ status: 400 }));
   });

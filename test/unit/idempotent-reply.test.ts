@@ -33,7 +33,10 @@ describe('secrets withheld from kept replies (contract §3)', () => {
   it('replaces each named member that holds a value, at any depth, and nothing else', () => {
     const body = JSON.stringify({ Status: 'OK', Message: 'clear-key', Meta: { id: 'u1', access_key: 'clear-key' }, ID: 'x' });
     expect(JSON.parse(withholdSecrets(body, ['Message', 'Meta.access_key']))).toEqual({
-      Status: 'OK', Message: SECRET_WITHHELD, Meta: { id: 'u1', access_key: SECRET_WITHHELD }, ID: 'x',
+      Status: 'OK',
+      Message: SECRET_WITHHELD,
+      Meta: { id: 'u1', access_key: SECRET_WITHHELD },
+      ID: 'x',
     });
     expect(JSON.parse(withholdSecrets('{"a":1}', ['secret', 'Meta.x']))).toEqual({ a: 1 });
     expect(withholdSecrets('not json', ['x'])).toBe('not json');

@@ -91,18 +91,18 @@ describe('upstream from servers', () => {
   it('is linear at its worst case: 2,048 unclosed braces, the longest URL taken', () => {
     // The regex took 37 s on 200,000 braces (quadratic); one scan takes microseconds. The bound
     // on the length is what the test can assert without a clock.
-    const worst = 'http://h/' + '{'.repeat(2048 - 'http://h/'.length);
+    const worst = `http://h/${'{'.repeat(2048 - 'http://h/'.length)}`;
     expect(substituteVariables(worst, {})).toBe(worst);
-    const closed = 'http://h/' + '{a}'.repeat(600);
-    expect(substituteVariables(closed, { a: { default: 'x' } })).toBe('http://h/' + 'x'.repeat(600));
+    const closed = `http://h/${'{a}'.repeat(600)}`;
+    expect(substituteVariables(closed, { a: { default: 'x' } })).toBe(`http://h/${'x'.repeat(600)}`);
   });
 
   it('refuses a server URL over 2,048 characters, before or after its variables are filled in (400 with the path)', async () => {
-    const e = await errorOf(() => upstreamFromServers({ servers: [{ url: 'http://h/' + '{'.repeat(200_000) }] }));
+    const e = await errorOf(() => upstreamFromServers({ servers: [{ url: `http://h/${'{'.repeat(200_000)}` }] }));
     expect(e.status).toBe(400);
     expect(e.details).toEqual([{ path: 'body.servers.0.url', message: 'longer than 2048 characters' }]);
     const grown = await errorOf(() =>
-      upstreamFromServers({ servers: [{ url: 'http://{h}/' + '{p}'.repeat(100), variables: { h: { default: 'h' }, p: { default: 'p'.repeat(1000) } } }] }),
+      upstreamFromServers({ servers: [{ url: `http://{h}/${'{p}'.repeat(100)}`, variables: { h: { default: 'h' }, p: { default: 'p'.repeat(1000) } } }] }),
     );
     expect(grown.status).toBe(400);
     expect(grown.message).toMatch(/once its variables are filled in/);

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  importUrlOf,
-  parseFetchedDocument,
-  parseOasBody,
-  parseYaml,
-  rejectGatewayExtension,
-  validateOpenApi,
-} from '../../shared/domain/oas-parse';
+import { importUrlOf, parseFetchedDocument, parseOasBody, parseYaml, rejectGatewayExtension, validateOpenApi } from '../../shared/domain/oas-parse';
 import { errorOf, petstore, petstoreJson, petstoreYaml, statusOf } from './import-fixtures';
 
 describe('parseOasBody', () => {
@@ -78,17 +71,8 @@ describe('parseYaml safety', () => {
     expect(e.message).toMatch(/more than 100 aliases in the document/);
   });
 
-  it('refuses a YAML alias bomb (5 anchors x 99 aliases of a 1 MB string, about 500 MB expanded) with 400', async () => {
-    const big = 'x'.repeat(1_000_000);
-    const text = [
-      ...[1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${big}"`),
-      ...[1, 2, 3, 4, 5].map((i) => `l${i}: [${Array(99).fill(`*a${i}`).join(',')}]`),
-    ].join('\n');
-    const e = await errorOf(() => parseYaml(text));
-    expect(e.status).toBe(400);
-    expect(e.message).toMatch(/aliases/);
-  });
-
+  // The large alias bomb (5 anchors x 99 aliases of a 900 KB string) is refused through HTTP,
+  // with nothing stored: test/e2e/parse-limits.test.ts.
   it('measures the expanded document as JSON: over 5 MB is 413, whatever the alias count', async () => {
     // 100 aliases of 60 KB: 6 MB once expanded, from 60 KB of YAML.
     const anchors = [1, 2, 3, 4, 5].map((i) => `s${i}: &a${i} "${String(i).repeat(60_000)}"`);
@@ -123,7 +107,7 @@ describe('parseYaml safety', () => {
     expect(await statusOf(() => parseYaml('constructor: {prototype: {polluted: true}}\n'))).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(parseYaml('constructor: {type: string}\n')).toEqual({ constructor: { type: 'string' } });
-    expect(await statusOf(() => parseYaml('a: ' + '['.repeat(100) + ']'.repeat(100)))).toBe(400);
+    expect(await statusOf(() => parseYaml(`a: ${'['.repeat(100)}${']'.repeat(100)}`))).toBe(400);
   });
 
   it('reads YAML 1.2 core scalars (no 1.1 surprises such as yes -> true)', () => {

@@ -84,7 +84,9 @@ describe('keepLinkedVersions', () => {
     expect(keepLinkedVersions({ info: { versioning: { enabled: true, versions: [] } } }, stored)).toEqual({
       info: { versioning: { enabled: true, versions: [{ id: 'c', name: 'v2' }] } },
     });
-    expect(keepLinkedVersions({ info: { versioning: { versions: [{ id: 'x', name: 'y' }] } } }, { info: {} })).toEqual({ info: { versioning: { versions: [] } } });
+    expect(keepLinkedVersions({ info: { versioning: { versions: [{ id: 'x', name: 'y' }] } } }, { info: {} })).toEqual({
+      info: { versioning: { versions: [] } },
+    });
     const plain = { info: { name: 'n' } };
     expect(keepLinkedVersions(plain, undefined)).toBe(plain);
   });

@@ -6,13 +6,15 @@ describe('DynamoDB item size (known sizes)', () => {
   it('counts names and strings in UTF-8 bytes, booleans and null as 1', () => {
     expect(itemSize({})).toBe(0);
     expect(itemSize({ a: 'abc' })).toBe(4);
-    expect(itemSize({ 'é': '☃' })).toBe(2 + 3);
+    expect(itemSize({ é: '☃' })).toBe(2 + 3);
     expect(itemSize({ t: true, f: false, n: null })).toBe(6);
     expect(itemSize({ b: Buffer.from([1, 2, 3]) })).toBe(4);
   });
 
   it('counts numbers as base-100 digits aligned on the decimal point, plus one, plus one when negative', () => {
-    expect([0, 7, 10, 99, 100, 123, 123456, 1.5, 12.5, 0.15, 0.001, 1e-7, 1e15, 12345678901234].map(numberSize)).toEqual([1, 2, 2, 2, 2, 3, 4, 3, 3, 2, 2, 2, 2, 8]);
+    expect([0, 7, 10, 99, 100, 123, 123456, 1.5, 12.5, 0.15, 0.001, 1e-7, 1e15, 12345678901234].map(numberSize)).toEqual([
+      1, 2, 2, 2, 2, 3, 4, 3, 3, 2, 2, 2, 2, 8,
+    ]);
     expect([-7, -1.5, -0.000123, -9007199254740991].map(numberSize)).toEqual([3, 4, 4, 10]);
     expect(numberSize('1000.0001')).toBe(5);
   });
@@ -44,11 +46,26 @@ describe('a webhook cannot reach the item limit', () => {
     const room = 16_384 - Object.keys(headers).join('').length;
     for (const [i, name] of Object.keys(headers).entries()) headers[name] = '\u00ff'.repeat(Math.floor(room / 50) + (i < room % 50 ? 1 : 0));
     const body = hookInputSchema.parse({
-      name: wide(1024), method: 'POST', target_path: `https://hooks.example/${wide(2048 - 22)}`, header_map: headers,
-      template_path: wide(1024), event_timeout: 3600,
+      name: wide(1024),
+      method: 'POST',
+      target_path: `https://hooks.example/${wide(2048 - 22)}`,
+      header_map: headers,
+      template_path: wide(1024),
+      event_timeout: 3600,
     });
     // What the store adds: ids, organisation, times, version and index keys, well under 1 KB.
-    const stored = { ...body, PK: `ORG#${'o'.repeat(128)}#HOOK#${'h'.repeat(24)}`, SK: 'HOOK', GSI1PK: 'o'.repeat(140), GSI1SK: 'x'.repeat(60), id: 'h'.repeat(24), org_id: 'o'.repeat(128), created_at: new Date().toISOString(), updated_at: new Date().toISOString(), version: 2 ** 40 };
+    const stored = {
+      ...body,
+      PK: `ORG#${'o'.repeat(128)}#HOOK#${'h'.repeat(24)}`,
+      SK: 'HOOK',
+      GSI1PK: 'o'.repeat(140),
+      GSI1SK: 'x'.repeat(60),
+      id: 'h'.repeat(24),
+      org_id: 'o'.repeat(128),
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+      version: 2 ** 40,
+    };
     expect(itemSize(stored)).toBeLessThan(MAX_ITEM_BYTES / 10);
   });
 });

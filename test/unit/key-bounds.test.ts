@@ -43,16 +43,26 @@ describe('every storage key built from client input stays within DynamoDB key li
 
   it('table keys (PK <= 2,048 bytes, SK <= 1,024) and index partitions with the longest inputs', () => {
     const keys = [
-      apiKeys.main(ID), apiKeys.part(ID, 9999), apiKeys.byDbId(ID),
+      apiKeys.main(ID),
+      apiKeys.part(ID, 9999),
+      apiKeys.byDbId(ID),
       apiKeys.listen({ domain: 'd'.repeat(253), path: `/${'€'.repeat(20_000)}` }),
-      assetKeys.main(ID, ID), assetKeys.customId(ID, ID),
+      assetKeys.main(ID, ID),
+      assetKeys.customId(ID, ID),
       hookKeys.hook(ID, ID),
-      keyKeys.key(HASH), keyKeys.quota(HASH, ID), keyKeys.shard(HASH, ID, 7), keyKeys.username(ID, USERNAME),
+      keyKeys.key(HASH),
+      keyKeys.quota(HASH, ID),
+      keyKeys.shard(HASH, ID, 7),
+      keyKeys.username(ID, USERNAME),
       oauthKeys.client(ID),
-      orgSessionKeys.session(ID), orgSessionKeys.quota(ID),
-      orgKeys.org(ID), orgKeys.counter(ID, 'API'),
+      orgSessionKeys.session(ID),
+      orgSessionKeys.quota(ID),
+      orgKeys.org(ID),
+      orgKeys.counter(ID, 'API'),
       policyKey(ID),
-      userKeys.user(ID), userKeys.email(ID, EMAIL.toLowerCase()), userKeys.accessKey(HASH),
+      userKeys.user(ID),
+      userKeys.email(ID, EMAIL.toLowerCase()),
+      userKeys.accessKey(HASH),
       activityKeys.counter({ key_hash: HASH, hour: '2026-11-23T18', api_id: ID, path: `/${'€'.repeat(700)}` }),
     ];
     for (const k of keys) {

@@ -39,7 +39,10 @@ describe('key rules', () => {
     expect(limitsFor(s, 'a')).toEqual({ scope: '', quota_max: 100, quota_renewal_rate: 10, rate: 9, per: 3 });
     expect(limitsFor(s, 'b')).toEqual({ scope: 'b', quota_max: 5, quota_renewal_rate: 60, rate: 2, per: 1 });
     expect(limitsFor({}, 'a')).toMatchObject({ quota_max: -1, quota_renewal_rate: 0 });
-    expect(quotaScopes(s)).toEqual([{ scope: '', renewalRate: 10 }, { scope: 'b', renewalRate: 60 }]);
+    expect(quotaScopes(s)).toEqual([
+      { scope: '', renewalRate: 10 },
+      { scope: 'b', renewalRate: 60 },
+    ]);
   });
 
   it('shows live figures and never a password', () => {

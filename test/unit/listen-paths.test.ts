@@ -30,7 +30,10 @@ describe('listen path claims', () => {
 
   it('an OAS API claims its listen path, on its custom domain only when that is enabled', () => {
     expect(listenClaimOf(oas({ listenPath: { value: '/p/' } }))).toEqual({ domain: '', path: '/p' });
-    expect(listenClaimOf(oas({ listenPath: { value: '/p/' }, customDomain: { enabled: true, name: 'API.Example.com.' } }))).toEqual({ domain: 'api.example.com', path: '/p' });
+    expect(listenClaimOf(oas({ listenPath: { value: '/p/' }, customDomain: { enabled: true, name: 'API.Example.com.' } }))).toEqual({
+      domain: 'api.example.com',
+      path: '/p',
+    });
     // As the gateway reads it: a domain that is not enabled routes on every host.
     expect(listenClaimOf(oas({ listenPath: { value: '/p/' }, customDomain: { name: 'api.example.com' } }))).toEqual({ domain: '', path: '/p' });
     expect(listenClaimOf(oas({ listenPath: { value: '/p/' }, customDomain: { enabled: false, name: 'api.example.com' } }))).toEqual({ domain: '', path: '/p' });

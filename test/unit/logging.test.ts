@@ -33,7 +33,14 @@ describe('the logger of every layer', () => {
     beginInvocation({ requestId: 'req-1', route: 'POST /gw/sessions/check' });
     logger.info('event not recorded', { event: 'QuotaExceeded' });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'INFO', message: 'event not recorded', requestId: 'req-1', route: 'POST /gw/sessions/check', event: 'QuotaExceeded', service: 'gw-control-plane' });
+    expect(lines[0]).toMatchObject({
+      level: 'INFO',
+      message: 'event not recorded',
+      requestId: 'req-1',
+      route: 'POST /gw/sessions/check',
+      event: 'QuotaExceeded',
+      service: 'gw-control-plane',
+    });
   });
 
   it('honours LOG_LEVEL', () => {

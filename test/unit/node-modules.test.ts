@@ -17,7 +17,10 @@ describe('node modules beside a bundle', () => {
     for (const dep of ['ajv', 'ajv-formats', 'ajv-draft-04', 'yaml', 'fast-uri', 'fast-deep-equal', 'json-schema-traverse', 'require-from-string']) {
       expect(closure, dep).toContain(`node_modules/${dep}`);
     }
-    expect(closure.filter((p) => lock.packages[p]?.dev), 'no dev-only package').toEqual([]);
+    expect(
+      closure.filter((p) => lock.packages[p]?.dev),
+      'no dev-only package',
+    ).toEqual([]);
   });
 
   it('resolves like Node: a nested copy first, then the parent folders; optional ones may be absent', () => {

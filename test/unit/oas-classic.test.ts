@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classicApiSchema } from '../../shared/schemas/api-classic';
 import { gwApiGatewaySchema, oasDocumentSchema } from '../../shared/schemas/api-oas';
-import {
-  MAPPING,
-  classicToOas,
-  durationSeconds,
-  getPath,
-  oasToClassic,
-} from '../../shared/domain/oas-classic';
+import { MAPPING, classicToOas, durationSeconds, getPath, oasToClassic } from '../../shared/domain/oas-classic';
 
 const sources = (prefix: string) => ({
   header: { enabled: true, name: `${prefix}-Header` },
@@ -46,7 +40,10 @@ const gw = {
       fallbackToDefault: true,
       stripVersioningData: true,
       urlVersioningPattern: '^v\\d+$',
-      versions: [{ id: 'petstore-v2', name: 'v2' }, { id: 'petstore-v3', name: 'v3' }],
+      versions: [
+        { id: 'petstore-v2', name: 'v2' },
+        { id: 'petstore-v3', name: 'v3' },
+      ],
     },
   },
   server: {
@@ -203,12 +200,26 @@ describe('OAS <-> classic mapping', () => {
     expect(c.pinned_public_keys).toEqual({ 'petstore.example.com': 'pk-1,pk-2' });
     expect(c.definition.versions).toEqual({ v2: 'petstore-v2', v3: 'petstore-v3' });
     expect(c.openid_options.providers).toEqual([{ issuer: 'https://idp.example.com', client_ids: { 'client-a': 'pol-a' } }]);
-    expect(c.auth_configs.hmac).toEqual({ disable_header: false, auth_header_name: 'Hmac-Header', use_param: true, param_name: 'Hmac_q', use_cookie: false, cookie_name: 'Hmac_c' });
+    expect(c.auth_configs.hmac).toEqual({
+      disable_header: false,
+      auth_header_name: 'Hmac-Header',
+      use_param: true,
+      param_name: 'Hmac_q',
+      use_cookie: false,
+      cookie_name: 'Hmac_c',
+    });
     expect(c.custom_middleware.pre).toEqual([{ disabled: true, name: 'pre', path: '/plugins/pre.so', raw_body_only: true, require_session: false }]);
     expect(c.event_handlers.events.QuotaExceeded).toEqual([
       {
         handler_name: 'eh_web_hook_handler',
-        handler_meta: { disabled: false, id: 'hook-1', name: 'Quota alert', target_path: 'https://hooks.example.com/q', method: 'POST', header_map: { 'X-Source': 'gw' } },
+        handler_meta: {
+          disabled: false,
+          id: 'hook-1',
+          name: 'Quota alert',
+          target_path: 'https://hooks.example.com/q',
+          method: 'POST',
+          header_map: { 'X-Source': 'gw' },
+        },
       },
     ]);
     expect(c.version_data.versions.Default.global_headers).toEqual({ 'X-Req': 'a' });

@@ -93,7 +93,14 @@ describe('applyPolicies: several policies', () => {
         id: 'p2',
         partitions: { acl: true },
         access_rights: {
-          a: { api_id: 'a', versions: ['v2', 'v1'], allowed_urls: [{ url: '/x', methods: ['POST'] }, { url: '/y', methods: ['GET'] }] },
+          a: {
+            api_id: 'a',
+            versions: ['v2', 'v1'],
+            allowed_urls: [
+              { url: '/x', methods: ['POST'] },
+              { url: '/y', methods: ['GET'] },
+            ],
+          },
           b: { api_id: 'b', versions: ['Default'] },
         },
       }),
@@ -122,10 +129,7 @@ describe('applyPolicies: several policies', () => {
       policy({ id: 'p2', quota_max: 1_000_000, max_query_depth: 100, rate: 1_000_000, per: 1 }),
     ]);
     expect([out.quota_max, out.max_query_depth, out.rate]).toEqual([-1, -1, -1]);
-    const reversed = applyPolicies(key(), [
-      policy({ id: 'p2', quota_max: 1_000_000 }),
-      policy({ id: 'p1', quota_max: -1 }),
-    ]);
+    const reversed = applyPolicies(key(), [policy({ id: 'p2', quota_max: 1_000_000 }), policy({ id: 'p1', quota_max: -1 })]);
     expect(reversed.quota_max).toBe(-1);
   });
 
@@ -139,10 +143,7 @@ describe('applyPolicies: several policies', () => {
   });
 
   it('marks the key inactive when any policy is inactive, and merges meta_data', () => {
-    const out = applyPolicies(key({ meta_data: { a: 1, b: 1 } }), [
-      policy({ id: 'p1', meta_data: { b: 2 } }),
-      policy({ id: 'p2', is_inactive: true }),
-    ]);
+    const out = applyPolicies(key({ meta_data: { a: 1, b: 1 } }), [policy({ id: 'p1', meta_data: { b: 2 } }), policy({ id: 'p2', is_inactive: true })]);
     expect(out.is_inactive).toBe(true);
     expect(out.meta_data).toEqual({ a: 1, b: 2 });
   });

@@ -116,7 +116,7 @@ describe('regexes on client input run in linear time', () => {
     const unreviewed = found.map((f) => `${f.where.replace(/:\d+$/, '')} /${f.source}/${f.flags}`).filter((k) => !(k in reviewed));
     expect(unreviewed).toEqual([]);
     // The fallback is dead only while Node supports lookbehind.
-    expect(() => new RegExp('(?<![ \t])[ \t]+$')).not.toThrow();
+    expect(() => /(?<![ \t])[ \t]+$/).not.toThrow();
   }, 600_000);
 
   it('the OpenAPI validator runs only linear patterns, and its format checks only on members bounded before it runs', async () => {
@@ -136,7 +136,8 @@ describe('regexes on client input run in linear time', () => {
         if (typeof o.format === 'string') {
           const [holder, name] = path.slice(-2);
           // properties/<name>, or patternProperties/^\$ref$ for the 3.0 Reference object.
-          const member = holder === 'patternProperties' ? name!.replace(/^\^|\$$/g, '').replace(/\\/g, '') : holder === 'properties' ? name! : `(${holder}/${name})`;
+          const member =
+            holder === 'patternProperties' ? name!.replace(/^\^|\$$/g, '').replace(/\\/g, '') : holder === 'properties' ? name! : `(${holder}/${name})`;
           formats.set(o.format, (formats.get(o.format) ?? new Set()).add(member));
         }
         for (const [k, child] of Object.entries(o)) walk(child, [...path, k]);

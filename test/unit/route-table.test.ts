@@ -12,13 +12,25 @@ import { routeGroups, routeList, routes } from '../../shared/routes';
 import { routesMarkdown } from '../../scripts/routes-table';
 
 /** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
-const NOT_IN_TABLE = ['functions/system/fallback.ts', 'functions/sessions/authorizer.ts', 'functions/hooks/change-feed.ts', 'functions/hooks/attempt-queue.ts', 'functions/audit/change-feed.ts'];
+const NOT_IN_TABLE = [
+  'functions/system/fallback.ts',
+  'functions/sessions/authorizer.ts',
+  'functions/hooks/change-feed.ts',
+  'functions/hooks/attempt-queue.ts',
+  'functions/audit/change-feed.ts',
+];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
 const NON_ID_PARAMS = ['keyHash', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
-const folders = readdirSync('functions', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-const handlerFiles = folders.flatMap((f) => readdirSync(`functions/${f}`).filter((n) => n.endsWith('.ts')).map((n) => `functions/${f}/${n}`));
+const folders = readdirSync('functions', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const handlerFiles = folders.flatMap((f) =>
+  readdirSync(`functions/${f}`)
+    .filter((n) => n.endsWith('.ts'))
+    .map((n) => `functions/${f}/${n}`),
+);
 
 describe('the route table and the handler files', () => {
   it('has one route group per folder of functions/, and the table is exactly their union', () => {
@@ -62,13 +74,13 @@ describe('the route table and the handler files', () => {
   });
 });
 
-describe('the entry is the one place of a route\'s statuses', () => {
+describe("the entry is the one place of a route's statuses", () => {
   it('declares them apart from the summary: no summary names a status, and each declared one has a meaning', () => {
     expect(routeList.filter((r) => /\b[2-5]\d\d (?:[a-z]|when|for)/.test(r.summary)).map((r) => `${r.name}: ${r.summary}`)).toEqual([]);
     for (const r of routeList) for (const [status, meaning] of Object.entries(r.statuses ?? {})) expect(meaning, `${r.name} ${status}`).toMatch(/^\S.{3,}$/);
   });
 
-  it('leaves statuses out of the handlers\' comments (a handler says which route it answers, the entry what it answers)', () => {
+  it("leaves statuses out of the handlers' comments (a handler says which route it answers, the entry what it answers)", () => {
     const listing = handlerFiles.filter((f) => /\b[45]\d\d\b/.test([...readFileSync(f, 'utf8').matchAll(/\/\*[\s\S]*?\*\/|\/\/.*$/gm)].join('\n')));
     expect(listing).toEqual([]);
   });
@@ -82,7 +94,7 @@ describe('the entry is the one place of a route\'s statuses', () => {
 });
 
 describe('permissions and per-organisation limits in the table (README "Credentials", "Limits")', () => {
-  it('names a permission group on every dashboard route and on no other; the level is the route\'s access', () => {
+  it("names a permission group on every dashboard route and on no other; the level is the route's access", () => {
     expect(routeList.filter((r) => r.group === 'dashboard' && !r.permission).map((r) => r.name)).toEqual([]);
     expect(routeList.filter((r) => r.group !== 'dashboard' && r.permission).map((r) => r.name)).toEqual([]);
     expect(permissionOf(routes.hooksCreate)).toEqual({ group: 'hooks', level: 'write' });
@@ -97,10 +109,13 @@ describe('permissions and per-organisation limits in the table (README "Credenti
     const spending = routeList.filter((r) => orgLimitOf(r)).map((r) => `${r.name}:${orgLimitOf(r)}`);
     const writes = routeList.filter((r) => r.group === 'dashboard' && r.access === 'write');
     expect(spending.sort()).toEqual(writes.map((r) => `${r.name}:${['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes'}`).sort());
-    expect(routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name), 'orgLimit on a route that spends none').toEqual([]);
+    expect(
+      routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name),
+      'orgLimit on a route that spends none',
+    ).toEqual([]);
   });
 
-  it('declares UpdateItem (the counter\'s conditional ADD) on every route that spends a limit', () => {
+  it("declares UpdateItem (the counter's conditional ADD) on every route that spends a limit", () => {
     expect(routeList.filter((r) => orgLimitOf(r) && !r.tableActions?.includes('UpdateItem')).map((r) => r.name)).toEqual([]);
   });
 });

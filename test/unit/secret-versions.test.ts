@@ -9,7 +9,7 @@ const v = (previous?: string): SecretVersions => ({
 });
 
 describe('the two-version window (README "Rotate a deployment secret")', () => {
-  it('accepts the previous value until the window, counted from the current version\'s creation, closes', () => {
+  it("accepts the previous value until the window, counted from the current version's creation, closes", () => {
     expect(acceptedValues(v('old'), WINDOW, 10_000 + WINDOW - 1)).toEqual(['new', 'old']);
     expect(acceptedValues(v('old'), WINDOW, 10_000 + WINDOW)).toEqual(['new']);
   });

@@ -18,12 +18,27 @@ describe('UPSTREAM_ALLOWED_HOSTS', () => {
   it('matches names exactly or below a *. wildcard, and IP literals against addresses and CIDR ranges', () => {
     const list = parseHostAllowList('api.example.com, *.svc.example.net  10.0.0.0/8\nfd00::/8,192.0.2.7,2001:db8::1')!;
     const allowed = [
-      'https://api.example.com/v1', 'http://API.Example.com.:8080/', 'http://a.svc.example.net/', 'http://a.b.svc.example.net/',
-      'http://10.1.2.3/', 'http://[fd00::1]/', 'http://192.0.2.7:81/', 'http://[2001:db8::1]/', 'http://[::ffff:10.0.0.1]/',
+      'https://api.example.com/v1',
+      'http://API.Example.com.:8080/',
+      'http://a.svc.example.net/',
+      'http://a.b.svc.example.net/',
+      'http://10.1.2.3/',
+      'http://[fd00::1]/',
+      'http://192.0.2.7:81/',
+      'http://[2001:db8::1]/',
+      'http://[::ffff:10.0.0.1]/',
     ];
     const refused = [
-      'http://example.com/', 'http://xapi.example.com/', 'http://svc.example.net/', 'http://a.svc.example.net.evil.example/',
-      'http://11.0.0.1/', 'http://192.0.2.8/', 'http://[::1]/', 'http://[::10.0.0.1]/', 'http://localhost/', 'not a url',
+      'http://example.com/',
+      'http://xapi.example.com/',
+      'http://svc.example.net/',
+      'http://a.svc.example.net.evil.example/',
+      'http://11.0.0.1/',
+      'http://192.0.2.8/',
+      'http://[::1]/',
+      'http://[::10.0.0.1]/',
+      'http://localhost/',
+      'not a url',
     ];
     for (const u of allowed) expect(isAllowedUpstream(u, list), u).toBe(true);
     for (const u of refused) expect(isAllowedUpstream(u, list), u).toBe(false);

@@ -80,7 +80,10 @@ describe('the delivery-time address guard', () => {
   const req = (url: string) => ({ method: 'POST', url, headers: {}, body: '{}' });
   it('refuses a name that resolves to a private, loopback or metadata address, before any connection', async () => {
     for (const address of ['10.0.0.7', '127.0.0.1', '169.254.169.254', '::1', 'fd00::1']) {
-      const r = await callWebhook(req('https://hooks.example/x'), { allowPrivate: false, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] });
+      const r = await callWebhook(req('https://hooks.example/x'), {
+        allowPrivate: false,
+        resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }],
+      });
       expect(r, address).toMatchObject({ refused: true, error: 'refused_target' });
       // The address stays in the service's log; the class the delivery log shows names none.
       expect(r.detail).toContain(address);
@@ -91,7 +94,10 @@ describe('the delivery-time address guard', () => {
   it('refuses when any of the answers is private (no choosing the public one)', async () => {
     const r = await callWebhook(req('https://hooks.example/x'), {
       allowPrivate: false,
-      resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.1.1.1', family: 4 }],
+      resolve: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.1.1.1', family: 4 },
+      ],
     });
     expect(r.refused).toBe(true);
   });
@@ -102,12 +108,18 @@ describe('the delivery-time address guard', () => {
 });
 
 describe('event handler limits and routing (contract §11)', () => {
-  const handler = (hookId: string, extra: Record<string, unknown> = {}) => ({ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: hookId, ...extra } });
+  const handler = (hookId: string, extra: Record<string, unknown> = {}) => ({
+    handler_name: 'eh_web_hook_handler',
+    handler_meta: { webhook_id: hookId, ...extra },
+  });
   const classic = (events: Record<string, unknown[]>) => ({ event_handlers: { events } });
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `h${i}`);
 
-  it('a hook named many times for one event is one route, with the first handler\'s cooldown; disabled handlers route nothing', () => {
-    const c = classic({ QuotaExceeded: [handler('a', { event_timeout: 5 }), handler('a', { event_timeout: 9 }), handler('b', { disabled: true }), handler('c')], AuthFailure: [handler('b')] });
+  it("a hook named many times for one event is one route, with the first handler's cooldown; disabled handlers route nothing", () => {
+    const c = classic({
+      QuotaExceeded: [handler('a', { event_timeout: 5 }), handler('a', { event_timeout: 9 }), handler('b', { disabled: true }), handler('c')],
+      AuthFailure: [handler('b')],
+    });
     expect(routesFor(c, 'QuotaExceeded')).toEqual([{ hookId: 'a', eventTimeout: 5 }, { hookId: 'c' }]);
     expect(routesFor(c, 'AuthFailure')).toEqual([{ hookId: 'b' }]);
     // 3,000 handlers naming one hook (a definition that would fan one event out 3,000 times) are one delivery.
@@ -162,14 +174,19 @@ describe('the delivery-time call: timeouts and the classes the log shows', () =>
     expect(await callWebhook(post(redirect), { allowPrivate: true })).toMatchObject({ status: 302, error: 'http_error' });
   });
 
-  it('a refused port is connection_failed, a name that does not resolve too: nothing of the address or Node\'s text in the class', async () => {
+  it("a refused port is connection_failed, a name that does not resolve too: nothing of the address or Node's text in the class", async () => {
     const closed = await serve(() => {});
     servers[0]!.close();
     await new Promise((r) => setTimeout(r, 50));
     const refused = await callWebhook(post(closed), { allowPrivate: true });
     expect(refused).toMatchObject({ error: 'connection_failed' });
     expect(refused.detail).toMatch(/ECONNREFUSED/);
-    const unresolved = await callWebhook(post('https://nowhere.example/x'), { allowPrivate: false, resolve: async () => { throw new Error('getaddrinfo ENOTFOUND nowhere.example'); } });
+    const unresolved = await callWebhook(post('https://nowhere.example/x'), {
+      allowPrivate: false,
+      resolve: async () => {
+        throw new Error('getaddrinfo ENOTFOUND nowhere.example');
+      },
+    });
     expect(unresolved).toMatchObject({ error: 'connection_failed' });
     expect(unresolved.detail).toMatch(/ENOTFOUND/);
   });
@@ -184,7 +201,11 @@ describe('the delivery-time call: timeouts and the classes the log shows', () =>
   it('a target that never completes the TCP handshake is connection_failed after the connect timeout, well before the whole-call limit', async () => {
     // A listener whose process is stopped: the kernel completes handshakes only until its backlog
     // is full, then drops them, as a firewall that drops packets does.
-    const child = spawn(process.execPath, ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>console.log(s.address().port))"],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     cleanups.push(() => child.kill('SIGKILL'));
     const port = await new Promise<number>((r) => child.stdout!.once('data', (d) => r(Number(String(d)))));
     process.kill(child.pid!, 'SIGSTOP');

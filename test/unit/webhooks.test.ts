@@ -11,8 +11,24 @@ const pathsOf = (body: unknown) => {
 
 describe('webhook header rules', () => {
   it('refuses hop-by-hop, framing, routing and proxy headers in any case, and nothing ordinary', () => {
-    for (const n of ['Host', 'content-length', 'Transfer-Encoding', 'CONNECTION', 'Keep-Alive', 'Upgrade', 'TE', 'Trailer', 'Expect',
-      'Proxy-Authorization', 'proxy-connection', 'X-Forwarded-For', 'x-forwarded-host', 'Forwarded', 'Via', 'X-HTTP-Method-Override']) {
+    for (const n of [
+      'Host',
+      'content-length',
+      'Transfer-Encoding',
+      'CONNECTION',
+      'Keep-Alive',
+      'Upgrade',
+      'TE',
+      'Trailer',
+      'Expect',
+      'Proxy-Authorization',
+      'proxy-connection',
+      'X-Forwarded-For',
+      'x-forwarded-host',
+      'Forwarded',
+      'Via',
+      'X-HTTP-Method-Override',
+    ]) {
       expect(headerRefusal(n), n).toMatch(/webhooks may not set it/);
     }
     for (const n of ['Authorization', 'X-Token', 'Content-Type', 'User-Agent', 'X-Proxy', 'Hostname']) expect(headerRefusal(n), n).toBeUndefined();
@@ -45,17 +61,40 @@ describe('webhook header rules', () => {
 describe('webhook targets', () => {
   it('refuses literal loopback, private, link-local, metadata, multicast and unspecified addresses and localhost', () => {
     for (const u of [
-      'http://127.0.0.1/x', 'http://127.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://[::1]:8080/', 'http://[::ffff:127.0.0.1]/',
-      'http://10.0.0.8/', 'http://172.16.3.4/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/',
-      'http://[fe80::1]/', 'http://224.0.0.1/', 'http://0.0.0.0/', 'http://[::]/', 'http://255.255.255.255/', 'http://100.64.0.1/',
-      'http://localhost/', 'http://LOCALHOST./', 'http://api.localhost/', 'http://metadata.google.internal/computeMetadata/v1/',
+      'http://127.0.0.1/x',
+      'http://127.1/',
+      'http://2130706433/',
+      'http://0x7f.0.0.1/',
+      'http://[::1]:8080/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://10.0.0.8/',
+      'http://172.16.3.4/',
+      'http://192.168.1.1/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/',
+      'http://[fe80::1]/',
+      'http://224.0.0.1/',
+      'http://0.0.0.0/',
+      'http://[::]/',
+      'http://255.255.255.255/',
+      'http://100.64.0.1/',
+      'http://localhost/',
+      'http://LOCALHOST./',
+      'http://api.localhost/',
+      'http://metadata.google.internal/computeMetadata/v1/',
     ]) {
       expect(targetRefusal(u), u).toMatch(/must not point at/);
     }
   });
 
   it('takes public addresses and names, and refuses what is not an absolute http(s) URL', () => {
-    for (const u of ['https://hooks.example/x', 'http://8.8.8.8/', 'https://[2001:4860:4860::8888]/', 'http://other.example:8080/x?y=1', 'http://localhost.example/']) {
+    for (const u of [
+      'https://hooks.example/x',
+      'http://8.8.8.8/',
+      'https://[2001:4860:4860::8888]/',
+      'http://other.example:8080/x?y=1',
+      'http://localhost.example/',
+    ]) {
       expect(targetRefusal(u), u).toBeUndefined();
     }
     for (const u of ['/relative', 'ftp://x.example/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://', 'not a url']) {

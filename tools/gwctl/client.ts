@@ -9,7 +9,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
 
-export type GwClient = Client<paths>;
+type GwClient = Client<paths>;
 
 export interface Clients {
   /** `/api/...` with the organisation user's access key. */
@@ -46,7 +46,7 @@ export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   const url = env.GW_URL?.replace(/\/+$/, '');
   const dashboardKey = env.GW_DASHBOARD_KEY;
   if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
-  if (!dashboardKey) throw new GwctlError("GW_DASHBOARD_KEY is not set: the access key of a dashboard user of the organisation");
+  if (!dashboardKey) throw new GwctlError('GW_DASHBOARD_KEY is not set: the access key of a dashboard user of the organisation');
   return { url, dashboardKey };
 }
 

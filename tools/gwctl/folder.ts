@@ -11,7 +11,7 @@ import { ADAPTERS } from './kinds';
 import { canonical, FORMAT, INDEX_FILE, isObject, KINDS, type ConfigFile, type ConfigObject, type Json, type Kind } from './model';
 import { envRefsOf } from './refs';
 
-export const KEYS_NOTE = 'API keys are credentials, not configuration: gwctl neither dumps nor syncs them.';
+const KEYS_NOTE = 'API keys are credentials, not configuration: gwctl neither dumps nor syncs them.';
 
 /** A problem with a file, at a path inside it (empty: the file as a whole). */
 export interface Problem {
@@ -23,7 +23,7 @@ export interface Problem {
 export const toYaml = (v: Json) => stringify(canonical(v), { lineWidth: 0, minContentWidth: 0 });
 
 /** The index of a folder holding `files`. */
-export function indexOf(files: ConfigFile[]): Json {
+function indexOf(files: ConfigFile[]): Json {
   const env = new Map<string, string[]>();
   for (const f of files) for (const r of envRefsOf(f.object as unknown as Json)) env.set(r.name, [...(env.get(r.name) ?? []), `${f.path}#${r.path}`]);
   return {
@@ -86,7 +86,8 @@ export function readFolder(dir: string): { files: ConfigFile[]; problems: Proble
 
 function shapeProblem(v: unknown, kind: Kind): { path: string; message: string } | undefined {
   if (!isObject(v)) return { path: '', message: 'must be a mapping with kind and spec' };
-  for (const k of Object.keys(v)) if (!['kind', 'spec', 'version_of'].includes(k)) return { path: k, message: 'unknown member (a file holds kind, spec and, for API versions, version_of)' };
+  for (const k of Object.keys(v))
+    if (!['kind', 'spec', 'version_of'].includes(k)) return { path: k, message: 'unknown member (a file holds kind, spec and, for API versions, version_of)' };
   if (v.kind !== kind) return { path: 'kind', message: `must be ${kind} in the ${ADAPTERS[kind].dir}/ folder` };
   if (!isObject(v.spec)) return { path: 'spec', message: 'required: a mapping, the body of the object' };
   if (v.version_of !== undefined) {

@@ -11,7 +11,7 @@ import { validate } from './commands/validate';
 import { diff } from './commands/diff';
 import { sync } from './commands/sync';
 
-export const HELP = `gwctl: an organisation's gateway configuration as code
+const HELP = `gwctl: an organisation's gateway configuration as code
 
 Usage:
   gwctl dump     [--dir DIR]                 write the organisation's configuration to DIR
@@ -75,7 +75,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return await diff({ dir: values.dir, selectTags: values['select-tag'], prune: values.prune, output: values.output, planOut: values['plan-out'] }, io);
       case 'sync':
         return await sync(
-          { dir: values.dir, selectTags: values['select-tag'], prune: values.prune, plan: values.plan, dryRun: values['dry-run'], secretsFile: values['secrets-file'] },
+          {
+            dir: values.dir,
+            selectTags: values['select-tag'],
+            prune: values.prune,
+            plan: values.plan,
+            dryRun: values['dry-run'],
+            secretsFile: values['secrets-file'],
+          },
           io,
         );
       default:

@@ -41,7 +41,12 @@ export const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** Upper-case environment-variable spelling of free text. */
 export const envName = (...parts: string[]) =>
   parts
-    .map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, ''))
+    .map((p) =>
+      p
+        .toUpperCase()
+        .replace(/[^A-Z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, ''),
+    )
     .filter(Boolean)
     .join('_');
 
@@ -51,6 +56,11 @@ export const fileSlug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').repla
 /** A deep copy with members in sorted order (arrays keep theirs): the one canonical form. */
 export function canonical(v: Json): Json {
   if (Array.isArray(v)) return v.map(canonical);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k]!)]));
+  if (isObject(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical(v[k]!)]),
+    );
   return v;
 }

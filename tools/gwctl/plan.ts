@@ -44,20 +44,23 @@ export interface Plan {
   unmanaged: Array<{ kind: Kind; key: string }>;
 }
 
-export const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(canonical(v as Json))).digest('hex');
+export const digest = (v: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(canonical(v as Json)))
+    .digest('hex');
 
 export function folderDigest(files: ConfigFile[]): string {
   return digest([...files].sort((a, b) => a.path.localeCompare(b.path)).map((f) => [f.path, f.object]));
 }
 
 /** Creates and updates in reference order (hooks ... OAuth clients; a base API before its versions); deletes the other way round. */
-export const rank = (o: ConfigObject) => KINDS.indexOf(o.kind) * 2 + (o.version_of ? 1 : 0);
+const rank = (o: ConfigObject) => KINDS.indexOf(o.kind) * 2 + (o.version_of ? 1 : 0);
 
 /**
  * The objects --select-tag selects: those whose tags hold every selected tag; an OAuth client goes
  * with its API; kinds without tags (hooks, templates) are left out of a selected run.
  */
-export function selector(selectTags: string[], apisSelected: (apiId: string) => boolean) {
+function selector(selectTags: string[], apisSelected: (apiId: string) => boolean) {
   return (o: ConfigObject) => {
     if (!selectTags.length) return true;
     if (o.kind === 'oauth-client') return apisSelected(String(o.spec.api_id));
@@ -92,7 +95,9 @@ export function makePlan(org: string, files: ConfigFile[], state: OrgState, opts
   const lives = [...state.values()].flat();
   const tagged = selector(opts.selectTags, () => false);
   const apiSelected = (apiId: string) => {
-    const o = files.find((f) => f.object.kind === 'api' && ADAPTERS.api.keyOf(f.object) === apiId)?.object ?? lives.find((l) => l.object.kind === 'api' && l.key === apiId)?.object;
+    const o =
+      files.find((f) => f.object.kind === 'api' && ADAPTERS.api.keyOf(f.object) === apiId)?.object ??
+      lives.find((l) => l.object.kind === 'api' && l.key === apiId)?.object;
     return o !== undefined && tagged(o);
   };
   const selected = selector(opts.selectTags, apiSelected);
@@ -114,7 +119,8 @@ export function makePlan(org: string, files: ConfigFile[], state: OrgState, opts
   }
   const unmanaged: Plan['unmanaged'] = [];
   for (const live of liveByKey.values()) {
-    if (opts.prune) changes.push({ action: 'delete', kind: live.object.kind, key: live.key, ...etagOf(live), read: digest(live.object), rank: -rank(live.object) });
+    if (opts.prune)
+      changes.push({ action: 'delete', kind: live.object.kind, key: live.key, ...etagOf(live), read: digest(live.object), rank: -rank(live.object) });
     else unmanaged.push({ kind: live.object.kind, key: live.key });
   }
   const order = (c: Change & { rank: number }) => (c.action === 'delete' ? 100 : 0) + c.rank;
@@ -139,12 +145,16 @@ export function planText(plan: Plan): string[] {
   const lines: string[] = [];
   for (const c of plan.changes) {
     lines.push(`${sign[c.action]} ${c.action} ${c.kind} ${c.key}${c.file ? ` (${c.file})` : ''}`);
-    for (const f of c.fields ?? []) lines.push(`    ${f.path}: ${'old' in f ? JSON.stringify(f.old) : '(absent)'} → ${'new' in f ? JSON.stringify(f.new) : '(absent)'}`);
+    for (const f of c.fields ?? [])
+      lines.push(`    ${f.path}: ${'old' in f ? JSON.stringify(f.old) : '(absent)'} → ${'new' in f ? JSON.stringify(f.new) : '(absent)'}`);
   }
   const n = (a: Change['action']) => plan.changes.filter((c) => c.action === a).length;
   lines.push(`Plan: ${n('create')} to create, ${n('update')} to update, ${n('delete')} to delete; ${plan.unchanged} unchanged.`);
   if (plan.unmanaged.length) {
-    lines.push(`${plan.unmanaged.length} object(s) of the organisation are not in the folder and are kept (--prune deletes them): ${plan.unmanaged.map((u) => `${u.kind} ${u.key}`).join(', ')}`);
+    lines.push(
+      `${plan.unmanaged.length} object(s) of the organisation are not in the folder and are kept (--prune deletes them): ` +
+        `${plan.unmanaged.map((u) => `${u.kind} ${u.key}`).join(', ')}`,
+    );
   }
   return lines;
 }

@@ -30,7 +30,7 @@ function validatorFor(component: string): ValidateFunction {
 }
 
 /** The component a spec of this object is checked against. */
-export function componentOf(o: ConfigObject): string {
+function componentOf(o: ConfigObject): string {
   switch (o.kind) {
     case 'hook':
       return 'WebhookInput';
@@ -57,7 +57,12 @@ export function schemaProblems(o: ConfigObject, spec: Json): Array<{ path: strin
       .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
       .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
       .join('');
-    const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : e.keyword === 'enum' ? `: ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+        : e.keyword === 'enum'
+          ? `: ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`
+          : '';
     return { path: `spec${at}`, message: `${e.message ?? 'invalid'}${extra} (${component})` };
   });
 }

@@ -30,7 +30,10 @@ export async function readOrg(ctx: Ctx): Promise<OrgState> {
     const lives = await ADAPTERS[kind].read(ctx);
     // A hook id the organisation does not have stays as it is (validate reports it).
     for (const l of lives) rewriteHookRefs(l.object, (id) => (ctx.hooks.nameById.has(id) ? hookRef(ctx.hooks.nameById.get(id)!) : id));
-    state.set(kind, lives.sort((a, b) => a.key.localeCompare(b.key)));
+    state.set(
+      kind,
+      lives.sort((a, b) => a.key.localeCompare(b.key)),
+    );
   }
   return state;
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ADAPTERS } from './kinds';
-import { type Problem } from './folder';
+import type { Problem } from './folder';
 import { HOOK_REF, INDEX_FILE, isObject, type ConfigFile, type Json, type Kind } from './model';
 import { envRefsOf, hookIdsOf } from './refs';
 import { schemaProblems } from './schemas';
@@ -34,17 +34,22 @@ export function validateFolder(dir: string, files: ConfigFile[], known: Known = 
     else seen.set(key, f.path);
   }
   const has = (kind: Kind, key: string) => keys.get(kind)?.has(key) || known.get(kind)?.has(key) === true;
-  const where = (kind: Kind) => `in neither the folder${known.size ? ' nor the organisation' : ''}`;
+  const where = `in neither the folder${known.size ? ' nor the organisation' : ''}`;
 
   for (const f of files) {
     const o = f.object;
     // Schema: hook references checked as the ids they become.
     const spec = structuredClone(o.spec);
-    const refs = o.kind === 'api' ? hookIdsOf(o.spec) : o.kind === 'template' && isObject(o.spec.data) ? hookIdsOf(o.spec.data).map((r) => ({ ...r, path: `data.${r.path}` })) : [];
+    const refs =
+      o.kind === 'api'
+        ? hookIdsOf(o.spec)
+        : o.kind === 'template' && isObject(o.spec.data)
+          ? hookIdsOf(o.spec.data).map((r) => ({ ...r, path: `data.${r.path}` }))
+          : [];
     for (const r of refs) {
       const m = HOOK_REF.exec(r.id);
       const name = m ? m[1]! : r.id;
-      if (!has('hook', name)) add(f.path, `spec.${r.path}`, `names the webhook ${JSON.stringify(name)}, ${where('hook')}`);
+      if (!has('hook', name)) add(f.path, `spec.${r.path}`, `names the webhook ${JSON.stringify(name)}, ${where}`);
     }
     const placeholders = JSON.parse(JSON.stringify(spec).replace(/\$\{hook:[^}"]*\}/g, HOOK_ID_SHAPE)) as Json;
     for (const p of schemaProblems(o, placeholders)) add(f.path, p.path, p.message);
@@ -59,22 +64,24 @@ export function validateFolder(dir: string, files: ConfigFile[], known: Known = 
     if (o.kind === 'api' && o.version_of) {
       const base = o.version_of.base;
       if (base === ADAPTERS.api.keyOf(o)) add(f.path, 'version_of.base', 'an API cannot be a version of itself');
-      else if (!has('api', base)) add(f.path, 'version_of.base', `names the base API ${JSON.stringify(base)}, ${where('api')}`);
+      else if (!has('api', base)) add(f.path, 'version_of.base', `names the base API ${JSON.stringify(base)}, ${where}`);
       else {
         const baseFile = files.find((x) => x.object.kind === 'api' && ADAPTERS.api.keyOf(x.object) === base);
-        if (baseFile && !isObject(baseFile.object.spec['x-gw-api-gateway'])) add(f.path, 'version_of.base', `the base API ${base} is classic; only OAS APIs have versions`);
+        if (baseFile && !isObject(baseFile.object.spec['x-gw-api-gateway']))
+          add(f.path, 'version_of.base', `the base API ${base} is classic; only OAS APIs have versions`);
         if (baseFile?.object.version_of) add(f.path, 'version_of.base', `the base API ${base} is itself a version`);
       }
       if (!isObject(o.spec['x-gw-api-gateway'])) add(f.path, 'version_of', 'only OAS APIs can be versions');
     }
     if (o.kind === 'policy' && isObject(o.spec.access_rights)) {
-      for (const api of Object.keys(o.spec.access_rights)) if (!has('api', api)) add(f.path, `spec.access_rights.${api}`, `grants the API ${JSON.stringify(api)}, ${where('api')}`);
+      for (const api of Object.keys(o.spec.access_rights))
+        if (!has('api', api)) add(f.path, `spec.access_rights.${api}`, `grants the API ${JSON.stringify(api)}, ${where}`);
     }
     if (o.kind === 'oauth-client') {
       const api = String(o.spec.api_id ?? '');
       const policy = String(o.spec.policy_id ?? '');
-      if (api && !has('api', api)) add(f.path, 'spec.api_id', `names the API ${JSON.stringify(api)}, ${where('api')}`);
-      if (policy && !has('policy', policy)) add(f.path, 'spec.policy_id', `names the policy ${JSON.stringify(policy)}, ${where('policy')}`);
+      if (api && !has('api', api)) add(f.path, 'spec.api_id', `names the API ${JSON.stringify(api)}, ${where}`);
+      if (policy && !has('policy', policy)) add(f.path, 'spec.policy_id', `names the policy ${JSON.stringify(policy)}, ${where}`);
       const pf = files.find((x) => x.object.kind === 'policy' && ADAPTERS.policy.keyOf(x.object) === policy);
       const rights = pf?.object.spec.access_rights;
       if (pf && api && !(isObject(rights) && api in rights)) add(f.path, 'spec.policy_id', `the policy ${policy} (${pf.path}) does not grant the API ${api}`);

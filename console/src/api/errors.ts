@@ -40,7 +40,8 @@ export class ServiceError extends Error {
 
   /** One sentence saying what happened. */
   get summary(): string {
-    if (this.status === 429) return this.retryAfter !== undefined ? `Too many requests. Try again in ${this.retryAfter} second${this.retryAfter === 1 ? '' : 's'}.` : SUMMARY[429]!;
+    if (this.status === 429)
+      return this.retryAfter !== undefined ? `Too many requests. Try again in ${this.retryAfter} second${this.retryAfter === 1 ? '' : 's'}.` : SUMMARY[429]!;
     if (this.status >= 500) return `The service had a problem and nothing was changed. Try again${this.requestId ? ` (request ${this.requestId})` : ''}.`;
     return SUMMARY[this.status] ?? `The service answered ${this.status}.`;
   }
@@ -72,5 +73,4 @@ export function errorOf(response: Response, body: unknown): ServiceError {
   );
 }
 
-export const asServiceError = (e: unknown): ServiceError =>
-  e instanceof ServiceError ? e : new ServiceError(0, e instanceof Error ? e.message : undefined);
+export const asServiceError = (e: unknown): ServiceError => (e instanceof ServiceError ? e : new ServiceError(0, e instanceof Error ? e.message : undefined));

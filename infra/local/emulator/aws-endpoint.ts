@@ -85,10 +85,13 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       const verdict = evaluate(who.statements, a);
       if (verdict === 'allowed') continue;
       opts.onDenied({ function: who.name, action: a.action, resource: a.resource, reason: verdict });
-      const because = verdict === 'explicit deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${a.action} action`;
+      const because =
+        verdict === 'explicit deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${a.action} action`;
       answer(res, 400, protocol, {
         __type: errorType,
-        Message: `User: arn:aws:sts::${opts.account}:assumed-role/${who.roleId ?? 'role'}/${who.logicalId} is not authorized to perform: ${a.action} on resource: ${a.resource} ${because}`,
+        Message:
+          `User: arn:aws:sts::${opts.account}:assumed-role/${who.roleId ?? 'role'}/${who.logicalId} is not ` +
+          `authorized to perform: ${a.action} on resource: ${a.resource} ${because}`,
       });
       return true;
     }
@@ -106,7 +109,8 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     if (refuse(res, who, dynamodbAuthorizations(operation, input, tableArn), '1.0', 'com.amazon.coral.service#AccessDeniedException')) return;
     // One database whatever the caller: DynamoDB Local keys its files by access key unless -sharedDb.
     const headers = { ...req.headers, host: upstream.host, authorization: asLocalCaller(req.headers.authorization ?? '') };
-    const failed = (e: Error) => answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` });
+    const failed = (e: Error) =>
+      answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` });
     const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {
       if (up.statusCode !== 200 || !waitsForCommit(operation)) {
         res.writeHead(up.statusCode ?? 500, up.headers);

@@ -82,11 +82,16 @@ export function createGateway(opts: GatewayOptions): Server {
       const url = new URL(req.url ?? '/', 'http://local');
       const method = (req.method ?? 'GET').toUpperCase();
       if (size > REQUEST_LIMIT) {
-        return write(res, { statusCode: 413, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Request Entity Too Large"}') }, requestId);
+        return write(
+          res,
+          { statusCode: 413, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Request Entity Too Large"}') },
+          requestId,
+        );
       }
       const hit = routes.match(method, url.pathname);
       const functionId = hit?.route.functionId ?? opts.defaultFunction;
-      if (!functionId) return write(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Not Found"}') }, requestId);
+      if (!functionId)
+        return write(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Not Found"}') }, requestId);
       const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
       // Like CloudFront, replacing any value the client sent under the same name.
       for (const [name, value] of Object.entries(opts.addHeaders ?? {})) req.headers[name.toLowerCase()] = value;

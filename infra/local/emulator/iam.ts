@@ -122,7 +122,12 @@ export function dynamodbAuthorizations(operation: string, body: Json, tableArn: 
       return Object.entries(body.RequestItems ?? {}).map(([t, r]) => on(operation, t, undefined, (r as Json).Keys ?? []));
     case 'BatchWriteItem':
       return Object.entries(body.RequestItems ?? {}).map(([t, r]) =>
-        on(operation, t, undefined, (r as Json[]).map((w) => w.PutRequest?.Item ?? w.DeleteRequest?.Key)),
+        on(
+          operation,
+          t,
+          undefined,
+          (r as Json[]).map((w) => w.PutRequest?.Item ?? w.DeleteRequest?.Key),
+        ),
       );
     case 'TransactWriteItems': {
       const kinds: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };

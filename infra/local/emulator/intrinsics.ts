@@ -17,7 +17,7 @@ export interface CfnTemplate {
   Outputs?: Record<string, { Value: unknown }>;
 }
 
-export class UnresolvableError extends Error {}
+class UnresolvableError extends Error {}
 
 /** Where the local stage pretends to live. */
 export interface LocalAccount {

@@ -15,7 +15,7 @@ export interface LambdaNode {
   version: string;
 }
 
-export function runtimeMajor(runtime: string): number {
+function runtimeMajor(runtime: string): number {
   const m = /^nodejs(\d+)\.x$/.exec(runtime);
   if (!m) throw new Error(`runtime ${runtime} is not a Node.js runtime; the emulator runs only nodejs<major>.x functions`);
   return Number(m[1]);

@@ -72,7 +72,11 @@ class Container {
     this.child.on('exit', (code, signal) => {
       const w = this.waiting;
       this.waiting = undefined;
-      w?.resolve({ type: 'crash', errorType: 'Runtime.ExitError', errorMessage: `Runtime exited with error: ${signal ? `signal ${signal}` : `exit status ${code}`}` });
+      w?.resolve({
+        type: 'crash',
+        errorType: 'Runtime.ExitError',
+        errorMessage: `Runtime exited with error: ${signal ? `signal ${signal}` : `exit status ${code}`}`,
+      });
       onExit(this);
     });
   }
@@ -173,7 +177,8 @@ export class FunctionRuntime {
           ? { errorType: first.errorType, errorMessage: first.errorMessage, stack: first.stack }
           : { errorType: 'Runtime.Unknown', errorMessage: `unexpected ${first.type} during INIT` };
     this.opts.log(
-      `INIT_REPORT ${this.fn.name} Init Duration: ${ms(initMs)} ms Phase: init Status: ${first === 'timeout' ? 'timeout' : 'error'} Error Type: ${error.errorType}`,
+      `INIT_REPORT ${this.fn.name} Init Duration: ${ms(initMs)} ms Phase: init Status: ` +
+        `${first === 'timeout' ? 'timeout' : 'error'} Error Type: ${error.errorType}`,
     );
     this.opts.log(`ERROR ${this.fn.name} ${JSON.stringify({ errorType: error.errorType, errorMessage: error.errorMessage })}`);
     return { error, initMs };
@@ -197,14 +202,27 @@ export class FunctionRuntime {
     const initMs = c.initMs;
     const timeoutMs = this.fn.timeoutSeconds * 1000;
     const started = performance.now();
-    c.send({ type: 'invoke', requestId, functionArn: this.opts.functionArn, event, deadline: Date.now() + timeoutMs, traceId: `Root=1-${Date.now().toString(16)}-${randomUUID().replace(/-/g, '').slice(0, 24)}` });
+    c.send({
+      type: 'invoke',
+      requestId,
+      functionArn: this.opts.functionArn,
+      event,
+      deadline: Date.now() + timeoutMs,
+      traceId: `Root=1-${Date.now().toString(16)}-${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+    });
     const m = await c.next(timeoutMs);
     const durationMs = performance.now() - started;
     if (m === 'timeout') {
       this.opts.log(`${this.fn.name} RequestId: ${requestId} Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds`);
       c.kill();
       this.report(requestId, c, durationMs, ' Status: timeout');
-      return { ok: false, phase: 'invoke', error: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds` }, durationMs, initMs };
+      return {
+        ok: false,
+        phase: 'invoke',
+        error: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${this.fn.timeoutSeconds.toFixed(2)} seconds` },
+        durationMs,
+        initMs,
+      };
     }
     if (m.type === 'result' || m.type === 'error') c.maxRss = Math.max(c.maxRss, m.rss);
     if (m.type === 'result') {
@@ -212,13 +230,17 @@ export class FunctionRuntime {
       this.report(requestId, c, durationMs);
       this.release(c);
       if (size > RESPONSE_LIMIT) {
-        const error = { errorType: 'Function.ResponseSizeTooLarge', errorMessage: `Response payload size (${size} bytes) exceeded maximum allowed payload size (${RESPONSE_LIMIT} bytes).` };
+        const error = {
+          errorType: 'Function.ResponseSizeTooLarge',
+          errorMessage: `Response payload size (${size} bytes) exceeded maximum allowed payload size (${RESPONSE_LIMIT} bytes).`,
+        };
         this.opts.log(`ERROR ${this.fn.name} RequestId: ${requestId} ${JSON.stringify(error)}`);
         return { ok: false, phase: 'invoke', error, durationMs, initMs };
       }
       return { ok: true, result: m.result, durationMs, initMs };
     }
-    const error: LambdaError = 'errorType' in m ? { errorType: m.errorType, errorMessage: m.errorMessage, stack: m.stack } : { errorType: 'Runtime.Unknown', errorMessage: m.type };
+    const error: LambdaError =
+      'errorType' in m ? { errorType: m.errorType, errorMessage: m.errorMessage, stack: m.stack } : { errorType: 'Runtime.Unknown', errorMessage: m.type };
     this.opts.log(`ERROR ${this.fn.name} RequestId: ${requestId} ${JSON.stringify({ errorType: error.errorType, errorMessage: error.errorMessage })}`);
     this.report(requestId, c, durationMs);
     if (m.type === 'error') this.release(c);

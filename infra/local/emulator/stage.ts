@@ -4,7 +4,14 @@
  * function of the template. `npm run emulate` puts the HTTP API in front; `npm run invoke` calls
  * one function directly.
  */
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { buildSync } from 'esbuild';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -94,7 +101,12 @@ async function ensureTables(endpoint: string, tables: readonly EmulatedTable[]):
 }
 
 /** Lambda's own variables for a function's container, plus where "AWS" is (the only addition). */
-export function lambdaVariables(f: EmulatedFunction, region: string, c: { key: string; secret: string; token: string }, awsEndpoint: string): Record<string, string> {
+export function lambdaVariables(
+  f: EmulatedFunction,
+  region: string,
+  c: { key: string; secret: string; token: string },
+  awsEndpoint: string,
+): Record<string, string> {
   return {
     AWS_REGION: region,
     AWS_DEFAULT_REGION: region,
@@ -140,7 +152,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   }
   const edgeHeaders = Object.fromEntries(Object.entries(stage.edgeHeaders).map(([k, v]) => [k, resolveDynamicReferences(v, values)]));
   // Each function signs with its own fake credentials: the endpoint knows the caller by its key id.
-  const credentials = new Map(fns.map((f) => [f.logicalId, { key: `LOCAL${f.logicalId}`, secret: randomBytes(20).toString('hex'), token: randomBytes(32).toString('base64') }]));
+  const credentials = new Map(
+    fns.map((f) => [f.logicalId, { key: `LOCAL${f.logicalId}`, secret: randomBytes(20).toString('hex'), token: randomBytes(32).toString('base64') }]),
+  );
   const identities = new Map<string, Identity>(
     fns.map((f) => [credentials.get(f.logicalId)!.key, { name: f.name, logicalId: f.logicalId, roleId: f.roleId, statements: f.statements }]),
   );
@@ -160,14 +174,17 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const script = workerScript();
   const lambdaEnvironment = (f: EmulatedFunction) => lambdaVariables(f, region, credentials.get(f.logicalId)!, endpoint.url);
   const runtimes = new Map(
-    fns.map((f) => [f.logicalId, new FunctionRuntime(f, {
+    fns.map((f) => [
+      f.logicalId,
+      new FunctionRuntime(f, {
         node: nodes.get(f.runtime)!.path,
         workerScript: script,
         lambdaEnvironment,
         functionArn: stage.intrinsics.functionArn(f.logicalId),
         log: opts.log,
         concurrency: opts.concurrency,
-      })]),
+      }),
+    ]),
   );
 
   return {

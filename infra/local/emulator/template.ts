@@ -81,9 +81,7 @@ const byType = (t: CfnTemplate, type: string) => Object.entries(t.Resources).fil
 
 function tableNames(t: CfnTemplate, tableName: string): Map<string, string> {
   const tables = Object.entries(t.Resources).filter(([, r]) => isTable(r));
-  return new Map(
-    tables.map(([id, r]) => [id, tables.length === 1 ? tableName : typeof r.Properties?.TableName === 'string' ? r.Properties.TableName : id]),
-  );
+  return new Map(tables.map(([id, r]) => [id, tables.length === 1 ? tableName : typeof r.Properties?.TableName === 'string' ? r.Properties.TableName : id]));
 }
 
 function readTable(id: string, r: CfnResource, x: Intrinsics): EmulatedTable {
@@ -187,7 +185,7 @@ function readFunction(
 
 /** The function an HTTP API integration invokes: `...:function:<logical id>` in its resolved URI. */
 function integrationFunction(integration: CfnResource | undefined, x: Intrinsics): string | undefined {
-  if (!integration || integration.Type !== 'AWS::ApiGatewayV2::Integration') return undefined;
+  if (integration?.Type !== 'AWS::ApiGatewayV2::Integration') return undefined;
   try {
     return /:function:([^:/]+)/.exec(String(x.resolve(integration.Properties?.IntegrationUri)))?.[1];
   } catch {
@@ -265,7 +263,8 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
       warnings.push(`route ${r.Properties?.RouteKey}: not a Lambda integration of this template; not served`);
       continue;
     }
-    if (integration?.Properties?.PayloadFormatVersion !== '2.0') warnings.push(`route ${r.Properties?.RouteKey}: payload format ${integration?.Properties?.PayloadFormatVersion} is sent as 2.0`);
+    if (integration?.Properties?.PayloadFormatVersion !== '2.0')
+      warnings.push(`route ${r.Properties?.RouteKey}: payload format ${integration?.Properties?.PayloadFormatVersion} is sent as 2.0`);
     const routeKey = String(r.Properties?.RouteKey);
     if (routeKey === '$default') {
       defaultFunction = fn;
@@ -275,7 +274,9 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
     routes.push({ routeKey, method: method.toUpperCase(), path, functionId: fn });
   }
 
-  const tables = Object.entries(template.Resources).filter(([, r]) => isTable(r)).map(([id, r]) => readTable(id, r, x));
+  const tables = Object.entries(template.Resources)
+    .filter(([, r]) => isTable(r))
+    .map(([id, r]) => readTable(id, r, x));
   const secrets: EmulatedSecret[] = byType(template, 'AWS::SecretsManager::Secret').map(([id, r]) => {
     const g = r.Properties?.GenerateSecretString;
     return {
@@ -286,14 +287,21 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
       literal: typeof r.Properties?.SecretString === 'string' ? r.Properties.SecretString : undefined,
     };
   });
-  return { templateFile: resolve(templateFile), functions, routes, defaultFunction, tables, secrets, edgeHeaders: edgeHeaders(template, apiId, x, warnings), intrinsics: x, warnings };
+  return {
+    templateFile: resolve(templateFile),
+    functions,
+    routes,
+    defaultFunction,
+    tables,
+    secrets,
+    edgeHeaders: edgeHeaders(template, apiId, x, warnings),
+    intrinsics: x,
+    warnings,
+  };
 }
 
 /** The function a name on the command line means: its route name, logical id or route key. */
 export function findFunction(stage: CloudStage, name: string): EmulatedFunction | undefined {
   const fns = [...stage.functions.values()];
-  return (
-    fns.find((f) => f.name === name || f.logicalId === name) ??
-    stage.functions.get(stage.routes.find((r) => r.routeKey === name)?.functionId ?? '')
-  );
+  return fns.find((f) => f.name === name || f.logicalId === name) ?? stage.functions.get(stage.routes.find((r) => r.routeKey === name)?.functionId ?? '');
 }

@@ -12,7 +12,7 @@ const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
 type Headers = Record<string, string | undefined>;
 
 /** Who sends the request, by the credential its route's group takes. */
-export async function principalOf(group: Group, headers: Headers): Promise<Principal> {
+async function principalOf(group: Group, headers: Headers): Promise<Principal> {
   switch (group) {
     case 'public':
       return { group };

@@ -31,7 +31,9 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
     if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');
     if (claim.kind === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress');
     if (claim.kind === 'not-replayable') {
-      throw new Conflict('A request with this Idempotency-Key already succeeded, but its answer could not be kept to replay; read or list the object it created');
+      throw new Conflict(
+        'A request with this Idempotency-Key already succeeded, but its answer could not be kept to replay; read or list the object it created',
+      );
     }
     if (claim.kind === 'replay') {
       return { ...claim.response, headers: { ...claim.response.headers, 'Idempotent-Replayed': 'true' } };

@@ -16,7 +16,7 @@ export type Principal =
   | { group: 'admin' }
   | { group: 'public' };
 
-export interface ParsedParts {
+interface ParsedParts {
   params: unknown;
   query: unknown;
   body: unknown;

@@ -12,9 +12,7 @@ function baseOptions(): DynamoDBClientConfig {
   const c = config();
   return {
     region: c.region,
-    ...(c.dynamoEndpoint
-      ? { endpoint: c.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(c.dynamoEndpoint ? { endpoint: c.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 5,
   };
 }

@@ -48,7 +48,7 @@ function isDefined(v: unknown): boolean {
 }
 
 /** Bytes of one attribute value (without its name). */
-export function valueSize(v: unknown): number {
+function valueSize(v: unknown): number {
   if (v === null || typeof v === 'boolean') return 1;
   if (typeof v === 'string') return utf8(v);
   if (typeof v === 'number' || typeof v === 'bigint') return numberSize(v);

@@ -25,7 +25,7 @@ export interface ListQuery {
   budget?: ListBudget;
 }
 
-export interface ListBudget {
+interface ListBudget {
   bytes: number;
   /** A lower bound of what the item adds to the answer. */
   sizeOf: (item: Item) => number;
@@ -93,7 +93,8 @@ function baseInput(q: ListQuery): QueryCommandInput {
     names['#sk'] = sk;
     if (from !== undefined) values[':skfrom'] = from;
     if (to !== undefined) values[':skto'] = to;
-    condition += from !== undefined && to !== undefined ? ' AND #sk BETWEEN :skfrom AND :skto' : from !== undefined ? ' AND #sk >= :skfrom' : ' AND #sk <= :skto';
+    condition +=
+      from !== undefined && to !== undefined ? ' AND #sk BETWEEN :skfrom AND :skto' : from !== undefined ? ' AND #sk >= :skfrom' : ' AND #sk <= :skto';
   }
   return {
     TableName: tableName(),
@@ -145,9 +146,7 @@ async function collect(q: ListQuery, start: Key | undefined, limit?: number): Pr
   let next = start;
   for (;;) {
     const want = limit === undefined ? undefined : limit + 1 - items.length;
-    const out = await ddb().send(
-      new QueryCommand({ ...input, ExclusiveStartKey: next, Limit: q.filter ? undefined : want }),
-    );
+    const out = await ddb().send(new QueryCommand({ ...input, ExclusiveStartKey: next, Limit: q.filter ? undefined : want }));
     const got = (out.Items ?? []) as Item[];
     if (q.budget) {
       // The extra item read to learn whether there is a next page is not part of the answer.

@@ -69,7 +69,13 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
  */
 export async function writeItems(items: TxItem[]): Promise<void> {
   const only = items.length === 1 && !items[0]!.alongside?.length ? items[0]! : undefined;
-  const command = only?.op.Put ? new PutCommand(only.op.Put) : only?.op.Delete ? new DeleteCommand(only.op.Delete) : only?.op.Update ? new UpdateCommand(only.op.Update) : undefined;
+  const command = only?.op.Put
+    ? new PutCommand(only.op.Put)
+    : only?.op.Delete
+      ? new DeleteCommand(only.op.Delete)
+      : only?.op.Update
+        ? new UpdateCommand(only.op.Update)
+        : undefined;
   if (!only || !command) return transactWrite(items);
   try {
     await ddb().send(command as PutCommand);

@@ -10,7 +10,10 @@ import type { Receipt } from './counters';
 export async function refund(receipt: Receipt): Promise<void> {
   const gen = receipt.gen ? { cond: ' AND shard_gen = :gen', values: { ':gen': receipt.gen } } : { cond: '', values: {} };
   const quotaPart = { add: 'used :minus', cond: 'renews = :r AND used > :zero', values: { ':r': receipt.renews } };
-  const ratePart = receipt.rateStart !== undefined ? { add: 'rate_count :minus', cond: 'rate_start = :ws AND rate_count > :zero', values: { ':ws': receipt.rateStart } } : undefined;
+  const ratePart =
+    receipt.rateStart !== undefined
+      ? { add: 'rate_count :minus', cond: 'rate_start = :ws AND rate_count > :zero', values: { ':ws': receipt.rateStart } }
+      : undefined;
   // Both together first; when one of the windows moved on, give back what still applies.
   const attempts = ratePart ? [[quotaPart, ratePart], [quotaPart], [ratePart]] : [[quotaPart]];
   for (const parts of attempts) {

@@ -18,7 +18,17 @@ import { backoff, sleep } from '../db/backoff';
 import { tableName } from '../db/client';
 import { getItem, queryAll } from '../db/items';
 import { transactWrite, type TxItem } from '../db/transactions';
-import { forgetCounterHints, HOT_COUNTER_SHARDS, refName, spentShards, type CounterLimits, type CounterRef, type Layout, type LiveQuota, type Spend } from './counters';
+import {
+  forgetCounterHints,
+  HOT_COUNTER_SHARDS,
+  refName,
+  spentShards,
+  type CounterLimits,
+  type CounterRef,
+  type Layout,
+  type LiveQuota,
+  type Spend,
+} from './counters';
 import { spendOne } from './single-item';
 
 /** The items a promotion or demotion conditioned on changed before it was written: read them again. */

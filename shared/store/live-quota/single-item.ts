@@ -57,7 +57,7 @@ export async function spendOne(
   let quota: Guess = { quota: 'current' };
   let rate: RateGuess = 'current';
   for (let attempt = 0; attempt < 50; attempt++) {
-    let got;
+    let got: Awaited<ReturnType<typeof conditionalUpdate>>;
     try {
       got = await conditionalUpdate(spendUpdate(key, caps, limits, now, gen, quota, rate), failFast ? counterDb() : ddb());
     } catch (e) {

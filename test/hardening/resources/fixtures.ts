@@ -4,7 +4,7 @@
  */
 import type { Answer, Stage } from '../../support/stage';
 import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
-import { type World } from '../../support/world';
+import type { World } from '../../support/world';
 
 export interface Guarded {
   /** The route's write, with If-Match when given. */
@@ -138,7 +138,8 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
     const id = (await must(s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: email }), 'user create')).body.Meta.id as string;
     const put = (h: Record<string, string>) => s.admin('PUT', `/admin/users/${id}`, { email_address: email, active: true, first_name: 'c2' }, h);
     // Users have no single read: the list shows each user's version.
-    const version = async () => (await must(s.dash(w.key, 'GET', '/api/users?p=-1'), 'users list')).body.users.find((u: { id: string }) => u.id === id)?.version;
+    const version = async () =>
+      (await must(s.dash(w.key, 'GET', '/api/users?p=-1'), 'users list')).body.users.find((u: { id: string }) => u.id === id)?.version;
     return {
       call: (m) => put(im(m)),
       etag: async () => `"${await version()}"`,
@@ -232,7 +233,8 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       if (r.status === 200) current = r.headers.get('etag')!;
       return r;
     };
-    const listed = async () => (await s.dash(w.key, 'GET', `/api/apis/oauth/${w.apiId}?p=-1`)).body.apps.some((x: { client_id: string }) => x.client_id === c.body.client_id);
+    const listed = async () =>
+      (await s.dash(w.key, 'GET', `/api/apis/oauth/${w.apiId}?p=-1`)).body.apps.some((x: { client_id: string }) => x.client_id === c.body.client_id);
     return { call: (m) => put(im(m)), etag: async () => current, bump: async () => void (await must(put({}), 'client bump')), exists: listed, path };
   },
   async oauthDashboardDelete(s, w) {
@@ -270,7 +272,10 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
   const userFor = (i: number) => {
     if (!users.has(i)) {
       const made = must(s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: `rot-${tag}-${i}@example.com` }), 'user create');
-      users.set(i, made.then((r) => r.body.Meta.id as string));
+      users.set(
+        i,
+        made.then((r) => r.body.Meta.id as string),
+      );
     }
     return users.get(i)!;
   };
@@ -283,21 +288,37 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
     },
     oasCreate: { send: (i, k) => s.gw('POST', '/gw/apis/oas', noIdDoc(i), idem(k)), count: apis },
     classicCreate: {
-      send: (i, k) => s.gw('POST', '/gw/apis', { name: `idem-${i}`, org_id: w.orgId, proxy: { listen_path: `/idem-${tag}-${i}/`, target_url: 'http://u.example' } }, idem(k)),
+      send: (i, k) =>
+        s.gw('POST', '/gw/apis', { name: `idem-${i}`, org_id: w.orgId, proxy: { listen_path: `/idem-${tag}-${i}/`, target_url: 'http://u.example' } }, idem(k)),
       count: apis,
     },
     keysCreate: { send: (i, k) => s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)) },
-    orgKeysAdminCreate: { send: (i, k) => s.admin('POST', '/admin/org/keys', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)) },
+    orgKeysAdminCreate: {
+      send: (i, k) => s.admin('POST', '/admin/org/keys', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: `idem-${i}` }, idem(k)),
+    },
     policiesCreate: { send: (i, k) => s.gw('POST', '/gw/policies', { id: `idem-${tag}-${i}`, name: `idem-${i}` }, idem(k)) },
     oasImport: {
       send: (i, k) =>
-        s.dash(w.key, 'POST', `/api/apis/oas/import?listenPath=/idem-import-${tag}-${i}/`, JSON.stringify(importDoc(`idem-${tag}-${i}`)), { 'content-type': 'application/json', ...idem(k) }),
+        s.dash(w.key, 'POST', `/api/apis/oas/import?listenPath=/idem-import-${tag}-${i}/`, JSON.stringify(importDoc(`idem-${tag}-${i}`)), {
+          'content-type': 'application/json',
+          ...idem(k),
+        }),
       count: apis,
     },
-    assetsCreate: { send: (i, k) => s.dash(w.key, 'POST', '/api/assets', { name: `idem-${i}`, data: assetData(`idem-${i}`) }, idem(k)), count: listLength(s, w, '/api/assets', 'assets') },
+    assetsCreate: {
+      send: (i, k) => s.dash(w.key, 'POST', '/api/assets', { name: `idem-${i}`, data: assetData(`idem-${i}`) }, idem(k)),
+      count: listLength(s, w, '/api/assets', 'assets'),
+    },
     hooksCreate: { send: (i, k) => s.dash(w.key, 'POST', '/api/hooks', hookBody(`idem-${i}`), idem(k)), count: listLength(s, w, '/api/hooks', 'hooks') },
     apisCreate: {
-      send: (i, k) => s.dash(w.key, 'POST', '/api/apis', { api_definition: { name: `idem-${i}`, proxy: { listen_path: `/idem-dash-${tag}-${i}/`, target_url: 'http://u.example' } } }, idem(k)),
+      send: (i, k) =>
+        s.dash(
+          w.key,
+          'POST',
+          '/api/apis',
+          { api_definition: { name: `idem-${i}`, proxy: { listen_path: `/idem-dash-${tag}-${i}/`, target_url: 'http://u.example' } } },
+          idem(k),
+        ),
       count: apis,
     },
     oasDashboardCreate: {

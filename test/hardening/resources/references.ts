@@ -6,7 +6,7 @@
  */
 import type { Answer, Stage } from '../../support/stage';
 import { assetData, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../../support/fixtures';
-import { type World } from '../../support/world';
+import type { World } from '../../support/world';
 
 export type Kind = 'api' | 'policy' | 'asset';
 
@@ -39,10 +39,14 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 /** An x-gw-api-gateway fragment naming policy `id` in each place a definition can. */
 const policyPlaces: Record<string, (id: string) => Record<string, unknown>> = {
-  'OIDC clientToPolicyMapping': (id) => ({ server: { authentication: { oidc: { providers: [{ issuer: 'https://idp.example', clientToPolicyMapping: [{ clientId: 'c', policyId: id }] }] } } } }),
+  'OIDC clientToPolicyMapping': (id) => ({
+    server: { authentication: { oidc: { providers: [{ issuer: 'https://idp.example', clientToPolicyMapping: [{ clientId: 'c', policyId: id }] }] } } },
+  }),
   'OIDC scopeToPolicyMapping': (id) => ({ server: { authentication: { oidc: { scopes: { scopeToPolicyMapping: [{ scope: 's', policyId: id }] } } } } }),
   'JWT defaultPolicies': (id) => ({ server: { authentication: { securitySchemes: { jwt: { enabled: true, defaultPolicies: [id] } } } } }),
-  'JWT scopeToPolicyMapping': (id) => ({ server: { authentication: { securitySchemes: { jwt: { enabled: true, scopes: { scopeToPolicyMapping: [{ scope: 's', policyId: id }] } } } } } }),
+  'JWT scopeToPolicyMapping': (id) => ({
+    server: { authentication: { securitySchemes: { jwt: { enabled: true, scopes: { scopeToPolicyMapping: [{ scope: 's', policyId: id }] } } } } },
+  }),
 };
 
 export function referenceSlots(s: Stage, b: World): Slot[] {
@@ -70,7 +74,9 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
   const classicWith = (route: 'apisCreate' | 'apisUpdate', extra: Record<string, unknown>) => {
     const id = route === 'apisCreate' ? uid('ref-classic') : b.classicApiId;
     const def = { api_id: id, name: 'ref', proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' }, ...extra };
-    return route === 'apisCreate' ? s.dash(b.key, 'POST', '/api/apis', { api_definition: def }) : s.dash(b.key, 'PUT', `/api/apis/${id}`, { api_definition: def });
+    return route === 'apisCreate'
+      ? s.dash(b.key, 'POST', '/api/apis', { api_definition: def })
+      : s.dash(b.key, 'PUT', `/api/apis/${id}`, { api_definition: def });
   };
   const oasWith = (route: 'oasDashboardCreate' | 'oasDashboardUpdate', gw: Record<string, unknown>, query = '') => {
     const id = route === 'oasDashboardCreate' ? uid('ref-oas') : b.apiId;
@@ -83,39 +89,100 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
   const keyCreate = (body: Record<string, unknown>) => s.dash(b.key, 'POST', '/api/keys', body);
   const keyReplace = (body: Record<string, unknown>) => s.dash(b.key, 'PUT', `/api/keys/${b.gwKeyHash}`, { basic_auth_data: { user: b.username }, ...body });
   const selfService: Slot[] = [
-    { route: 'apisCreate', what: 'jwt_default_policies', kind: 'policy', send: (id) => classicWith('apisCreate', { enable_jwt: true, jwt_default_policies: [id] }) },
-    { route: 'apisUpdate', what: 'jwt_default_policies', kind: 'policy', send: (id) => classicWith('apisUpdate', { enable_jwt: true, jwt_default_policies: [id] }) },
+    {
+      route: 'apisCreate',
+      what: 'jwt_default_policies',
+      kind: 'policy',
+      send: (id) => classicWith('apisCreate', { enable_jwt: true, jwt_default_policies: [id] }),
+    },
+    {
+      route: 'apisUpdate',
+      what: 'jwt_default_policies',
+      kind: 'policy',
+      send: (id) => classicWith('apisUpdate', { enable_jwt: true, jwt_default_policies: [id] }),
+    },
     ...(['oasDashboardCreate', 'oasDashboardUpdate'] as const).flatMap((route): Slot[] => [
       { route, what: 'base_api_id', kind: 'api', send: (id) => oasWith(route, {}, `?base_api_id=${id}&new_version_name=v9`) },
       ...Object.entries(policyPlaces).map(([what, gw]): Slot => ({ route, what, kind: 'policy', send: (id) => oasWith(route, gw(id)) })),
     ]),
     // An update keeps the stored version list (only version writes change it), so only a create names version APIs.
     {
-      route: 'oasDashboardCreate', what: 'versioning.versions', kind: 'api',
+      route: 'oasDashboardCreate',
+      what: 'versioning.versions',
+      kind: 'api',
       send: (id) => oasWith('oasDashboardCreate', { info: { versioning: { enabled: true, name: 'v1', default: 'v1', versions: [{ id, name: 'v2' }] } } }),
     },
     { route: 'keysDashboardCreate', what: 'access_rights', kind: 'api', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId, id) }) },
-    { route: 'keysDashboardCreate', what: 'apply_policies', kind: 'policy', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
-    { route: 'keysDashboardCreate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }) },
+    {
+      route: 'keysDashboardCreate',
+      what: 'apply_policies',
+      kind: 'policy',
+      send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
+    },
+    {
+      route: 'keysDashboardCreate',
+      what: 'apply_policy_id',
+      kind: 'policy',
+      send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),
+    },
     { route: 'keysDashboardReplace', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
-    { route: 'keysDashboardReplace', what: 'apply_policies', kind: 'policy', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
-    { route: 'policiesDashboardCreate', what: 'access_rights', kind: 'api', send: (id) => s.dash(b.key, 'POST', '/api/portal/policies', { name: 'ref', access_rights: rightsFor(b.apiId, id) }) },
-    { route: 'policiesDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => s.dash(b.key, 'PUT', `/api/portal/policies/${b.policyId}`, { name: 'ref', access_rights: rightsFor(b.apiId, id) }) },
-    { route: 'oauthDashboardCreate', what: 'policy_id', kind: 'policy', send: (id) => s.dash(b.key, 'POST', `/api/apis/oauth/${b.apiId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }) },
-    { route: 'oauthDashboardUpdate', what: 'policy_id', kind: 'policy', send: (id) => s.dash(b.key, 'PUT', `/api/apis/oauth/${b.apiId}/${b.clientId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }) },
+    {
+      route: 'keysDashboardReplace',
+      what: 'apply_policies',
+      kind: 'policy',
+      send: (id) => keyReplace({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
+    },
+    {
+      route: 'policiesDashboardCreate',
+      what: 'access_rights',
+      kind: 'api',
+      send: (id) => s.dash(b.key, 'POST', '/api/portal/policies', { name: 'ref', access_rights: rightsFor(b.apiId, id) }),
+    },
+    {
+      route: 'policiesDashboardUpdate',
+      what: 'access_rights',
+      kind: 'api',
+      send: (id) => s.dash(b.key, 'PUT', `/api/portal/policies/${b.policyId}`, { name: 'ref', access_rights: rightsFor(b.apiId, id) }),
+    },
+    {
+      route: 'oauthDashboardCreate',
+      what: 'policy_id',
+      kind: 'policy',
+      send: (id) => s.dash(b.key, 'POST', `/api/apis/oauth/${b.apiId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }),
+    },
+    {
+      route: 'oauthDashboardUpdate',
+      what: 'policy_id',
+      kind: 'policy',
+      send: (id) => s.dash(b.key, 'PUT', `/api/apis/oauth/${b.apiId}/${b.clientId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }),
+    },
   ];
   return [
     ...selfService,
     { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
-    { route: 'keysDashboardUpdate', what: 'apply_policies', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }) },
-    { route: 'keysDashboardUpdate', what: 'apply_policy_id', kind: 'policy', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }) },
+    {
+      route: 'keysDashboardUpdate',
+      what: 'apply_policies',
+      kind: 'policy',
+      send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
+    },
+    {
+      route: 'keysDashboardUpdate',
+      what: 'apply_policy_id',
+      kind: 'policy',
+      send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),
+    },
     { route: 'oasImport', what: 'templateID', kind: 'asset', send: (id) => importWith(`templateID=${id}`) },
     { route: 'oasImport', what: 'base_api_id', kind: 'api', send: (id) => importWith(`base_api_id=${id}&new_version_name=v9`) },
     {
-      route: 'oasImport', what: "a template's versioning.versions", kind: 'api',
+      route: 'oasImport',
+      what: "a template's versioning.versions",
+      kind: 'api',
       send: (id) => importThroughTemplate({ info: { versioning: { enabled: true, name: 'v1', default: 'v1', versions: [{ id, name: 'v2' }] } } }),
     },
-    ...Object.entries(policyPlaces).map(([what, gw]): Slot => ({ route: 'oasImport', what: `a template's ${what}`, kind: 'policy', send: (id) => importThroughTemplate(gw(id)) })),
+    ...Object.entries(policyPlaces).map(
+      ([what, gw]): Slot => ({ route: 'oasImport', what: `a template's ${what}`, kind: 'policy', send: (id) => importThroughTemplate(gw(id)) }),
+    ),
     ...Object.entries(policyPlaces).map(([what, gw]): Slot => ({ route: 'streamsPatch', what, kind: 'policy', send: (id) => streamsWith(gw(id)) })),
   ];
 }

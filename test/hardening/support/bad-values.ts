@@ -21,11 +21,44 @@ export function nested(n: number, leaf: unknown = 1): unknown {
 
 /** Ids that break `#`-separated storage keys, paths, or look like another id. */
 export const BAD_IDS: readonly string[] = [
-  'a#b', '#', 'ORG#x', 'a/b', '/', '..', '../..', '../../etc/passwd', '.%2e', 'a b', ' ', '', 'a\u0000b', 'a\nb',
-  'a?b', 'a%b', 'a\\b', 'a"b', "a'b", 'a<b>', 'a;b', 'a,b', 'a*b', 'a:b', 'a@b', 'a|b', 'a{b}',
+  'a#b',
+  '#',
+  'ORG#x',
+  'a/b',
+  '/',
+  '..',
+  '../..',
+  '../../etc/passwd',
+  '.%2e',
+  'a b',
+  ' ',
+  '',
+  'a\u0000b',
+  'a\nb',
+  'a?b',
+  'a%b',
+  'a\\b',
+  'a"b',
+  "a'b",
+  'a<b>',
+  'a;b',
+  'a,b',
+  'a*b',
+  'a:b',
+  'a@b',
+  'a|b',
+  'a{b}',
   // Unicode look-alikes: Cyrillic a, fullwidth letters, zero-width space, non-breaking space, RTL override.
-  '\u0430pi', '\uff41\uff42\uff43', 'abc\u200b', 'ab\u00a0c', '\u202eabc', 'A\u0301', '\ud83d\ude00',
-  'x'.repeat(129), '\u{1F4A9}'.repeat(3), '\ud800',
+  '\u0430pi',
+  '\uff41\uff42\uff43',
+  'abc\u200b',
+  'ab\u00a0c',
+  '\u202eabc',
+  'A\u0301',
+  '\ud83d\ude00',
+  'x'.repeat(129),
+  '\u{1F4A9}'.repeat(3),
+  '\ud800',
 ];
 
 const RAW_NUMBERS = ['1e309', '-1e309', '9007199254740993', '-9007199254740993', '1e400', '-0', '1e21', '123456789012345678901234567890'];
@@ -58,7 +91,11 @@ export function badValueFor(leaf: Leaf): fc.Arbitrary<unknown> {
       arbs.push(fc.string({ maxLength: 10 }), fc.constant('1'), fc.boolean(), fc.constant([1]), fc.constant({ n: 1 }));
       arbs.push(fc.constantFrom(...RAW_NUMBERS).map((t) => new Raw(t)));
       arbs.push(fc.constant(2 ** 53 + 2), fc.constant(-(2 ** 53) - 2), fc.constant(Number.MAX_VALUE));
-      if (leaf.int) arbs.push(fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d)), fc.constant(0.5));
+      if (leaf.int)
+        arbs.push(
+          fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((d) => !Number.isInteger(d)),
+          fc.constant(0.5),
+        );
       // Ranges as wide as storage's (±(2^53−1)) leave no integer between them and these bounds.
       if (leaf.minimum !== undefined) {
         arbs.push(fc.constant(leaf.minimum - 1));
@@ -98,9 +135,42 @@ export function badQueryValue(leaf: Leaf): fc.Arbitrary<string> {
     fc.string({ maxLength: 30 }),
     fc.string({ maxLength: 12, unit: 'binary' }),
     fc.constantFrom(
-      '', ' ', 'abc', '-1', '-0', '0', '1.5', '1e309', '-1e309', '9007199254740993', '0x10', '1_000', 'NaN', 'Infinity',
-      'true ', 'TRUE', 'yes', 'null', 'undefined', '[]', '{}', '%00', '\u0000', '..', '../..', 'a#b', 'a/b',
-      '\u0430', '\uff11', '1\u200b', '99999999999999999999', '-99999999', '1000001', '101', '-created_at ', 'name,name',
+      '',
+      ' ',
+      'abc',
+      '-1',
+      '-0',
+      '0',
+      '1.5',
+      '1e309',
+      '-1e309',
+      '9007199254740993',
+      '0x10',
+      '1_000',
+      'NaN',
+      'Infinity',
+      'true ',
+      'TRUE',
+      'yes',
+      'null',
+      'undefined',
+      '[]',
+      '{}',
+      '%00',
+      '\u0000',
+      '..',
+      '../..',
+      'a#b',
+      'a/b',
+      '\u0430',
+      '\uff11',
+      '1\u200b',
+      '99999999999999999999',
+      '-99999999',
+      '1000001',
+      '101',
+      '-created_at ',
+      'name,name',
     ),
     fc.constantFrom(...BAD_IDS),
     fc.constant('a'.repeat(Math.min(max + 1, 4000))),

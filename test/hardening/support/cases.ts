@@ -71,7 +71,7 @@ function deleteAt(root: Json, path: string[]): Json {
 }
 
 /** Deepest object nesting, as the body parser counts it (top level = 1). */
-export function depthOf(value: unknown): number {
+function depthOf(value: unknown): number {
   let max = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
@@ -120,10 +120,21 @@ function otherTypeThan(leaf: Leaf): fc.Arbitrary<unknown> {
   return fc.oneof(...all.filter(([k]) => k !== leaf.kind).map(([, a]) => a));
 }
 
-const WRONG_TYPES = ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json', 'application/octet-stream', 'image/png', 'text/html; charset=utf-8'];
+const WRONG_TYPES = [
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'text/json',
+  'application/octet-stream',
+  'image/png',
+  'text/html; charset=utf-8',
+];
 const NON_OBJECTS = ['123', '"text"', '[]', '[{}]', 'null', 'true', '""', '-0', '1e309', '[[[[]]]]'];
 /** Members of an OpenAPI document whose type the OpenAPI schema leaves open, or extensions. */
-const OPEN_MEMBERS = (k: string) => k.startsWith('x-') || ['example', 'examples', 'default', 'enum', 'const', 'additionalProperties', 'items', 'value'].includes(k);
+const OPEN_MEMBERS = (k: string) =>
+  k.startsWith('x-') || ['example', 'examples', 'default', 'enum', 'const', 'additionalProperties', 'items', 'value'].includes(k);
 
 export function queryString(q: Record<string, string>, repeat?: [string, string[]]): string {
   const parts = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
@@ -158,9 +169,7 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
 
   if (takesBody) {
     const isRaw = route.bodyKind === 'raw' || !route.body;
-    const fields: Field[] = isRaw
-      ? valuePaths(baseValue, OPEN_MEMBERS)
-      : [...fieldsOf(route.body as z.ZodType), ...valuePaths(baseValue, () => false)];
+    const fields: Field[] = isRaw ? valuePaths(baseValue, OPEN_MEMBERS) : [...fieldsOf(route.body as z.ZodType), ...valuePaths(baseValue, () => false)];
     const objectPaths = [[], ...fields.filter((f) => f.leaf.kind === 'object' || f.leaf.kind === 'record' || f.leaf.kind === 'unknown').map((f) => f.path)];
     const withJson = (label: string, value: Json, rule: Candidate['rule'], contentType = ct): Candidate => ({
       label,
@@ -171,7 +180,15 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
     if (fields.length) {
       const wrong = fc
         .constantFrom(...fields.filter((f) => !isRaw || f.leaf.kind !== 'unknown'))
-        .chain((f) => (isRaw ? otherTypeThan(f.leaf) : badValueFor(f.leaf)).map((v) => withJson(`${isRaw ? 'doc member' : 'field'} ${f.path.join('.') || '(root)'} = ${short(v)}`, setAt(clone(baseValue), f.path, v), isRaw ? 'raw-doc' : 'schema-body')));
+        .chain((f) =>
+          (isRaw ? otherTypeThan(f.leaf) : badValueFor(f.leaf)).map((v) =>
+            withJson(
+              `${isRaw ? 'doc member' : 'field'} ${f.path.join('.') || '(root)'} = ${short(v)}`,
+              setAt(clone(baseValue), f.path, v),
+              isRaw ? 'raw-doc' : 'schema-body',
+            ),
+          ),
+        );
       arbs.push({ arbitrary: wrong, weight: 12 });
     }
     if (!isRaw) {
@@ -200,9 +217,11 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
       weight: 1,
     });
     arbs.push({
-      arbitrary: fc
-        .tuple(fc.constantFrom(...objectPaths), fc.constantFrom('__proto__', 'constructor'))
-        .map(([p, key]) => ({ label: `${key} key at ${p.join('.') || '(root)'}`, body: { text: protoText(baseValue, p, key), contentType: ct }, rule: 'parser' as const })),
+      arbitrary: fc.tuple(fc.constantFrom(...objectPaths), fc.constantFrom('__proto__', 'constructor')).map(([p, key]) => ({
+        label: `${key} key at ${p.join('.') || '(root)'}`,
+        body: { text: protoText(baseValue, p, key), contentType: ct },
+        rule: 'parser' as const,
+      })),
       weight: 2,
     });
     arbs.push({
@@ -231,13 +250,17 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
       weight: 2,
     });
     arbs.push({
-      arbitrary: fc.constantFrom(...NON_OBJECTS).map((t) => ({ label: `top-level ${t}`, body: { text: t, contentType: ct }, rule: isRaw ? ('raw-doc' as const) : ('schema-body' as const) })),
+      arbitrary: fc
+        .constantFrom(...NON_OBJECTS)
+        .map((t) => ({ label: `top-level ${t}`, body: { text: t, contentType: ct }, rule: isRaw ? ('raw-doc' as const) : ('schema-body' as const) })),
       weight: 1,
     });
     if (accepted.some((t) => t.includes('yaml'))) {
       const yamlType = accepted.find((t) => t.includes('yaml'))!;
       arbs.push({
-        arbitrary: fc.constantFrom(...YAML_GARBAGE).map((t) => ({ label: `YAML ${short(t)}`, body: { text: t, contentType: yamlType }, rule: 'raw-doc' as const })),
+        arbitrary: fc
+          .constantFrom(...YAML_GARBAGE)
+          .map((t) => ({ label: `YAML ${short(t)}`, body: { text: t, contentType: yamlType }, rule: 'raw-doc' as const })),
         weight: 1,
       });
     }
@@ -254,7 +277,13 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
             badQueryValue(f.leaf).map((v): Candidate => {
               const k = f.path[0]!;
               return repeat
-                ? { label: `query ${k} repeated (${short(v)}, ${extra.map(short).join(', ')})`, query: { ...base.query, [k]: v }, repeat: [k, extra], body: bodyOfBase ?? 'none', rule: 'schema-query' }
+                ? {
+                    label: `query ${k} repeated (${short(v)}, ${extra.map(short).join(', ')})`,
+                    query: { ...base.query, [k]: v },
+                    repeat: [k, extra],
+                    body: bodyOfBase ?? 'none',
+                    rule: 'schema-query',
+                  }
                 : { label: `query ${k}=${short(v)}`, query: { ...base.query, [k]: v }, body: bodyOfBase ?? 'none', rule: 'schema-query' };
             }),
           ),
@@ -266,14 +295,28 @@ function candidateArb(route: RouteDef, base: BaseRequest): fc.Arbitrary<Candidat
 }
 
 const YAML_GARBAGE = [
-  'openapi: [', ': :', '- a\n- b', '{{{', 'openapi: 3.0.3\ninfo: [', '\t- x', 'a: &a [*a]', 'a: !!binary "###"', '%YAML 9.9\n---\na: 1',
+  'openapi: [',
+  ': :',
+  '- a\n- b',
+  '{{{',
+  'openapi: 3.0.3\ninfo: [',
+  '\t- x',
+  'a: &a [*a]',
+  'a: !!binary "###"',
+  '%YAML 9.9\n---\na: 1',
   'openapi: 3.0.3\ninfo:\n  title: x\n  version: 1\npaths: 5',
   // Alias expansion ("billion laughs"): the parser must refuse, not expand.
-  ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n'),
+  [
+    'a: &a ["x","x","x","x","x","x","x","x","x"]',
+    ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+  ].join('\n'),
   // Aliases count per document (README "Limits"): five anchors, 101 aliases in all.
   [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} v${i}`), `x-l: [${Array.from({ length: 101 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
   // 100 aliases expanding past 5 MB of JSON: 413.
-  [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} "${String(i).repeat(60_000)}"`), `x-l: [${Array.from({ length: 100 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
+  [
+    ...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} "${String(i).repeat(60_000)}"`),
+    `x-l: [${Array.from({ length: 100 }, (_, i) => `*a${i % 5}`).join(',')}]`,
+  ].join('\n'),
   // A server URL of 200,000 braces (the substitution was quadratic) and a line of CRs in an error (the library's pretty errors were).
   `openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\nservers: [{url: "http://h/${'{'.repeat(200_000)}"}]`,
   `a: [\n${'\r'.repeat(100_000)}x: : :\n`,
@@ -292,7 +335,7 @@ function protoText(base: Json, path: string[], key: string): string {
   return render(v).replace(`"${marker}":1`, member);
 }
 
-export function short(v: unknown): string {
+function short(v: unknown): string {
   let s: string;
   if (v instanceof Raw) s = v.token;
   else if (typeof v === 'string') s = JSON.stringify(v);
@@ -301,7 +344,7 @@ export function short(v: unknown): string {
 }
 
 /** Whether the service must refuse this candidate, judged by the route's own schemas and parser rules. */
-function isInvalid(route: RouteDef, base: BaseRequest, c: Candidate): boolean {
+function isInvalid(route: RouteDef, _base: BaseRequest, c: Candidate): boolean {
   if (c.rule === 'media' || c.rule === 'raw-doc') return true;
   if (c.rule === 'schema-query') {
     const q: Record<string, string> = { ...(c.query ?? {}) };
@@ -345,8 +388,17 @@ function fixedCandidates(route: RouteDef, base: BaseRequest): Candidate[] {
   const accepted = route.contentTypes ?? ['application/json'];
   const out: Candidate[] = [
     ...NON_OBJECTS.map((t) => ({ label: `top-level ${t}`, body: { text: t, contentType: ct }, rule: isRaw ? ('raw-doc' as const) : ('schema-body' as const) })),
-    ...WRONG_TYPES.filter((t) => !accepted.includes(t.split(';')[0]!)).map((t) => ({ label: `Content-Type ${t}`, body: { text: full, contentType: t }, rule: 'media' as const, expect: 415 })),
-    ...['__proto__', 'constructor'].map((k) => ({ label: `${k} key at (root)`, body: { text: protoText(value, [], k), contentType: ct }, rule: 'parser' as const })),
+    ...WRONG_TYPES.filter((t) => !accepted.includes(t.split(';')[0]!)).map((t) => ({
+      label: `Content-Type ${t}`,
+      body: { text: full, contentType: t },
+      rule: 'media' as const,
+      expect: 415,
+    })),
+    ...['__proto__', 'constructor'].map((k) => ({
+      label: `${k} key at (root)`,
+      body: { text: protoText(value, [], k), contentType: ct },
+      rule: 'parser' as const,
+    })),
     { label: '1e309 at (root).n', body: { text: render(setAt(clone(value), ['n'], new Raw('1e309'))), contentType: ct }, rule: 'parser' },
     { label: 'truncated JSON (last byte cut)', body: { text: full.slice(0, -1), contentType: ct }, rule: 'parser' },
     { label: 'nesting 65 deep (one over the limit)', body: { text: render(nested(65)), contentType: ct }, rule: 'parser' },
@@ -397,14 +449,21 @@ export function giantCases(route: RouteDef, base: BaseRequest): FuzzCase[] {
   const strField = fields.find((f) => f.leaf.kind === 'string');
   out.push({
     label: `string of ${huge.length} chars${strField ? ` in ${strField.path.join('.')}` : ''} (body over 5 MB)`,
-    url, headers, body: render(setAt(clone(baseValue), strField?.path ?? ['huge'], huge)), expect: 413, giant: true,
+    url,
+    headers,
+    body: render(setAt(clone(baseValue), strField?.path ?? ['huge'], huge)),
+    expect: 413,
+    giant: true,
   });
   // Arrays the schema bounds (<= 10,000 items): 100,000 items must be refused, and quickly.
   const arrField = route.body ? fields.find((f) => f.leaf.kind === 'array' && f.leaf.maxLength !== undefined && f.leaf.maxLength < 100_000) : undefined;
   const items = Array.from({ length: 100_000 }, () => 1);
   out.push({
     label: arrField ? `array of 100000 items at ${arrField.path.join('.')}` : 'top-level array of 100000 items',
-    url, headers, body: render(arrField ? setAt(clone(baseValue), arrField.path, items) : items), giant: true,
+    url,
+    headers,
+    body: render(arrField ? setAt(clone(baseValue), arrField.path, items) : items),
+    giant: true,
   });
   out.push({ label: 'document nested 1000 deep', url, headers, body: render(setAt(clone(baseValue), ['deep'], nested(1000))), giant: true });
   return out;
@@ -438,9 +497,10 @@ export function pathCases(route: RouteDef, base: BaseRequest, seed: number, n: n
     // Raw: only characters that stay inside one path segment (`..` is resolved by the URL parser).
     if (how === 'raw' && !/^[%.A-Za-z0-9]+$/.test(value)) continue;
     if (how === 'raw' && !/%|^\.\.?$/.test(value)) continue;
-    const path = route.path.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === name ? (how === 'raw' ? value : encodeURIComponent(value)) : encodeURIComponent(base.params[p] ?? 'abc123')));
+    const path = route.path.replace(/\{([^}]+)\}/g, (_m, p: string) =>
+      p === name ? (how === 'raw' ? value : encodeURIComponent(value)) : encodeURIComponent(base.params[p] ?? 'abc123'),
+    );
     out.push({ label: `path ${name}=${short(value)} (${how})`, url: path + query, headers: template.headers, body: template.body });
   }
   return out;
 }
-

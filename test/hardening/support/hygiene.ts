@@ -2,7 +2,7 @@
 import type { Group } from '../../../shared/route-def';
 
 /** Signs of a leaked stack trace or storage error in an answer body. */
-export const LEAKS: Array<[string, RegExp]> = [
+const LEAKS: Array<[string, RegExp]> = [
   ['stack frame', /\bat (?:async )?[\w$.<>[\] ]*\(?(?:file:\/\/|\/|[A-Za-z]:\\|node:)[^)\s]*:\d+(?::\d+)?\)?/],
   ['stack frame', /(?:^|\n|\\n)\s+at \S+/],
   ['ValidationException', /ValidationException/],

@@ -10,13 +10,13 @@ import type { RouteDef } from '../../../shared/route-def';
 import { concretePath, queryString, render, type BaseRequest } from './cases';
 import { fieldsOf } from './zod-walk';
 
-export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'] as const;
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 
 /**
  * Routes whose body wrapper is not stored: only its members are (an import keeps its policies,
  * not the members beside `Data`).
  */
-export const ROOT_NOT_STORED = ['POST /admin/policies/import'];
+const ROOT_NOT_STORED = ['POST /admin/policies/import'];
 
 export interface MemberNameCase {
   url: string;

@@ -29,9 +29,24 @@ export const STORED_AS_ATTRIBUTES = [
 ];
 
 /** The edges of IEEE doubles and of DynamoDB's range, every one unstorable. */
-export const EDGES = [
-  1e308, -1e308, Number.MAX_VALUE, -Number.MAX_VALUE, 2 ** 53, 9007199254740994, -(2 ** 53) - 2, 1e126, 9.99e125, -1e200, 1e20,
-  1e-131, -1e-131, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300,
+const EDGES = [
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  2 ** 53,
+  9007199254740994,
+  -(2 ** 53) - 2,
+  1e126,
+  9.99e125,
+  -1e200,
+  1e20,
+  1e-131,
+  -1e-131,
+  5e-324,
+  -5e-324,
+  2.2250738585072014e-308,
+  1e-300,
 ];
 
 /** Any finite double storage cannot hold, for fast-check to draw from besides the edges. */

@@ -37,10 +37,14 @@ export async function probeSuccesses(c: RouteClient, seeded: SeededWorld): Promi
   };
   for (const r of routeList.filter((x) => x.method === 'GET')) await probe(r);
   // Replace with what a read of the same path answered.
-  for (const r of routeList.filter((x) => x.method === 'PUT' && !(c.seen.get(routeKey(x))?.ok))) {
+  for (const r of routeList.filter((x) => x.method === 'PUT' && !c.seen.get(routeKey(x))?.ok)) {
     const read = routeList.find((x) => x.method === 'GET' && x.path === r.path);
     // The full form, without the base's query (mode=public would leave out the extension).
-    const body = read ? (await c.send('GET', concretePath(read.path, paramsOf(seeded, read)))).body : r.path.startsWith('/gw/oauth/') ? { redirect_uri: 'https://app.example/cb2' } : undefined;
+    const body = read
+      ? (await c.send('GET', concretePath(read.path, paramsOf(seeded, read)))).body
+      : r.path.startsWith('/gw/oauth/')
+        ? { redirect_uri: 'https://app.example/cb2' }
+        : undefined;
     if (body !== undefined) {
       const a = await probe(r, body);
       if (a.status >= 300) console.warn(`success probe ${routeKey(r)} answered ${a.status}: ${a.text.slice(0, 300)}`);

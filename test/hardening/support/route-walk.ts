@@ -37,7 +37,10 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
     const bad = invalidCases(r, base, seed, 1)[0] ?? pathCases(r, base, seed, 1)[0];
     let status: number;
     if (bad) status = (await c.send(r.method, bad.url, { headers: bad.headers, body: bad.body })).status;
-    else if (r.group !== 'public') status = (await c.send(r.method, concretePath(r.path, paramsOf(seeded, r)), { headers: { authorization: '', 'x-gw-authorization': '', 'admin-auth': '' } })).status;
+    else if (r.group !== 'public')
+      status = (
+        await c.send(r.method, concretePath(r.path, paramsOf(seeded, r)), { headers: { authorization: '', 'x-gw-authorization': '', 'admin-auth': '' } })
+      ).status;
     else status = (await c.send(r.method === 'POST' ? 'PUT' : 'POST', r.path)).status;
     if (status >= 400 && status < 500) refused.add(routeKey(r));
   }
@@ -55,6 +58,8 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
  * back as its parameter's name and the walks compare.
  */
 function withParamNames(route: string, seeded: SeededWorld): string {
-  const values = Object.entries(seeded.params).filter(([, v]) => v.length >= 8).sort(([, a], [, b]) => b.length - a.length);
+  const values = Object.entries(seeded.params)
+    .filter(([, v]) => v.length >= 8)
+    .sort(([, a], [, b]) => b.length - a.length);
   return values.reduce((r, [name, v]) => r.split(v).join(`{${name}}`), route);
 }

@@ -18,7 +18,11 @@ function canonical(v: unknown): unknown {
   if (v instanceof Uint8Array) return { $bytes: Buffer.from(v).toString('base64') };
   if (Array.isArray(v)) return v.map(canonical);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }

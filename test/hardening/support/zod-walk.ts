@@ -56,7 +56,7 @@ function checksOf(s: z.ZodType): Array<Record<string, any>> {
   return list;
 }
 
-export function leafOf(schema: z.ZodType): Leaf {
+function leafOf(schema: z.ZodType): Leaf {
   const { core } = unwrap(schema);
   const d = defOf(core);
   const leaf: Leaf = { kind: 'other', required: [] };

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { GwctlError } from '../client';
 import { readFolder } from '../folder';
-import { makePlan, planText, type Plan } from '../plan';
+import { makePlan, planText } from '../plan';
 import { connect, knownOf, readOrg } from '../state';
 import { validateFolder } from '../validate';
 import type { Io } from './io';
@@ -34,5 +34,3 @@ export async function diff(opts: PlanOptions & { output: 'text' | 'json'; planOu
   else for (const l of planText(plan)) io.out(l);
   return plan.changes.length ? 2 : 0;
 }
-
-export type { Plan };

@@ -79,12 +79,19 @@ export async function sync(opts: SyncOptions, io: Io): Promise<number> {
     io.out(`${last.outcome}: ${change.action} ${change.kind} ${change.key}${last.why ? ` (${last.why})` : ''}`);
   }
   if (opts.secretsFile && createdSecrets.length) writeFileSync(opts.secretsFile, `${JSON.stringify(createdSecrets, null, 2)}\n`, { mode: 0o600 });
-  else if (createdSecrets.length) io.err(`${createdSecrets.length} OAuth client(s) created: their secrets were shown once and not kept (--secrets-file keeps them)`);
+  else if (createdSecrets.length)
+    io.err(`${createdSecrets.length} OAuth client(s) created: their secrets were shown once and not kept (--secrets-file keeps them)`);
 
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  io.out(`Sync: ${count('applied')} applied, ${count('in place')} already in place, ${count('drift')} drift, ${count('failed')} failed, ${count('not applied')} not applied.`);
+  io.out(
+    `Sync: ${count('applied')} applied, ${count('in place')} already in place, ${count('drift')} drift, ${count('failed')} failed, ${count('not applied')} ` +
+      `not applied.`,
+  );
   if (count('drift')) io.err('drift: objects changed by another writer since the plan were left as they are; review them, then diff and sync again');
-  if (count('failed') || count('not applied')) io.err('the sync stopped at a failed step: the steps after it were not applied; fix the cause and run sync again (it plans from what is there and converges)');
+  if (count('failed') || count('not applied'))
+    io.err(
+      'the sync stopped at a failed step: the steps after it were not applied; fix the cause and run sync again (it plans from what is there and converges)',
+    );
   return count('drift') || count('failed') || count('not applied') ? 1 : 0;
 }
 
@@ -111,7 +118,13 @@ const withHookNames = (ctx: Ctx, o: ConfigObject) => {
 const idempotencyKey = (ctx: Ctx, o: ConfigObject) => `gwctl-${digest([ctx.org, o.kind, ADAPTERS[o.kind].keyOf(o), o])}`;
 
 /** `file`: the object as its file holds it (compared with the read); `desired`: with the environment's values (sent). */
-async function apply(ctx: Ctx, change: Change, live: Live | undefined, file: ConfigObject | undefined, desired: ConfigObject | undefined): Promise<{ outcome: Outcome; why?: string }> {
+async function apply(
+  ctx: Ctx,
+  change: Change,
+  live: Live | undefined,
+  file: ConfigObject | undefined,
+  desired: ConfigObject | undefined,
+): Promise<{ outcome: Outcome; why?: string }> {
   const adapter = ADAPTERS[change.kind];
   let body: ConfigObject | undefined;
   if (desired) {

@@ -47,7 +47,10 @@ export const apis: KindAdapter = {
 
   async read(ctx) {
     const entries = await allPages(async (cursor) => {
-      const r = must('list APIs', await ctx.clients.dashboard.GET('/api/apis', { params: { query: { page_size: 100, sort: 'created_at', ...(cursor ? { cursor } : {}) } } }));
+      const r = must(
+        'list APIs',
+        await ctx.clients.dashboard.GET('/api/apis', { params: { query: { page_size: 100, sort: 'created_at', ...(cursor ? { cursor } : {}) } } }),
+      );
       return { items: r.apis, next_cursor: r.next_cursor };
     });
     // A version's base and name are on the base's list.
@@ -93,7 +96,10 @@ export const apis: KindAdapter = {
   },
 
   async remove(ctx, live, ifMatch) {
-    must(`delete API ${live.key}`, await ctx.clients.dashboard.DELETE('/api/apis/{apiID}', { params: { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) } }));
+    must(
+      `delete API ${live.key}`,
+      await ctx.clients.dashboard.DELETE('/api/apis/{apiID}', { params: { path: { apiID: live.key }, header: ifMatchHeader(ifMatch) } }),
+    );
   },
 };
 

@@ -12,7 +12,7 @@ import { allPages } from './paging';
 type WebhookInput = components['schemas']['WebhookInput'];
 
 /** The reference a dump writes for a header value. */
-export const headerEnvName = (hook: string, header: string) => envName('GW_HOOK', hook, header);
+const headerEnvName = (hook: string, header: string) => envName('GW_HOOK', hook, header);
 
 export const hooks: KindAdapter = {
   kind: 'hook',
@@ -57,7 +57,9 @@ export const hooks: KindAdapter = {
   async remove(ctx, live, ifMatch) {
     must(
       `delete webhook ${live.key}`,
-      await ctx.clients.dashboard.DELETE('/api/hooks/{hookID}', { params: { path: { hookID: String(live.state.id) }, header: ifMatch ? { 'If-Match': ifMatch } : {} } }),
+      await ctx.clients.dashboard.DELETE('/api/hooks/{hookID}', {
+        params: { path: { hookID: String(live.state.id) }, header: ifMatch ? { 'If-Match': ifMatch } : {} },
+      }),
     );
   },
 };

@@ -35,10 +35,20 @@ export const oauthClients: KindAdapter = {
     for (const apiID of ctx.apiIds) {
       // This list pages by number only.
       for (let p = 1, pages = 1; p <= pages; p++) {
-        const page = must(`list OAuth clients of ${apiID}`, await ctx.clients.dashboard.GET('/api/apis/oauth/{apiID}', { params: { path: { apiID }, query: { p, page_size: 100 } } }));
+        const page = must(
+          `list OAuth clients of ${apiID}`,
+          await ctx.clients.dashboard.GET('/api/apis/oauth/{apiID}', { params: { path: { apiID }, query: { p, page_size: 100 } } }),
+        );
         pages = page.pages;
         for (const c of page.apps) {
-          const spec: JsonObject = { api_id: c.api_id, client_id: c.client_id, redirect_uri: c.redirect_uri, policy_id: c.policy_id, meta_data: c.meta_data as JsonObject, description: c.description };
+          const spec: JsonObject = {
+            api_id: c.api_id,
+            client_id: c.client_id,
+            redirect_uri: c.redirect_uri,
+            policy_id: c.policy_id,
+            meta_data: c.meta_data as JsonObject,
+            description: c.description,
+          };
           const object: ConfigObject = { kind: 'oauth-client', spec };
           lives.push({ key: keyOf(object), object, state: {} });
         }
@@ -71,6 +81,9 @@ export const oauthClients: KindAdapter = {
 
   async remove(ctx, live, ifMatch) {
     const [apiID, clientID] = [String(live.object.spec.api_id), String(live.object.spec.client_id)];
-    must(`delete OAuth client ${live.key}`, await ctx.clients.dashboard.DELETE('/api/apis/oauth/{apiID}/{clientID}', { params: { path: { apiID, clientID }, header: ifMatchHeader(ifMatch) } }));
+    must(
+      `delete OAuth client ${live.key}`,
+      await ctx.clients.dashboard.DELETE('/api/apis/oauth/{apiID}/{clientID}', { params: { path: { apiID, clientID }, header: ifMatchHeader(ifMatch) } }),
+    );
   },
 };

@@ -4,7 +4,7 @@
  */
 import { etagOf, must } from '../client';
 import type { components } from '../generated/api';
-import { type ConfigObject, type JsonObject } from '../model';
+import type { ConfigObject, JsonObject } from '../model';
 import type { KindAdapter, Live } from './kind';
 import { allPages } from './paging';
 
@@ -26,7 +26,10 @@ export const policies: KindAdapter = {
 
   async read(ctx) {
     const list = await allPages(async (cursor) => {
-      const r = must('list policies', await ctx.clients.dashboard.GET('/api/portal/policies', { params: { query: { page_size: 100, ...(cursor ? { cursor } : {}) } } }));
+      const r = must(
+        'list policies',
+        await ctx.clients.dashboard.GET('/api/portal/policies', { params: { query: { page_size: 100, ...(cursor ? { cursor } : {}) } } }),
+      );
       return { items: r.Data, next_cursor: r.next_cursor };
     });
     const lives: Live[] = [];
@@ -39,18 +42,27 @@ export const policies: KindAdapter = {
   },
 
   async create(ctx, o, idempotencyKey) {
-    must(`create policy ${keyOf(o)}`, await ctx.clients.dashboard.POST('/api/portal/policies', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body: body(o) }));
+    must(
+      `create policy ${keyOf(o)}`,
+      await ctx.clients.dashboard.POST('/api/portal/policies', { params: { header: { 'Idempotency-Key': idempotencyKey } }, body: body(o) }),
+    );
   },
 
   async update(ctx, live, o, ifMatch) {
     must(
       `update policy ${live.key}`,
-      await ctx.clients.dashboard.PUT('/api/portal/policies/{policyID}', { params: { path: { policyID: live.key }, header: ifMatchHeader(ifMatch) }, body: body(o) }),
+      await ctx.clients.dashboard.PUT('/api/portal/policies/{policyID}', {
+        params: { path: { policyID: live.key }, header: ifMatchHeader(ifMatch) },
+        body: body(o),
+      }),
     );
   },
 
   async remove(ctx, live, ifMatch) {
-    must(`delete policy ${live.key}`, await ctx.clients.dashboard.DELETE('/api/portal/policies/{policyID}', { params: { path: { policyID: live.key }, header: ifMatchHeader(ifMatch) } }));
+    must(
+      `delete policy ${live.key}`,
+      await ctx.clients.dashboard.DELETE('/api/portal/policies/{policyID}', { params: { path: { policyID: live.key }, header: ifMatchHeader(ifMatch) } }),
+    );
   },
 };
 

@@ -24,7 +24,10 @@ export const templates: KindAdapter = {
 
   async read(ctx) {
     const list = await allPages(async (cursor) => {
-      const r = must('list templates', await ctx.clients.dashboard.GET('/api/assets', { params: { query: { page_size: 100, ...(cursor ? { cursor } : {}) } } }));
+      const r = must(
+        'list templates',
+        await ctx.clients.dashboard.GET('/api/assets', { params: { query: { page_size: 100, ...(cursor ? { cursor } : {}) } } }),
+      );
       return { items: r.assets, next_cursor: r.next_cursor };
     });
     const lives: Live[] = [];
@@ -57,7 +60,9 @@ export const templates: KindAdapter = {
   async remove(ctx, live, ifMatch) {
     must(
       `delete template ${live.key}`,
-      await ctx.clients.dashboard.DELETE('/api/assets/{assetID}', { params: { path: { assetID: String(live.state._id) }, header: ifMatch ? { 'If-Match': ifMatch } : {} } }),
+      await ctx.clients.dashboard.DELETE('/api/assets/{assetID}', {
+        params: { path: { assetID: String(live.state._id) }, header: ifMatch ? { 'If-Match': ifMatch } : {} },
+      }),
     );
   },
 };

@@ -22,7 +22,13 @@ export const matchesSearch = (e: ApiEntry, q: string): boolean => {
 };
 
 /** The versions of a base API: `definition.versions` maps a version name to its API id. */
-export function versionsOf(e: ApiEntry): { enabled: boolean; defaultName: string; location: string; key: string; versions: Array<{ name: string; apiId: string }> } {
+export function versionsOf(e: ApiEntry): {
+  enabled: boolean;
+  defaultName: string;
+  location: string;
+  key: string;
+  versions: Array<{ name: string; apiId: string }>;
+} {
   const def = member(e.api_definition, 'definition') ?? {};
   const versions = member(def, 'versions') ?? {};
   return {
