@@ -24,8 +24,11 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const ddb = await startDynamoLocal(null);
-  const actionsDir = mkdtempSync(join(tmpdir(), 'table-actions-'));
   project.provide('dynamoEndpoint', ddb.endpoint);
+  // TABLE_ACTIONS_DIR keeps what each route sent and touched, to declare or look into a route's table access.
+  const keptActions = process.env.TABLE_ACTIONS_DIR;
+  if (keptActions) mkdirSync(keptActions, { recursive: true });
+  const actionsDir = keptActions ?? mkdtempSync(join(tmpdir(), 'table-actions-'));
   // TRAFFIC_DIR keeps the e2e traffic after the run, to look into a violation the check reports.
   const keptTraffic = process.env.TRAFFIC_DIR;
   if (keptTraffic) mkdirSync(keptTraffic, { recursive: true });
@@ -40,7 +43,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;
-    rmSync(actionsDir, { recursive: true, force: true });
+    if (!keptActions) rmSync(actionsDir, { recursive: true, force: true });
     if (!keptTraffic) rmSync(trafficDir, { recursive: true, force: true });
     await ddb.stop();
   };

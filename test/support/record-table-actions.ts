@@ -1,7 +1,7 @@
 /**
  * Setup file of every test file (vitest.config.ts): notes each DynamoDB command that a route's
  * handler sends through the local stage, as the IAM actions it needs, under the route's name
- * (infra/local/route-scope.ts). Each file writes what it saw to the run's directory;
+ * (infra/local/route-scope.ts), and the partition keys it touched. Each file writes what it saw to the run's directory;
  * test/after/table-actions.test.ts compares the union with the route table's declarations.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -10,10 +10,13 @@ import { join, relative } from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { routeScope, watchRoutes } from '../../infra/local/route-scope';
 import { iamActionsOf } from './iam-actions';
+import { partitionKeysOf } from './partition-keys';
 
 /** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
 const seen = new Map<string, Set<string>>();
 const operations = new Map<string, Set<string>>();
+/** Per route: the partition keys of the table it touched (test/after/table-entities.test.ts). */
+const partitions = new Map<string, Set<string>>();
 const note = (map: Map<string, Set<string>>, route: string, values: string[]) => {
   let set = map.get(route);
   if (!set) map.set(route, (set = new Set()));
@@ -34,6 +37,7 @@ if (!docClient[PATCHED]) {
           const command = context.commandName ?? '?';
           note(seen, route, iamActionsOf(command, args.input));
           note(operations, route, [command.replace(/Command$/, '')]);
+          note(partitions, route, partitionKeysOf(command, args.input));
         }
         return next(args);
       },
@@ -50,6 +54,6 @@ afterAll(({}, file) => {
   const name = relative(process.cwd(), path).replace(/[^A-Za-z0-9.-]+/g, '_');
   writeFileSync(
     join(inject('tableActionsDir'), `${name}-${process.pid}.json`),
-    JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations) }),
+    JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations), partitions: plain(partitions) }),
   );
 });
