@@ -23,10 +23,11 @@ type PermissionRule<D> = D extends { group: 'dashboard' }
 
 /**
  * One route of the table; its path parameters are typed from the template unless it gives its
- * own. It must declare the table actions its code sends (the cloud grants exactly those), and a
- * dashboard route its permission group.
+ * own. It must declare the table actions its code sends and the entities whose items it touches
+ * (the cloud grants exactly those actions, on those entities' partitions), and a dashboard route
+ * its permission group.
  */
-export function route<const D extends RouteSpec & { tableActions: readonly TableAction[] }>(def: D & PermissionRule<D>) {
+export function route<const D extends RouteSpec & { tableActions: readonly TableAction[]; tableEntities: readonly string[] }>(def: D & PermissionRule<D>) {
   return { params: pathParams(def.path) as PathParamsSchema<D['path']>, ...def };
 }
 

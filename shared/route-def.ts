@@ -105,6 +105,14 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    * through the local stage. Required on every built route.
    */
   tableActions?: readonly TableAction[];
+  /**
+   * The stored entities (their `name` in shared/store/*.ts defineEntity) whose items this route's
+   * code path reads or writes, middleware included (the caller's access key, the organisation
+   * limit's counter, the Idempotency-Key record, deletion records). The cloud function's item
+   * grant holds only their partitions (IAM dynamodb:LeadingKeys, infra/constructs/leading-keys.ts);
+   * test/after/table-entities.test.ts checks them against the partitions the route's tests touch.
+   */
+  tableEntities?: readonly string[];
   params?: P;
   query?: Q;
   body?: B;

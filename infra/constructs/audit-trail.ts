@@ -3,7 +3,8 @@
  * (functions/audit/change-feed.ts, the handler the local stage invokes too) through an event
  * source mapping of its own, filtered to the configuration objects it follows (a REMOVE by its
  * old image). It is the only function granted the writes of audit entries: one conditional
- * PutItem per change, and a Query of the deletion records a delete wrote. Batches that keep
+ * PutItem per change, and a Query of the deletion records a delete wrote, on those two entities'
+ * partitions only (leading-keys.ts); every other function's grant leaves out the entries' partition. Batches that keep
  * failing go to the webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
@@ -16,6 +17,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { AUDITED_ENTITIES } from '../../shared/store/audit-feed';
+import { AUDIT_CONSUMER_ENTITIES, leadingKeysOf } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry. */
@@ -40,7 +42,7 @@ export class AuditTrail extends Construct {
       { AUDIT_RETENTION_DAYS: String(props.retentionDays) },
       Duration.seconds(60),
     );
-    grantTableActions(this.consumer, props.table, AUDIT_TABLE_ACTIONS, props.encryptionKey);
+    grantTableActions(this.consumer, props.table, AUDIT_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(AUDIT_CONSUMER_ENTITIES));
     const entities = FilterRule.or(...AUDITED_ENTITIES);
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {

@@ -19,6 +19,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { sessionsRoutes } from '../../shared/route-groups/sessions';
+import { leadingKeysOf } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /** Makes a function of the stack (its runtime, bundling, logs and tracing) from a handler file. */
@@ -50,8 +51,9 @@ export class GatewayAuthorizer extends Construct {
       AUTHORIZER_API_ID: props.apiId,
       AUTHORIZER_KEY_HEADER: keyHeader,
     });
-    // The check's grants, nothing more: the authorizer makes the check's reads and its one write.
-    grantTableActions(this.function, props.table, sessionsRoutes.sessionsCheck.tableActions, props.encryptionKey);
+    // The check's grants, nothing more: the authorizer makes the check's reads and its one write, on the check's entities.
+    const check = sessionsRoutes.sessionsCheck;
+    grantTableActions(this.function, props.table, check.tableActions, props.encryptionKey, leadingKeysOf(check.tableEntities));
     this.authorizer = new HttpLambdaAuthorizer(`${id}Authorizer`, this.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [`$request.header.${keyHeader}`],

@@ -2,20 +2,33 @@
  * Item-level least privilege: the partition keys a function may touch, as IAM
  * `dynamodb:LeadingKeys` patterns, derived from the entity registry (shared/store/db/entity.ts:
  * each store module defines its entities, and each entity its partition pattern, `*` for each id).
- * A function names the entities its code reads and writes; their patterns become a
+ * A function names the entities its code reads and writes (a route in the route table,
+ * `tableEntities`; the other functions below); their patterns become a
  * `ForAllValues:StringLike` condition on its table grant (table-grants.ts), so, for example, the
  * webhook attempt function can read and update deliveries, budgets and hooks, and is denied a user
- * or access-key item whatever the action. `*` in IAM's StringLike matches `#` too: ORG#* covers
+ * or access-key item whatever the action, and no function but the audit consumer may touch an
+ * audit entry. `*` in IAM's StringLike matches `#` too: ORG#* covers
  * the partitions under an organisation's (ORG#<id>#HOOK#...), so a function granted `org` reaches
  * those as well; the patterns below name the narrowest entities.
  */
-// The store modules that define the entities below: loading them fills the registry.
+// The store modules that define the entities: loading them fills the registry.
+import '../../shared/store/analytics';
 import '../../shared/store/apis';
+import '../../shared/store/assets';
+import '../../shared/store/audit-log';
 import '../../shared/store/delivery-budget';
+import '../../shared/store/events';
+import '../../shared/store/health';
 import '../../shared/store/hook-deliveries';
 import '../../shared/store/hooks';
+import '../../shared/store/idempotency';
 import '../../shared/store/keys';
+import '../../shared/store/oauth-clients';
+import '../../shared/store/org-limits';
+import '../../shared/store/org-sessions';
+import '../../shared/store/organisations';
 import '../../shared/store/policies';
+import '../../shared/store/users';
 import { definedEntities } from '../../shared/store/db/entity';
 
 /**
@@ -25,6 +38,12 @@ import { definedEntities } from '../../shared/store/db/entity';
 export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'delivery', 'hook_cooldown'] as const;
 /** What an attempt touches: its organisation's budget, the delivery, the hook it calls. */
 export const ATTEMPT_ENTITIES = ['hook_budget', 'delivery', 'hook'] as const;
+
+/**
+ * What the audit consumer touches (functions/audit/change-feed.ts): the entries it writes, the
+ * only function granted them, and the deletion records a delete wrote, which it reads.
+ */
+export const AUDIT_CONSUMER_ENTITIES = ['audit_entry', 'deletion'] as const;
 
 /** The partition patterns of these entities (sorted, each once); an unknown name throws at synth. */
 export function leadingKeysOf(names: readonly string[]): string[] {

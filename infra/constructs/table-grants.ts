@@ -15,9 +15,12 @@ import { WRITE_TABLE_ACTIONS, type TableAction } from '../../shared/route-def';
 
 export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[], key?: IKey, leadingKeys?: readonly string[]): void {
   if (actions.length === 0) return;
-  // With `leadingKeys` (leading-keys.ts), only items whose partition key matches one of them.
+  // With `leadingKeys` (leading-keys.ts), only items whose partition key matches one of them; with
+  // none, no item at all (a function that only queries indexes).
   const items = leadingKeys ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } } } : {};
-  fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn], ...items }));
+  if (!leadingKeys || leadingKeys.length) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn], ...items }));
+  }
   if (actions.includes('Query')) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
   }

@@ -26,6 +26,7 @@ export const analyticsRoutes = routeGroup('analytics', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
+    tableEntities: ['analytics_batch', 'api_usage', 'key', 'key_activity'],
     summary:
       'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
       'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored. ' +
@@ -45,6 +46,7 @@ export const analyticsRoutes = routeGroup('analytics', {
     access: 'read',
     permission: 'analytics',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'key', 'key_activity'],
     summary: 'Key analytics: one row per (API, path) over whole days start..end (at most 366), busiest first, paged',
     description: 'The days must exist and the end must not be before the start (400); whole days start..end, at most 366.',
     success: 'A page of activity rows',
@@ -60,6 +62,7 @@ export const analyticsRoutes = routeGroup('analytics', {
     access: 'read',
     permission: 'analytics',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'api_usage'],
     summary: "Usage of an API of the caller's organisation over time: requests, successes, errors and latency per hour or day",
     description:
       `${usageRange} From the records the organisation's keys reported (POST /gw/analytics), summed per API and hour at ingestion. ` +
@@ -77,6 +80,7 @@ export const analyticsRoutes = routeGroup('analytics', {
     access: 'read',
     permission: 'analytics',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'key', 'key_activity'],
     summary: "Usage of a key of the caller's organisation (by hash) over time: requests, successes, errors and latency per hour or day",
     description: `${usageRange} From the key's hourly counters (all its APIs and paths). Another organisation's key is 404 like an unknown one.`,
     success: 'One row per period of the range',

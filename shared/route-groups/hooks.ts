@@ -54,6 +54,7 @@ export const hooksRoutes = routeGroup('hooks', {
     idempotent: true,
     secrets: ['signing_secret'],
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'hook', 'idempotency', 'org', 'org_limit', 'user'],
     summary:
       'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; ' +
       'header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once)',
@@ -75,6 +76,7 @@ export const hooksRoutes = routeGroup('hooks', {
     access: 'read',
     permission: 'hooks',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'org', 'user'],
     summary: "List the caller's organisation's webhooks in creation order, paged",
     description: "Webhooks of the caller's organisation in creation order, paged (contract §5).",
     success: 'A page of webhooks',
@@ -88,6 +90,7 @@ export const hooksRoutes = routeGroup('hooks', {
     access: 'read',
     permission: 'hooks',
     tableActions: ['GetItem'],
+    tableEntities: ['access_key', 'hook'],
     summary: 'Get a webhook',
     description: "A webhook of the caller's organisation.",
     success: 'The webhook',
@@ -103,6 +106,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    tableEntities: ['access_key', 'hook', 'org_limit'],
     summary: 'Replace a webhook: omitted members are emptied',
     description: `Replaces the whole webhook: omitted members are emptied. ${target} ${headers}`,
     success: 'Webhook updated; Meta is its id',
@@ -123,6 +127,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'deletion', 'hook', 'org', 'org_limit'],
     summary: 'Delete a webhook',
     description: "A webhook of the caller's organisation.",
     success: 'Webhook deleted; Meta is its id',
@@ -137,6 +142,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     serviceKey: true,
     tableActions: ['GetItem', 'UpdateItem'],
+    tableEntities: ['access_key', 'hook', 'org_limit'],
     summary:
       "Rotate a webhook's signing secret: answers the new one once (signing_secret); deliveries are signed with it from now on, " +
       'and with the old one too for HOOK_SECRET_ROTATION_SECONDS (24 h)',
@@ -156,6 +162,7 @@ export const hooksRoutes = routeGroup('hooks', {
     access: 'read',
     permission: 'hooks',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'delivery', 'hook'],
     summary:
       "A webhook's delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, " +
       'next attempt, error class; entries expire after 30 days',
@@ -176,6 +183,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     orgLimit: 'hookTest',
     tableActions: ['GetItem', 'UpdateItem'],
+    tableEntities: ['access_key', 'delivery', 'org_limit'],
     summary: 'Queue one more attempt of a delivery, due now',
     description: 'Queues one more attempt of a delivery, due now, whatever its status; the attempt is logged like the others.',
     success: 'Delivery queued; Meta is the delivery id',
@@ -190,6 +198,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     orgLimit: 'hookTest',
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    tableEntities: ['access_key', 'delivery', 'hook', 'org_limit'],
     summary: 'Send a Ping event to a webhook (through the delivery, signed and logged); Meta names its delivery_id and event_id',
     description: 'Sends a Ping event to the webhook through the delivery (signed, logged, retried like any event; no cooldown).',
     success: 'Ping queued; Meta names its delivery_id and event_id',

@@ -33,6 +33,7 @@ export const importsRoutes = routeGroup('imports', {
     permission: 'apis',
     idempotent: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'asset', 'asset_custom_id', 'hook', 'idempotency', 'listen_path', 'org', 'org_limit', 'policy'],
     bodyKind: 'raw',
     contentTypes: ['application/json', 'application/x-yaml', 'application/yaml', 'text/yaml', 'text/x-yaml'],
     summary: 'Import an OpenAPI document, JSON, YAML or {"url"}; Meta is the new id, ID the api_id',
@@ -81,6 +82,7 @@ export const importsRoutes = routeGroup('imports', {
     permission: 'apis',
     etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'hook', 'listen_path', 'org_limit', 'policy'],
     contentTypes: STREAMS_MEDIA_TYPES,
     summary: 'Patch a streams API (application/vnd.gw.streams.oas or its +json form)',
     description:

@@ -48,6 +48,7 @@ export const keysRoutes = routeGroup('keys', {
     idempotent: true,
     secrets: ['key'],
     tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['api', 'idempotency', 'key', 'key_username', 'org', 'policy'],
     summary: 'Create a key; key (shown once) and key_hash in the result',
     description:
       `The service generates the key id (<org_id><32 hex>); the clear key is answered this once, only its hash is kept. ${references}. ` +
@@ -64,6 +65,7 @@ export const keysRoutes = routeGroup('keys', {
     group: 'gateway',
     access: 'read',
     tableActions: ['BatchGetItem', 'Query'],
+    tableEntities: ['key', 'policy'],
     summary:
       'Get a key as its policies make it (the session the check enforces); hashed=true or 1 when the path holds the hash; ' +
       'quota_remaining is live, counted against the effective quota',
@@ -80,6 +82,7 @@ export const keysRoutes = routeGroup('keys', {
     group: 'gateway',
     access: 'write',
     tableActions: ['Query', 'PutItem', 'DeleteItem', 'UpdateItem'],
+    tableEntities: ['deletion', 'key', 'key_username', 'org'],
     summary: 'Delete a key with its live quota; hashed=true or 1 when the path holds the hash',
     description: 'Deletes the key with its live quotas and its user-name marker.',
     success: 'Key deleted; key is the path, key_hash its hash',
@@ -95,6 +98,7 @@ export const keysRoutes = routeGroup('keys', {
     permission: 'keys',
     etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'key', 'key_username', 'org_limit', 'policy'],
     summary: "Replace a key of the caller's organisation that grants the API; resets the live quota unless suppress_reset=1",
     description:
       "The body replaces the session; org_id, date_created and key_hash are kept. The API (id or api_id) and the key must be the caller's " +
@@ -127,6 +131,7 @@ export const keysRoutes = routeGroup('keys', {
     idempotent: true,
     secrets: ['key_id'],
     tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['api', 'idempotency', 'key', 'org', 'policy'],
     summary: 'Create a key for the organisation in org_id',
     description: `A key of the organisation in org_id, answered in the key result form. ${references}. ${storable}`,
     success: 'Key added; key_id is the clear key (shown this once)',
@@ -141,6 +146,7 @@ export const keysRoutes = routeGroup('keys', {
     group: 'gateway',
     access: 'write',
     tableActions: ['ConditionCheckItem', 'PutItem', 'UpdateItem'],
+    tableEntities: ['org'],
     summary: "Set an organisation's session: its quota caps all its keys; reset_quota=1 restarts it",
     description: `The organisation-wide session: its quota caps all the organisation's keys. ${storable}`,
     success: 'Organisation session set; key is the organisation id',
@@ -157,6 +163,7 @@ export const keysRoutes = routeGroup('keys', {
     access: 'read',
     permission: 'keys',
     tableActions: ['GetItem', 'BatchGetItem', 'Query'],
+    tableEntities: ['access_key', 'key', 'org'],
     summary: "List the caller's organisation's keys by hash, newest first: alias, APIs, policies, expiry, active, live quota; never a clear key",
     description: 'apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.',
     success: 'A page of keys',
@@ -172,6 +179,7 @@ export const keysRoutes = routeGroup('keys', {
     idempotent: true,
     secrets: ['key_id'],
     tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'api', 'idempotency', 'key', 'key_username', 'org', 'org_limit', 'policy'],
     summary: "Create a key in the caller's organisation; key_id (the clear key, shown once) and key_hash in the result",
     description:
       `The service generates the key id (<org_id><32 hex>); only its hash is kept. An org_id in the body must be absent or the caller's (400). ` +
@@ -194,6 +202,7 @@ export const keysRoutes = routeGroup('keys', {
     access: 'read',
     permission: 'keys',
     tableActions: ['GetItem', 'BatchGetItem', 'Query'],
+    tableEntities: ['access_key', 'key', 'policy'],
     summary: "Get a key of the caller's organisation by its hash, as its policies make it, with its live quota",
     description: `${byHash} data is the session the check enforces; quota_remaining and quota_renews come from the live counter; passwords never appear.`,
     success: 'The key by hash',
@@ -210,6 +219,7 @@ export const keysRoutes = routeGroup('keys', {
     permission: 'keys',
     etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'api', 'key', 'key_username', 'org_limit', 'policy'],
     summary: "Replace a key of the caller's organisation by its hash; reset_quota=1 resets the live quota (kept otherwise)",
     description: `${byHash} The body replaces the session; org_id, date_created and key_hash are kept. ${ownReferences} ${storable}`,
     success: 'Key updated',
@@ -233,6 +243,7 @@ export const keysRoutes = routeGroup('keys', {
     permission: 'keys',
     etag: true,
     tableActions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'deletion', 'key', 'org', 'org_limit'],
     summary: "Delete a key of the caller's organisation by its hash, with its live quota",
     description: `${byHash} Deletes the key with its live quotas and its user-name marker.`,
     success: 'Key deleted',

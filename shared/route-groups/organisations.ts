@@ -12,6 +12,7 @@ export const organisationsRoutes = routeGroup('organisations', {
     access: 'write',
     idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['idempotency', 'org'],
     summary: 'Create an organisation; Meta is the new id',
     description: "The id is the body's `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).",
     success: 'Organisation created; Meta is its id',

@@ -12,6 +12,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
+    tableEntities: ['event', 'key', 'org', 'policy'],
     summary: "Data-plane check (contract §10): spends one unit of the key's and its organisation's quota, or refuses with a reason",
     description:
       "What a gateway asks for each request (contract §10). One unit of the key's quota (and of its organisation's) is spent " +
@@ -34,6 +35,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
+    tableEntities: ['event', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
       'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +

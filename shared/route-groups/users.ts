@@ -13,6 +13,7 @@ export const usersRoutes = routeGroup('users', {
     idempotent: true,
     secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'idempotency', 'org', 'user', 'user_email'],
     summary: 'Create a dashboard user and issue its access key (shown once, in Message and Meta.access_key)',
     description:
       'The organisation must exist and the e-mail be unique in it. `active` defaults to true. The access key is answered this once ' +
@@ -29,6 +30,7 @@ export const usersRoutes = routeGroup('users', {
     access: 'write',
     etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'user', 'user_email'],
     summary:
       "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); " +
       'active false refuses its key at once in this process and everywhere within CACHE_SECONDS',
@@ -49,6 +51,7 @@ export const usersRoutes = routeGroup('users', {
     idempotent: true,
     secrets: ['Message', 'Meta.access_key'],
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['access_key', 'idempotency', 'user'],
     summary:
       "Revoke a dashboard user's access key and issue a new one (shown once, in Message and Meta.access_key); " +
       'the old key is refused at once in this process and everywhere within CACHE_SECONDS',
@@ -65,6 +68,7 @@ export const usersRoutes = routeGroup('users', {
     access: 'read',
     permission: 'users',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key', 'org'],
     summary: "List the caller's organisation's users",
     description: "Users of the caller's organisation in creation order, without access keys or passwords. Paged (contract §5).",
     success: 'A page of users',
@@ -78,6 +82,7 @@ export const usersRoutes = routeGroup('users', {
     access: 'read',
     permission: 'users',
     tableActions: ['GetItem', 'Query'],
+    tableEntities: ['access_key'],
     summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
     description: 'Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.',
     success: 'A page of matching users',
@@ -92,6 +97,7 @@ export const usersRoutes = routeGroup('users', {
     access: 'read',
     permission: 'none',
     tableActions: ['GetItem'],
+    tableEntities: ['access_key', 'user'],
     summary: 'Who am I: the caller with its effective permissions (every group with its level); any active user, whatever its permissions',
     description:
       'user_permissions lists every group with the level the user has on it (absent or {} and "IsAdmin": "admin" grant write on every group; ' +

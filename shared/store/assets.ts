@@ -38,7 +38,7 @@ const assets = defineEntity<Packed, [orgId: string, dbId: string]>({
   versioned: true,
   audited: true,
 });
-const customIds = defineMarker({ key: assetKeys.customId });
+const customIds = defineMarker({ name: 'asset_custom_id', key: assetKeys.customId });
 
 const DB_ID = /^[0-9a-f]{24}$/;
 /** The gzipped template rides in the asset item, which must stay well under DynamoDB's 400 KB. */

@@ -69,7 +69,7 @@ const keys = defineEntity<Omit<KeyItem, 'live'>, [hash: string]>({
   versioned: true,
   audited: true,
 });
-const usernames = defineMarker({ key: keyKeys.username });
+const usernames = defineMarker({ name: 'key_username', key: keyKeys.username });
 // Written by the live-quota modules (shared/store/live-quota/), keyed here.
 defineEntity({ name: 'live_quota', key: keyKeys.quota });
 defineEntity({ name: 'live_quota_shard', key: keyKeys.shard });

@@ -43,7 +43,7 @@ const users = defineEntity<UserRecord, [userId: string]>({
   audited: true,
 });
 
-const emails = defineMarker({ key: userKeys.email });
+const emails = defineMarker({ name: 'user_email', key: userKeys.email });
 
 /**
  * The access key's item copies its owner's org, active flag, permissions and e-mail, so a

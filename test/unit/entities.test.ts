@@ -60,9 +60,9 @@ describe('the entity registry', () => {
         'org_limit ORGLIMIT#*#*',
         'org_session ORG#*',
         'policy POLICY#* versioned',
-        'unique ORG#*#ASSETID#*',
-        'unique ORG#*#EMAIL#*',
-        'unique ORG#*#KEYUSER#*',
+        'asset_custom_id ORG#*#ASSETID#*',
+        'user_email ORG#*#EMAIL#*',
+        'key_username ORG#*#KEYUSER#*',
         'user USER#* versioned',
       ].sort(),
     );

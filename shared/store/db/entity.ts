@@ -187,10 +187,11 @@ export interface Marker<Ids extends readonly unknown[]> extends EntityInfo {
 /**
  * A uniqueness marker: an item keyed by a value that must be unique (an e-mail in an organisation,
  * a custom id), claimed with `attribute_not_exists` in the same transaction as the object that
- * holds it, and holding attributes that name that object.
+ * holds it, and holding attributes that name that object. Each has a name of its own: a function's
+ * grant names the markers it claims (infra/constructs/leading-keys.ts), not every marker.
  */
-export function defineMarker<Ids extends readonly unknown[]>(spec: { name?: string; key: (...ids: Ids) => StorageKey }): Marker<Ids> {
-  const entity = defineEntity<Item, Ids>({ name: spec.name ?? 'unique', key: spec.key });
+export function defineMarker<Ids extends readonly unknown[]>(spec: { name: string; key: (...ids: Ids) => StorageKey }): Marker<Ids> {
+  const entity = defineEntity<Item, Ids>({ name: spec.name, key: spec.key });
   return {
     name: entity.name,
     partition: entity.partition,
