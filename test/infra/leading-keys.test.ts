@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CONSUMER_ENTITIES, leadingKeysOf } from '../../infra/constructs/leading-keys';
 import { dynamodbAuthorizations, evaluate, type Statement, toStatement } from '../../infra/local/emulator/iam';
+import { READ_TABLE_ACTIONS, WRITE_TABLE_ACTIONS } from '../../shared/route-def';
 import { definedEntities } from '../../shared/store/db/entity';
 import { routeList, routes } from '../../shared/routes';
 import { keyKeys } from '../../shared/store/keys';
@@ -21,11 +22,17 @@ beforeAll(() => {
 }, 180_000);
 
 const TABLE = 'arn:aws:dynamodb:us-east-1:000000000000:table/gw';
+const ITEM_ACTIONS = [...READ_TABLE_ACTIONS, ...WRITE_TABLE_ACTIONS].map((a) => `dynamodb:${a}`);
 type Raw = { Action: string | string[]; Resource: unknown; Condition?: any };
 
-/** A function's table statements, their resource resolved to the table's ARN (or its indexes'), as the emulator reads them. */
+/**
+ * A function's statements on the table and its indexes (not its stream), their resource resolved
+ * to the table's ARN (or its indexes'), as the emulator reads them.
+ */
 function tableStatements(name: string): { raw: Raw[]; statements: Statement[] } {
-  const raw = (t.statementsOf(t.functionOf(name)[1]) as Raw[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
+  const raw = (t.statementsOf(t.functionOf(name)[1]) as Raw[]).filter(
+    (s) => [s.Action].flat().some((a) => ITEM_ACTIONS.includes(a)) && !JSON.stringify(s.Resource).includes('StreamArn'),
+  );
   const resolved = raw.map((s) => ({ ...s, Resource: JSON.stringify(s.Resource).includes('/index/') ? `${TABLE}/index/*` : TABLE }));
   return { raw, statements: resolved.map((s) => toStatement(s as Record<string, unknown>).statement!).filter(Boolean) };
 }
