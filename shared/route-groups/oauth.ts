@@ -144,7 +144,7 @@ export const oauthRoutes = routeGroup('oauth', {
     access: 'write',
     permission: 'oauth',
     etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: "Delete an OAuth client of an API of the caller's organisation",
     description: ownApi,
     success: 'OAuth client deleted',

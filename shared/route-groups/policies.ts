@@ -151,7 +151,7 @@ export const policiesRoutes = routeGroup('policies', {
     access: 'write',
     permission: 'policies',
     etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     summary: "Delete a policy of the caller's organisation",
     description: `${own} Keys naming the policy simply stop receiving what it granted.`,
     success: 'Policy deleted; Meta is its id',
