@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
  * npm run bench: starts its own local stage on a fresh DATA_DIR, runs each scenario against it
  * and against raw DynamoDB Local in the same run, prints the ratios with pass/fail, and writes
  * bench/results.json and BENCHMARKS.md. Absolute times are reported but only ratios are judged.
+ * A run of named scenarios replaces their rows and keeps the other rows of the last results, each
+ * row saying which run measured it.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
 import { startFloor } from './lib/floor';
@@ -28,6 +30,25 @@ import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
 const javaVersion = () => spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr ?? '';
+
+/** A row as stored: with the run that measured it. */
+type StoredRow = Row & { run: string };
+
+/**
+ * The rows of this run, in place of the same scenarios' rows of the stored results; the other
+ * stored rows stay (a run of some scenarios must not drop the others' figures).
+ */
+function merged(fresh: StoredRow[], file: string, partial: boolean): StoredRow[] {
+  if (!partial || !existsSync(file)) return fresh;
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { machine: { date: string; command: string }; rows: (Row & { run?: string })[] };
+  const ran = new Set(fresh.map((r) => r.scenario));
+  const out: StoredRow[] = [];
+  for (const r of stored.rows) {
+    if (!ran.has(r.scenario)) out.push({ ...r, run: r.run ?? `\`${stored.machine.command}\` on ${stored.machine.date}` });
+    else if (!out.some((o) => o.scenario === r.scenario)) out.push(...fresh.filter((f) => f.scenario === r.scenario));
+  }
+  return [...out, ...fresh.filter((f) => !out.includes(f))];
+}
 
 function table(rows: Row[]): string {
   const lines = ['| scenario | measured | value | target | result |', '|---|---|---|---|---|'];
@@ -85,19 +106,27 @@ async function main() {
   };
   console.log(table(rows));
   const dir = join(dirname(fileURLToPath(import.meta.url)));
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  const thisRun = `\`${machine.command}\` on ${machine.date}`;
+  const all = merged(
+    rows.map((r) => ({ ...r, run: thisRun })),
+    join(dir, 'results.json'),
+    only.length > 0,
+  );
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows: all }, null, 2)}\n`);
+  const earlier = [...new Set(all.map((r) => r.run).filter((r) => r !== thisRun))];
   const md = [
     '# Benchmarks',
     '',
     `Measured by \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
       `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}.`,
+    ...earlier.map((run) => `Rows of ${[...new Set(all.filter((r) => r.run === run).map((r) => r.scenario))].join(', ')}: kept from ${run}.`),
     'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
     '',
-    table(rows),
+    table(all),
     '',
     '## Details',
     '',
-    ...rows.map(
+    ...all.map(
       (r) =>
         `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail)
           .map(([k, v]) => `${k} ${v}`)
