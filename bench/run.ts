@@ -37,7 +37,11 @@ type StoredRow = Row & { measured_at: string; command: string };
 function previousRows(file: string): StoredRow[] {
   if (!existsSync(file)) return [];
   const old = JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string; command?: string }; rows?: Array<Row & Partial<StoredRow>> };
-  return (old.rows ?? []).map((r) => ({ ...r, measured_at: r.measured_at ?? old.machine?.date ?? 'unknown', command: r.command ?? old.machine?.command ?? 'unknown' }));
+  return (old.rows ?? []).map((r) => ({
+    ...r,
+    measured_at: r.measured_at ?? old.machine?.date ?? 'unknown',
+    command: r.command ?? old.machine?.command ?? 'unknown',
+  }));
 }
 
 /** Scenarios in the order of the steps, whatever run measured them. */
@@ -133,7 +137,7 @@ async function main() {
     '',
     `Last run: \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
       `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}, load average ${machine.load}.`,
-    kept.length ? 'Rows of scenarios that run did not measure are kept from earlier runs; each one\'s date and command are in its details.' : '',
+    kept.length ? "Rows of scenarios that run did not measure are kept from earlier runs; each one's date and command are in its details." : '',
     'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
     '',
     table(all),

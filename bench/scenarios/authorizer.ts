@@ -22,6 +22,29 @@ import { interleaved, median, percentile, round, type Row } from '../lib/stats';
 
 const AUTHORIZER = 'demoAuthorizer';
 
+/**
+ * us-east-1 list prices (USD), first tier, without free tiers, as aws.amazon.com/lambda/pricing,
+ * /dynamodb/pricing/on-demand and /api-gateway/pricing published them (read 2026-11-25; BENCHMARKS.md
+ * "What a million authorized requests cost").
+ */
+const PRICES = {
+  lambdaArmGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1e6,
+  dynamoWriteUnit: 0.625 / 1e6,
+  dynamoReadUnit: 0.125 / 1e6,
+  httpApiRequest: 1.0 / 1e6,
+  restApiRequest: 3.5 / 1e6,
+};
+
+/** A million authorized requests through an HTTP API with the authorizer: each spends one write unit (the quota's UpdateItem, under 1 KB). */
+function costPerMillion(billedMs: number, memoryMb: number) {
+  const n = 1e6;
+  const lambda = n * (billedMs / 1000) * (memoryMb / 1024) * PRICES.lambdaArmGbSecond + n * PRICES.lambdaRequest;
+  const dynamo = n * PRICES.dynamoWriteUnit;
+  const api = n * PRICES.httpApiRequest;
+  return { lambda, dynamo, api, total: lambda + dynamo + api };
+}
+
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
 
 /** The demo template with the two yardsticks beside the authorizer, on its role; asset paths made absolute. */
@@ -72,7 +95,16 @@ export async function authorizer(ctx: Ctx, opts = { warm: 300, runs: 5 }): Promi
     // Cold first (each start is stopped again), then warm on one container each.
     const inits = { auth: [] as number[], sdk: [] as number[] };
     for (let i = 0; i < opts.runs; i++) {
-      const order: Array<[string, number[]]> = i % 2 === 0 ? [[sdkOnly, inits.sdk], [auth, inits.auth]] : [[auth, inits.auth], [sdkOnly, inits.sdk]];
+      const order: Array<[string, number[]]> =
+        i % 2 === 0
+          ? [
+              [sdkOnly, inits.sdk],
+              [auth, inits.auth],
+            ]
+          : [
+              [auth, inits.auth],
+              [sdkOnly, inits.sdk],
+            ];
       for (const [id, into] of order) {
         const o = await emulator.runtimes.get(id)!.coldStart();
         if (!o.ok) throw new Error(`${id} INIT failed: ${o.error.errorMessage}`);
@@ -149,6 +181,15 @@ export async function authorizer(ctx: Ctx, opts = { warm: 300, runs: 5 }): Promi
       failures: failures.slice(0, 3).join('; ') || 'none',
     };
     const clean = failures.length === 0 && denied.length === 0;
+    const cost = costPerMillion(billed(warm.a), memoryMb);
+    const costDetail = {
+      billed_ms: billed(warm.a),
+      memory_mb: memoryMb,
+      lambda_usd: round(cost.lambda, 3),
+      dynamodb_writes_usd: round(cost.dynamo, 3),
+      http_api_usd: round(cost.api, 3),
+      rest_api_usage_plan_requests_usd: round(1e6 * PRICES.restApiRequest, 3),
+    };
     return [
       {
         scenario: 'lambda authorizer',
@@ -165,6 +206,14 @@ export async function authorizer(ctx: Ctx, opts = { warm: 300, runs: 5 }): Promi
         target: '<= 1.3',
         pass: initRatio <= 1.3 && clean,
         detail,
+      },
+      {
+        scenario: 'lambda authorizer',
+        measured: 'USD per million authorized requests, us-east-1 (Lambda arm64 at the billed p50 + DynamoDB writes + HTTP API)',
+        value: round(cost.total, 2),
+        target: 'reported',
+        pass: true,
+        detail: costDetail,
       },
     ];
   } finally {

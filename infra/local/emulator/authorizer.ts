@@ -11,7 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2 } from 
 import type { Outcome } from './runtime';
 import type { EmulatedAuthorizer } from './template';
 
-export type AuthorizerDecision = { allow: true; context: Record<string, unknown> } | { allow: false; status: 401 | 403 | 500; message: string };
+type AuthorizerDecision = { allow: true; context: Record<string, unknown> } | { allow: false; status: 401 | 403 | 500; message: string };
 
 const refuse = (status: 401 | 403 | 500): AuthorizerDecision => ({
   allow: false,
@@ -20,7 +20,7 @@ const refuse = (status: 401 | 403 | 500): AuthorizerDecision => ({
 });
 
 /** The identity values of a request, in the authorizer's order; undefined when one is missing or empty (API Gateway's 401). */
-export function identityValues(a: EmulatedAuthorizer, event: APIGatewayProxyEventV2): string[] | undefined {
+function identityValues(a: EmulatedAuthorizer, event: APIGatewayProxyEventV2): string[] | undefined {
   const values = a.identitySource.map((s) => (s.from === 'header' ? event.headers[s.name] : event.queryStringParameters?.[s.name]));
   return values.every((v) => typeof v === 'string' && v !== '') ? (values as string[]) : undefined;
 }
@@ -52,7 +52,7 @@ function toDecision(outcome: Outcome): AuthorizerDecision {
   return r.isAuthorized ? { allow: true, context: (r.context ?? {}) as Record<string, unknown> } : refuse(403);
 }
 
-export interface AuthorizerRunner {
+interface AuthorizerRunner {
   decide(a: EmulatedAuthorizer, event: APIGatewayProxyEventV2): Promise<AuthorizerDecision>;
 }
 
