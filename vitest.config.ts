@@ -9,7 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 class SynthesizedStackLast extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const late = (f: TestSpecification) => /[/\\]test[/\\](emulator[/\\]|infra[/\\]synth\.test)/.test(f.moduleId);
+    // Every file that reads the synthesized stack (test/support/assembly.ts).
+    const late = (f: TestSpecification) => /[/\\]test[/\\](emulator[/\\]|infra[/\\](synth|diff-artifact)\.test)/.test(f.moduleId);
     return [...sorted.filter((f) => !late(f)), ...sorted.filter(late)];
   }
 }

@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
  * npm run bench: starts its own local stage on a fresh DATA_DIR, runs each scenario against it
  * and against raw DynamoDB Local in the same run, prints the ratios with pass/fail, and writes
  * bench/results.json and BENCHMARKS.md. Absolute times are reported but only ratios are judged.
+ * A run of named scenarios replaces their rows and keeps the other rows of the last results, each
+ * row saying which run measured it.
  */
 import { spawnSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
 import { startFloor } from './lib/floor';
@@ -24,10 +26,45 @@ import { importBig } from './scenarios/import';
 import { analytics } from './scenarios/analytics';
 import { sourceMaps } from './scenarios/source-maps';
 import { gateways } from './scenarios/gateways';
+import { authorizer } from './scenarios/authorizer';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
 const javaVersion = () => spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr ?? '';
+
+/** A row as results.json keeps it: when and by which command it was measured. */
+type StoredRow = Row & { measured_at: string; command: string };
+
+/** The rows of the last results.json; rows written before rows carried their date take the file's. */
+function previousRows(file: string): StoredRow[] {
+  if (!existsSync(file)) return [];
+  const old = JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string; command?: string }; rows?: Array<Row & Partial<StoredRow>> };
+  return (old.rows ?? []).map((r) => ({
+    ...r,
+    measured_at: r.measured_at ?? old.machine?.date ?? 'unknown',
+    command: r.command ?? old.machine?.command ?? 'unknown',
+  }));
+}
+
+/** Scenarios in the order of the steps, whatever run measured them. */
+const SCENARIO_ORDER = (scenario: string, order: Map<string, number>) => {
+  const i = KNOWN_SCENARIOS.indexOf(scenario);
+  return i >= 0 ? i : KNOWN_SCENARIOS.length + (order.get(scenario) ?? 0);
+};
+const KNOWN_SCENARIOS = [
+  'read',
+  'write',
+  'commit wait',
+  'list at scale',
+  'quota contention',
+  'hot key',
+  'cold start',
+  'emulator cold start',
+  'import',
+  'analytics',
+  'nginx + ext-authz',
+  'lambda authorizer',
+];
 
 function table(rows: Row[]): string {
   const lines = ['| scenario | measured | value | target | result |', '|---|---|---|---|---|'];
@@ -61,6 +98,7 @@ async function main() {
       ['import', () => importBig(ctx)],
       ['analytics', () => analytics(ctx)],
       ['gateways', () => gateways(ctx)],
+      ['authorizer', () => authorizer(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {
@@ -82,24 +120,35 @@ async function main() {
     java: javaVersion().split('\n')[0]?.trim() ?? 'unknown',
     command: `npm run bench${only.length ? ` -- ${only.join(' ')}` : ''}`,
     seconds: Math.round((Date.now() - started) / 1000),
+    load: loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / '),
   };
   console.log(table(rows));
   const dir = join(dirname(fileURLToPath(import.meta.url)));
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  // A run of some scenarios replaces their rows and keeps every other scenario's from earlier runs,
+  // each row with when and by what it was measured.
+  const ran = new Set(rows.map((r) => r.scenario));
+  const fresh: StoredRow[] = rows.map((r) => ({ ...r, measured_at: machine.date, command: machine.command }));
+  const kept = previousRows(join(dir, 'results.json')).filter((r) => !ran.has(r.scenario));
+  const order = new Map(fresh.concat(kept).map((r, i) => [r.scenario, i]));
+  const all = [...kept, ...fresh].sort((a, b) => SCENARIO_ORDER(a.scenario, order) - SCENARIO_ORDER(b.scenario, order));
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows: all }, null, 2)}\n`);
   const md = [
     '# Benchmarks',
     '',
-    `Measured by \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
-      `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}.`,
+    `Last run: \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
+      `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}, load average ${machine.load}.`,
+    kept.length ? "Rows of scenarios that run did not measure are kept from earlier runs; each one's date and command are in its details." : '',
     'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
     '',
-    table(rows),
+    table(all),
     '',
     '## Details',
     '',
-    ...rows.map(
+    ...all.map(
       (r) =>
-        `- **${r.scenario}: ${r.measured}**: ${Object.entries(r.detail)
+        `- **${r.scenario}: ${r.measured}** (${r.measured_at.slice(0, 10)}, \`${r.command}\`): ${Object.entries(r.detail)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
     ),

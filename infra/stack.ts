@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ORG_LIMITS } from '../shared/limits';
 import { needsServiceKey, orgLimitOf, type TableAction } from '../shared/route-def';
-import { routeList } from '../shared/routes';
+import { routeList, routes as routeTable } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { functionBundling } from './bundling';
 import { copyNodeModulesCommands } from './node-modules';
@@ -215,13 +215,19 @@ export class ManagementStack extends Stack {
       routes.set(r.name, route!);
     }
 
+    // The demo's functions (-c demo=on) get the same cdk-nag acknowledgements as the routes' (their grants: the check's).
+    const demoFunctions: NodejsFunction[] = [];
     if (config.demo) {
       new AuthorizerDemo(this, 'Demo', {
         api,
         table,
         encryptionKey: key,
         apiId: DEMO_API_ID,
-        makeFunction: (name, entry, environment) => fn(name, entry, environment),
+        makeFunction: (name, entry, environment) => {
+          const f = fn(name, entry, environment);
+          demoFunctions.push(f);
+          return f;
+        },
       });
     }
 
@@ -286,6 +292,7 @@ export class ManagementStack extends Stack {
         [delivery.routingFunction, ROUTING_TABLE_ACTIONS],
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
         [audit.consumer, AUDIT_TABLE_ACTIONS],
+        ...demoFunctions.map((f): [NodejsFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
       ],
       api,
       routes: [...routes.values()],

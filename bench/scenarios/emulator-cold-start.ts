@@ -1,12 +1,10 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { FunctionRuntime } from '../../infra/local/emulator/runtime';
 import { lambdaVariables, LOCAL_ACCOUNT, workerScript } from '../../infra/local/emulator/stage';
 import { DEFAULT_ASSEMBLY, isFresh, synthesize, templateOf } from '../../infra/local/emulator/synth';
 import { readCloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { LAMBDA_RUNTIME } from '../../infra/runtime';
-import { bundle, OUT_DIR } from '../lib/bundle';
+import { functionAsset, SDK_ONLY_SOURCE } from '../lib/function-asset';
 import { median, round, type Row } from '../lib/stats';
 
 /**
@@ -24,16 +22,7 @@ export async function emulatorColdStart(runs = 5): Promise<Row[]> {
   const stage = readCloudStage(templateOf(DEFAULT_ASSEMBLY), { region: 'us-east-1', account: LOCAL_ACCOUNT, tableName: 'bench' });
 
   // The baseline: the same bundling as the stack, in a folder of its own like an asset.
-  mkdirSync(OUT_DIR, { recursive: true });
-  const entry = join(OUT_DIR, 'sdk-only.ts');
-  writeFileSync(
-    entry,
-    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\nimport { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n" +
-      'const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));\nexport const handler = async () => typeof doc.send;\n',
-  );
-  const assetDir = join(OUT_DIR, 'sdk-only-asset');
-  mkdirSync(assetDir, { recursive: true });
-  renameSync((await bundle('sdk-only-fn', entry, [], { plain: true })).file, join(assetDir, 'index.mjs'));
+  const assetDir = await functionAsset('sdk-only', SDK_ONLY_SOURCE);
   const baseline: EmulatedFunction = {
     logicalId: 'SdkOnly',
     name: 'sdk-only',

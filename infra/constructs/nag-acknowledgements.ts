@@ -5,7 +5,7 @@
  * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
  * test/infra/nag.test.ts, so none outlives its reason.
  */
-import { type CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, DefaultStackSynthesizer, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -158,6 +158,10 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
   const stack = Stack.of(hosting);
   const qualifier = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
   const bucketArn = `<${stack.getLogicalId(hosting.bucket.node.defaultChild as CfnElement)}.Arn>`;
+  // The bootstrap bucket's name as the finding spells it: concrete where the stack's environment
+  // is (the CDK CLI fills CDK_DEFAULT_REGION from the machine's AWS configuration), a token otherwise.
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
   const why =
     "CDK's BucketDeployment handler copies the console's files from the deployment's asset in the bootstrap bucket to the console bucket (and prunes stale " +
     "ones): read on that one bootstrap bucket, write and delete on the console bucket only; the wildcards are CDK's grant helpers' object-level actions.";
@@ -168,7 +172,7 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
         reason: 'The AWS-managed basic execution policy grants only the CloudWatch Logs writes every function needs.',
       },
       ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((a) => ({ id: `AwsSolutions-IAM5[Action::${a}]`, reason: why })),
-      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*]`, reason: why },
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-${account}-${region}/*]`, reason: why },
       { id: `AwsSolutions-IAM5[Resource::${bucketArn}/*]`, reason: why },
       {
         id: 'AwsSolutions-L1',

@@ -18,10 +18,12 @@ async function main() {
   const templateFile = await templateFor(args, log);
   const emulator = await startEmulator({ templateFile, ...s, env: process.env, log });
   const { stage } = emulator;
+  const authorized = stage.routes.filter((r) => r.authorizer).length;
   const server = createGateway({
     routes: stage.routes,
     defaultFunction: stage.defaultFunction,
     invoke: emulator.invoke,
+    executeApiArn: stage.executeApiArn,
     log,
     addHeaders: emulator.edgeHeaders,
     site: { owns: isConsolePath, serve: (req, res) => serveConsole(req, res) },
@@ -47,7 +49,8 @@ async function main() {
       [
         `Emulated cloud stage listening on ${url}`,
         `  template     ${templateFile}${flag(args, 'template') ? '' : ' (cdk synth)'}`,
-        `  functions    ${stage.functions.size} (${nodes}), ${stage.routes.length} routes${stage.defaultFunction ? ' + $default' : ''}`,
+        `  functions    ${stage.functions.size} (${nodes}), ${stage.routes.length} routes${stage.defaultFunction ? ' + $default' : ''}` +
+          `${authorized ? `, ${authorized} behind Lambda authorizers` : ''}`,
         `  storage      ${emulator.storage}, table${stage.tables.length === 1 ? '' : 's'} ${stage.tables.map((t) => t.name).join(', ')}`,
         `  IAM          each function's template policy, checked on every DynamoDB and Secrets Manager call`,
         `  console      ${url}/console/ (console/dist, built by npm run emulate when missing or stale)`,

@@ -108,7 +108,7 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     const started = Date.now();
     const requestId = requestIdOf(event);
     // Every line any layer logs during this request carries these two keys.
-    beginInvocation({ requestId, route: label }, context);
+    await beginInvocation({ requestId, route: label }, context);
     let result: Result;
     try {
       result = edgeRefusal(event.headers, route.group, requestId) ?? (await core(event, context as InputContext));

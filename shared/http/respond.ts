@@ -40,9 +40,23 @@ export function errorResult(group: Group, err: unknown, requestId: string): Resu
   }
   // The invocation's keys (request id, route) are on the line already; the error's stack too.
   logger.error('unhandled error', err instanceof Error ? err : String(err));
-  return isThrottling(err)
-    ? jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) })
-    : jsonResult({ status: 500, body: errorBody(group, `Internal error (request ${requestId})`) });
+  if (isThrottling(err)) return jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) });
+  // Out of time before the function's own timeout (Middy's early response): the service is
+  // overloaded (a throttled hot key's retries), not broken; a retry with the same Idempotency-Key
+  // is safe, so the answer is the same 503 as a busy table, not a 500.
+  if (isOutOfTime(err)) {
+    return jsonResult({
+      status: 503,
+      body: errorBody(group, `The request ran out of time; retry shortly (request ${requestId})`),
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  return jsonResult({ status: 500, body: errorBody(group, `Internal error (request ${requestId})`) });
+}
+
+/** Middy's timeoutEarlyResponse: a TimeoutError caused by @middy/core. */
+function isOutOfTime(err: unknown): boolean {
+  return err instanceof Error && err.name === 'TimeoutError' && (err.cause as { package?: string } | undefined)?.package === '@middy/core';
 }
 
 /**

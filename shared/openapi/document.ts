@@ -347,7 +347,13 @@ function responses(r: Route, set: SchemaSet): Json {
     if (r.refusalHeaders && status === 429) for (const h of RATE_HEADERS) headers[h] = headerRef(h);
     if (r.refusalHeaders && status === 429) headers['Retry-After'] = headerRef('Retry-After-Check');
     const model = r.doc?.models?.[status];
-    const schema = status === 200 ? set.use(r.result, 'output') : set.named(model ?? errorModel(r.group), 'output');
+    // A route's own 401 model (the external authorization's refusal) sits beside the group's:
+    // a request without the group's credential is refused by the credential check first.
+    const refusal =
+      model && status === 401
+        ? { anyOf: [set.named(model, 'output'), set.named(errorModel(r.group), 'output')] }
+        : set.named(model ?? errorModel(r.group), 'output');
+    const schema = status === 200 ? set.use(r.result, 'output') : refusal;
     const example = recorded[String(status)];
     out[String(status)] = {
       description: when,

@@ -242,7 +242,7 @@ export const keysRoutes = routeGroup('keys', {
     access: 'write',
     permission: 'keys',
     etag: true,
-    tableActions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'deletion', 'key', 'org', 'org_limit'],
     summary: "Delete a key of the caller's organisation by its hash, with its live quota",
     description: `${byHash} Deletes the key with its live quotas and its user-name marker.`,

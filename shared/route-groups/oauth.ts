@@ -151,7 +151,7 @@ export const oauthRoutes = routeGroup('oauth', {
     access: 'write',
     permission: 'oauth',
     etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'api', 'api_db_id', 'deletion', 'oauth_client', 'org_limit'],
     summary: "Delete an OAuth client of an API of the caller's organisation",
     description: ownApi,

@@ -160,7 +160,7 @@ export const policiesRoutes = routeGroup('policies', {
     access: 'write',
     permission: 'policies',
     etag: true,
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'deletion', 'org_limit', 'policy'],
     summary: "Delete a policy of the caller's organisation",
     description: `${own} Keys naming the policy simply stop receiving what it granted.`,

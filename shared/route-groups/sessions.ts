@@ -47,7 +47,9 @@ export const sessionsRoutes = routeGroup('sessions', {
       'tried on the path as sent and after the listen path: one unit of quota spent, the same events.',
     success: 'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream',
     statuses: {
-      401: 'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate',
+      401:
+        'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
+        'or no valid X-Gw-Authorization (the group envelope)',
       403: 'Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method)',
       404: 'Refused: no API listens on this host and path (reason UnknownApi)',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded; Retry-After says when to try again',

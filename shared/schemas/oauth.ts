@@ -20,38 +20,27 @@ const redirectUri = z
 
 const policyId = z.union([idSchema, z.literal('')]);
 
+/** A new client's members but its API: the gateway create names the API in the body, the dashboard's in the path. */
+const clientFields = {
+  redirect_uri: redirectUri,
+  client_id: idSchema.optional(),
+  policy_id: policyId.optional().default(''),
+  meta_data: looseObject
+    .nullable()
+    .optional()
+    .transform((v) => v ?? {}),
+  description: shortText.optional().default(''),
+};
+
 /**
  * Body of POST /gw/oauth/clients/create (contract §9). The secret is always generated; a
  * client id may be given (for migrations), else one is generated.
  */
-export const oauthCreateSchema = storableBody(
-  z.object({
-    api_id: idSchema,
-    redirect_uri: redirectUri,
-    client_id: idSchema.optional(),
-    policy_id: policyId.optional().default(''),
-    meta_data: looseObject
-      .nullable()
-      .optional()
-      .transform((v) => v ?? {}),
-    description: shortText.optional().default(''),
-  }),
-);
+export const oauthCreateSchema = storableBody(z.object({ api_id: idSchema, ...clientFields }));
 export type OAuthCreate = z.infer<typeof oauthCreateSchema>;
 
 /** Body of POST /api/apis/oauth/{apiID}: the gateway create's, the API taken from the path. */
-export const oauthDashboardCreateSchema = storableBody(
-  z.object({
-    redirect_uri: redirectUri,
-    client_id: idSchema.optional(),
-    policy_id: policyId.optional().default(''),
-    meta_data: looseObject
-      .nullable()
-      .optional()
-      .transform((v) => v ?? {}),
-    description: shortText.optional().default(''),
-  }),
-);
+export const oauthDashboardCreateSchema = storableBody(z.object(clientFields));
 
 /**
  * Body of PUT /gw/oauth/clients/{apiID}/{clientID}: every member optional. It replaces

@@ -50,15 +50,23 @@ describe('a hot key behind a per-item write ceiling', () => {
     const statuses = tally(results.map((r) => r.status));
     const allowed = statuses['200'] ?? 0;
     expect(allowed).toBeLessThanOrEqual(150);
-    expect(Object.keys(statuses).every((c) => ['200', '429', '503'].includes(c))).toBe(true);
-    // A quota refusal only when nothing is left: no false refusal.
-    if (statuses['429']) expect(allowed).toBe(150);
+    expect(
+      Object.keys(statuses).every((c) => ['200', '429', '503'].includes(c)),
+      JSON.stringify(statuses),
+    ).toBe(true);
+    // A check that ran out of time answers 503 but may still have spent its unit (its write can
+    // land after the early answer, as in Lambda); every other unit must be admitted before any
+    // quota refusal: no false refusal.
+    const timedOut = results.filter((r) => r.status === 503 && /ran out of time/.test(String(r.body?.message))).length;
+    if (statuses['429']) expect(allowed + timedOut).toBeGreaterThanOrEqual(150);
     expect(results.filter((r) => r.status === 429).every((r) => r.body.reason === 'QuotaExceeded')).toBe(true);
     expect(throttle.stats.throttled).toBeGreaterThan(0);
     const head = await read(counterOf(keyHash(key), '').head);
     expect(typeof head?.shard_gen).toBe('string');
     // Reads sum the shards.
-    expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(150 - allowed);
+    const remaining = (await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining;
+    expect(remaining).toBeLessThanOrEqual(150 - allowed);
+    expect(remaining).toBeGreaterThanOrEqual(150 - allowed - timedOut);
     // A reset (the dashboard's PUT without suppress_reset) folds the shards back, then resets.
     const reset = await s.dash(t.key, 'PUT', `/api/apis/${api}/keys/${key}`, { access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
     expect(reset.status).toBe(200);

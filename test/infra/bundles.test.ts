@@ -2,7 +2,8 @@
  * Cold starts (infra/bundling.ts): the deployed bundles load only what every request needs. The
  * Secrets Manager client is a chunk of its own, imported on first use and only by functions that
  * read a secret; the SDK's credential chain is the environment provider alone (no SSO, INI,
- * process, web identity or STS code shipped); yaml ships once, beside the import function.
+ * process, web identity or STS code shipped); yaml ships once, beside the import function; the
+ * Tracer and the X-Ray SDK are a chunk loaded only by a sampled invocation (shared/observability/tracer.ts).
  */
 import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,6 +52,17 @@ describe('function bundles', () => {
     // index.mjs imports that chunk dynamically: it is read when a secret is first needed.
     const dynamic = meta.outputs[atStart.find((o) => o.endsWith('index.mjs'))!]!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
     expect(dynamic.some((d) => packagesIn(meta, [d]).has('@aws-sdk/client-secrets-manager'))).toBe(true);
+  });
+
+  it('no function loads the X-Ray SDK at start: the Tracer is a chunk a sampled invocation imports', async () => {
+    for (const entry of [routes.sessionsCheck.entry, routes.keysGet.entry, routes.hooksCreate.entry]) {
+      const meta = await deployed(entry);
+      const { atStart, onDemand } = split(meta);
+      for (const pkg of ['aws-xray-sdk-core', '@aws-lambda-powertools/tracer']) {
+        expect(packagesIn(meta, atStart).has(pkg), `${entry} loads ${pkg} at start`).toBe(false);
+        expect(packagesIn(meta, onDemand).has(pkg), `${entry} ships ${pkg} on demand`).toBe(true);
+      }
+    }
   });
 
   it('a function that reads no secret ships no Secrets Manager code', async () => {

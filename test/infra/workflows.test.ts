@@ -4,7 +4,9 @@
  * action by commit, reach AWS only through OIDC with the role of the stage at hand, run no install
  * script where an OIDC token can be had, and run the README's commands: tests, synth and diff on
  * pull requests (the diff on the test job's assemblies); dev then prod (behind its environment)
- * on main, from the workflow and branch the deploy roles trust (infra/deploy-role-stack.ts).
+ * on main, from the workflow and branch the deploy roles trust (infra/deploy-role-stack.ts). The
+ * jobs that run the tests run in Debian and install what .ci/run installs (Java, nginx-light,
+ * chromium) before `npm ci`.
  */
 import Ajv from 'ajv';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -36,6 +38,8 @@ interface Step {
 }
 interface Job {
   needs?: string | string[];
+  'runs-on'?: string;
+  container?: string | { image: string; options?: string };
   strategy?: { matrix: { stage?: string[]; include?: Array<Record<string, string>> } };
   environment?: string;
   permissions?: Record<string, string>;
@@ -66,7 +70,7 @@ const runLines = (w: Workflow) =>
   steps(w)
     .flatMap((s) => (s.run ?? '').split('\n'))
     .map((l) => normalize(l))
-    .filter((l) => /^(npm|npx) /.test(l));
+    .filter((l) => /^(npm|npx|apt-get) /.test(l));
 
 /** The commands the README says CI runs (between the ci-commands markers of its Deploy section). */
 function readmeCommands(): string[] {
@@ -146,6 +150,7 @@ describe('GitHub workflows', () => {
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     const test = w.jobs.test!.steps.map((s) => normalize(s.run ?? '')).filter(Boolean);
     expect(test).toEqual([
+      'apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless nginx-light chromium',
       'npm ci',
       'npm test',
       'npm run synth -- -c stage=<stage> --output assembly/<stage>',
@@ -171,6 +176,33 @@ describe('GitHub workflows', () => {
     const summary = diff.steps.find((s) => s.run?.includes('$GITHUB_STEP_SUMMARY'));
     expect(summary?.run).toContain('cat cdk-diff.txt');
     expect((summary as { if?: string }).if).toBe('always()');
+  });
+
+  describe.each(files)('%s: the job that runs the tests', (f) => {
+    const jobs = Object.entries(load(f).jobs).filter(([, j]) => j.steps.some((s) => s.run === 'npm test'));
+
+    it('is the test job, in a Debian (bookworm) container with Node 20, as .ci/run expects', () => {
+      expect(jobs.map(([name]) => name)).toEqual(['test']);
+      const job = jobs[0]![1];
+      expect(job['runs-on']).toBe('ubuntu-latest');
+      expect(job.container).toMatchObject({ image: 'node:20-bookworm', options: expect.stringMatching(/--shm-size=\d+[mg]/) });
+    });
+
+    it('installs Java 17, nginx-light and chromium from apt before npm ci, then runs the README test command', () => {
+      const job = jobs[0]![1];
+      const at = (pred: (s: Step) => boolean) => job.steps.findIndex(pred);
+      const apt = job.steps.find((s) => s.run?.includes('apt-get install'))!;
+      const packages = /apt-get install -y -qq ([\w. -]+)$/.exec(apt.run!)![1]!.trim().split(/\s+/);
+      expect(packages.sort()).toEqual(['chromium', 'nginx-light', 'openjdk-17-jre-headless']);
+      expect(apt.run).toMatch(/^apt-get update -qq && /);
+      expect(apt.env).toEqual({ DEBIAN_FRONTEND: 'noninteractive' });
+      // The same packages .ci/run installs when missing.
+      const ciRun = readFileSync(join(process.cwd(), '.ci', 'run'), 'utf8');
+      for (const p of packages) expect(ciRun, p).toMatch(new RegExp(`apt-get install -y -qq ${p}\\b`));
+      expect(at((s) => s === apt)).toBeLessThan(at((s) => s.run === 'npm ci'));
+      expect(at((s) => s.run === 'npm ci')).toBeLessThan(at((s) => s.run === 'npm test'));
+      expect(readmeCommands()).toContain('npm test');
+    });
   });
 
   it('diff as the workflow the diff roles trust', () => {

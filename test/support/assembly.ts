@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isFresh, ROOT, synthesize, templateOf } from '../../infra/local/emulator/synth';
+import { assemblyFor, isFresh, ROOT, synthesize, templateOf } from '../../infra/local/emulator/synth';
 
 export interface Assembly {
   dir: string;
@@ -19,7 +19,6 @@ export interface Assembly {
 
 const DIR = join(tmpdir(), `gw-test-cdk-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`);
 const LOCK = `${DIR}.lock`;
-const RECORD = join(DIR, 'test-synth.json');
 
 async function withLock<T>(fn: () => Promise<T>): Promise<T> {
   for (;;) {
@@ -39,22 +38,25 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function cloudAssembly(): Promise<Assembly> {
+/** The stack synthesized from the sources; with `context`, as `cdk synth -c key=value` (demo=on), in a folder of its own. */
+export function cloudAssembly(context: Record<string, string> = {}): Promise<Assembly> {
+  const dir = assemblyFor(context, DIR);
+  const record = join(dir, 'test-synth.json');
   return withLock(async () => {
-    if (!isFresh(DIR) || !existsSync(RECORD)) {
-      rmSync(DIR, { recursive: true, force: true });
+    if (!isFresh(dir) || !existsSync(record)) {
+      rmSync(dir, { recursive: true, force: true });
       const cache = mkdtempSync(join(tmpdir(), 'gw-empty-npm-cache-'));
       const started = Date.now();
       let output = '';
-      await synthesize(DIR, { offline: true, cache, output: (c) => (output += c) }).catch((e: Error) => {
+      await synthesize(dir, { offline: true, cache, context, output: (c) => (output += c) }).catch((e: Error) => {
         throw new Error(`${e.message}\n${output.slice(-3000)}`);
       });
       const cacheFilesAfter = listFiles(cache);
       rmSync(cache, { recursive: true, force: true });
-      const record = { offline: true, emptyCache: true, seconds: Math.round((Date.now() - started) / 1000), cacheFilesAfter };
-      writeFileSync(RECORD, JSON.stringify(record, null, 2));
+      const facts = { offline: true, emptyCache: true, seconds: Math.round((Date.now() - started) / 1000), cacheFilesAfter };
+      writeFileSync(record, JSON.stringify(facts, null, 2));
     }
-    return { dir: DIR, template: templateOf(DIR), synth: JSON.parse(readFileSync(RECORD, 'utf8')) as Assembly['synth'] };
+    return { dir, template: templateOf(dir), synth: JSON.parse(readFileSync(record, 'utf8')) as Assembly['synth'] };
   });
 }
 

@@ -1,6 +1,6 @@
 /** What `npm run emulate`, `invoke` and `event` share: options, the template to serve, the emulator's settings. */
 import { resolve } from 'node:path';
-import { DEFAULT_ASSEMBLY, isFresh, synthesize, templateOf } from './synth';
+import { assemblyFor, isFresh, synthesize, templateOf } from './synth';
 
 export interface Args {
   positional: string[];
@@ -28,18 +28,32 @@ export function parseArgs(argv: readonly string[], booleans: readonly string[] =
 
 export const flag = (args: Args, name: string) => args.flags.get(name)?.at(-1);
 
+/** `--context key=value` (repeatable): cdk's `-c key=value` for the synth. */
+function contextOf(args: Args): Record<string, string> {
+  const context: Record<string, string> = {};
+  for (const pair of args.flags.get('context') ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq < 1) throw new Error(`--context ${pair}: expected key=value (as cdk's -c)`);
+    context[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return context;
+}
+
 /**
  * The template to serve: `--template <file>` as given, else the stack template of the assembly in
- * `--assembly <dir>` (default cdk.out), synthesized first when it is missing, older than the
- * sources, or `--synth` asks.
+ * `--assembly <dir>` (default cdk.out; with `--context key=value`, cdk.out.key-value),
+ * synthesized first (with those settings) when it is missing, older than the sources, or
+ * `--synth` asks.
  */
 export async function templateFor(args: Args, log: (line: string) => void): Promise<string> {
   const template = flag(args, 'template');
   if (template) return resolve(template);
-  const assembly = resolve(flag(args, 'assembly') ?? DEFAULT_ASSEMBLY);
+  const context = contextOf(args);
+  const assembly = resolve(flag(args, 'assembly') ?? assemblyFor(context));
   if (flag(args, 'synth') === 'true' || !isFresh(assembly)) {
-    log(`synthesizing the stack into ${assembly} (cdk synth with bundling)...`);
-    await synthesize(assembly);
+    const settings = Object.entries(context).map(([k, v]) => ` -c ${k}=${v}`);
+    log(`synthesizing the stack into ${assembly} (cdk synth${settings.join('')} with bundling)...`);
+    await synthesize(assembly, { context });
   }
   return templateOf(assembly);
 }

@@ -1,7 +1,7 @@
 /**
  * The HTTP API in front of the emulated functions: picks the template's route for a request by API
  * Gateway's precedence (shared/http/route-match.ts, the one matcher of every stage; else the
- * `$default` route), sends the payload 2.0 event, and turns the function's answer into the HTTP
+ * `$default` route), runs the route's Lambda authorizer (./authorizer.ts), sends the payload 2.0 event, and turns the function's answer into the HTTP
  * response by payload 2.0's rules. A function that
  * fails (INIT error, exception, crash, timeout, oversized answer) is API Gateway's 502
  * `{"message":"Internal Server Error"}`, never a hang; an event Lambda refuses to take (over 6 MB)
@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import { toApiGatewayEvent } from '../event';
 import { routeMatcher } from '../../../shared/http/route-match';
+import { authorizerRunner } from './authorizer';
 import type { EmulatedRoute } from './template';
 import type { Outcome } from './runtime';
 
@@ -25,11 +26,12 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-const internalError = (): HttpAnswer => ({
-  statusCode: 502,
+const message = (statusCode: number, text: string): HttpAnswer => ({
+  statusCode,
   headers: { 'content-type': 'application/json' },
-  body: Buffer.from(JSON.stringify({ message: 'Internal Server Error' })),
+  body: Buffer.from(JSON.stringify({ message: text })),
 });
+const internalError = () => message(502, 'Internal Server Error');
 
 /** Payload 2.0's response rules: a result without statusCode is a 200 JSON body; a malformed one is 502. */
 export function toHttpAnswer(outcome: Outcome): HttpAnswer {
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   /** The `$default` route's function, if the template has one. */
   defaultFunction?: string;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
+  /** What authorizer events' routeArn starts with (CloudStage.executeApiArn; default: us-east-1, the local account). */
+  executeApiArn?: string;
   log?(line: string): void;
   /** Headers set on every request before it is matched, as CloudFront sets its origin headers (edge=on). */
   addHeaders?: Record<string, string>;
@@ -69,6 +73,7 @@ function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
 
 export function createGateway(opts: GatewayOptions): Server {
   const routes = routeMatcher(opts.routes);
+  const authorizers = authorizerRunner({ executeApiArn: opts.executeApiArn ?? 'arn:aws:execute-api:us-east-1:000000000000:local', invoke: opts.invoke });
   return createServer((req, res) => {
     if (opts.site?.owns(new URL(req.url ?? '/', 'http://local').pathname)) return opts.site.serve(req, res);
     const chunks: Buffer[] = [];
@@ -97,10 +102,16 @@ export function createGateway(opts: GatewayOptions): Server {
       for (const [name, value] of Object.entries(opts.addHeaders ?? {})) req.headers[name.toLowerCase()] = value;
       const event = toApiGatewayEvent(req, url, body, { routeKey: hit?.route.routeKey ?? '$default', pathParameters: hit?.params ?? {} });
       event.requestContext.requestId = requestId;
+      const authorizer = hit?.route.authorizer;
+      if (authorizer) {
+        const decision = await authorizers.decide(authorizer, event);
+        if (!decision.allow) return write(res, message(decision.status, decision.message), requestId);
+        (event.requestContext as { authorizer?: unknown }).authorizer = { lambda: decision.context };
+      }
       const eventBytes = Buffer.byteLength(JSON.stringify(event));
       if (eventBytes > INVOKE_LIMIT) {
         opts.log?.(`REFUSED ${functionId} RequestId: ${requestId} the event is ${eventBytes} bytes; Lambda takes at most ${INVOKE_LIMIT}`);
-        return write(res, { ...internalError(), statusCode: 500 }, requestId);
+        return write(res, message(500, 'Internal Server Error'), requestId);
       }
       try {
         write(res, toHttpAnswer(await opts.invoke(functionId, event)), requestId);

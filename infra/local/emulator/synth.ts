@@ -10,6 +10,15 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const DEFAULT_ASSEMBLY = join(ROOT, 'cdk.out');
 
+/**
+ * The assembly of a synth with context settings (`-c demo=on`): beside cdk.out, named after them
+ * (cdk.out.demo-on), so each keeps its own freshness.
+ */
+export function assemblyFor(context: Record<string, string>, base = DEFAULT_ASSEMBLY): string {
+  const entries = Object.entries(context).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length ? `${base}.${entries.map(([k, v]) => `${k}-${v}`.replace(/[^A-Za-z0-9_-]/g, '_')).join('.')}` : base;
+}
+
 /** What the template and the bundles are made from (infra/local only serves them). */
 const SOURCES = ['infra', 'functions', 'shared', 'console', 'package-lock.json', 'package.json', 'cdk.json', 'tsconfig.json'];
 /** What no template or bundle is made from: the local stages, and the console's build output and generated types. */
@@ -43,6 +52,8 @@ export interface SynthOptions {
   cache?: string;
   /** Where cdk's output goes (default: this process's stderr). */
   output?: (chunk: string) => void;
+  /** Context settings, as `cdk synth -c key=value` (README "Stages and settings"). */
+  context?: Record<string, string>;
 }
 
 /** `cdk synth` with bundling into `assembly`; rejects with the end of cdk's output. */
@@ -50,11 +61,15 @@ export function synthesize(assembly: string, opts: SynthOptions = {}): Promise<v
   const env: NodeJS.ProcessEnv = { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' };
   if (opts.offline) env.npm_config_offline = 'true';
   if (opts.cache) env.npm_config_cache = opts.cache;
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--no-notices', '--output', assembly], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', 'cdk'),
+    ['synth', '--quiet', '--no-notices', '--output', assembly, ...Object.entries(opts.context ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let tail = '';
   const keep = (d: Buffer) => {
     const s = String(d);

@@ -27,11 +27,26 @@ export interface EmulatedFunction {
   statements: Statement[];
 }
 
+/**
+ * A Lambda REQUEST authorizer of HTTP APIs (AWS::ApiGatewayV2::Authorizer), as the emulator runs
+ * it: payload 2.0 with simple responses only (other kinds leave their routes unserved).
+ */
+export interface EmulatedAuthorizer {
+  logicalId: string;
+  functionId: string;
+  /** Where each identity value is read: `header` or `querystring`, and the name. */
+  identitySource: Array<{ from: 'header' | 'querystring'; name: string }>;
+  /** AuthorizerResultTtlInSeconds: 0 (the default) invokes the authorizer on every request. */
+  ttlSeconds: number;
+}
+
 export interface EmulatedRoute {
   routeKey: string;
   method: string;
   path: string;
   functionId: string;
+  /** The route's Lambda authorizer (AuthorizationType CUSTOM), run before its integration. */
+  authorizer?: EmulatedAuthorizer;
 }
 
 export interface EmulatedTable {
@@ -58,6 +73,8 @@ export interface CloudStage {
   routes: EmulatedRoute[];
   /** The `$default` route's function, which answers every other request. */
   defaultFunction?: string;
+  /** `arn:aws:execute-api:<region>:<account>:<api>`: what an authorizer event's routeArn starts with. */
+  executeApiArn: string;
   tables: EmulatedTable[];
   secrets: EmulatedSecret[];
   /**
@@ -193,6 +210,53 @@ function integrationFunction(integration: CfnResource | undefined, x: Intrinsics
   }
 }
 
+/** `$request.header.X` and `$request.querystring.X`; other sources (context, stage variables) are not modelled. */
+function identitySource(source: string): EmulatedAuthorizer['identitySource'][number] | undefined {
+  const m = /^\$request\.(header|querystring)\.(.+)$/.exec(source);
+  return m ? { from: m[1] as 'header' | 'querystring', name: m[1] === 'header' ? m[2]!.toLowerCase() : m[2]! } : undefined;
+}
+
+/**
+ * The authorizer a CUSTOM route names, or why the emulator cannot run it as API Gateway would
+ * (then the route is not served: never looser than the cloud).
+ */
+function readAuthorizer(
+  t: CfnTemplate,
+  route: CfnResource,
+  x: Intrinsics,
+  functions: Map<string, EmulatedFunction>,
+): { authorizer?: EmulatedAuthorizer; problem?: string } {
+  const type = route.Properties?.AuthorizationType ?? 'NONE';
+  if (type === 'NONE') return {};
+  if (type !== 'CUSTOM') return { problem: `authorization ${type} is not emulated` };
+  const id = route.Properties?.AuthorizerId?.Ref as string | undefined;
+  const a = id ? t.Resources[id] : undefined;
+  if (!id || a?.Type !== 'AWS::ApiGatewayV2::Authorizer') return { problem: 'its AuthorizerId names no authorizer of this template' };
+  const p = a.Properties ?? {};
+  if (p.AuthorizerType !== 'REQUEST') return { problem: `${p.AuthorizerType} authorizers are not emulated` };
+  if (p.AuthorizerPayloadFormatVersion !== '2.0' || p.EnableSimpleResponses !== true) {
+    return { problem: 'only payload 2.0 authorizers with simple responses are emulated' };
+  }
+  let functionId: string | undefined;
+  try {
+    functionId = /:function:([^:/]+)/.exec(String(x.resolve(p.AuthorizerUri)))?.[1];
+  } catch {
+    functionId = undefined;
+  }
+  if (!functionId || !functions.has(functionId)) return { problem: `authorizer ${id} invokes no function of this template` };
+  const sources = [p.IdentitySource ?? []].flat().map(String);
+  const identity = sources.map(identitySource);
+  if (identity.some((s) => !s)) return { problem: `authorizer ${id}: identity sources ${sources.join(', ')} are not all request headers or query parameters` };
+  return {
+    authorizer: {
+      logicalId: id,
+      functionId,
+      identitySource: identity as EmulatedAuthorizer['identitySource'],
+      ttlSeconds: Number(p.AuthorizerResultTtlInSeconds ?? 0),
+    },
+  };
+}
+
 /** Whether a template value is the secret's ARN or a dynamic reference to its value (`{{resolve:secretsmanager:...}}`). */
 const namesSecret = (v: any, secretId: string) =>
   v?.Ref === secretId || (Array.isArray(v?.['Fn::Join']?.[1]) && v['Fn::Join'][1][0] === '{{resolve:secretsmanager:' && v['Fn::Join'][1][1]?.Ref === secretId);
@@ -266,12 +330,21 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
     if (integration?.Properties?.PayloadFormatVersion !== '2.0')
       warnings.push(`route ${r.Properties?.RouteKey}: payload format ${integration?.Properties?.PayloadFormatVersion} is sent as 2.0`);
     const routeKey = String(r.Properties?.RouteKey);
+    const { authorizer, problem } = readAuthorizer(template, r, x, functions);
+    if (problem) {
+      warnings.push(`route ${routeKey}: ${problem}; not served`);
+      continue;
+    }
     if (routeKey === '$default') {
+      if (authorizer) {
+        warnings.push('route $default: an authorizer on the $default route is not emulated; not served');
+        continue;
+      }
       defaultFunction = fn;
       continue;
     }
     const [method, path] = routeKey.split(' ') as [string, string];
-    routes.push({ routeKey, method: method.toUpperCase(), path, functionId: fn });
+    routes.push({ routeKey, method: method.toUpperCase(), path, functionId: fn, ...(authorizer ? { authorizer } : {}) });
   }
 
   const tables = Object.entries(template.Resources)
@@ -292,6 +365,7 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
     functions,
     routes,
     defaultFunction,
+    executeApiArn: `arn:aws:execute-api:${opts.region}:${opts.account}:local`,
     tables,
     secrets,
     edgeHeaders: edgeHeaders(template, apiId, x, warnings),

@@ -12645,7 +12645,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12654,7 +12654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -12780,7 +12780,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12789,7 +12789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -12915,7 +12915,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12924,7 +12924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -13050,7 +13050,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13059,7 +13059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -13185,7 +13185,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13194,7 +13194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -13320,7 +13320,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13329,7 +13329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
@@ -13455,7 +13455,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey); with WWW-Authenticate. The X-Gw-Authorization secret is missing or not valid */
+            /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13464,7 +13464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
