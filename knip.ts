@@ -28,9 +28,7 @@ export default {
     'infra/local/*.ts!',
     'scripts/*.ts',
     'bench/*.ts',
-    // Run by path, not imported: the bundling hook runs build-function.ts; tests compile or bundle
-    // the typed client's flow and the infra fixtures.
-    'infra/build-function.ts',
+    // Run by path, not imported: tests compile or bundle the typed client's flow and the infra fixtures.
     'test/e2e/typed-client/flow.ts',
     'test/infra/fixtures/*.ts',
     // The demo stack's echo upstream, named by path as the handlers are.

@@ -3,7 +3,7 @@
  * own node_modules, which `npm ci` installed from the lockfile, instead of running `npm ci` inside
  * the bundle folder: synth then needs neither the registry nor a warm npm cache.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface LockedPackage {
@@ -54,11 +54,9 @@ export function runtimeClosure(lock: Lockfile, names: readonly string[]): string
   return all.filter((p) => !all.some((outer) => outer !== p && p.startsWith(`${outer}/`)));
 }
 
-/** Shell commands (CDK's afterBundling hook) copying the closure of `names` into the bundle folder. */
-export function copyNodeModulesCommands(projectRoot: string, names: readonly string[], inputDir: string, outputDir: string): string[] {
+/** Copies the closure of `names` from the project's node_modules into the bundle folder `outputDir`. */
+export function copyNodeModules(projectRoot: string, names: readonly string[], outputDir: string): void {
+  if (!names.length) return;
   const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as Lockfile;
-  return runtimeClosure(lock, names).map((p) => {
-    const parent = p.slice(0, p.lastIndexOf('/'));
-    return `mkdir -p "${outputDir}/${parent}" && cp -R "${inputDir}/${p}" "${outputDir}/${p}"`;
-  });
+  for (const p of runtimeClosure(lock, names)) cpSync(join(projectRoot, p), join(outputDir, p), { recursive: true, verbatimSymlinks: true });
 }

@@ -8,19 +8,15 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, type HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, StreamViewType, TableV2, type CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, RuntimeFamily, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ORG_LIMITS } from '../shared/limits';
 import { needsServiceKey, orgLimitOf, type TableAction } from '../shared/route-def';
 import { routeList, routes as routeTable } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
-import { functionBundling } from './bundling';
-import { copyNodeModulesCommands } from './node-modules';
+import { functionCode } from './bundling';
 import { LAMBDA_RUNTIME } from './runtime';
 import { stageNames, type StageConfig } from './config';
 import { Capacity } from './constructs/capacity';
@@ -35,8 +31,6 @@ import { grantTableActions } from './constructs/table-grants';
 import { AuthorizerDemo, DEMO_API_ID } from './constructs/gateway-authorizer';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ManagementStackProps extends StackProps {
   config: StageConfig;
@@ -107,14 +101,6 @@ export class ManagementStack extends Stack {
     const originValue = originSecret && SecretValue.secretsManager(originSecret.secretArn, { versionId: config.edge?.secretVersion }).unsafeUnwrap();
     const edgeEnvironment: Record<string, string> = originValue ? { ORIGIN_VERIFY: originValue } : {};
 
-    // Packages that read their own files at run time stay outside the bundle, copied beside it from
-    // the lockfile's node_modules (no `npm ci` in the bundle folder: synth works offline).
-    const bundlingOf = (entry: string, nodeModules: string[] = []): NodejsFunctionProps['bundling'] =>
-      functionBundling(
-        entry,
-        nodeModules,
-        nodeModules.length ? (inputDir, outputDir) => copyNodeModulesCommands(ROOT, nodeModules, inputDir, outputDir) : undefined,
-      );
     // One log group per folder of functions/ (a resource): Lambda writes each function's streams
     // under its own name, and a log group per function would pass CloudFormation's 500 resources.
     const logGroups = new Map<string, LogGroup>();
@@ -133,17 +119,16 @@ export class ManagementStack extends Stack {
       return group;
     };
     const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[], timeout = Duration.seconds(29)) =>
-      new NodejsFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
+      new LambdaFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
         role: new FunctionRole(this, `Role${name[0]!.toUpperCase()}${name.slice(1)}`),
-        entry: join(ROOT, entry),
-        handler: 'handler',
+        // Packages that read their own files at run time (nodeModules) stay outside the bundle,
+        // copied beside it from the lockfile's node_modules (no `npm ci`: synth works offline).
+        code: functionCode(entry, nodeModules),
+        handler: 'index.handler',
         runtime: new Runtime(LAMBDA_RUNTIME, RuntimeFamily.NODEJS, { supportsInlineCode: true }),
         architecture: Architecture.ARM_64,
         memorySize: 1024,
         timeout,
-        projectRoot: ROOT,
-        depsLockFilePath: join(ROOT, 'package-lock.json'),
-        bundling: bundlingOf(entry, nodeModules),
         environment: { TABLE_NAME: table.tableName, ROUTE_NAME: name, ...environment },
         // X-Ray segments per invocation (cold start, duration, errors); HTTP APIs have no X-Ray.
         tracing: Tracing.ACTIVE,
@@ -187,7 +172,7 @@ export class ManagementStack extends Stack {
       },
     });
 
-    const functions = new Map<string, NodejsFunction>();
+    const functions = new Map<string, LambdaFunction>();
     const routes = new Map<string, HttpRoute>();
     for (const r of routeList) {
       const environment: Record<string, string> = { ...edgeEnvironment };
@@ -216,7 +201,7 @@ export class ManagementStack extends Stack {
     }
 
     // The demo's functions (-c demo=on) get the same cdk-nag acknowledgements as the routes' (their grants: the check's).
-    const demoFunctions: NodejsFunction[] = [];
+    const demoFunctions: LambdaFunction[] = [];
     if (config.demo) {
       new AuthorizerDemo(this, 'Demo', {
         api,
@@ -287,12 +272,12 @@ export class ManagementStack extends Stack {
       table,
       secrets: { shared: [gwSecret, adminSecret], serviceKey: serverSecret },
       functions: [
-        ...routeList.map((r): [NodejsFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]),
+        ...routeList.map((r): [LambdaFunction, readonly TableAction[]] => [functions.get(r.name)!, r.tableActions ?? []]),
         [fallback, []],
         [delivery.routingFunction, ROUTING_TABLE_ACTIONS],
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
         [audit.consumer, AUDIT_TABLE_ACTIONS],
-        ...demoFunctions.map((f): [NodejsFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
+        ...demoFunctions.map((f): [LambdaFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
       ],
       api,
       routes: [...routes.values()],

@@ -10,9 +10,8 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
@@ -28,11 +27,11 @@ export interface AuditTrailProps {
   encryptionKey?: IKey;
   deadLetterQueue: IQueue;
   retentionDays: number;
-  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => NodejsFunction;
+  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
 }
 
 export class AuditTrail extends Construct {
-  readonly consumer: NodejsFunction;
+  readonly consumer: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: AuditTrailProps) {
     super(scope, id);

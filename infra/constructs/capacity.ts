@@ -4,8 +4,7 @@
  * concurrency reserved for the check's function, so no other function can take its executions.
  */
 import type { CfnStage, HttpRoute, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { routeList, type RouteName } from '../../shared/routes';
 import type { StageConfig } from '../config';
@@ -17,7 +16,7 @@ export interface CapacityProps {
   config: StageConfig;
   stage: HttpStage;
   routes: ReadonlyMap<string, HttpRoute>;
-  functions: ReadonlyMap<string, NodejsFunction>;
+  functions: ReadonlyMap<string, LambdaFunction>;
 }
 
 export class Capacity extends Construct {

@@ -22,10 +22,10 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { routes } from '../../shared/routes';
 import { stageNames, type StageConfig } from '../config';
@@ -53,7 +53,7 @@ export interface MonitoringProps {
   stage: HttpStage;
   table: ITableV2;
   /** Every function of the stage by route name (the fallback included). */
-  functions: ReadonlyMap<string, NodejsFunction>;
+  functions: ReadonlyMap<string, LambdaFunction>;
   /** Queues whose every message is work that failed for good (webhook deliveries): any message alarms. */
   deadLetterQueues?: IQueue[];
 }
@@ -158,7 +158,7 @@ export class Monitoring extends NestedStack {
     const business = businessMetrics({ alarm, changeFeedFunction: functions.get('hookRouting') });
     serviceAlarms.push(...business.alarms);
 
-    const fnMetrics = (m: (f: NodejsFunction) => Metric) => [...functions].map(([route, f]) => m(f).with({ label: route }));
+    const fnMetrics = (m: (f: LambdaFunction) => Metric) => [...functions].map(([route, f]) => m(f).with({ label: route }));
     const checkFn = functions.get('sessionsCheck');
     new Dashboard(this, 'Dashboard', {
       dashboardName: names.dashboard,

@@ -9,7 +9,7 @@ import { type CfnElement, DefaultStackSynthesizer, Stack, Token, Validations } f
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { TableAction } from '../../shared/route-def';
 import type { ConsoleHosting } from './console-hosting';
@@ -19,11 +19,11 @@ export interface AcknowledgedResources {
   /** The deployment credentials (shared with operators) and the service key (only the service reads it). */
   secrets: { shared: Secret[]; serviceKey: Secret };
   /** Each function with the table actions it is granted (infra/constructs/table-grants.ts). */
-  functions: Array<[NodejsFunction, readonly TableAction[]]>;
+  functions: Array<[LambdaFunction, readonly TableAction[]]>;
   api: HttpApi;
   routes: HttpRoute[];
   /** cmk=on: the functions that send to the webhook queues, which the stage's key encrypts. */
-  queueSenders?: NodejsFunction[];
+  queueSenders?: LambdaFunction[];
   /** edge=on: the distribution and the origin secret. */
   edge?: { distribution: Distribution; originSecret: Secret };
   /** The web console's hosting (a nested stack). */

@@ -18,9 +18,8 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -56,12 +55,12 @@ export interface WebhookDeliveryProps {
   removalPolicy: RemovalPolicy;
   queueNames: { attempts: string; deadLetter: string };
   /** Builds a function of the stage (infra/stack.ts) with extra environment and a timeout. */
-  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => NodejsFunction;
+  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
 }
 
 export class WebhookDelivery extends Construct {
-  readonly routingFunction: NodejsFunction;
-  readonly attemptFunction: NodejsFunction;
+  readonly routingFunction: LambdaFunction;
+  readonly attemptFunction: LambdaFunction;
   readonly attemptQueue: Queue;
   readonly deadLetterQueue: Queue;
 

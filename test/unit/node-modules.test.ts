@@ -3,9 +3,11 @@
  * (infra/node-modules.ts), so `cdk synth` runs no `npm ci`: the copied set must be exactly what
  * Node resolves at run time.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyNodeModulesCommands, runtimeClosure, type Lockfile } from '../../infra/node-modules';
+import { copyNodeModules, runtimeClosure, type Lockfile } from '../../infra/node-modules';
 import { routes } from '../../shared/routes';
 
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as Lockfile;
@@ -37,8 +39,13 @@ describe('node modules beside a bundle', () => {
     expect(() => runtimeClosure({ packages: { 'node_modules/a': { dependencies: { missing: '1' } } } }, ['a'])).toThrow(/missing .*package-lock/);
   });
 
-  it('copies with plain shell commands CDK runs after bundling', () => {
-    const cmds = copyNodeModulesCommands(new URL('../..', import.meta.url).pathname, ['yaml'], '/in', '/out');
-    expect(cmds).toEqual(['mkdir -p "/out/node_modules" && cp -R "/in/node_modules/yaml" "/out/node_modules/yaml"']);
+  it('copies the closure into the bundle folder as the lockfile installed it', () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const out = mkdtempSync(join(tmpdir(), 'bundle-'));
+    copyNodeModules(root, ['yaml'], out);
+    expect(readdirSync(join(out, 'node_modules'))).toEqual(['yaml']);
+    const version = (dir: string) => (JSON.parse(readFileSync(join(dir, 'node_modules/yaml/package.json'), 'utf8')) as { version: string }).version;
+    expect(version(out)).toBe(version(root));
+    rmSync(out, { recursive: true, force: true });
   });
 });
