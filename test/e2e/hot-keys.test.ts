@@ -42,42 +42,47 @@ describe('a hot key behind a per-item write ceiling', () => {
 
   // The ceiling sits in front of this process's client; the emulated stack's functions reach
   // DynamoDB through the emulator's own endpoint (README "Tests").
-  it.skipIf(onEmulator)('is sharded when throttled and never admits more than quota_max; a reset folds the shards back', async () => {
-    const t = await s.tenant();
-    const api = await makeApi(s, t.orgId);
-    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
-    const results = await Promise.all(Array.from({ length: 200 }, () => check(key, api)));
-    const statuses = tally(results.map((r) => r.status));
-    const allowed = statuses['200'] ?? 0;
-    expect(allowed).toBeLessThanOrEqual(150);
-    expect(
-      Object.keys(statuses).every((c) => ['200', '429', '503'].includes(c)),
-      JSON.stringify(statuses),
-    ).toBe(true);
-    // A check that ran out of time answers 503 but may still have spent its unit (its write can
-    // land after the early answer, as in Lambda); every other unit must be admitted before any
-    // quota refusal: no false refusal.
-    const timedOut = results.filter((r) => r.status === 503 && /ran out of time/.test(String(r.body?.message))).length;
-    // Their writes may still land: the reads and the reset below come after the last one. Quiet
-    // for 20 s, the SDK's cap on its wait between two tries of a throttled write.
-    if (timedOut) await throttle.settled(20_000);
-    if (statuses['429']) expect(allowed + timedOut).toBeGreaterThanOrEqual(150);
-    expect(results.filter((r) => r.status === 429).every((r) => r.body.reason === 'QuotaExceeded')).toBe(true);
-    expect(throttle.stats.throttled).toBeGreaterThan(0);
-    const head = await read(counterOf(keyHash(key), '').head);
-    expect(typeof head?.shard_gen).toBe('string');
-    // Reads sum the shards.
-    const remaining = (await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining;
-    expect(remaining).toBeLessThanOrEqual(150 - allowed);
-    expect(remaining).toBeGreaterThanOrEqual(150 - allowed - timedOut);
-    // A reset (the dashboard's PUT without suppress_reset) folds the shards back, then resets.
-    const reset = await s.dash(t.key, 'PUT', `/api/apis/${api}/keys/${key}`, { access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
-    expect(reset.status).toBe(200);
-    expect((await read(counterOf(keyHash(key), '').head))?.shard_gen).toBeUndefined();
-    expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(150);
-    // The next check spends one unit of the fresh window. (Behind the ceiling it may shard the key
-    // again, and a sharded check's quota_remaining is an estimate: the read is exact.)
-    expect((await check(key, api)).body).toMatchObject({ allowed: true });
-    expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(149);
-  });
+  it.skipIf(onEmulator)(
+    'is sharded when throttled and never admits more than quota_max; a reset folds the shards back',
+    async () => {
+      const t = await s.tenant();
+      const api = await makeApi(s, t.orgId);
+      const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
+      const results = await Promise.all(Array.from({ length: 200 }, () => check(key, api)));
+      const statuses = tally(results.map((r) => r.status));
+      const allowed = statuses['200'] ?? 0;
+      expect(allowed).toBeLessThanOrEqual(150);
+      expect(
+        Object.keys(statuses).every((c) => ['200', '429', '503'].includes(c)),
+        JSON.stringify(statuses),
+      ).toBe(true);
+      // A check that ran out of time answers 503 but may still have spent its unit (its write can
+      // land after the early answer, as in Lambda); every other unit must be admitted before any
+      // quota refusal: no false refusal.
+      const timedOut = results.filter((r) => r.status === 503 && /ran out of time/.test(String(r.body?.message))).length;
+      // Their writes may still land: the reads and the reset below come after the last one. Quiet
+      // for 20 s, the SDK's cap on its wait between two tries of a throttled write.
+      if (timedOut) await throttle.settled(20_000);
+      if (statuses['429']) expect(allowed + timedOut).toBeGreaterThanOrEqual(150);
+      expect(results.filter((r) => r.status === 429).every((r) => r.body.reason === 'QuotaExceeded')).toBe(true);
+      expect(throttle.stats.throttled).toBeGreaterThan(0);
+      const head = await read(counterOf(keyHash(key), '').head);
+      expect(typeof head?.shard_gen).toBe('string');
+      // Reads sum the shards.
+      const remaining = (await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining;
+      expect(remaining).toBeLessThanOrEqual(150 - allowed);
+      expect(remaining).toBeGreaterThanOrEqual(150 - allowed - timedOut);
+      // A reset (the dashboard's PUT without suppress_reset) folds the shards back, then resets.
+      const reset = await s.dash(t.key, 'PUT', `/api/apis/${api}/keys/${key}`, { access_rights: rightsFor(api), quota_max: 150, quota_renewal_rate: 3600 });
+      expect(reset.status).toBe(200);
+      expect((await read(counterOf(keyHash(key), '').head))?.shard_gen).toBeUndefined();
+      expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(150);
+      // The next check spends one unit of the fresh window. (Behind the ceiling it may shard the key
+      // again, and a sharded check's quota_remaining is an estimate: the read is exact.)
+      expect((await check(key, api)).body).toMatchObject({ allowed: true });
+      expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(149);
+      // Under load: checks that run out of time take 29 s, then the 20 s quiet window.
+    },
+    180_000,
+  );
 });
