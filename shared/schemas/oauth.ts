@@ -20,10 +20,8 @@ const redirectUri = z
 
 const policyId = z.union([idSchema, z.literal('')]);
 
-/** A new client's members but its API: the gateway create names the API in the body, the dashboard's in the path. */
-const clientFields = {
-  redirect_uri: redirectUri,
-  client_id: idSchema.optional(),
+/** The members a create sets and a replace empties when omitted. */
+const replacedFields = {
   policy_id: policyId.optional().default(''),
   meta_data: looseObject
     .nullable()
@@ -31,6 +29,9 @@ const clientFields = {
     .transform((v) => v ?? {}),
   description: shortText.optional().default(''),
 };
+
+/** A new client's members but its API: the gateway create names the API in the body, the dashboard's in the path. */
+const clientFields = { redirect_uri: redirectUri, client_id: idSchema.optional(), ...replacedFields };
 
 /**
  * Body of POST /gw/oauth/clients/create (contract §9). The secret is always generated; a
@@ -55,12 +56,7 @@ export const oauthUpdateSchema = storableBody(
       .union([redirectUri, z.literal('')])
       .optional()
       .default(''),
-    policy_id: policyId.optional().default(''),
-    meta_data: looseObject
-      .nullable()
-      .optional()
-      .transform((v) => v ?? {}),
-    description: shortText.optional().default(''),
+    ...replacedFields,
     secret: z.string().max(1024).optional(),
   }),
 );
