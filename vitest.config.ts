@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -27,7 +28,20 @@ const WHOLE_TREE_CHECKS = [
   'test/unit/knip.test.ts',
   'test/unit/biome.test.ts',
 ];
+/**
+ * Proofs that are slow by nature rather than by overhead: hundreds of concurrent conditional
+ * writes against DynamoDB Local (sharded counters, analytics batches) and a CLI run through `npx`
+ * in a child process (gwctl's contract). `npm test` runs them; the fast loop leaves them out.
+ */
+const SLOW_PROOFS = ['test/integration/sharded-counters.test.ts', 'test/integration/analytics-batches.test.ts', 'test/unit/gwctl-contract.test.ts'];
+/**
+ * Files that need modules of their own: one mocks a service module (vi.mock), one turns metrics
+ * on before the metrics module loads. The fast loop shares modules between the other files of a
+ * worker, which saves importing the SDK and the route table once per file.
+ */
+const OWN_MODULES = ['test/integration/metrics.test.ts', 'test/unit/idempotency-middleware.test.ts'];
 const fast = process.env.TEST_FAST === '1';
+const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'];
 
 const common = {
   testTimeout: 60_000,
@@ -46,20 +60,30 @@ export default defineConfig({
     // table. Declared once here, not in the projects, so it starts once.
     globalSetup: ['test/support/global-setup.ts'],
     sequence: { sequencer: SynthesizedStackLast },
+    // The fast loop starts no stage process, so it takes every core (vitest leaves one free).
+    ...(fast ? { maxWorkers: availableParallelism() } : {}),
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
     projects: [
-      {
-        test: {
-          ...common,
-          name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/after/**', ...(fast ? WHOLE_TREE_CHECKS : [])],
-          // Notes the table actions each route's code sends and the e2e files' traffic (both
-          // checked in test/after/, which the fast loop does not run: there they would only cost
-          // every file the SDK's import).
-          setupFiles: fast ? [] : ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
-        },
-      },
+      ...(fast
+        ? [
+            {
+              test: { ...common, name: 'fast', include: FAST, exclude: [...WHOLE_TREE_CHECKS, ...SLOW_PROOFS, ...OWN_MODULES], isolate: false },
+            },
+            { test: { ...common, name: 'fast-isolated', include: OWN_MODULES } },
+          ]
+        : [
+            {
+              test: {
+                ...common,
+                name: 'suite',
+                include: ['test/**/*.test.ts'],
+                exclude: ['test/after/**'],
+                // Notes the table actions each route's code sends and the e2e files' traffic (both
+                // checked in test/after/).
+                setupFiles: ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
+              },
+            },
+          ]),
       {
         // The console's components and browser-side logic (README "Console"), in a simulated DOM;
         // the console itself runs in chromium in test/console/browser.test.ts.
