@@ -49,9 +49,15 @@ function lambdaContext(requestId: string): Context {
   };
 }
 
+/**
+ * Answers with a Content-Length, as API Gateway does. (writeHead before end would chunk the
+ * answer, and nginx's auth_request keeps its connection only to an answer whose end it knows
+ * without reading a body: every check would open a new connection.)
+ */
 function send(res: ServerResponse, r: { statusCode: number; headers?: Record<string, string>; body?: string }) {
-  res.writeHead(r.statusCode, r.headers ?? {});
-  res.end(r.body ?? '');
+  const body = r.body ?? '';
+  res.writeHead(r.statusCode, { ...r.headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }
 
 export function createLocalServer(): Server {

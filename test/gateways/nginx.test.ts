@@ -4,7 +4,7 @@
  * it"). nginx missing: installed when root, else the suite fails naming the command.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../support/client';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
@@ -121,5 +121,46 @@ suite('nginx auth_request in front of an API', () => {
   it('a path no API listens on is 404 from nginx', async () => {
     const r = await via(`/${uid('nowhere')}/x`, 'some-key');
     expect(r.status).toBe(404);
+  });
+
+  it('keeps one connection to the control plane across checks, refusals included', async () => {
+    // nginx reuses a connection to the auth server only for an answer it knows the end of without
+    // reading a body: a Content-Length (not chunked) and, for refusals, the HEAD subrequest.
+    let connections = 0;
+    const counter = createTcpServer((client) => {
+      connections++;
+      const control = connect(Number(new URL(s.url).port), '127.0.0.1');
+      client.pipe(control).pipe(client);
+      client.on('error', () => control.destroy());
+      control.on('error', () => client.destroy());
+    });
+    await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
+    const counted = await startNginx({
+      control: `http://127.0.0.1:${(counter.address() as AddressInfo).port}`,
+      secret: GW_SECRET,
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
+    try {
+      const apiId = await api();
+      const rights = { [apiId]: { api_id: apiId, api_name: apiId, versions: ['Default'], allowed_urls: [{ url: '^/pets', methods: ['GET'] }] } };
+      const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rights, quota_max: 2, quota_renewal_rate: 3600 });
+      const through = (path: string, k?: string) => request(counted.url, 'GET', path, { headers: k ? { authorization: `Bearer ${k}` } : {} });
+      const statuses = [];
+      for (const [path, k] of [
+        [`/${apiId}/pets`, key],
+        [`/${apiId}/orders`, key],
+        [`/${apiId}/pets`, 'not-a-key'],
+        [`/${apiId}/pets`, key],
+        [`/${apiId}/pets`, key],
+        [`/${apiId}/pets`, key],
+      ] as const) {
+        statuses.push((await through(path, k)).status);
+      }
+      expect(statuses, counted.errors()).toEqual([200, 403, 401, 200, 429, 429]);
+      expect(connections).toBe(1);
+    } finally {
+      await counted.close();
+      await new Promise((r) => counter.close(r));
+    }
   });
 });

@@ -66,8 +66,9 @@ export interface GatewayOptions {
   site?: { owns(pathname: string): boolean; serve(req: IncomingMessage, res: ServerResponse): void };
 }
 
+/** With a Content-Length, as API Gateway answers (writeHead alone would chunk the answer). */
 function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
-  res.writeHead(a.statusCode, { ...a.headers, 'apigw-requestid': requestId });
+  res.writeHead(a.statusCode, { ...a.headers, 'content-length': String(a.body.length), 'apigw-requestid': requestId });
   res.end(a.body);
 }
 
