@@ -76,10 +76,11 @@ const server = createServer(async (req, res) => {
             ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': Number(req.headers['x-floor-max']) },
           }),
         );
-        res.writeHead(200).end();
+        // Content-Length 0: nginx keeps its connection to an auth answer whose end it knows.
+        res.writeHead(200, { 'content-length': '0' }).end();
       } catch (e) {
         if (!isConditionFailure(e)) throw e;
-        res.writeHead(429, { 'retry-after': '3600' }).end();
+        res.writeHead(429, { 'retry-after': '3600', 'content-length': '0' }).end();
       }
       return;
     }

@@ -6,6 +6,8 @@ import type { BenchStage } from './stage';
 
 export interface Floor {
   url: string;
+  /** Its node process (for its CPU time). */
+  pid: number;
   stop(): void;
 }
 
@@ -19,5 +21,5 @@ export async function startFloor(stage: BenchStage): Promise<Floor> {
     child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
     child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
 }

@@ -17,6 +17,8 @@ export interface BenchStage {
   gwSecret: string;
   adminSecret: string;
   dataDir: string;
+  /** The stage's node process (for its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startBenchStage(): Promise<BenchStage> {
     gwSecret,
     adminSecret,
     dataDir,
+    pid: stage.proc.pid!,
     async stop() {
       await stage.stop();
       await dynamo.stop();

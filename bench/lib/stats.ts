@@ -20,8 +20,8 @@ export interface Row {
 }
 
 /** Runs `a` and `b` alternately `n` times each (interleaved, so drift hits both alike). */
-export async function interleaved(n: number, a: () => Promise<number>, b: () => Promise<number>): Promise<{ a: number[]; b: number[] }> {
-  const out = { a: [] as number[], b: [] as number[] };
+export async function interleaved<T>(n: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+  const out = { a: [] as T[], b: [] as T[] };
   for (let i = 0; i < n; i++) {
     if (i % 2 === 0) {
       out.a.push(await a());
