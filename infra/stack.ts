@@ -26,7 +26,6 @@ import { FunctionRole } from './constructs/function-role';
 import { Monitoring } from './constructs/monitoring';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
-import { leadingKeysOf } from './constructs/leading-keys';
 import { grantTableActions } from './constructs/table-grants';
 import { AuthorizerDemo, DEMO_API_ID } from './constructs/gateway-authorizer';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
@@ -187,7 +186,7 @@ export class ManagementStack extends Stack {
       const limit = orgLimitOf(r);
       if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
       const f = fn(r.name, r.entry, environment, r.nodeModules);
-      grantTableActions(f, table, r.tableActions ?? [], key, leadingKeysOf(r.tableEntities ?? []));
+      grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key });
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);

@@ -16,7 +16,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { AUDITED_ENTITIES } from '../../shared/store/audit-feed';
-import { AUDIT_CONSUMER_ENTITIES, leadingKeysOf } from './leading-keys';
+import { AUDIT_CONSUMER_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry. */
@@ -41,7 +41,7 @@ export class AuditTrail extends Construct {
       { AUDIT_RETENTION_DAYS: String(props.retentionDays) },
       Duration.seconds(60),
     );
-    grantTableActions(this.consumer, props.table, AUDIT_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(AUDIT_CONSUMER_ENTITIES));
+    grantTableActions(this.consumer, props.table, { actions: AUDIT_TABLE_ACTIONS, entities: AUDIT_CONSUMER_ENTITIES, key: props.encryptionKey });
     const entities = FilterRule.or(...AUDITED_ENTITIES);
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {

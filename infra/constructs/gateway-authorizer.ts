@@ -19,7 +19,6 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { sessionsRoutes } from '../../shared/route-groups/sessions';
-import { leadingKeysOf } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /** Makes a function of the stack (its runtime, bundling, logs and tracing) from a handler file. */
@@ -53,7 +52,7 @@ export class GatewayAuthorizer extends Construct {
     });
     // The check's grants, nothing more: the authorizer makes the check's reads and its one write, on the check's entities.
     const check = sessionsRoutes.sessionsCheck;
-    grantTableActions(this.function, props.table, check.tableActions, props.encryptionKey, leadingKeysOf(check.tableEntities));
+    grantTableActions(this.function, props.table, { actions: check.tableActions, entities: check.tableEntities, key: props.encryptionKey });
     this.authorizer = new HttpLambdaAuthorizer(`${id}Authorizer`, this.function, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [`$request.header.${keyHeader}`],

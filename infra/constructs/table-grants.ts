@@ -4,22 +4,30 @@
  * reaches the indexes, so only a route that queries gets `<table>/index/*`. With the table's
  * key (cmk=on) DynamoDB uses it on the caller's behalf: kms:Decrypt to read, kms:Encrypt and
  * kms:GenerateDataKey too to write (CDK's table grants without their wildcards), on that key only.
- * The index grant (Query only) carries no LeadingKeys condition: for an index that key names the
- * index's partition, not the item's.
+ * The item grant names the partitions of the entities the function touches (leading-keys.ts:
+ * a `dynamodb:LeadingKeys` condition); with no entity, it has no item grant at all (a function
+ * that only queries indexes). The index grant (Query only) carries no LeadingKeys condition: for
+ * an index that key names the index's partition, not the item's.
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { WRITE_TABLE_ACTIONS, type TableAction } from '../../shared/route-def';
+import { leadingKeysOf } from './leading-keys';
 
-export function grantTableActions(fn: IFunction, table: ITableV2, actions: readonly TableAction[], key?: IKey, leadingKeys?: readonly string[]): void {
+export function grantTableActions(fn: IFunction, table: ITableV2, grant: { actions: readonly TableAction[]; entities: readonly string[]; key?: IKey }): void {
+  const { actions, key } = grant;
   if (actions.length === 0) return;
-  // With `leadingKeys` (leading-keys.ts), only items whose partition key matches one of them; with
-  // none, no item at all (a function that only queries indexes).
-  const items = leadingKeys ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...leadingKeys] } } } : {};
-  if (!leadingKeys || leadingKeys.length) {
-    fn.addToRolePolicy(new PolicyStatement({ actions: actions.map((a) => `dynamodb:${a}`), resources: [table.tableArn], ...items }));
+  const leadingKeys = leadingKeysOf(grant.entities);
+  if (leadingKeys.length) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: actions.map((a) => `dynamodb:${a}`),
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
+      }),
+    );
   }
   if (actions.includes('Query')) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));

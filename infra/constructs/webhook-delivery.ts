@@ -24,7 +24,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
-import { ATTEMPT_ENTITIES, leadingKeysOf, ROUTING_ENTITIES } from './leading-keys';
+import { ATTEMPT_ENTITIES, ROUTING_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /**
@@ -91,8 +91,8 @@ export class WebhookDelivery extends Construct {
       ATTEMPT_TIMEOUT,
     );
     // Item-level too: only the partitions of the entities each one's code touches.
-    grantTableActions(this.routingFunction, table, ROUTING_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ROUTING_ENTITIES));
-    grantTableActions(this.attemptFunction, table, ATTEMPT_TABLE_ACTIONS, props.encryptionKey, leadingKeysOf(ATTEMPT_ENTITIES));
+    grantTableActions(this.routingFunction, table, { actions: ROUTING_TABLE_ACTIONS, entities: ROUTING_ENTITIES, key: props.encryptionKey });
+    grantTableActions(this.attemptFunction, table, { actions: ATTEMPT_TABLE_ACTIONS, entities: ATTEMPT_ENTITIES, key: props.encryptionKey });
     serviceKey.grantRead(this.attemptFunction);
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 
