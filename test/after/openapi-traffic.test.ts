@@ -64,8 +64,9 @@ function violations(x: RecordedExchange): string[] {
   const query = Object.fromEntries(url.searchParams);
   const operation = api.router.matchOperation({ method: x.method, path: documentPathOf(url.pathname), headers: {}, query }) as Operation | undefined;
   const documented = operation ? ((operation.responses as Json)[String(x.status)] as Json | undefined) : undefined;
-  if (documented && !documented.content) {
-    // An answer documented without a body (an external authorization's allow): no body, its headers.
+  if (documented && (!documented.content || x.method === 'HEAD')) {
+    // An answer documented without a body (an external authorization's allow), or any answer to
+    // HEAD (HTTP sends it without the body it describes): no body, its headers.
     const headers = api.validator.validateResponseHeaders(x.headers, operation!, { statusCode: x.status });
     return [
       ...(x.body === '' ? [] : [`a body where none is documented: ${x.body.slice(0, 80)}`]),
