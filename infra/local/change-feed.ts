@@ -244,7 +244,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
     run: (m) => runQueuedAttempt(m),
     onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
   });
-  useInProcessQueue((m) => attempts.push(m));
+  const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const running = Promise.all([
     loop('reading the stream', opts.pollMs ?? 250, pollDeliveries),
     loop('reading the stream into the audit trail', opts.pollMs ?? 250, pollAudit),
@@ -257,6 +257,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
     // Attempts under way finish on their own; one cut short stays pending and is attempted after the
     // next start (the due index finds it), as is a message the stopped queue no longer takes.
     attempts.stop();
+    releaseQueue();
     client.destroy();
   };
 }

@@ -33,9 +33,15 @@ async function sqs(): Promise<SQSClient> {
   return client;
 }
 
-/** The local stage's queue takes the messages from now on. */
-export function useInProcessQueue(take: (m: AttemptMessage) => void): void {
+/**
+ * The local stage's queue takes the messages from now on; answers how to stop handing it any,
+ * once that queue stops (a stopped change feed leaves no queue behind in its process).
+ */
+export function useInProcessQueue(take: (m: AttemptMessage) => void): () => void {
   inProcess = take;
+  return () => {
+    if (inProcess === take) inProcess = undefined;
+  };
 }
 
 /**

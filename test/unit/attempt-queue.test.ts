@@ -5,7 +5,7 @@
  */
 import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { enqueueAttempts } from '../../shared/net/attempt-queue';
+import { enqueueAttempts, useInProcessQueue } from '../../shared/net/attempt-queue';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -32,5 +32,20 @@ describe('enqueueAttempts on SQS', () => {
 
   it('without a queue URL and without a local queue it refuses, so the caller hands the record over again', async () => {
     await expect(enqueueAttempts(undefined, [{ org_id: 'o', hook_id: 'h', id: 'd' }])).rejects.toThrow(/no webhook attempt queue/);
+  });
+
+  it('a stopped local queue leaves none behind: messages are refused again, and a later queue keeps its own', async () => {
+    const first: string[] = [];
+    const second: string[] = [];
+    const releaseFirst = useInProcessQueue((m) => first.push(m.id));
+    await enqueueAttempts(undefined, [{ org_id: 'o', hook_id: 'h', id: 'd1' }]);
+    releaseFirst();
+    await expect(enqueueAttempts(undefined, [{ org_id: 'o', hook_id: 'h', id: 'd2' }])).rejects.toThrow(/no webhook attempt queue/);
+
+    const releaseSecond = useInProcessQueue((m) => second.push(m.id));
+    releaseFirst(); // an older queue stopping again does not take the newer one's place away
+    await enqueueAttempts(undefined, [{ org_id: 'o', hook_id: 'h', id: 'd3' }]);
+    releaseSecond();
+    expect([first, second]).toEqual([['d1'], ['d3']]);
   });
 });
