@@ -12,7 +12,9 @@ export class TtlCache<V> {
   constructor(
     private readonly ttlMs: () => number,
     private readonly maxEntries = 10_000,
-  ) {}
+  ) {
+    everyCache.add(this);
+  }
 
   get(key: string, now = Date.now()): V | undefined {
     const hit = this.entries.get(key);
@@ -45,4 +47,15 @@ export class TtlCache<V> {
   clear(): void {
     this.entries.clear();
   }
+}
+
+const everyCache = new Set<TtlCache<unknown>>();
+
+/**
+ * Empties every cache of the process. What they hold was read from one table; a process that
+ * points the store at another (the tests' useTestTable, one table per file in a shared worker)
+ * must not answer from the last one's entries.
+ */
+export function clearEveryCache(): void {
+  for (const cache of everyCache) cache.clear();
 }

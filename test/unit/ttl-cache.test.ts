@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TtlCache } from '../../shared/domain/ttl-cache';
+import { clearEveryCache, TtlCache } from '../../shared/domain/ttl-cache';
 
 describe('TtlCache', () => {
   it('answers an entry until its time is up', () => {
@@ -46,5 +46,14 @@ describe('TtlCache', () => {
     expect([small.get('a', 1), small.get('b', 1), small.get('c', 1)]).toEqual([undefined, 2, 3]);
     small.clear();
     expect(small.get('b', 1)).toBeUndefined();
+  });
+
+  it('clearEveryCache empties every cache of the process (a process pointed at another table answers from none)', () => {
+    const credentials = new TtlCache<string>(() => 60_000);
+    const sessions = new TtlCache<number>(() => 60_000);
+    credentials.set('key', 'owner');
+    sessions.set('session', 1);
+    clearEveryCache();
+    expect([credentials.get('key'), sessions.get('session')]).toEqual([undefined, undefined]);
   });
 });
