@@ -4,8 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that need the synthesized stack run last: its `cdk synth`, started in the background by
- * the global setup, then overlaps every other file instead of holding up the (single, on two
- * cores) test worker.
+ * the global setup, then overlaps every other file instead of holding up a test worker.
  */
 class SynthesizedStackLast extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -35,11 +34,11 @@ const WHOLE_TREE_CHECKS = [
  */
 const SLOW_PROOFS = ['test/integration/sharded-counters.test.ts', 'test/integration/analytics-batches.test.ts', 'test/unit/gwctl-contract.test.ts'];
 /**
- * Files that need modules of their own: one mocks a service module (vi.mock), one turns metrics
- * on before the metrics module loads. The fast loop shares modules between the other files of a
- * worker, which saves importing the SDK and the route table once per file.
+ * Files that need modules of their own: two mock a module (vi.mock), one turns metrics on before
+ * the metrics module loads. Both loops share modules between the other files of a worker, which
+ * saves importing the SDK and the route table once per file.
  */
-const OWN_MODULES = ['test/integration/metrics.test.ts', 'test/unit/idempotency-middleware.test.ts'];
+const OWN_MODULES = ['test/integration/metrics.test.ts', 'test/unit/idempotency-middleware.test.ts', 'test/integration/analytics-batches.test.ts'];
 const fast = process.env.TEST_FAST === '1';
 const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'];
 
@@ -53,6 +52,17 @@ const common = {
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
 };
 
+/**
+ * The full suite. Files of a worker share their modules as in the fast loop (each still gets a
+ * fresh table, empty caches and its own environment: test/support/table.ts, own-environment.ts),
+ * but for OWN_MODULES. Its setup files note the table actions each route's code sends and the e2e
+ * files' traffic (both checked in test/after/).
+ */
+const suite = {
+  ...common,
+  setupFiles: ['test/support/own-environment.ts', 'test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
+};
+
 export default defineConfig({
   test: {
     ...common,
@@ -60,8 +70,10 @@ export default defineConfig({
     // table. Declared once here, not in the projects, so it starts once.
     globalSetup: ['test/support/global-setup.ts'],
     sequence: { sequencer: SynthesizedStackLast },
-    // The fast loop starts no stage process, so it takes every core (vitest leaves one free).
-    ...(fast ? { maxWorkers: availableParallelism() } : {}),
+    // A worker per core (vitest leaves one free by default): files spend much of their time waiting
+    // on DynamoDB Local, a stage process, nginx or chromium, so a second worker on two cores fills
+    // that time (e2e + hardening: 7.2 -> 4.6 min on 2 cores).
+    maxWorkers: availableParallelism(),
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
     projects: [
       ...(fast
@@ -69,20 +81,11 @@ export default defineConfig({
             {
               test: { ...common, name: 'fast', include: FAST, exclude: [...WHOLE_TREE_CHECKS, ...SLOW_PROOFS, ...OWN_MODULES], isolate: false },
             },
-            { test: { ...common, name: 'fast-isolated', include: OWN_MODULES } },
+            { test: { ...common, name: 'fast-isolated', include: OWN_MODULES, exclude: SLOW_PROOFS } },
           ]
         : [
-            {
-              test: {
-                ...common,
-                name: 'suite',
-                include: ['test/**/*.test.ts'],
-                exclude: ['test/after/**'],
-                // Notes the table actions each route's code sends and the e2e files' traffic (both
-                // checked in test/after/).
-                setupFiles: ['test/support/record-table-actions.ts', 'test/support/record-traffic.ts'],
-              },
-            },
+            { test: { ...suite, name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/after/**', ...OWN_MODULES], isolate: false } },
+            { test: { ...suite, name: 'suite-isolated', include: OWN_MODULES } },
           ]),
       {
         // The console's components and browser-side logic (README "Console"), in a simulated DOM;

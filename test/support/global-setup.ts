@@ -19,8 +19,8 @@ declare module 'vitest' {
 /**
  * One in-memory DynamoDB Local for the run; files isolate themselves with their own tables.
  * When the run includes the files that need the synthesized stack (all files, or a filter naming
- * emulator or infra, or STAGE=emulator), its `cdk synth` starts here in the background: the single test worker of a
- * 2-core machine keeps running other files meanwhile instead of waiting for it.
+ * emulator or infra, or STAGE=emulator), its `cdk synth` starts here in the background: the test
+ * workers keep running other files meanwhile instead of waiting for it.
  */
 export default async function setup(project: TestProject) {
   const ddb = await startDynamoLocal(null);
@@ -36,10 +36,15 @@ export default async function setup(project: TestProject) {
   project.provide('tableActionsDir', actionsDir);
   project.provide('trafficDir', trafficDir);
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
-  const building =
-    filters.length === 0 || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f))
-      ? cloudAssembly().catch(() => undefined)
-      : undefined;
+  const whole = filters.length === 0;
+  const stack = whole || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f));
+  // The demo stack (-c demo=on) only test/emulator/authorizer.test.ts reads: built right after.
+  const demo = whole || filters.some((f) => /emulator/.test(f));
+  const building = stack
+    ? cloudAssembly()
+        .then(() => (demo ? cloudAssembly({ demo: 'on' }) : undefined))
+        .catch(() => undefined)
+    : undefined;
   return async () => {
     // A failed synth is reported by the files that need it (they try again and fail with its output).
     await building;

@@ -12,16 +12,25 @@ import { routeScope, watchRoutes } from '../../infra/local/route-scope';
 import { iamActionsOf } from './iam-actions';
 import { partitionKeysOf } from './partition-keys';
 
-/** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
-const seen = new Map<string, Set<string>>();
-const operations = new Map<string, Set<string>>();
-/** Per route: the partition keys of the table it touched (test/after/table-entities.test.ts). */
-const partitions = new Map<string, Set<string>>();
+/** What one test file's routes did; the SDK middleware below notes into the current file's. */
+interface Recording {
+  /** Per route: the IAM actions, and the DynamoDB operations (API names) as the metrics name them. */
+  seen: Map<string, Set<string>>;
+  operations: Map<string, Set<string>>;
+  /** Per route: the partition keys of the table it touched (test/after/table-entities.test.ts). */
+  partitions: Map<string, Set<string>>;
+}
 const note = (map: Map<string, Set<string>>, route: string, values: string[]) => {
   let set = map.get(route);
   if (!set) map.set(route, (set = new Set()));
   for (const v of values) set.add(v);
 };
+// Files that share a worker's modules (vitest.config.ts) share the patched SDK, while this file
+// runs again before each of them: the patch, made once, notes into whichever recording is current.
+const CURRENT = Symbol.for('gw.tableActionsRecording');
+const shared = globalThis as { [CURRENT]?: Recording };
+const recording: Recording = { seen: new Map(), operations: new Map(), partitions: new Map() };
+shared[CURRENT] = recording;
 const PATCHED = Symbol.for('gw.tableActionsRecorder');
 watchRoutes();
 
@@ -33,11 +42,12 @@ if (!docClient[PATCHED]) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const route = routeScope.getStore();
-        if (route) {
+        const now = shared[CURRENT];
+        if (route && now) {
           const command = context.commandName ?? '?';
-          note(seen, route, iamActionsOf(command, args.input));
-          note(operations, route, [command.replace(/Command$/, '')]);
-          note(partitions, route, partitionKeysOf(command, args.input));
+          note(now.seen, route, iamActionsOf(command, args.input));
+          note(now.operations, route, [command.replace(/Command$/, '')]);
+          note(now.partitions, route, partitionKeysOf(command, args.input));
         }
         return next(args);
       },
@@ -54,6 +64,11 @@ afterAll(({}, file) => {
   const name = relative(process.cwd(), path).replace(/[^A-Za-z0-9.-]+/g, '_');
   writeFileSync(
     join(inject('tableActionsDir'), `${name}-${process.pid}.json`),
-    JSON.stringify({ file: relative(process.cwd(), path), routes: plain(seen), operations: plain(operations), partitions: plain(partitions) }),
+    JSON.stringify({
+      file: relative(process.cwd(), path),
+      routes: plain(recording.seen),
+      operations: plain(recording.operations),
+      partitions: plain(recording.partitions),
+    }),
   );
 });
