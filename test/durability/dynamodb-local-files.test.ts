@@ -5,13 +5,14 @@
  * this test (TMPDIR, and -Djava.io.tmpdir through JAVA_TOOL_OPTIONS), which must stay empty.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb-local';
 
+const PID_MAX = '/proc/sys/kernel/pid_max';
 const root = mkdtempSync(join(tmpdir(), 'gw-dynamodb-files-'));
 const systemTemp = join(root, 'system-temp');
 const saved = { TMPDIR: process.env.TMPDIR, JAVA_TOOL_OPTIONS: process.env.JAVA_TOOL_OPTIONS };
@@ -82,8 +83,11 @@ describe("DynamoDB Local's native library copy", () => {
   });
 
   it('goes to a temp folder of its own when the data is in memory, removed on stop, and one left by a dead process is removed', async () => {
-    // A folder left by an in-memory start whose process was SIGKILLed: its pid is gone.
-    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    // A folder left by an in-memory start whose process was SIGKILLed: its pid is gone. Not the pid
+    // of a child that just exited: with pid_max at 32768 and the suite's workers starting JVMs,
+    // nginx and chromium, the kernel handed one out again before the start looked (seen in CI).
+    // The kernel hands out pids below pid_max only.
+    const gone = existsSync(PID_MAX) ? Number(readFileSync(PID_MAX, 'utf8')) : spawnSync(process.execPath, ['-e', '0']).pid;
     mkdirSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`));
     writeFileSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`, 'sqlite-392-left-libsqlite4java.so'), '');
     const d = await start(null);
