@@ -84,9 +84,8 @@ describe("DynamoDB Local's native library copy", () => {
 
   it('goes to a temp folder of its own when the data is in memory, removed on stop, and one left by a dead process is removed', async () => {
     // A folder left by an in-memory start whose process was SIGKILLed: its pid is gone. Not the pid
-    // of a child that just exited: with pid_max at 32768 and the suite's workers starting JVMs,
-    // nginx and chromium, the kernel handed one out again before the start looked (seen in CI).
-    // The kernel hands out pids below pid_max only.
+    // of a child that just exited, which the kernel may hand out again (pid_max is 32768 on these
+    // machines) before the start looks: it hands out pids below pid_max only.
     const gone = existsSync(PID_MAX) ? Number(readFileSync(PID_MAX, 'utf8')) : spawnSync(process.execPath, ['-e', '0']).pid;
     mkdirSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`));
     writeFileSync(join(systemTemp, `dynamodb-local-lib-${gone}-abc`, 'sqlite-392-left-libsqlite4java.so'), '');

@@ -11,6 +11,7 @@ import { resetConfig } from '../../shared/config';
 import { resetSecrets } from '../../shared/secrets';
 import { startFakeSecretsManager, type FakeSecretsManager } from '../support/fake-secrets-manager';
 import { startStage, type Stage } from '../support/stage';
+import { putBackEnvironment } from '../support/environment';
 
 const GW_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gw-test/gateway-AbCdEf';
 const ADMIN_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:gw-test/admin-GhIjKl';
@@ -28,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.useRealTimers();
-  process.env = saved;
+  putBackEnvironment(saved);
   resetConfig();
   resetSecrets();
   await s?.close();

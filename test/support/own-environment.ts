@@ -6,12 +6,19 @@
  */
 import { afterAll } from 'vitest';
 import { resetConfig } from '../../shared/config';
+import { putBackEnvironment } from './environment';
 
+// The process's own environment object, kept from the worker's first file: a file that replaced
+// process.env (instead of changing it) gets it back, or os.tmpdir() and the like would stop
+// seeing what the next files set.
+const REAL = Symbol.for('gw.realEnvironment');
+const worker = globalThis as { [REAL]?: NodeJS.ProcessEnv };
+worker[REAL] ??= process.env;
 const found = { ...process.env };
 
 afterAll(() => {
-  for (const name of Object.keys(process.env)) if (!(name in found)) delete process.env[name];
-  Object.assign(process.env, found);
+  process.env = worker[REAL]!;
+  putBackEnvironment(found);
   // The settings are read once per process (shared/config.ts); the next file reads them afresh.
   resetConfig();
 });

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginInvocation } from '../../shared/observability/invocation';
 import { traced } from '../../shared/observability/tracer';
+import { putBackEnvironment } from '../support/environment';
 
 const ROOT = '1-67a0c0de-0123456789abcdef01234567';
 const PARENT = '53995c3f42cd8ad8';
@@ -35,7 +36,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  process.env = saved;
+  putBackEnvironment(saved);
   daemon.close();
   server.close();
 });
