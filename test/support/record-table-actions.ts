@@ -42,12 +42,12 @@ if (!docClient[PATCHED]) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const route = routeScope.getStore();
-        const now = shared[CURRENT];
-        if (route && now) {
+        const current = shared[CURRENT];
+        if (route && current) {
           const command = context.commandName ?? '?';
-          note(now.seen, route, iamActionsOf(command, args.input));
-          note(now.operations, route, [command.replace(/Command$/, '')]);
-          note(now.partitions, route, partitionKeysOf(command, args.input));
+          note(current.seen, route, iamActionsOf(command, args.input));
+          note(current.operations, route, [command.replace(/Command$/, '')]);
+          note(current.partitions, route, partitionKeysOf(command, args.input));
         }
         return next(args);
       },
