@@ -12,8 +12,10 @@
  *                          list counter), answered once committed, with the same commit wait as
  *                          the local stage (infra/local/commit-wait.ts)
  *   ANY  /gw/ext-authz/... the same conditional UpdateItem as /add, for nginx auth_request: the
- *                          item and quota from the forwarded X-Floor-Pk and X-Floor-Max; 200 (no
- *                          body) or 429 with Retry-After (the gateway scenario's floor auth server)
+ *                          item and quota from the forwarded Authorization (`<pk> <max>`: the only
+ *                          client header the example passes); 200 (no body, the path in X-Gw-Path
+ *                          as the example's proxy_pass needs) or 429 with Retry-After (the gateway
+ *                          scenario's floor auth server)
  * It prints its port on stdout.
  */
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -66,18 +68,19 @@ const server = createServer(async (req, res) => {
       return;
     }
     if (url.pathname.startsWith('/gw/ext-authz/')) {
+      const [pk, max] = String(req.headers.authorization ?? '').split(' ');
       try {
         await ddb().send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: { PK: String(req.headers['x-floor-pk']), SK: 'QUOTA' },
+            Key: { PK: String(pk), SK: 'QUOTA' },
             UpdateExpression: 'ADD used :one',
             ConditionExpression: 'renews > :now AND used < :max',
-            ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': Number(req.headers['x-floor-max']) },
+            ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': Number(max) },
           }),
         );
         // Content-Length 0: nginx keeps its connection to an auth answer whose end it knows.
-        res.writeHead(200, { 'content-length': '0' }).end();
+        res.writeHead(200, { 'content-length': '0', 'x-gw-path': String(req.headers['x-original-uri'] ?? '/').split('?')[0] }).end();
       } catch (e) {
         if (!isConditionFailure(e)) throw e;
         res.writeHead(429, { 'retry-after': '3600', 'content-length': '0' }).end();

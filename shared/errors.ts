@@ -95,12 +95,13 @@ export class TooManyRequests extends AppError {
 
 /**
  * A refusal that is an answer, not a failure: the data-plane check's 403 and 429 (contract §10),
+ * and the external authorization's 400 for a path upstreams read in different ways (§13),
  * whose envelope also carries `fields` (`allowed: false` and the `reason`), and `headers` (the
  * rate headers, Retry-After on a 429).
  */
 export class Refusal extends AppError {
   constructor(
-    status: 401 | 403 | 404 | 429,
+    status: 400 | 401 | 403 | 404 | 429,
     message: string,
     readonly fields: Record<string, unknown>,
     readonly headers: Record<string, string> = {},

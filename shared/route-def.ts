@@ -35,7 +35,15 @@ export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Ra
  * Headers a success answer carries besides those of every answer: the ETag, a version's base,
  * the quota's rate headers, and what an external authorization hands the gateway to pass upstream.
  */
-type SuccessHeader = 'ETag' | 'X-Gw-Base-Api-Id' | (typeof RATE_HEADERS)[number] | 'X-Gw-Api-Id' | 'X-Gw-Key-Hash' | 'X-Gw-Org-Id' | 'X-Gw-Quota-Remaining';
+type SuccessHeader =
+  | 'ETag'
+  | 'X-Gw-Base-Api-Id'
+  | (typeof RATE_HEADERS)[number]
+  | 'X-Gw-Api-Id'
+  | 'X-Gw-Path'
+  | 'X-Gw-Key-Hash'
+  | 'X-Gw-Org-Id'
+  | 'X-Gw-Quota-Remaining';
 
 type Json = Record<string, unknown>;
 

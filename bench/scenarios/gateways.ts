@@ -90,7 +90,7 @@ export async function gateways(ctx: Ctx): Promise<Row[]> {
     const floorItem = async () => {
       const pk = `BENCHG#${Date.now()}-${Math.random().toString(36).slice(2)}`;
       await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { PK: pk, SK: 'QUOTA', used: 0, renews: 253_402_300_799 } }));
-      return { 'x-floor-pk': pk, 'x-floor-max': String(QUOTA) };
+      return { authorization: `${pk} ${QUOTA}` };
     };
     // Warm both paths (connections, caches, JIT) on quotas of their own.
     const warm = await apiAndKey(ctx, orgId, { quota_max: -1 });

@@ -3,8 +3,13 @@
  * `auth_request` names it in headers (X-Original-URI, X-Original-Method, X-Original-Host), Envoy's
  * `ext_authz` HTTP service sends it as it is, its path after the authorization route's prefix.
  * The gateway's configuration says where the client's key is (README "Put an API behind it").
+ *
+ * Every header read here but the key's is a routing hint (contract §13): trusted because only the
+ * gateway's configuration sets it, so the example configurations pass no client copy of any of
+ * them. The path is decided in its normal form (request-path.ts), never as the client spelled it.
  */
-import { normaliseDomain } from './listen-paths';
+import { LISTEN_PATH_DEPTH, normaliseDomain } from './listen-paths';
+import { decidedPath, headerText } from './request-path';
 
 type Headers = Record<string, string | undefined>;
 
@@ -15,8 +20,8 @@ export interface ForwardedRequest {
   keyFrom: string;
   /** Lower-case host without port or trailing dot. */
   host: string;
-  /** The path as the client sent it, without its query. */
-  path: string;
+  /** The path the decision is made on (request-path.ts), without its query; or why there is none (a 400). */
+  path: { ok: true; path: string } | { ok: false; reason: string };
   method: string;
   /** The API, when the gateway names it (X-Gw-Api-Id) instead of leaving it to host and path. */
   apiId: string | undefined;
@@ -44,9 +49,10 @@ function queryParam(query: string, name: string): string | undefined {
  * path after the route's prefix and its query (Envoy), `ownMethod` its method.
  */
 export function forwardedRequest(headers: Headers, own: { path: string; query: string; method: string }): ForwardedRequest {
-  const uri = headers['x-original-uri'] ?? `${own.path}${own.query ? `?${own.query}` : ''}`;
+  const original = headers['x-original-uri'];
+  const uri = original !== undefined ? headerText(original) : `${own.path}${own.query ? `?${own.query}` : ''}`;
   const q = uri.indexOf('?');
-  const path = (q < 0 ? uri : uri.slice(0, q)) || '/';
+  const raw = (q < 0 ? uri : uri.slice(0, q)) || '/';
   const query = q < 0 ? '' : uri.slice(q + 1);
   const headerName = (headers['x-gw-key-header'] ?? DEFAULT_KEY_HEADER).trim().toLowerCase();
   const param = headers['x-gw-key-param']?.trim();
@@ -63,15 +69,12 @@ export function forwardedRequest(headers: Headers, own: { path: string; query: s
   return {
     key,
     keyFrom,
-    host: hostOf(first(headers['x-original-host']) ?? first(headers['x-forwarded-host']) ?? headers.host),
-    path: path.startsWith('/') ? path : `/${path}`,
+    host: hostOf(first(headers['x-original-host']) ?? headers.host),
+    path: decidedPath(raw.startsWith('/') ? raw : `/${raw}`),
     method: (headers['x-original-method'] ?? own.method).toUpperCase(),
     apiId: headers['x-gw-api-id']?.trim() || undefined,
   };
 }
-
-/** Deepest listen path looked up: a path's first segments beyond it are never a listen path (README "Limits"). */
-const LISTEN_PATH_DEPTH = 24;
 
 /**
  * The listen paths that could serve `path`, longest first (`/a/b/c`: `/a/b/c`, `/a/b`, `/a`, `/`),

@@ -51,8 +51,9 @@ const gatewayErrorSchema = z.object({ status: z.literal('error'), message: z.str
 /** A refusal of the data-plane check (contract §10): the gateway error envelope with the reason. */
 const checkRefusalSchema = gatewayErrorSchema.extend({
   allowed: z.literal(false),
-  // NoKey and UnknownApi: only the external authorization (no key where the gateway said, no API at the host and path).
-  reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'NoKey', 'UnknownApi']),
+  // NoKey, UnknownApi and AmbiguousPath: only the external authorization (no key where the gateway
+  // said, no API at the host and path, a path upstreams read in different ways).
+  reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'NoKey', 'UnknownApi', 'AmbiguousPath']),
 });
 
 /** Name -> schema. Order is the order of the document's components. */

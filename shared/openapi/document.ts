@@ -73,6 +73,13 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
   'X-Gw-Api-Id': { description: 'The API the request was found to be for', required: true, schema: { type: 'string' } },
+  'X-Gw-Path': {
+    description:
+      'The path the decision was made on, in normal form (contract §13: dot segments removed, unreserved characters decoded, ' +
+      'repeated slashes merged): the path to send upstream, so the upstream acts on what was decided',
+    required: true,
+    schema: { type: 'string', pattern: '^/' },
+  },
   'X-Gw-Key-Hash': {
     description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key",
     required: true,

@@ -29,8 +29,6 @@ const ownOrg =
 const dashPath = "The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.";
 const dashWrite422 = `A policy, version API or webhook the definition names is not the caller organisation's, or ${causes.badBase}`;
 const dashWriteActions = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
-/** A replace keeps the organisation (no check of it) and reads the API first. */
-const dashReplaceActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
 
 export const apisRoutes = routeGroup('apis', {
   apisList: route({
@@ -55,7 +53,7 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     idempotent: true,
     tableActions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    tableEntities: ['api', 'api_db_id', 'hook', 'idempotency', 'listen_path', 'org'],
+    tableEntities: ['api', 'api_db_id', 'domain_grant', 'hook', 'idempotency', 'listen_path', 'org', 'shared_path', 'shared_path_head'],
     summary: 'Create an OAS API from a document with x-gw-api-gateway or the bare extension',
     description:
       `${versions} The API's organisation is x-gw-api-gateway.info.orgId; a blank info.id gets 32 lowercase hex. Each ` +
@@ -78,7 +76,7 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     etag: true,
     tableActions: ['GetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    tableEntities: ['api', 'api_db_id', 'hook', 'listen_path', 'org'],
+    tableEntities: ['api', 'api_db_id', 'domain_grant', 'hook', 'listen_path', 'org', 'shared_path', 'shared_path_head'],
     summary: 'Replace an OAS API',
     description: `Replaces the whole definition; a body whose info.id is not the path's api_id is 400 (a rule between path and body). ${versions}`,
     success: 'API replaced; key is its api_id',
@@ -114,8 +112,8 @@ export const apisRoutes = routeGroup('apis', {
     group: 'gateway',
     access: 'write',
     idempotent: true,
-    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem'],
-    tableEntities: ['api', 'api_db_id', 'hook', 'idempotency', 'listen_path', 'org'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'Query'],
+    tableEntities: ['api', 'api_db_id', 'domain_grant', 'hook', 'idempotency', 'listen_path', 'org', 'shared_path', 'shared_path_head'],
     summary: 'Create a classic API',
     description: 'A blank api_id gets 32 lowercase hex. Each (custom domain, listen path) belongs to one API across the installation.',
     success: 'API created; key is its api_id',
@@ -148,7 +146,7 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     etag: true,
     tableActions: ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['api', 'api_db_id', 'deletion', 'listen_path', 'oauth_client', 'org'],
+    tableEntities: ['api', 'api_db_id', 'deletion', 'listen_path', 'oauth_client', 'org', 'shared_path'],
     summary: "Delete an API (its listen path is free again); a version leaves its base's version list in the same transaction",
     description: 'Deletes the API, its stored parts and its OAuth clients (at most 50) in one transaction.',
     success: 'API deleted; key is its api_id',
@@ -180,8 +178,20 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     permission: 'apis',
     idempotent: true,
-    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['access_key', 'api', 'api_db_id', 'idempotency', 'listen_path', 'org', 'org_limit', 'policy'],
+    tableActions: ['GetItem', 'BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'],
+    tableEntities: [
+      'access_key',
+      'api',
+      'api_db_id',
+      'domain_grant',
+      'idempotency',
+      'listen_path',
+      'org',
+      'org_limit',
+      'policy',
+      'shared_path',
+      'shared_path_head',
+    ],
     summary: 'Create a classic API in the caller\'s organisation from {"api_definition": {...}}',
     description: `The rules of POST /gw/apis. ${ownOrg}`,
     success: 'API created; Meta is its database id, ID its api_id',
@@ -200,8 +210,8 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     permission: 'apis',
     etag: true,
-    tableActions: dashReplaceActions,
-    tableEntities: ['access_key', 'api', 'api_db_id', 'listen_path', 'org_limit', 'policy'],
+    tableActions: dashWriteActions,
+    tableEntities: ['access_key', 'api', 'api_db_id', 'domain_grant', 'listen_path', 'org_limit', 'policy', 'shared_path', 'shared_path_head'],
     summary: 'Replace an API of the caller\'s organisation with a classic definition ({"api_definition": {...}})',
     description:
       `${dashPath} ${ownOrg} A body naming another api_id is 400. An OAS API stays OAS: the classic members replace what they map to ` +
@@ -225,7 +235,7 @@ export const apisRoutes = routeGroup('apis', {
     permission: 'apis',
     etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['access_key', 'api', 'api_db_id', 'deletion', 'listen_path', 'org', 'org_limit'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'deletion', 'listen_path', 'org', 'org_limit', 'shared_path'],
     summary: "Delete an API of the caller's organisation, as DELETE /gw/apis/{apiID} does",
     description: `${dashPath} Deletes the API, its stored parts and its OAuth clients (at most 50) in one transaction; a version leaves its base's list.`,
     success: 'API deleted',
@@ -243,7 +253,20 @@ export const apisRoutes = routeGroup('apis', {
     permission: 'apis',
     idempotent: true,
     tableActions: dashWriteActions,
-    tableEntities: ['access_key', 'api', 'api_db_id', 'hook', 'idempotency', 'listen_path', 'org', 'org_limit', 'policy'],
+    tableEntities: [
+      'access_key',
+      'api',
+      'api_db_id',
+      'domain_grant',
+      'hook',
+      'idempotency',
+      'listen_path',
+      'org',
+      'org_limit',
+      'policy',
+      'shared_path',
+      'shared_path_head',
+    ],
     summary: "Create an OAS API in the caller's organisation from a document with x-gw-api-gateway or the bare extension",
     description: `The rules of POST /gw/apis/oas. ${versions} ${ownOrg}`,
     success: 'API created; Meta is its database id, ID its api_id',
@@ -280,8 +303,8 @@ export const apisRoutes = routeGroup('apis', {
     access: 'write',
     permission: 'apis',
     etag: true,
-    tableActions: dashReplaceActions,
-    tableEntities: ['access_key', 'api', 'api_db_id', 'listen_path', 'org_limit', 'policy'],
+    tableActions: dashWriteActions,
+    tableEntities: ['access_key', 'api', 'api_db_id', 'domain_grant', 'listen_path', 'org_limit', 'policy', 'shared_path', 'shared_path_head'],
     summary: "Replace an OAS API of the caller's organisation",
     description: `The rules of PUT /gw/apis/oas/{apiID}. ${dashPath} ${versions} ${ownOrg}`,
     success: 'API updated',

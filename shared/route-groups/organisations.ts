@@ -1,8 +1,15 @@
 /** Organisations (admin). Part of the route table (shared/routes.ts). */
+import * as z from 'zod';
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { okIdSchema } from '../schemas/common';
-import { organisationInputSchema } from '../schemas/organisations';
+import { idSchema, okEnvelope, okIdSchema, okNullSchema } from '../schemas/common';
+import { domainGrantSchema, domainSchema, organisationInputSchema } from '../schemas/organisations';
+
+/** An organisation and one of its domains, in the path. */
+const domainParams = z.object({ orgID: idSchema, domain: domainSchema });
+const DOMAINS_RULE =
+  'A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation ' +
+  "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
@@ -19,5 +26,48 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 409: 'The id is taken' },
     body: organisationInputSchema,
     result: okIdSchema,
+  }),
+  organisationsDomainsList: route({
+    method: 'GET',
+    path: '/admin/organisations/{orgID}/domains',
+    group: 'admin',
+    access: 'read',
+    tableActions: ['GetItem', 'Query'],
+    tableEntities: ['org'],
+    summary: 'The domains granted to an organisation, by name',
+    description: DOMAINS_RULE,
+    success: 'Meta.domains: each domain and when it was granted',
+    statuses: { 404: 'The organisation does not exist' },
+    result: okEnvelope(z.object({ domains: z.array(domainGrantSchema) })),
+  }),
+  organisationsDomainsGrant: route({
+    method: 'PUT',
+    path: '/admin/organisations/{orgID}/domains/{domain}',
+    group: 'admin',
+    access: 'write',
+    tableActions: ['PutItem', 'ConditionCheckItem'],
+    tableEntities: ['domain_grant', 'org'],
+    summary: 'Grant a domain to an organisation',
+    description: `${DOMAINS_RULE} Granting a domain the organisation already holds changes nothing.`,
+    success: 'Granted (Message "Domain granted"), or already the organisation\'s ("Domain already granted")',
+    statuses: { 409: 'The domain is granted to another organisation', 422: 'The organisation does not exist' },
+    params: domainParams,
+    result: okNullSchema,
+  }),
+  organisationsDomainsRevoke: route({
+    method: 'DELETE',
+    path: '/admin/organisations/{orgID}/domains/{domain}',
+    group: 'admin',
+    access: 'write',
+    tableActions: ['DeleteItem', 'PutItem'],
+    tableEntities: ['deletion', 'domain_grant'],
+    summary: 'Revoke a domain from an organisation',
+    description:
+      "The organisation's APIs that name it keep their definitions, but requests to the domain no longer reach them, and their " +
+      'next write is 422 until the domain is granted again or they leave it.',
+    success: 'Revoked',
+    statuses: { 404: 'The domain is not granted to this organisation' },
+    params: domainParams,
+    result: okNullSchema,
   }),
 }) satisfies Record<string, RouteDef>;

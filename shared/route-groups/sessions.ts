@@ -20,6 +20,7 @@ export const sessionsRoutes = routeGroup('sessions', {
       'allowed per window. A refusal is an answer, not an error: 403 or 429 with the reason.',
     success: 'Allowed: one unit was spent; quota_remaining and quota_renews of the key (-1: unlimited)',
     statuses: {
+      400: 'path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray %, which upstreams read in different ways (contract §13)',
       403: 'Refused: reason UnknownKey, KeyInactive, KeyExpired or AccessDenied',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded (rate requests per per seconds, fixed window)',
     },
@@ -35,18 +36,24 @@ export const sessionsRoutes = routeGroup('sessions', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
-    tableEntities: ['event', 'key', 'listen_path', 'org'],
+    tableEntities: ['event', 'domain_grant', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
       'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
       "The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's " +
-      'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, ' +
-      'else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest ' +
-      'listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the ' +
-      "query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls " +
-      'tried on the path as sent and after the listen path: one unit of quota spent, the same events.',
-    success: 'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream',
+      'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header ' +
+      "and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). " +
+      'The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in ' +
+      'different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract ' +
+      '§13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in ' +
+      'the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param ' +
+      "names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after " +
+      'the listen path: one unit of quota spent, the same events.',
+    success:
+      'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to ' +
+      'pass upstream, and the decided path to send upstream (X-Gw-Path)',
     statuses: {
+      400: 'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath)',
       401:
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',
@@ -54,13 +61,22 @@ export const sessionsRoutes = routeGroup('sessions', {
       404: 'Refused: no API listens on this host and path (reason UnknownApi)',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded; Retry-After says when to try again',
     },
-    successHeaders: ['X-Gw-Api-Id', 'X-Gw-Key-Hash', 'X-Gw-Org-Id', 'X-Gw-Quota-Remaining', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+    successHeaders: [
+      'X-Gw-Api-Id',
+      'X-Gw-Path',
+      'X-Gw-Key-Hash',
+      'X-Gw-Org-Id',
+      'X-Gw-Quota-Remaining',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ],
     refusalHeaders: true,
     params: z.object({ proxy: z.string().max(LIMITS.longString) }),
     result: z.null(),
     noContent: true,
     doc: {
-      models: { 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
+      models: { 400: 'CheckRefusal', 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
       freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",
     },
   }),

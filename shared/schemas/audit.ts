@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idSchema, pageQuerySchema } from './common';
 
 /** The configuration objects of the trail, by the name its entries give them. */
-const AUDIT_OBJECT_TYPES = ['organisation', 'user', 'api', 'key', 'policy', 'org_key', 'webhook', 'template', 'oauth_client'] as const;
+const AUDIT_OBJECT_TYPES = ['organisation', 'user', 'api', 'key', 'policy', 'org_key', 'webhook', 'template', 'oauth_client', 'domain'] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 const instant = z.iso.datetime({ offset: true });

@@ -59,3 +59,20 @@ const organisationSchema = organisationFields.extend({
   version: z.number().int(),
 });
 export type Organisation = z.infer<typeof organisationSchema>;
+
+/**
+ * A domain an installation admin grants an organisation (contract §13): a host name as the Host
+ * header names it, without port or trailing dot (RFC 1123 labels), or an IPv4 address; compared
+ * in lower case.
+ */
+export const domainSchema = z
+  .string()
+  .max(253)
+  .regex(
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+    'a host name (labels of letters, digits and hyphens, separated by dots) or an IPv4 address, without port or trailing dot',
+  )
+  .transform((d) => d.toLowerCase());
+
+/** A domain granted to an organisation, as the admin list answers it. */
+export const domainGrantSchema = z.object({ domain: z.string(), granted_at: z.string() });

@@ -148,7 +148,7 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
  */
 function baseItems(base: StoredApi, gateway: Obj, stamp: string): TxItem[] {
   const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
-  return replaceApiItems(recordFromOas(doc, stamp, base), base, { keepClaim: true, subject: false });
+  return replaceApiItems(recordFromOas(doc, stamp, base), base, { subject: false });
 }
 
 function linkedBaseItems(base: StoredApi, childApiId: string, q: VersionQuery, stamp: string): TxItem[] {

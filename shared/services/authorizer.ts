@@ -7,6 +7,7 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config';
+import { decidedPath } from '../domain/request-path';
 import { decide } from './session-check';
 
 export type AuthorizerContext = { api_id: string; key_hash: string; org_id: string; quota_remaining: number; quota_renews: number };
@@ -20,8 +21,11 @@ export async function authorize(
     ?.trim()
     .replace(/^Bearer\s+/i, '')
     .trim();
-  if (!apiId || !key) return { isAuthorized: false, context: {} };
-  const result = await decide({ key, api_id: apiId, path: event.rawPath, method: event.requestContext?.http?.method });
+  // API Gateway hands the path over percent-decoded; one that upstreams read in different ways is
+  // refused (contract §13), as a 403: a Lambda authorizer can only allow or deny.
+  const path = decidedPath(event.rawPath ?? '/', { decoded: true });
+  if (!apiId || !key || !path.ok) return { isAuthorized: false, context: {} };
+  const result = await decide({ key, api_id: apiId, path: path.path, method: event.requestContext?.http?.method });
   if (!result.allowed) return { isAuthorized: false, context: {} };
   return {
     isAuthorized: true,

@@ -8,9 +8,10 @@
 import { config } from '../config';
 import { DENIAL_STATUS } from '../domain/quota';
 import { forwardedRequest, listenPathCandidates } from '../domain/forwarded-request';
+import { servingClaim } from '../domain/listen-paths';
 import { TtlCache } from '../domain/ttl-cache';
 import { Refusal } from '../errors';
-import { claimsAmong, type ClaimHolder } from '../store/apis';
+import { claimsAt } from '../store/listen-claims';
 import { decide, rateHeadersOf, refusalMessage } from './session-check';
 
 interface FoundApi {
@@ -26,8 +27,9 @@ interface FoundApi {
 const found = new TtlCache<FoundApi>(() => config().cacheMs);
 
 /**
- * The API serving `host` and `path`, by the rules listen claims are unique under: a claim on the
- * request's host before one on every host, then the longest listen path.
+ * The API serving `host` and `path` by the rules of contract §13 (listen-paths.ts servingClaim):
+ * the claims on the path's listen-path candidates, on the host and on the shared hosts, and whom
+ * the host is granted to, in one read.
  */
 async function apiAt(host: string, path: string): Promise<FoundApi | undefined> {
   const memo = `${host}\n${path}`;
@@ -35,9 +37,15 @@ async function apiAt(host: string, path: string): Promise<FoundApi | undefined> 
   if (hit) return hit;
   const candidates = listenPathCandidates(path);
   const domains = host ? [host, ''] : [''];
-  const claims = await claimsAmong(domains.flatMap((domain) => candidates.map((c) => ({ domain, path: c.listenPath }))));
-  const rank = (c: ClaimHolder) => candidates.findIndex((x) => x.listenPath === c.path) + (c.domain ? 0 : candidates.length);
-  const best = claims.sort((a, b) => rank(a) - rank(b))[0];
+  const { holders, hostOrg } = await claimsAt(
+    host,
+    domains.flatMap((domain) => candidates.map((c) => ({ domain, path: c.listenPath }))),
+  );
+  const best = servingClaim(
+    { host, hostOrg },
+    candidates.map((c) => c.listenPath),
+    holders,
+  );
   if (!best) return undefined;
   const result = { apiId: best.api_id, apiPath: candidates.find((x) => x.listenPath === best.path)?.rest };
   found.set(memo, result);
@@ -54,11 +62,15 @@ export async function authorizeForwarded(
   own: { path: string; query: string; method: string },
 ): Promise<Record<string, string>> {
   const req = forwardedRequest(forwarded, own);
+  if (!req.path.ok)
+    throw new Refusal(400, `The request path holds ${req.path.reason}, which upstreams read in different ways`, { allowed: false, reason: 'AmbiguousPath' });
+  const path = req.path.path;
   if (!req.key) throw new Refusal(401, `No key in ${req.keyFrom}`, { allowed: false, reason: 'NoKey' }, { 'WWW-Authenticate': 'Bearer' });
-  const api = req.apiId ? { apiId: req.apiId, apiPath: undefined } : await apiAt(req.host, req.path);
-  if (!api) throw new Refusal(404, `No API listens on ${req.host || 'this host'} at ${req.path}`, { allowed: false, reason: 'UnknownApi' });
-  const result = await decide({ key: req.key, api_id: api.apiId, path: req.path, api_path: api.apiPath, method: req.method });
-  const headers = { 'X-Gw-Api-Id': api.apiId, ...rateHeadersOf(result) };
+  const api = req.apiId ? { apiId: req.apiId, apiPath: undefined } : await apiAt(req.host, path);
+  if (!api) throw new Refusal(404, `No API listens on ${req.host || 'this host'} at ${path}`, { allowed: false, reason: 'UnknownApi' });
+  const result = await decide({ key: req.key, api_id: api.apiId, path, api_path: api.apiPath, method: req.method });
+  // The path decided on travels with the answer, so the gateway sends the upstream that very path.
+  const headers = { 'X-Gw-Api-Id': api.apiId, 'X-Gw-Path': path, ...rateHeadersOf(result) };
   if (!result.allowed) {
     const status = result.reason === 'UnknownKey' ? 401 : DENIAL_STATUS[result.reason];
     throw new Refusal(

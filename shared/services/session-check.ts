@@ -5,8 +5,9 @@
  * (its quota and rate windows together, shared/store/live-quota/), plus one on the
  * organisation's when it has a quota. No Scan, no list Query.
  */
-import { Refusal } from '../errors';
+import { BadRequest, Refusal } from '../errors';
 import type { RequestLine } from '../domain/allowed-urls';
+import { decidedPath } from '../domain/request-path';
 import { quotaHeaders, retryAfterSeconds } from '../domain/rate-headers';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
 import { limitsFor } from '../domain/key-rules';
@@ -158,6 +159,18 @@ export function refusalMessage(reason: DenialReason): string {
 }
 
 /**
+ * The check's path in the normal form the key's path rules are tried on (contract §13); a path
+ * that upstreams read in different ways is 400 before anything is spent.
+ */
+function withDecidedPath(input: CheckInput): CheckInput {
+  if (input.path === undefined) return input;
+  const decided = decidedPath(input.path.startsWith('/') ? input.path : `/${input.path}`);
+  if (!decided.ok)
+    throw new BadRequest(`path holds ${decided.reason}, which upstreams read in different ways`, [{ path: 'body.path', message: decided.reason }]);
+  return { ...input, path: decided.path };
+}
+
+/**
  * POST /gw/sessions/check: the live quota and its rate headers when allowed; a 403 or 429
  * Refusal naming the reason (with Retry-After on a 429) otherwise.
  */
@@ -165,7 +178,7 @@ export async function checkOrRefuse(
   input: CheckInput,
 ): Promise<{ body: { allowed: true; quota_remaining: number; quota_renews: number }; headers: Record<string, string> }> {
   const now = nowSeconds();
-  const result = await decide(input, now);
+  const result = await decide(withDecidedPath(input), now);
   const headers = rateHeadersOf(result, now);
   if (!result.allowed) throw new Refusal(DENIAL_STATUS[result.reason], MESSAGES[result.reason], { allowed: false, reason: result.reason }, headers);
   return { body: { allowed: true, quota_remaining: result.quota_remaining, quota_renews: result.quota_renews }, headers };

@@ -1,14 +1,12 @@
 /**
  * API definitions: the main item (indexed for the three sort orders of an organisation's list),
  * the compressed document parts that did not fit in it (same partition: one Query reads all),
- * the database-id marker, and the listen-path claim that makes a (domain, listen path) unique
- * across the installation. Versions and the delete of an API's OAuth clients are assembled by
- * shared/services/apis.ts from the transaction items this module answers.
+ * the database-id marker, and (listen-claims.ts) the listen claim of contract §13. Versions and
+ * the delete of an API's OAuth clients are assembled by shared/services/apis.ts from the
+ * transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ListenPathTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
-import { sha256Hex } from '../domain/hashing';
-import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
+import { Conflict, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { LIMITS } from '../limits';
@@ -20,12 +18,10 @@ import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 import { countChange, orgMustExist, readCount } from './organisations';
+import { CLAIM_ATTEMPTS, ClaimsMoved, claimItems, releaseItems } from './listen-claims';
 import type { ApiRecord } from '../domain/api-records';
 
 export type { ApiRecord };
-
-/** A listen claim's marker key, from the hash of its (domain, listen path). */
-const listenKey = (claimHash: string): StorageKey => ({ PK: `LISTEN#${claimHash}`, SK: 'LISTEN' });
 
 export const apiKeys = {
   main: (apiId: string): StorageKey => ({ PK: `API#${apiId}`, SK: 'API' }),
@@ -35,17 +31,7 @@ export const apiKeys = {
   byDbId: (id: string): StorageKey => ({ PK: `APIDB#${id}`, SK: 'APIDB' }),
   /** GSI1 (created), GSI2 (name), GSI3 (updated): an organisation's APIs in each sort order. */
   ofOrg: (orgId: string) => `ORG#${orgId}#APIS`,
-  /** Marker of a (domain, listen path) claim, unique across the installation. */
-  listen: (c: ListenClaim): StorageKey => listenKey(claimHashOf(c)),
 };
-
-/**
- * A claim's (domain, listen path), hashed: both are free text of any length and characters, and a
- * partition key holds at most 2 KB.
- */
-function claimHashOf(c: ListenClaim): string {
-  return sha256Hex(JSON.stringify([c.domain, c.path]));
-}
 
 type Json = Record<string, unknown>;
 
@@ -85,10 +71,6 @@ const mains = defineEntity<Main, [apiId: string]>({
 });
 const partItems = defineEntity<{ body: Uint8Array }, [apiId: string, n: number]>({ name: 'api_part', key: apiKeys.part });
 const dbIds = defineMarker({ name: 'api_db_id', key: apiKeys.byDbId });
-const claims = defineEntity<{ api_id: string; org_id: string; domain: string; listen_path: string }, [claimHash: string]>({
-  name: 'listen_path',
-  key: listenKey,
-});
 
 function metaOf(api: ApiRecord): Meta {
   const { classic: _c, oas: _o, ...meta } = api;
@@ -111,58 +93,28 @@ function itemsOf(api: ApiRecord): { main: Main; parts: Array<{ body: Uint8Array 
 const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] => bodies.map((p, i) => partItems.put(p, { at: [apiId, i + 1] }));
 
 /**
- * The marker of the (domain, listen path) an API claims, unique across the installation: the
- * gateway routes every organisation's APIs by them. A clash is 409; it names the API holding the
- * claim only when that API is of the writer's organisation.
- */
-function claimPut(api: ApiRecord, claim: ListenClaim): TxItem {
-  const { op } = claims.put({ api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path }, { at: [claimHashOf(claim)] });
-  return {
-    op: {
-      Put: {
-        ...op.Put!,
-        ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me',
-        ExpressionAttributeValues: { ':me': api.api_id },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
-    onConditionFail: (old) => {
-      const holder = old?.org_id?.S === api.org_id && old?.api_id?.S ? `API ${old.api_id.S}` : 'an API of another organisation';
-      return new ListenPathTaken(`${describeClaim(claim)} is already used by ${holder}`);
-    },
-  };
-}
-
-const claimDelete = (claim: ListenClaim): TxItem => claims.remove(claimHashOf(claim));
-
-/**
- * Transaction items that create an API: its organisation exists unless blank (422), api_id,
- * database id and listen claim unique (409), org count +1.
+ * Transaction items that create an API, its listen claim aside (listen-claims.ts): its
+ * organisation exists unless blank (422), api_id and database id unique (409), org count +1.
  */
 export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
-  const claim = listenClaimOf(api);
   return [
     mains.insert(main, { taken: () => new Conflict(`API ${api.api_id} already exists`) }),
     dbIds.claim([api.id], { api_id: api.api_id }, () => new Conflict(`API id ${api.id} already exists`)),
     ...partPuts(api.api_id, parts),
     countChange(api.org_id, 'API', 1),
-    ...(claim ? [claimPut(api, claim)] : []),
     ...(api.org_id ? [orgMustExist(api.org_id)] : []),
   ];
 }
 
 /**
- * Transaction items that replace an API read at `previous.version`: the main item only if it is
- * still that version (guardVersion: `subject` false for another API the change rewrites, a version's
- * base), parts rewritten, surplus parts removed, counts moved when the organisation changes (to one
- * that exists, 422 otherwise), the listen claim moved when it changes (409 when the new one is
- * taken). An unchanged claim is written again (an API stored before claims existed takes its own)
- * unless `keepClaim`: a base rewritten beside its version keeps its path and must not write its
- * marker, as one transaction may not touch an item twice and a version on the base's path must
- * meet the base's marker (409).
+ * Transaction items that replace an API read at `previous.version`, its listen claim aside
+ * (listen-claims.ts): the main item only if it is still that version (guardVersion: `subject`
+ * false for another API the change rewrites, a version's base, whose claim stays as it is), parts
+ * rewritten, surplus parts removed, counts moved when the organisation changes (to one that
+ * exists, 422 otherwise).
  */
-export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { keepClaim?: boolean; subject?: boolean } = {}): TxItem[] {
+export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { subject?: boolean } = {}): TxItem[] {
   const { main, parts } = itemsOf(api);
   const items: TxItem[] = [guardVersion(mains.put(main), previous.version, { subject: opts.subject ?? true }), ...partPuts(api.api_id, parts)];
   for (let n = parts.length + 1; n < previous.parts; n++) items.push(partItems.remove(api.api_id, n));
@@ -171,22 +123,33 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { keepCl
     items.push(countChange(previous.org_id, 'API', -1));
     items.push(countChange(api.org_id, 'API', 1));
   }
-  const [before, after] = [listenClaimOf(previous), listenClaimOf(api)];
-  const moved = !sameClaim(before, after);
-  if (moved && before) items.push(claimDelete(before));
-  if (after && (moved || !opts.keepClaim)) items.push(claimPut(api, after));
   return items;
+}
+
+/**
+ * Writes `items` with the listen claim moved from `previous` to `next` (listen-claims.ts), built
+ * again while a concurrent claim on the same first segment moves the index between read and write.
+ */
+async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, previous: ApiRecord | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeItems([...items, ...(await claimItems(next, previous))]);
+    } catch (e) {
+      if (!(e instanceof ClaimsMoved)) throw e;
+      if (attempt >= CLAIM_ATTEMPTS) throw new Conflict('listen paths kept changing while this one was being claimed; try again');
+    }
+  }
 }
 
 /** Stores a new API, with `extra` items in the same transaction (a version's base). */
 export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
-  await writeItems([...createApiItems(api), ...extra]);
+  await writeWithClaim([...createApiItems(api), ...extra], api, undefined);
   return api;
 }
 
 /** Writes `next` over the API read as `previous` (guarded by its version), with `extra` items in the same transaction. */
 export async function saveApi(next: ApiRecord, previous: Stored, extra: TxItem[] = []): Promise<void> {
-  await writeItems([...replaceApiItems(next, previous), ...extra]);
+  await writeWithClaim([...replaceApiItems(next, previous), ...extra], next, previous);
 }
 
 /** The record and the size of its stored JSON (decompression capped at LIMITS.storedJsonBytes). */
@@ -297,9 +260,12 @@ export const apiMustExist = (apiId: string, missing: () => AppError): TxItem => 
  */
 export function deleteApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
-  const items: TxItem[] = [guardVersion(mains.remove(apiId), previous.version), dbIds.release(previous.id), countChange(previous.org_id, 'API', -1)];
-  const claim = listenClaimOf(previous);
-  if (claim) items.push(claimDelete(claim));
+  const items: TxItem[] = [
+    guardVersion(mains.remove(apiId), previous.version),
+    dbIds.release(previous.id),
+    countChange(previous.org_id, 'API', -1),
+    ...releaseItems(previous),
+  ];
   for (let n = 1; n < previous.parts; n++) items.push(partItems.remove(apiId, n));
   return items;
 }
@@ -342,22 +308,4 @@ export async function loadApiPage(orgId: string, sort: ApiSort, req: PageRequest
     apis.push(decoded.api);
   }
   return { apis, pages: pageCount(total, req), next_cursor: page.nextCursor };
-}
-
-/** A listen claim as the external authorization finds it: whose API holds it. */
-export interface ClaimHolder {
-  domain: string;
-  path: string;
-  api_id: string;
-  org_id: string;
-}
-
-/** The claims among `candidates` that exist: one BatchGetItem (of at most 100 keys, a few items). */
-export async function claimsAmong(candidates: readonly ListenClaim[]): Promise<ClaimHolder[]> {
-  const items = await batchGet(
-    candidates.map((c) => listenKey(claimHashOf(c))),
-    false,
-    ['api_id', 'org_id', 'domain', 'listen_path'],
-  );
-  return items.map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
 }

@@ -66,6 +66,7 @@ const FOLLOWED: Record<string, Follows> = {
   hook: { type: 'webhook', id: (i) => i.id, org: (i) => i.org_id },
   asset: { type: 'template', id: (i) => i._id, org: (i) => i.org_id, value: templateValue },
   oauth_client: { type: 'oauth_client', id: (i) => i.client_id, org: (i) => i.org_id },
+  domain_grant: { type: 'domain', id: (i) => i.domain, org: (i) => i.org_id },
 };
 
 /** The entity names the trail follows (the cloud's event filter names them too). */

@@ -31,6 +31,11 @@ export async function insertOrganisation(org: Organisation): Promise<void> {
   await writeItems([orgs.insert(org, { taken: () => new Conflict(`organisation ${org.id} already exists`) })]);
 }
 
+/** Whether an organisation exists (a consistent read of its item). */
+export async function organisationExists(orgId: string): Promise<boolean> {
+  return (await orgs.getItem(orgId)) !== undefined;
+}
+
 /** Condition of a write that needs the organisation to exist; `missing` is its error otherwise. */
 export const orgExists = (orgId: string, missing: () => AppError): TxItem => orgs.mustExist(missing, orgId);
 

@@ -69,7 +69,8 @@ function oasDoc(id: string, orgId: string, gw: Json = {}): Json {
     'x-gw-streaming': { streams: { s1: { input: 'kept' } } },
     [GW]: {
       info: { id, name: `API ${id}`, orgId, state: { active: true, internal: false } },
-      server: { listenPath: { value: `/${id}/`, strip: true } },
+      // No listen path without an id: `/` alone is refused on the shared hosts (contract §13).
+      server: id ? { listenPath: { value: `/${id}/`, strip: true } } : {},
       upstream: { url: 'http://upstream.example.com/base' },
       ...gw,
     },

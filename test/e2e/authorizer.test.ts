@@ -66,3 +66,16 @@ suite('Lambda authorizer', () => {
     expect((await authorize(event(key, '/pets/1', 'DELETE'))).isAuthorized).toBe(false);
   });
 });
+
+suite('Lambda authorizer: the path it decides on (contract §13)', () => {
+  it('decides on the normal form of the decoded path API Gateway hands over, and refuses what upstreams read in different ways', async () => {
+    const rights = { [apiId]: { api_id: apiId, api_name: apiId, versions: ['Default'], allowed_urls: [{ url: '^/public', methods: ['GET'] }] } };
+    const { key } = await makeKey(s, { org_id: orgId, access_rights: rights });
+    expect((await authorize(event(key, '/public/a'))).isAuthorized).toBe(true);
+    // API Gateway decodes %2e%2e to .., so both spellings arrive as dot segments.
+    expect((await authorize(event(key, '/public/../private/a'))).isAuthorized).toBe(false);
+    expect((await authorize(event(key, '/public/./a'))).isAuthorized).toBe(true);
+    expect((await authorize(event(key, '/public/a;x'))).isAuthorized).toBe(false);
+    expect((await authorize(event(key, '/public\\a'))).isAuthorized).toBe(false);
+  });
+});

@@ -81,14 +81,16 @@ describe('ANY /gw/ext-authz/{proxy+}', () => {
     const base = `/${uid('lp')}`;
     const short = await api(`${base}/`);
     const long = await api(`${base}/v2/`);
-    const onHost = await api(`${base}/`, 'shop.example');
+    const shop = `${uid('shop')}.example`;
+    expect((await s.admin('PUT', `/admin/organisations/${orgId}/domains/${shop}`)).status).toBe(200);
+    const onHost = await api(`${base}/`, shop);
     const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(short, long, onHost) });
     const idFor = async (uri: string, host = 'gw.example') => (await viaEnvoy('POST', uri, { authorization: key }, host)).headers.get('x-gw-api-id');
     expect(await idFor(`${base}/v2/orders`)).toBe(long);
     expect(await idFor(`${base}/v2`)).toBe(long);
     expect(await idFor(`${base}/v20/orders`)).toBe(short);
     expect(await idFor(`${base}/x`)).toBe(short);
-    expect(await idFor(`${base}/x`, 'SHOP.example:8443')).toBe(onHost);
+    expect(await idFor(`${base}/x`, `${shop.toUpperCase()}:8443`)).toBe(onHost);
     const none = await viaEnvoy('GET', `/${uid('nowhere')}/x`, { authorization: key });
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ allowed: false, reason: 'UnknownApi' });

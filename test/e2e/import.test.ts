@@ -137,6 +137,8 @@ describe('import: document and generated defaults', () => {
     expect(up.doc['x-gw-api-gateway'].upstream.url).toBe('http://backend.internal:8080/pets');
     const lp = await imported(petstoreJson, 'application/json', '?listenPath=/pets-override/');
     expect(lp.doc['x-gw-api-gateway'].server.listenPath).toEqual({ value: '/pets-override/', strip: true });
+    // A custom domain must be granted to the organisation (contract §13).
+    expect((await s.admin('PUT', `/admin/organisations/${t.orgId}/domains/pets.example.com`)).status).toBe(200);
     const cd = await imported(petstoreJson, 'application/json', '?customDomain=pets.example.com');
     expect(cd.doc['x-gw-api-gateway'].server.customDomain).toEqual({ enabled: true, name: 'pets.example.com' });
     const auth = await imported(petstoreJson, 'application/json', '?authentication=true');

@@ -89,7 +89,7 @@ async function prepare(name: string, example: Json): Promise<Record<string, stri
     const gw = (example['x-gw-api-gateway'] ?? example) as Json;
     const id = (gw.info?.id as string | undefined) ?? uid('ex-oas');
     const api = oasDoc(id, w.orgId);
-    api['x-gw-api-gateway'].server.listenPath.value = `/${uid('ex-before')}/`;
+    api['x-gw-api-gateway'].server = { listenPath: { value: `/${uid('ex-before')}/`, strip: true } };
     await made('POST', '/gw/apis/oas', api);
     params.apiID = id;
   }

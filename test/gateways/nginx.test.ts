@@ -8,7 +8,7 @@ import { connect, createServer as createTcpServer, type AddressInfo } from 'node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../support/client';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
-import { startNginx, type Nginx } from '../support/nginx';
+import { SERVED_HOSTS, startNginx, type Nginx } from '../support/nginx';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { GW_SECRET } from '../support/table';
@@ -162,5 +162,149 @@ suite('nginx auth_request in front of an API', () => {
       await counted.close();
       await new Promise((r) => counter.close(r));
     }
+  });
+});
+
+/** A classic API of `orgId` on `listenPath`; answers its api_id. */
+async function plainApi(orgId: string, listenPath: string): Promise<string> {
+  const apiId = uid('tb');
+  const r = await s.gw('POST', '/gw/apis', {
+    api_id: apiId,
+    name: apiId,
+    org_id: orgId,
+    proxy: { listen_path: listenPath, target_url: 'http://upstream.example' },
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return apiId;
+}
+
+suite('the trust boundary through nginx (contract §13)', () => {
+  let evil: { orgId: string; key: string };
+  let root: string;
+  let books: string;
+  let admin: string;
+  let acmeKey: string;
+  let evilApi: string;
+  let evilPath: string;
+  let evilKey: string;
+  beforeAll(async () => {
+    if (onEmulator) return;
+    evil = await s.tenant();
+    root = `/${uid('books')}`;
+    books = await plainApi(t.orgId, `${root}/`);
+    admin = await plainApi(t.orgId, `${root}/admin/`);
+    acmeKey = (await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(books) })).key;
+    evilPath = `/${uid('evil')}`;
+    evilApi = await plainApi(evil.orgId, `${evilPath}/`);
+    evilKey = (await makeKey(s, { org_id: evil.orgId, access_rights: rightsFor(evilApi) })).key;
+  });
+
+  const get = (path: string, headers: Record<string, string>, base = nginx.url) => request(base, 'GET', path, { headers, verbatim: true });
+
+  it("another organisation cannot take a domain or nest a path to receive this organisation's traffic", async () => {
+    expect((await get(`${root}/x`, { authorization: acmeKey })).status).toBe(200);
+    const evilDomain = await s.dash(evil.key, 'POST', '/api/apis', {
+      api_definition: { api_id: uid('evilhost'), name: 'h', domain: '127.0.0.1', proxy: { listen_path: '/', target_url: 'http://evil.example' } },
+    });
+    expect(evilDomain.status).toBe(422);
+    const nested = await s.dash(evil.key, 'POST', '/api/apis', {
+      api_definition: { api_id: uid('nested'), name: 'n', proxy: { listen_path: `${root}/internal/`, target_url: 'http://evil.example' } },
+    });
+    expect(nested.status).toBe(409);
+    expect(nested.body.Message).toBe(`listen path ${root}/internal is taken`);
+    // Nothing moved: this organisation's key still reaches its API, the other's nothing of it.
+    const before = seen.length;
+    const mine = await get(`${root}/internal/data`, { authorization: acmeKey });
+    expect(mine.status).toBe(200);
+    expect(seen.at(-1)!.headers['x-gw-api-id']).toBe(books);
+    expect((await get(`${root}/internal/data`, { authorization: evilKey })).status).toBe(403);
+    expect(seen.length - before).toBe(1);
+  });
+
+  it('no client copy of a routing hint changes the decision', async () => {
+    const hints: Array<[string, Record<string, string>, string]> = [
+      ['X-Gw-Api-Id', { 'x-gw-api-id': evilApi }, ''],
+      ['X-Gw-Key-Header', { 'x-gw-key-header': 'x-evil-key', 'x-evil-key': evilKey }, ''],
+      ['X-Gw-Key-Param', { 'x-gw-key-param': 'k' }, `?k=${evilKey}`],
+      ['X-Original-URI', { 'x-original-uri': `${evilPath}/x` }, ''],
+      ['X-Original-Host', { 'x-original-host': 'evil.example' }, ''],
+      ['X-Forwarded-Host', { 'x-forwarded-host': 'evil.example' }, ''],
+      ['X-Original-Method', { 'x-original-method': 'DELETE' }, ''],
+    ];
+    const answers: Array<[string, number, number, string | undefined]> = [];
+    for (const [name, headers, query] of hints) {
+      const before = seen.length;
+      // The other organisation's key on this organisation's admin API: 403 without any hint.
+      const theirs = await get(`${root}/admin/secret${query}`, { authorization: evilKey, ...headers });
+      // This organisation's key on its own API: 200, decided as books whatever the hint says.
+      const mine = await get(`${root}/x${query}`, { authorization: acmeKey, ...headers });
+      answers.push([name, theirs.status, mine.status, seen.length - before === 1 ? String(seen.at(-1)!.headers['x-gw-api-id']) : undefined]);
+    }
+    expect(answers).toEqual(hints.map(([name]) => [name, 403, 200, books]));
+    // No key but the other organisation's in the hints: 401, as with no key at all.
+    expect((await get(`${root}/x`, { 'x-gw-key-header': 'x-evil-key', 'x-evil-key': acmeKey })).status).toBe(401);
+    expect(admin).toBeTruthy();
+  });
+
+  it('a Host this nginx does not serve is refused there; a domain of another organisation routes only its APIs', async () => {
+    const r = await get(`${root}/x`, { authorization: acmeKey, host: 'evil.example' });
+    expect([r.status, r.body]).toEqual([404, { status: 'error', message: 'Unknown host' }]);
+    // An operator serving a domain granted to the other organisation on the same nginx.
+    const dom = `${uid('evil')}.example`;
+    expect((await s.admin('PUT', `/admin/organisations/${evil.orgId}/domains/${dom}`)).status).toBe(200);
+    const both = await startNginx({
+      control: s.url,
+      secret: GW_SECRET,
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      serverNames: `${SERVED_HOSTS} ${dom}`,
+    });
+    try {
+      const before = seen.length;
+      const onTheirs = await get(`${root}/x`, { authorization: acmeKey, host: dom }, both.url);
+      expect([onTheirs.status, onTheirs.body]).toEqual([404, { status: 'error', message: 'No API listens here' }]);
+      expect((await get(`${evilPath}/x`, { authorization: evilKey, host: dom }, both.url)).status).toBe(200);
+      expect((await get(`${root}/x`, { authorization: acmeKey }, both.url)).status).toBe(200);
+      expect(seen.length - before).toBe(2);
+    } finally {
+      await both.close();
+    }
+  });
+
+  it('every spelling of a path is decided as the path the upstream acts on, and the upstream receives that path', async () => {
+    const table: Array<[string, number, string | null]> = [
+      [`${root}/x?q=1`, 200, `${root}/x?q=1`],
+      [`${root}/./x`, 200, `${root}/x`],
+      [`${root}//x`, 200, `${root}/x`],
+      [`${root}/%78`, 200, `${root}/x`],
+      [`${root}/a%20b`, 200, `${root}/a%20b`],
+      [`${root}/admin/x`, 403, null],
+      [`${root}/../${root.slice(1)}/admin/x`, 403, null],
+      [`${root}/%2e%2e/${root.slice(1)}/admin/x`, 403, null],
+      [`${root}/./admin/x`, 403, null],
+      [`${root}/%61dmin/x`, 403, null],
+      [`${root}/admin%2Fx`, 400, null],
+      [`${root}/admin%5Cx`, 400, null],
+      [`${root}/admin\\x`, 400, null],
+      [`${root}/admin;x/x`, 400, null],
+    ];
+    const got: Array<[string, number, string | null]> = [];
+    for (const [path] of table) {
+      const before = seen.length;
+      const r = await get(path, { authorization: acmeKey });
+      got.push([path, r.status, seen.length > before ? seen.at(-1)!.url : null]);
+    }
+    expect(got, nginx.errors()).toEqual(table);
+    const refused = await get(`${root}/admin;x/x`, { authorization: acmeKey });
+    expect(refused.body.message).toMatch(/read in different ways/);
+  });
+
+  it('allowed_urls cannot be climbed out of with dot segments through nginx', async () => {
+    const rights = { [books]: { api_id: books, api_name: books, versions: ['Default'], allowed_urls: [{ url: '^/public', methods: ['GET'] }] } };
+    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rights });
+    const statuses = [];
+    for (const path of [`${root}/public/a`, `${root}/public/../private/a`, `${root}/public/%2e%2e/private/a`]) {
+      statuses.push((await get(path, { authorization: key })).status);
+    }
+    expect(statuses).toEqual([200, 403, 403]);
   });
 });

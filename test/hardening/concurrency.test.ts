@@ -236,11 +236,11 @@ function races(): Record<string, Race> {
           );
         return s.dash(W.key, 'POST', `/api/apis/oas/import?listenPath=/lp-${v}/`, JSON.stringify(importDoc(`n${i}`)), { 'content-type': 'application/json' });
       },
-      // The path belongs to the winner: one more API on it is refused naming the winner.
+      // The path belongs to the winner: one more API on it is refused (naming nobody, contract §13).
       read: async (won) => {
         const winner = won.body.key ?? won.body.ID;
         const again = await s.gw('POST', '/gw/apis', { api_id: `lp-${v}-late`, org_id: W.orgId, proxy: { listen_path: `/lp-${v}` } });
-        expect(again.body.message).toBe(`listen path /lp-${v} is already used by API ${winner}`);
+        expect(again.body.message).toBe(`listen path /lp-${v} is taken`);
         return num((await s.gw('GET', `/gw/apis/${winner}`)).body.name);
       },
     },

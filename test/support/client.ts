@@ -23,6 +23,11 @@ export interface RequestOptions {
   body?: unknown;
   /** Gives up (rejects) when the whole answer has not arrived by then. */
   timeoutMs?: number;
+  /**
+   * Sends the path exactly as written: without it the path goes through WHATWG URL parsing, which
+   * removes dot segments (`..`, `%2e%2e`) and turns `\` into `/` before anything is sent.
+   */
+  verbatim?: boolean;
 }
 
 function payload(body: unknown, headers: Record<string, string>): Buffer | undefined {
@@ -60,13 +65,15 @@ export async function request<T = any>(base: string, asked: string, path: string
   const data = payload(opts.body, headers);
   if (data !== undefined) headers['content-length'] = String(data.length);
   const url = new URL(path, base);
-  const answer = await send<T>(url, method, headers, data, opts.timeoutMs, true);
-  for (const watch of watchers) watch({ method, path: url.pathname + url.search, requestHeaders: headers, requestBody: data, answer });
+  const target = opts.verbatim ? path : url.pathname + url.search;
+  const answer = await send<T>(url, target, method, headers, data, opts.timeoutMs, true);
+  for (const watch of watchers) watch({ method, path: target, requestHeaders: headers, requestBody: data, answer });
   return answer;
 }
 
 function send<T>(
   url: URL,
+  target: string,
   method: string,
   headers: Record<string, string>,
   data: Buffer | undefined,
@@ -75,7 +82,7 @@ function send<T>(
 ): Promise<Answer<T>> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = httpRequest({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers }, (res) => {
+    const req = httpRequest({ agent, host: url.hostname, port: url.port, path: target, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -98,7 +105,7 @@ function send<T>(
     req.on('error', (e: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed while it was idle: the request never reached it, so
       // it goes again once on a new connection (what Node's documentation advises).
-      if (retry && req.reusedSocket && e.code === 'ECONNRESET') send<T>(url, method, headers, data, timeoutMs, false).then(resolve, reject);
+      if (retry && req.reusedSocket && e.code === 'ECONNRESET') send<T>(url, target, method, headers, data, timeoutMs, false).then(resolve, reject);
       else reject(e);
     });
     if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

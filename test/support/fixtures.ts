@@ -15,7 +15,8 @@ export const uid = (p: string) => `${p}-${process.pid}-${++n}-${Date.now().toStr
 export const rightsFor = (...apiIds: string[]) => Object.fromEntries(apiIds.map((id) => [id, { api_id: id, api_name: id, versions: ['Default'] }]));
 
 /**
- * A minimal OAS definition with the gateway extension, listening on `/<id>/`. `title` names the
+ * A minimal OAS definition with the gateway extension, listening on `/<id>/` (on no listen path
+ * when the id is blank: `/` alone is refused on the shared hosts, contract §13). `title` names the
  * document and the API; `info` joins x-gw-api-gateway.info (versioning...), `gateway` the extension.
  */
 export const oasDoc = (id: string, orgId: string, o: { title?: string; info?: Any; gateway?: Any } = {}) => ({
@@ -24,7 +25,7 @@ export const oasDoc = (id: string, orgId: string, o: { title?: string; info?: An
   paths: {},
   'x-gw-api-gateway': {
     info: { id, orgId, name: o.title ?? id, state: { active: true }, ...(o.info ?? {}) },
-    server: { listenPath: { value: `/${id}/`, strip: true } },
+    server: id ? { listenPath: { value: `/${id}/`, strip: true } } : {},
     upstream: { url: 'https://up.example.com' },
     ...(o.gateway ?? {}),
   },

@@ -42,13 +42,21 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
+type ExampleValues = { GW_CONTROL: string; GW_SECRET: string; API_UPSTREAM: string; LISTEN: string; SERVER_NAMES: string };
+
 /** The example config with its values filled in, as `envsubst` would. */
-function filledExample(values: { GW_CONTROL: string; GW_SECRET: string; API_UPSTREAM: string; LISTEN: string }): string {
-  return readFileSync(NGINX_EXAMPLE, 'utf8').replace(/\$\{(GW_CONTROL|GW_SECRET|API_UPSTREAM|LISTEN)\}/g, (_, k: keyof typeof values) => values[k]);
+function filledExample(values: ExampleValues): string {
+  return readFileSync(NGINX_EXAMPLE, 'utf8').replace(
+    /\$\{(GW_CONTROL|GW_SECRET|API_UPSTREAM|LISTEN|SERVER_NAMES)\}/g,
+    (_, k: keyof ExampleValues) => values[k],
+  );
 }
 
+/** The host names the tests' nginx serves (its server_name): what a client on this machine sends as Host. */
+export const SERVED_HOSTS = '127.0.0.1 localhost';
+
 /** nginx on a free port of 127.0.0.1 in front of `upstream`, authorising through the stage at `control`. */
-export async function startNginx(o: { control: string; secret: string; upstream: string; workers?: number }): Promise<Nginx> {
+export async function startNginx(o: { control: string; secret: string; upstream: string; workers?: number; serverNames?: string }): Promise<Nginx> {
   ensureNginx();
   const dir = mkdtempSync(join(tmpdir(), 'gw-nginx-'));
   chmodSync(dir, 0o777);
@@ -57,7 +65,13 @@ export async function startNginx(o: { control: string; secret: string; upstream:
   const host = (u: string) => new URL(u).host;
   writeFileSync(
     join(dir, 'api-gateway.conf'),
-    filledExample({ GW_CONTROL: host(o.control), GW_SECRET: o.secret, API_UPSTREAM: host(o.upstream), LISTEN: `127.0.0.1:${port}` }),
+    filledExample({
+      GW_CONTROL: host(o.control),
+      GW_SECRET: o.secret,
+      API_UPSTREAM: host(o.upstream),
+      LISTEN: `127.0.0.1:${port}`,
+      SERVER_NAMES: o.serverNames ?? SERVED_HOSTS,
+    }),
   );
   writeFileSync(
     join(dir, 'nginx.conf'),

@@ -14,6 +14,8 @@ export const ACTIVITY_DAY = { day: '15', month: '3', year: '2024', iso: '2024-03
 export interface World {
   tag: string;
   orgId: string;
+  /** A domain granted to the organisation, on which its classic API listens. */
+  domain: string;
   /** The owner's dashboard access key. */
   key: string;
   userIds: string[];
@@ -47,6 +49,8 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   const ok = async (method: string, url: string, body?: unknown, contentType?: string) => (await c.ok(method, url, body, { contentType })).body as any;
   const orgId = `org-${tag}`;
   await ok('POST', '/admin/organisations', { id: orgId, owner_name: label });
+  const domain = `${tag}.example`.toLowerCase();
+  await ok('PUT', `/admin/organisations/${orgId}/domains/${domain}`);
   const emails = [`owner@matrix-${tag}.example`, `second@matrix-${tag}.example`];
   const owner = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[0] });
   const second = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[1] });
@@ -61,6 +65,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
     api_id: classicApiId,
     name: 'classic',
     org_id: orgId,
+    domain,
     proxy: { listen_path: `/${classicApiId}/`, target_url: 'http://upstream.example' },
   });
   // Listen paths are unique per domain across organisations: each world's import takes its own.
@@ -101,6 +106,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   return {
     tag,
     orgId,
+    domain,
     key,
     emails,
     userIds: [owner.Meta.id, second.Meta.id],
@@ -159,6 +165,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
   const params = {
     orgID: w.orgId,
+    domain: w.domain,
     apiID: w.apiId,
     policyID: w.policyId,
     assetID: w.assetCustomId,

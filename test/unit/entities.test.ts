@@ -27,6 +27,7 @@ describe('the entity registry', () => {
         'asset ORG#*#ASSET#* versioned',
         'counter ORG#*',
         'deletion DELETED#*|*',
+        'domain_grant DOMAIN#*',
         'delivery HOOKDLV#*#*',
         'event EVENT#*',
         'health HEALTH',
@@ -38,6 +39,8 @@ describe('the entity registry', () => {
         'key KEY#* versioned',
         'key_activity KACT#*',
         'listen_path LISTEN#*',
+        'shared_path SHARED#*',
+        'shared_path_head SHARED#*',
         'live_quota KEY#*',
         'live_quota ORG#*',
         'live_quota_shard KEY#*',
@@ -63,7 +66,7 @@ describe('the audit trail (contract §12)', () => {
         .filter((e) => e.audited)
         .map((e) => e.name)
         .sort(),
-    ).toEqual(['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort());
+    ).toEqual(['api', 'asset', 'domain_grant', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort());
   });
 });
 

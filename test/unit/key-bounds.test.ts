@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { activityKeys } from '../../shared/store/analytics';
 import { apiKeys } from '../../shared/store/apis';
+import { domainKeys } from '../../shared/store/domain-grants';
+import { claimKeys } from '../../shared/store/listen-claims';
+import { LISTEN_PATH_BYTES } from '../../shared/domain/listen-paths';
 import { assetKeys } from '../../shared/store/assets';
 import { cutUtf8, KEY_BYTES, textSortKey, timeSortKey } from '../../shared/store/db/storage-key';
 import { hookKeys } from '../../shared/store/hooks';
@@ -46,7 +49,11 @@ describe('every storage key built from client input stays within DynamoDB key li
       apiKeys.main(ID),
       apiKeys.part(ID, 9999),
       apiKeys.byDbId(ID),
-      apiKeys.listen({ domain: 'd'.repeat(253), path: `/${'€'.repeat(20_000)}` }),
+      claimKeys.marker('h'.repeat(64)),
+      // The longest listen path claimed (a longer one is 400 before any key is built).
+      claimKeys.shared('h'.repeat(64), `/${'€'.repeat((LISTEN_PATH_BYTES - 1) / 3)}`),
+      claimKeys.head('h'.repeat(64)),
+      domainKeys.grant('d'.repeat(253)),
       assetKeys.main(ID, ID),
       assetKeys.customId(ID, ID),
       hookKeys.hook(ID, ID),

@@ -21,7 +21,7 @@ const NOT_IN_TABLE = [
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
-const NON_ID_PARAMS = ['keyHash', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
+const NON_ID_PARAMS = ['keyHash', 'domain', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
 const folders = readdirSync('functions', { withFileTypes: true })
   .filter((d) => d.isDirectory())

@@ -264,7 +264,7 @@ export function creating(s: Stage, w: World, tag: string): Record<string, Creati
   const noIdDoc = (i: number) => {
     const d = oasDoc('', w.orgId) as any;
     delete d['x-gw-api-gateway'].info.id;
-    d['x-gw-api-gateway'].server.listenPath.value = `/idem-${tag}-${i}/`;
+    d['x-gw-api-gateway'].server = { listenPath: { value: `/idem-${tag}-${i}/`, strip: true } };
     return d;
   };
   // Each body number names its own user, whose key the POST rotates (made once, on first use).

@@ -66,6 +66,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/organisations/{orgID}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domains granted to an organisation, by name
+         * @description The domains granted to an organisation, by name.
+         *
+         *     A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation (422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).
+         */
+        get: operations["organisationsDomainsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/{orgID}/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Grant a domain to an organisation
+         * @description Grant a domain to an organisation.
+         *
+         *     A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation (422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13). Granting a domain the organisation already holds changes nothing.
+         */
+        put: operations["organisationsDomainsGrant"];
+        post?: never;
+        /**
+         * Revoke a domain from an organisation
+         * @description Revoke a domain from an organisation.
+         *
+         *     The organisation's APIs that name it keep their definitions, but requests to the domain no longer reach them, and their next write is 422 until the domain is granted again or they leave it.
+         */
+        delete: operations["organisationsDomainsRevoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -851,49 +901,49 @@ export interface paths {
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         get: operations["sessionsExtAuthz"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         put: operations["sessionsExtAuthz_put"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         post: operations["sessionsExtAuthz_post"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         delete: operations["sessionsExtAuthz_delete"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         options: operations["sessionsExtAuthz_options"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         head: operations["sessionsExtAuthz_head"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). The API is X-Gw-Api-Id when sent, else the one whose listen path serves the host and path (a claim on the host before one on every host, then the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the path as sent and after the listen path: one unit of quota spent, the same events.
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events.
          */
         patch: operations["sessionsExtAuthz_patch"];
         trace?: never;
@@ -1537,6 +1587,12 @@ export interface components {
             Status: "OK";
             Message: string;
             Meta: string;
+        };
+        StatusOk: {
+            /** @constant */
+            Status: "OK";
+            Message: string;
+            Meta: null;
         };
         UserCreate: {
             org_id: string;
@@ -3929,12 +3985,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        StatusOk: {
-            /** @constant */
-            Status: "OK";
-            Message: string;
-            Meta: null;
-        };
         KeyGateway: {
             access_rights?: components["schemas"]["AccessRightsInput"] | null;
             alias?: string;
@@ -4390,7 +4440,7 @@ export interface components {
             /** @constant */
             allowed: false;
             /** @enum {string} */
-            reason: "UnknownKey" | "KeyInactive" | "KeyExpired" | "AccessDenied" | "QuotaExceeded" | "RateLimitExceeded" | "NoKey" | "UnknownApi";
+            reason: "UnknownKey" | "KeyInactive" | "KeyExpired" | "AccessDenied" | "QuotaExceeded" | "RateLimitExceeded" | "NoKey" | "UnknownApi" | "AmbiguousPath";
         };
         AssetInput: {
             id?: string;
@@ -4819,6 +4869,8 @@ export interface components {
         "X-RateLimit-Reset": string;
         /** @description The API the request was found to be for */
         "X-Gw-Api-Id": string;
+        /** @description The path the decision was made on, in normal form (contract §13: dot segments removed, unreserved characters decoded, repeated slashes merged): the path to send upstream, so the upstream acts on what was decided */
+        "X-Gw-Path": string;
         /** @description The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key */
         "X-Gw-Key-Hash": string;
         /** @description The key's organisation */
@@ -5092,6 +5144,336 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used before with another request */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsDomainsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Meta.domains: each domain and when it was granted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            domains: {
+                                domain: string;
+                                granted_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsDomainsGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Granted (Message "Domain granted"), or already the organisation's ("Domain already granted") */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The domain is granted to another organisation */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsDomainsRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The domain is not granted to this organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -12458,7 +12840,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionCheckAllowed"];
                 };
             };
-            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray %, which upstreams read in different ways (contract §13). The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12616,13 +12998,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -12633,7 +13016,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12642,7 +13025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -12751,13 +13134,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -12768,7 +13152,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12777,7 +13161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -12886,13 +13270,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -12903,7 +13288,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12912,7 +13297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13021,13 +13406,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -13038,7 +13424,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13047,7 +13433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13156,13 +13542,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -13173,7 +13560,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13182,7 +13569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13291,13 +13678,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -13308,7 +13696,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13317,7 +13705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13426,13 +13814,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream */
+            /** @description Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to pass upstream, and the decided path to send upstream (X-Gw-Path) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "X-Gw-Api-Id": components["headers"]["X-Gw-Api-Id"];
+                    "X-Gw-Path": components["headers"]["X-Gw-Path"];
                     "X-Gw-Key-Hash": components["headers"]["X-Gw-Key-Hash"];
                     "X-Gw-Org-Id": components["headers"]["X-Gw-Org-Id"];
                     "X-Gw-Quota-Remaining": components["headers"]["X-Gw-Quota-Remaining"];
@@ -13443,7 +13832,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13452,7 +13841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewayError"];
+                    "application/json": components["schemas"]["CheckRefusal"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
