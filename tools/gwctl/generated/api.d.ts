@@ -98,9 +98,9 @@ export interface paths {
         get?: never;
         /**
          * Replace a dashboard user's editable fields (email_address and active required
-         * @description Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS.
+         * @description Replace a dashboard user's editable fields (email_address and active required; an omitted password or user_permissions is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS.
          *
-         *     Replaces the editable fields: email_address and active are required, other omitted members take their create defaults, an omitted password keeps the stored one. The organisation, id, access key and stamps are kept.
+         *     Replaces the editable fields: email_address and active are required; an omitted password or user_permissions keeps the stored one (only a body that names user_permissions changes them); other omitted members take their create defaults. The organisation, id, access key and stamps are kept.
          */
         put: operations["usersUpdate"];
         post?: never;
@@ -1612,7 +1612,7 @@ export interface components {
             /** @description Default: "". */
             last_name?: string;
             password?: string;
-            /** @description Default: {}. */
+            /** @description Omitted: the stored permissions are kept. */
             user_permissions?: components["schemas"]["UserPermissions"];
             active: boolean;
             group_id?: string;
