@@ -6,7 +6,7 @@
  * shared/services/apis.ts from the transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ListenPathTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
+import { IdTaken, ListenPathTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
 import { sha256Hex } from '../domain/hashing';
 import { describeClaim, listenClaimOf, sameClaim, type ListenClaim } from '../domain/listen-paths';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
@@ -143,8 +143,8 @@ export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   const claim = listenClaimOf(api);
   return [
-    mains.insert(main, { taken: () => new Conflict(`API ${api.api_id} already exists`) }),
-    dbIds.claim([api.id], { api_id: api.api_id }, () => new Conflict(`API id ${api.id} already exists`)),
+    mains.insert(main, { taken: () => new IdTaken('api_id') }),
+    dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
     ...partPuts(api.api_id, parts),
     countChange(api.org_id, 'API', 1),
     ...(claim ? [claimPut(api, claim)] : []),

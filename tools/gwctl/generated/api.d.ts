@@ -5045,7 +5045,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "Status": "Error",
-                     *       "Message": "organisation dup-org already exists",
+                     *       "Message": "that organisation id is taken",
                      *       "Meta": null
                      *     }
                      */
@@ -6473,7 +6473,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "API gw-child already exists"
+                     *       "message": "that api_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -7068,7 +7068,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "API dup-3-dfa0f3 already exists"
+                     *       "message": "that api_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -11004,7 +11004,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "policy dup-mwtnq7df-5suma already exists"
+                     *       "message": "that policy id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -16095,7 +16095,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "OAuth client custom-mwtnq3fj already exists"
+                     *       "message": "that client_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
