@@ -1,5 +1,6 @@
 import { permissionOf, type RouteDef } from '../shared/route-def';
 import { routeList } from '../shared/routes';
+import { PERMISSION_GROUPS, type PermissionGroup } from '../shared/schemas/permissions';
 
 const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as const;
 
@@ -24,3 +25,45 @@ export function routesMarkdown(): string {
 
 export const START = '<!-- routes:start (npm run readme:routes) -->';
 export const END = '<!-- routes:end -->';
+
+/** What each permission group covers, in words (the routes come from the route table). */
+const GROUP_MEANING: Record<PermissionGroup, string> = {
+  apis: 'API definitions, the OAS import, the streams patch',
+  keys: 'keys (by hash) and their access to an API',
+  policies: 'policies',
+  hooks: 'webhooks, their signing secrets, delivery logs, redelivery and test',
+  assets: 'templates',
+  oauth: "OAuth clients of the organisation's APIs",
+  analytics: 'key activity and usage over time',
+  users: "the organisation's users",
+  audit: "the organisation's audit trail",
+};
+
+const routeNames = (rs: RouteDef[]) => (rs.length ? rs.map((r) => `\`${r.method} ${r.path}\``).join(', ') : 'none');
+
+/**
+ * The README's permissions table, rendered from the route table: per group, the dashboard routes
+ * that need read (read or write grants them) and those that need write.
+ */
+export function permissionsMarkdown(): string {
+  const rows = PERMISSION_GROUPS.map((g) => {
+    const of = routeList.filter((r) => permissionOf(r)?.group === g);
+    const at = (level: 'read' | 'write') => routeNames(of.filter((r) => r.access === level));
+    return `| \`${g}\` | ${GROUP_MEANING[g]} | ${at('read')} | ${at('write')} |`;
+  });
+  return ['| Group | What | Needs read (or write) | Needs write |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+export const PERMISSIONS_START = '<!-- permissions:start (npm run readme:routes) -->';
+export const PERMISSIONS_END = '<!-- permissions:end -->';
+
+/** `text` with what lies between `start` and `end` replaced by `body`. */
+export function withSection(text: string, start: string, end: string, body: string): string {
+  const [head, rest] = text.split(start);
+  const tail = rest?.split(end)[1];
+  if (head === undefined || tail === undefined) throw new Error(`no ${start} ... ${end} markers`);
+  return `${head}${start}\n${body}\n${end}${tail}`;
+}
+
+/** The text between `start` and `end`, trimmed (undefined without the markers). */
+export const sectionOf = (text: string, start: string, end: string): string | undefined => text.split(start)[1]?.split(end)[0]?.trim();

@@ -1,10 +1,8 @@
-/** npm run readme:routes: rewrites the README's routes section from the route table. */
+/** npm run readme:routes: rewrites the README's routes and permissions tables from the route table. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { END, START, routesMarkdown } from './routes-table';
+import { END, PERMISSIONS_END, PERMISSIONS_START, permissionsMarkdown, routesMarkdown, START, withSection } from './routes-table';
 
 const readme = readFileSync('README.md', 'utf8');
-const [head, rest] = readme.split(START);
-const tail = rest?.split(END)[1];
-if (head === undefined || tail === undefined) throw new Error('README.md has no routes markers');
-writeFileSync('README.md', `${head}${START}\n${routesMarkdown()}\n${END}${tail}`);
-console.log('README.md routes updated');
+const routes = withSection(readme, START, END, routesMarkdown());
+writeFileSync('README.md', withSection(routes, PERMISSIONS_START, PERMISSIONS_END, permissionsMarkdown()));
+console.log('README.md routes and permissions updated');

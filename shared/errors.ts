@@ -58,6 +58,16 @@ export class Conflict extends AppError {
   }
 }
 /**
+ * An id unique across the installation (so gateways can route by it) that another object holds.
+ * The answer says only that the id is taken: never whose, nor that an object of that id exists,
+ * since another organisation's object answers 404 to the caller's reads (contract §2).
+ */
+export class IdTaken extends Conflict {
+  constructor(member: string) {
+    super(`that ${member} is taken`);
+  }
+}
+/**
  * A (custom domain, listen path) another API already claims (contract §7). The dashboard routes
  * that take a `listenPath` flag say so in its message (contract §8).
  */

@@ -1,6 +1,6 @@
 /**
  * Ids of other objects that an API definition names (pure): policies it hands out on successful
- * authentication, and the APIs it lists as its versions. A dashboard write may name only its own
+ * authentication, and the APIs it lists as its versions, in the OAS and the classic form. A dashboard write may name only its own
  * organisation's (README, "Choices where the spec is silent"); the store checks them.
  */
 import { GW_EXTENSION } from './oas-document';
@@ -56,14 +56,24 @@ export function policyRefsOfClassic(classic: unknown): string[] {
   ];
 }
 
+/** API ids an OAS definition lists as its versions: `info.versioning.versions[].id`, named or not. */
+export const versionRefsOfGateway = (gw: unknown): string[] => each(child(child(gw, 'info'), 'versioning').versions, 'id');
+
 /**
- * The ids an API's definition names: policies (in both forms) and the APIs its version list
- * names (every entry with an id, whether or not it has a name).
+ * API ids a classic definition lists as its versions: the values of `definition.versions`
+ * (version name -> api_id), the same links as the OAS form's. `version_data.versions` holds each
+ * version's own settings (paths, headers, an upstream URL), never another API, so it names none.
+ */
+export const versionRefsOfClassic = (classic: unknown): string[] => mapValues(child(child(classic, 'definition'), 'versions'));
+
+/**
+ * The ids an API's definition names: policies and the APIs its version list names, in both forms
+ * (a classic definition written as such names its versions only in its classic form).
  */
 export function definitionRefs(api: { oas?: Obj | undefined; classic: Obj }): { policies: string[]; versionApis: string[] } {
   const gw = child(api.oas, GW_EXTENSION);
   return {
     policies: [...new Set([...policyRefsOfGateway(gw), ...policyRefsOfClassic(api.classic)])],
-    versionApis: [...new Set(each(child(child(gw, 'info'), 'versioning').versions, 'id'))],
+    versionApis: [...new Set([...versionRefsOfGateway(gw), ...versionRefsOfClassic(api.classic)])],
   };
 }

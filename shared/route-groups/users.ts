@@ -32,11 +32,12 @@ export const usersRoutes = routeGroup('users', {
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'user', 'user_email'],
     summary:
-      "Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); " +
+      "Replace a dashboard user's editable fields (email_address and active required; an omitted password or user_permissions is kept); " +
       'active false refuses its key at once in this process and everywhere within CACHE_SECONDS',
     description:
-      'Replaces the editable fields: email_address and active are required, other omitted members take their create defaults, an ' +
-      'omitted password keeps the stored one. The organisation, id, access key and stamps are kept.',
+      'Replaces the editable fields: email_address and active are required; an omitted password or user_permissions keeps the stored ' +
+      'one (only a body that names user_permissions changes them); other omitted members take their create defaults. The organisation, ' +
+      'id, access key and stamps are kept.',
     success: 'User updated; Meta is the user',
     successHeaders: ['ETag'],
     statuses: { 404: 'No such user', 409: 'The e-mail is taken in the organisation' },

@@ -18,11 +18,15 @@ export type UserCreate = z.infer<typeof userCreateSchema>;
 
 /**
  * Body of PUT /admin/users/{userID}: replaces the user's editable fields. `email_address` and
- * `active` are required, so a replace never reactivates a user by omission; other omitted members
- * take their create defaults, and an omitted password keeps the stored one. The organisation,
+ * `active` are required, so a replace never reactivates a user by omission; an omitted password or
+ * `user_permissions` keeps the stored one (an omission never widens a user's rights: `{}` grants
+ * every group, contract §9); other omitted members take their create defaults. The organisation,
  * id, access key and stamps are the server's (org_id and other members are dropped).
  */
-export const userUpdateSchema = userCreateSchema.omit({ org_id: true }).extend({ active: z.boolean() });
+export const userUpdateSchema = userCreateSchema.omit({ org_id: true }).extend({
+  active: z.boolean(),
+  user_permissions: userPermissionsSchema.optional().meta({ description: 'Omitted: the stored permissions are kept.' }),
+});
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
 /** A dashboard user as every read shows it: no access key, no password. */

@@ -65,7 +65,8 @@ function writeUser<R>(id: string, ifMatch: IfMatch | undefined, change: (current
 /**
  * Replaces a user's editable fields; 404 unknown, 409 e-mail taken, 412 stale If-Match. The access
  * key's copies of `active` and `user_permissions` follow, so a deactivated user's key is refused,
- * and changed permissions apply, from the next table read. An omitted password keeps the stored hash.
+ * and changed permissions apply, from the next table read. An omitted password keeps the stored hash,
+ * omitted permissions the stored ones (contract §9: `{}` would grant every group).
  */
 export async function updateUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
   // Hashing is slow on purpose (scrypt): once, before the change that may be tried again.
@@ -79,7 +80,7 @@ export async function updateUser(id: string, input: UserUpdate, ifMatch: IfMatch
       email_lower: input.email_address.toLowerCase(),
       first_name: input.first_name,
       last_name: input.last_name,
-      user_permissions: input.user_permissions,
+      user_permissions: input.user_permissions ?? current.user_permissions,
       active: input.active,
       group_id: groupId ?? '',
       ...(passwordHash ? { password_hash: passwordHash, password_updated: new Date().toISOString() } : {}),

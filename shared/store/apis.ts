@@ -6,7 +6,7 @@
  * transaction items this module answers.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
+import { Conflict, IdTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
 import { decodeChunks, encodeChunks } from '../domain/chunks';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { LIMITS } from '../limits';
@@ -99,8 +99,8 @@ const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] 
 export function createApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   return [
-    mains.insert(main, { taken: () => new Conflict(`API ${api.api_id} already exists`) }),
-    dbIds.claim([api.id], { api_id: api.api_id }, () => new Conflict(`API id ${api.id} already exists`)),
+    mains.insert(main, { taken: () => new IdTaken('api_id') }),
+    dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
     ...partPuts(api.api_id, parts),
     countChange(api.org_id, 'API', 1),
     ...(api.org_id ? [orgMustExist(api.org_id)] : []),

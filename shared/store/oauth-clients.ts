@@ -2,7 +2,7 @@
  * OAuth clients of an API: one item per client id (unique across the installation), listed per
  * API on GSI1 in creation order. The secret is stored only as its SHA-256 (made by the service).
  */
-import { Conflict, NotFound, Unprocessable } from '../errors';
+import { IdTaken, NotFound, Unprocessable } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import type { OAuthClient } from '../schemas/oauth';
 import { apiMustExist } from './apis';
@@ -39,7 +39,7 @@ export const shownClient = (c: StoredClient): OAuthClient => stripItem<OAuthClie
 /** Stores a new client; a taken client id is 409, and the API must still exist when it is written (422). */
 export async function insertClient(client: StoredClient): Promise<void> {
   await writeItems([
-    clients.insert(client, { taken: () => new Conflict(`OAuth client ${client.client_id} already exists`) }),
+    clients.insert(client, { taken: () => new IdTaken('client_id') }),
     // The API may be deleted between the caller's read and this write.
     apiMustExist(client.api_id, () => new Unprocessable(`API ${client.api_id} does not exist`)),
   ]);

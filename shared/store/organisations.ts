@@ -3,7 +3,7 @@
  * of object the organisation lists: users, APIs, webhooks, assets, keys), which drive `pages`
  * (contract §5). Every count moves in the same transaction as the create or delete it counts.
  */
-import { Conflict, Unprocessable, type AppError } from '../errors';
+import { IdTaken, Unprocessable, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
@@ -28,7 +28,7 @@ defineEntity({ name: 'counter', key: orgKeys.counter });
 
 /** Stores a new organisation; a taken id is 409 (one conditional Put, no read first). */
 export async function insertOrganisation(org: Organisation): Promise<void> {
-  await writeItems([orgs.insert(org, { taken: () => new Conflict(`organisation ${org.id} already exists`) })]);
+  await writeItems([orgs.insert(org, { taken: () => new IdTaken('organisation id') })]);
 }
 
 /** Whether an organisation exists (a consistent read of its item). */

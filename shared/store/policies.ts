@@ -2,7 +2,7 @@
  * Policies: one item per client id, unique across the installation. Ids, stamps and the rules of
  * a change are the service's (shared/services/policies.ts).
  */
-import { Conflict, NotFound } from '../errors';
+import { IdTaken, NotFound } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import type { Policy } from '../schemas/policies';
 import { pageCount, type PageRequest } from '../domain/paging';
@@ -44,7 +44,7 @@ const orgChecks = (orgIds: Iterable<string | undefined>): TxItem[] => [...new Se
 
 /** Stores a new policy; a taken id is 409, an unknown organisation 422. Answers it as reads will show it. */
 export async function insertPolicy(p: PolicyRecord): Promise<StoredPolicy> {
-  const insert = policies.insert(clean(p), { taken: () => new Conflict(`policy ${p.id} already exists`) });
+  const insert = policies.insert(clean(p), { taken: () => new IdTaken('policy id') });
   await writeItems([...orgChecks([p.org_id]), insert]);
   const { version: _v, ...stored } = policies.fromItem(insert.op.Put!.Item!);
   return stored;

@@ -202,6 +202,20 @@ describe('a user whose permissions change', () => {
     expect((await s.dash(key, 'GET', '/api/hooks')).status).toBe(200);
   });
 
+  it('keeps them through an update that omits user_permissions; a body that names them (even {}) changes them', async () => {
+    const u = await newUser({ apis: 'read' });
+    const renamed = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: true, first_name: 'Renamed' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body.Meta).toMatchObject({ first_name: 'Renamed', user_permissions: { apis: 'read' } });
+    const key = await s.dash(u.key, 'POST', '/api/keys', { access_rights: {} });
+    expect(key.status, key.text).toBe(403);
+    expect(key.body.Message).toBe("This route needs write on keys in the user's user_permissions; the user has deny");
+    expect((await s.dash(u.key, 'GET', '/api/users/me')).body.user_permissions).toMatchObject({ apis: 'read', keys: 'deny' });
+    const widened = await s.admin('PUT', `/admin/users/${u.id}`, { email_address: u.email, active: true, user_permissions: {} });
+    expect(widened.body.Meta.user_permissions).toEqual({});
+    expect((await s.dash(u.key, 'GET', '/api/users/me')).body.user_permissions).toMatchObject({ apis: 'write', keys: 'write' });
+  });
+
   it("an access key stored before keys carried permissions takes its user's (one more read)", async () => {
     const u = await newUser({ hooks: 'read' });
     // The key item as it was written before: no copy of the permissions.

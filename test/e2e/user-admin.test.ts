@@ -81,7 +81,7 @@ async function requestsUntilRefused(key: string): Promise<number> {
 }
 
 describe('PUT /admin/users/{userID}', () => {
-  it('replaces the editable fields, keeps id, org, stamps and password; answers the user with its ETag', async () => {
+  it('replaces the editable fields, keeps id, org, stamps, password and permissions; answers the user with its ETag', async () => {
     const u = await newUser({ first_name: 'Ann', password: 'first password', user_permissions: { apis: 'read', users: 'read' } });
     const listed = async () => (await s.dash(u.key, 'GET', '/api/users?p=-1')).body.users.find((x: any) => x.id === u.id);
     const before = await listed();
@@ -102,7 +102,7 @@ describe('PUT /admin/users/{userID}', () => {
       org_id: orgId,
       created_at: before.created_at,
       password_updated: before.password_updated,
-      user_permissions: {},
+      user_permissions: { apis: 'read', users: 'read' },
       version: 2,
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definitionRefs, policyRefsOfClassic, policyRefsOfGateway } from '../../shared/domain/definition-refs';
+import { definitionRefs, policyRefsOfClassic, policyRefsOfGateway, versionRefsOfClassic, versionRefsOfGateway } from '../../shared/domain/definition-refs';
 import { classicToOas, oasToClassic } from '../../shared/domain/oas-classic';
 
 /** Every place an OAS definition names a policy. */
@@ -46,6 +46,20 @@ describe('ids an API definition names', () => {
     for (const id of policyRefsOfClassic(classic)) expect(fromOas.has(id), id).toBe(true);
     const back = classicToOas(classic);
     for (const id of policyRefsOfGateway(back)) expect(fromOas.has(id), id).toBe(true);
+  });
+
+  it('lists the version APIs of the classic form (definition.versions values), not version_data', () => {
+    const classic = {
+      definition: { versions: { v2: 'v2-api', v3: 'v3-api', blank: '', odd: 7 } },
+      version_data: { versions: { Default: { name: 'Default', override_target: 'http://up.example' } } },
+    };
+    expect(versionRefsOfClassic(classic)).toEqual(['v2-api', 'v3-api']);
+    expect(definitionRefs({ classic }).versionApis).toEqual(['v2-api', 'v3-api']);
+    expect(versionRefsOfClassic({ definition: { versions: ['x'] } })).toEqual([]);
+  });
+
+  it('the classic form converted from an OAS one lists the same version APIs', () => {
+    expect(versionRefsOfClassic(oasToClassic({ 'x-gw-api-gateway': gateway } as never))).toEqual(versionRefsOfGateway(gateway));
   });
 
   it('lists version APIs by id, named or not, and policies of both forms once', () => {

@@ -101,6 +101,14 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
       kind: 'policy',
       send: (id) => classicWith('apisUpdate', { enable_jwt: true, jwt_default_policies: [id] }),
     },
+    ...(['apisCreate', 'apisUpdate'] as const).map(
+      (route): Slot => ({
+        route,
+        what: 'definition.versions',
+        kind: 'api',
+        send: (id) => classicWith(route, { definition: { enabled: true, name: 'v1', default: 'v1', versions: { v2: id } } }),
+      }),
+    ),
     ...(['oasDashboardCreate', 'oasDashboardUpdate'] as const).flatMap((route): Slot[] => [
       { route, what: 'base_api_id', kind: 'api', send: (id) => oasWith(route, {}, `?base_api_id=${id}&new_version_name=v9`) },
       ...Object.entries(policyPlaces).map(([what, gw]): Slot => ({ route, what, kind: 'policy', send: (id) => oasWith(route, gw(id)) })),

@@ -148,9 +148,9 @@ export interface paths {
         get?: never;
         /**
          * Replace a dashboard user's editable fields (email_address and active required
-         * @description Replace a dashboard user's editable fields (email_address and active required; an omitted password is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS.
+         * @description Replace a dashboard user's editable fields (email_address and active required; an omitted password or user_permissions is kept); active false refuses its key at once in this process and everywhere within CACHE_SECONDS.
          *
-         *     Replaces the editable fields: email_address and active are required, other omitted members take their create defaults, an omitted password keeps the stored one. The organisation, id, access key and stamps are kept.
+         *     Replaces the editable fields: email_address and active are required; an omitted password or user_permissions keeps the stored one (only a body that names user_permissions changes them); other omitted members take their create defaults. The organisation, id, access key and stamps are kept.
          */
         put: operations["usersUpdate"];
         post?: never;
@@ -1668,7 +1668,7 @@ export interface components {
             /** @description Default: "". */
             last_name?: string;
             password?: string;
-            /** @description Default: {}. */
+            /** @description Omitted: the stored permissions are kept. */
             user_permissions?: components["schemas"]["UserPermissions"];
             active: boolean;
             group_id?: string;
@@ -4656,7 +4656,7 @@ export interface components {
             action: "create" | "update" | "delete";
             object: {
                 /** @enum {string} */
-                type: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client";
+                type: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
                 id: string;
             };
             /** @description RFC 6902 JSON Patch from the object before the change (a create: {}) to the object after it (a delete: {}), secrets and credential header values as ********; each remove and replace is preceded by a test of the old value */
@@ -5097,7 +5097,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "Status": "Error",
-                     *       "Message": "organisation dup-org already exists",
+                     *       "Message": "that organisation id is taken",
                      *       "Meta": null
                      *     }
                      */
@@ -6855,7 +6855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "API gw-child already exists"
+                     *       "message": "that api_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -7450,7 +7450,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "API dup-3-dfa0f3 already exists"
+                     *       "message": "that api_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -11386,7 +11386,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "policy dup-mwtnq7df-5suma already exists"
+                     *       "message": "that policy id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -16484,7 +16484,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "message": "OAuth client custom-mwtnq3fj already exists"
+                     *       "message": "that client_id is taken"
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayError"];
@@ -18248,7 +18248,7 @@ export interface operations {
                 page_size?: number;
                 /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
                 cursor?: string;
-                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client";
+                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
                 object_id?: string;
                 actor?: string;
                 from?: string;
@@ -18355,7 +18355,7 @@ export interface operations {
                 page_size?: number;
                 /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
                 cursor?: string;
-                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client";
+                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
                 object_id?: string;
                 actor?: string;
                 from?: string;
