@@ -4429,6 +4429,7 @@ export interface components {
             name?: string;
             /** @enum {string} */
             method: "DELETE" | "GET" | "PUT" | "POST" | "PATCH";
+            /** @description The URL each delivery calls. Its credentials (the userinfo, user:password@, and the values of query parameters named like credentials: token, key, secret, auth, sig, password...) are write-only: ******** in one's place keeps the stored one (400 when there is none) */
             target_path: string;
             /** @description At most 50 headers and 16384 characters of names and values together; names unique ignoring case; not these (any case): connection, keep-alive, upgrade, te, trailer, http2-settings, content-length, transfer-encoding, content-encoding, expect, host, forwarded, via, x-real-ip, x-http-method-override, x-http-method, x-method-override, proxy-*, x-forwarded-*. Values are write-only: a value of ******** (what reads show) keeps the value stored under that name (400 when there is none) Default: {}. */
             header_map?: {
@@ -4448,6 +4449,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             method: "DELETE" | "GET" | "PUT" | "POST" | "PATCH";
+            /** @description The target URL; its credentials (userinfo, credential-named query parameter values) read as ******** */
             target_path: string;
             /** @description Header names as stored; every value reads as ******** (values are write-only) */
             header_map: {
