@@ -4,4 +4,6 @@ import { auditRoutes as routes } from '../../shared/route-groups/audit';
 import { listOrgAuditLog } from '../../shared/services/audit';
 
 /** GET /api/audit-log: the caller's organisation's audit trail, newest first, paged. */
-export const handler = createHandler(routes.auditList, async ({ org, query }) => reply.ok(await listOrgAuditLog(org, query)));
+export const handler = createHandler(routes.auditList, async ({ org, query, principal }) =>
+  reply.ok(await listOrgAuditLog(org, query, principal.group === 'dashboard' ? principal.permissions : undefined)),
+);

@@ -5,64 +5,70 @@
 import type { Operation } from 'fast-json-patch';
 // Its CommonJS entry names no ESM exports Node can detect: the default import works everywhere (Node, tsx, esbuild).
 import jsonPatch from 'fast-json-patch';
+import type { AuditObjectType } from '../schemas/audit';
+import { CREDENTIAL_MASK, credentialSpots, replaceSpots } from './credential-members';
+import { sha256Hex } from './hashing';
 
-export type { AuditObjectType } from '../schemas/audit';
+export type { AuditObjectType };
 
 export type AuditAction = 'create' | 'update' | 'delete';
 
-/** What a redacted value reads as (the webhook answers' own mask). */
-export const REDACTED = '********';
-
-/**
- * Members whose value is a credential wherever they appear: passwords, secrets (sealed or hashed),
- * access and API keys, HMAC secrets, any stored hash but the key hash, which is how the trail
- * names a key (contract §12).
- */
-const SECRET_MEMBER = /password|passwd|secret|private_?key|api_?key|access_?key|credential|hmac_string|_hash$|^token$/i;
-const NAMES_THE_OBJECT = new Set(['key_hash']);
-/** Members holding header maps, and the header names whose values are credentials. */
-const HEADER_MAP = /header/i;
-const SENSITIVE_HEADER = /auth|token|key|secret|cookie|session|signature|password|credential/i;
+/** What a credential reads as in an entry (the one mask of shared/domain/credential-members.ts). */
+export const REDACTED = CREDENTIAL_MASK;
 
 type Json = Record<string, unknown>;
 
-function isPlain(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-}
-
 /**
- * The value with every credential replaced by REDACTED: members named like secrets (their whole
- * value), and in header maps the values of credential-like headers (or every value, with
- * `allHeaderValues`: a webhook's header_map is write-only).
+ * Inside the patch's making, a credential stands for a token of its digest (between two private-use
+ * characters): two values differ exactly when the credentials do. No token leaves this module:
+ * each becomes REDACTED.
  */
-export function redact(value: unknown, opts: { allHeaderValues?: boolean } = {}): unknown {
-  if (Array.isArray(value)) return value.map((v) => redact(v, opts));
-  if (!isPlain(value)) return value;
-  const out: Json = {};
-  for (const [name, v] of Object.entries(value)) {
-    if (SECRET_MEMBER.test(name) && !NAMES_THE_OBJECT.has(name) && v !== null && v !== undefined && v !== '' && typeof v !== 'boolean') out[name] = REDACTED;
-    else if (HEADER_MAP.test(name) && isPlain(v)) out[name] = redactHeaders(v, opts);
-    else out[name] = redact(v, opts);
-  }
-  return out;
-}
+const TOKEN = /\uE000[0-9a-f]{64}\uE001/g;
+const tokenOf = (secret: string) => `\uE000${sha256Hex(secret)}\uE001`;
 
-function redactHeaders(headers: Json, opts: { allHeaderValues?: boolean }): Json {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, v]) => [
-      name,
-      typeof v === 'string' && (opts.allHeaderValues || SENSITIVE_HEADER.test(name)) ? REDACTED : redact(v, opts),
-    ]),
-  );
+function untokened(v: unknown): unknown {
+  if (typeof v === 'string') return v.replace(TOKEN, REDACTED);
+  if (Array.isArray(v)) return v.map(untokened);
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, untokened(x)]));
+  return v;
 }
 
 /**
  * The change from `before` to `after` (absent: the object did not exist, read as `{}`) as an RFC
- * 6902 patch. Each `remove` and `replace` is preceded by a `test` of the old value, so the entry
- * says what was there as well as what came, and still applies to the old object exactly.
+ * 6902 patch, every credential of the object's kind (credential-members.ts) as REDACTED. Each
+ * `remove` and `replace` is preceded by a `test` of the old value, so the entry says what was
+ * there as well as what came, and still applies to the old object exactly. A credential that
+ * changed is a `test` and a `replace` of REDACTED: a masked change, never nothing.
  */
-export function auditPatch(before: Json | undefined, after: Json | undefined): Operation[] {
-  return jsonPatch.compare(before ?? {}, after ?? {}, true);
+export function auditPatch(type: AuditObjectType, before: Json | undefined, after: Json | undefined): Operation[] {
+  const tokened = (v: Json | undefined) => (v === undefined ? {} : replaceSpots(v, credentialSpots(type, v), tokenOf));
+  return jsonPatch.compare(tokened(before), tokened(after), true).map((op) => ('value' in op ? { ...op, value: untokened(op.value) } : op) as Operation);
+}
+
+/**
+ * Members of a user record that say who the user is and what it may do: a reader of an
+ * organisation's trail sees them only when it may read the organisation's users as well
+ * (`GET /api/users` shows them); otherwise each reads REDACTED (`email_lower` is the e-mail as stored for
+ * lookups), a change of one as a masked change.
+ */
+const PERSONAL_USER_MEMBERS = new Set(['email_address', 'email_lower', 'first_name', 'last_name', 'user_permissions']);
+
+const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** The patch of a user entry without personal data: those members' values masked, a change inside one as one masked change of it. */
+export function withoutPersonalData(changes: readonly Operation[]): Operation[] {
+  const out: Operation[] = [];
+  const collapsed = new Set<string>();
+  for (const op of changes) {
+    const m = /^\/([^/]*)(\/.*)?$/.exec(op.path);
+    if (!m || !PERSONAL_USER_MEMBERS.has(unescapePointer(m[1]!))) out.push(op);
+    else if (m[2] === undefined) out.push(('value' in op ? { ...op, value: REDACTED } : op) as Operation);
+    else if (!collapsed.has(m[1]!)) {
+      collapsed.add(m[1]!);
+      out.push({ op: 'test', path: `/${m[1]}`, value: REDACTED }, { op: 'replace', path: `/${m[1]}`, value: REDACTED });
+    }
+  }
+  return out;
 }
 
 export type { Operation };

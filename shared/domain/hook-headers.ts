@@ -1,18 +1,14 @@
 /**
  * Webhook header values are write-only (contract §9): receivers' credentials (`Authorization`)
  * live in them, and any user of the organisation may read its hooks. Reads show every value as
- * HEADER_VALUE_MASK; a write that sends the mask keeps the value stored under that name, so a
- * client can send back what it read without knowing the secrets. The delivery reads the store.
+ * HEADER_VALUE_MASK (shared/domain/credential-members.ts says so for every header of a hook); a
+ * write that sends the mask keeps the value stored under that name, so a client can send back what
+ * it read without knowing the secrets. The delivery reads the store.
  */
 import { BadRequest } from '../errors';
 import { HEADER_VALUE_MASK, headerMapProblems } from '../schemas/webhook-headers';
 
 type Headers = Readonly<Record<string, string>>;
-
-/** The map as reads show it: names kept, every value masked. */
-export function maskHeaderValues(map: Headers): Record<string, string> {
-  return Object.fromEntries(Object.keys(map).map((name) => [name, HEADER_VALUE_MASK]));
-}
 
 /**
  * The map to store: each masked value replaced by the stored value of the same name (names

@@ -5,6 +5,7 @@
  * their headers and examples recorded from the e2e run (shared/openapi/examples.json).
  */
 import * as z from 'zod';
+import { CREDENTIAL_MASK, CREDENTIAL_MEMBERS, CREDENTIAL_NAMES } from '../domain/credential-members';
 import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
@@ -28,6 +29,26 @@ const SECURITY: Record<string, Json> = {
   dashboard: { type: 'http', scheme: 'bearer', description: 'A dashboard access key, issued by POST /admin/users (the bare key works too)' },
   gateway: { type: 'apiKey', in: 'header', name: 'X-Gw-Authorization', description: 'The gateway deployment secret' },
   admin: { type: 'apiKey', in: 'header', name: 'Admin-Auth', description: 'The admin deployment secret' },
+};
+
+/**
+ * The table of credential-bearing members (shared/domain/credential-members.ts), for clients that
+ * keep configuration (gwctl writes `${env:NAME}` where it says, and expands references only there).
+ */
+const CREDENTIAL_MEMBERS_DOC: Json = {
+  description:
+    'Which members of each kind of object hold credentials. The audit trail shows each as the mask (a changed one as a masked change); ' +
+    "webhook reads show a hook's as the mask, and a write sending the mask keeps the stored one. A rule's `at` is a path of member names " +
+    "joined by dots from the object's root (`*` any one member, `**` any depth, none included, `[]` each array element, `~name` a member " +
+    "whose name matches names[name], ignoring case); `holds`: `value` (the string as a whole), `url` (an absolute URL's userinfo, user " +
+    'and password, and the values of query parameters whose names match names.field), `headers` (a map of header name to value, or a ' +
+    'list of {name or key, value}: the values of headers whose names match names.field, or every value with values: all), `document` ' +
+    '(the rules of another entry apply there). The rules of `*` apply to every kind. Empty strings hold none, except header values ' +
+    "where every value counts. Kinds: the audit trail's object types as stored, api-oas (an OAS document) and api-classic (a classic " +
+    'definition).',
+  mask: CREDENTIAL_MASK,
+  names: CREDENTIAL_NAMES,
+  kinds: CREDENTIAL_MEMBERS,
 };
 
 /** Headers every answer carries (contract §3), then the ones some answers carry. */
@@ -485,6 +506,7 @@ export function openApiDocument(): Json {
       },
     ],
     tags: TAGS,
+    'x-credential-members': CREDENTIAL_MEMBERS_DOC,
     paths: doc.paths,
     components: {
       schemas: { ...generated, ...direct },

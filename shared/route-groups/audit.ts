@@ -6,8 +6,10 @@ import { adminAuditListQuerySchema, auditListQuerySchema, auditListSchema } from
 const entries =
   'Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, ' +
   'organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, ' +
-  'changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, ' +
-  'access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, ' +
+  'changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every ' +
+  'credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On ' +
+  "GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. " +
+  'Entries are written only by the change feed, ' +
   'seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or ' +
   'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).';
 const range = { 400: 'A filter is not valid, or to is before from' };

@@ -41,7 +41,8 @@ const signature =
 const headers =
   'header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are ' +
   'write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), ' +
-  'so a read can be sent back without the secrets it hides.';
+  'so a read can be sent back without the secrets it hides. So are the credentials of target_path (its user:password@ and the values ' +
+  'of query parameters named like credentials): ******** in one of their places keeps the stored one.';
 const noSuchHook = 'No such webhook';
 
 export const hooksRoutes = routeGroup('hooks', {
@@ -62,7 +63,7 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
     successHeaders: ['ETag'],
     statuses: {
-      400: 'A header value of ******** (it keeps a stored value, and a new webhook has none)',
+      400: 'A header value or a target_path credential of ******** (it keeps a stored value, and a new webhook has none)',
       409: `The organisation has ${WEBHOOK_LIMITS.hooksPerOrg} webhooks, the most it may have (exact under concurrent creates); delete one first`,
     },
     body: hookInputSchema,
@@ -112,7 +113,9 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'Webhook updated; Meta is its id',
     successHeaders: ['ETag'],
     statuses: {
-      400: 'A header value of ******** under a name the webhook stores no value for, or a header_map past its limits with the kept values',
+      400:
+        'A header value of ******** under a name the webhook stores no value for, a target_path credential of ******** where the stored ' +
+        'target has none, or a header_map past its limits with the kept values',
       404: noSuchHook,
     },
     body: hookInputSchema,

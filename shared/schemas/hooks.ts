@@ -36,6 +36,12 @@ const targetPath = z
   .superRefine((value, ctx) => {
     const why = targetRefusal(value);
     if (why) ctx.addIssue({ code: 'custom', message: why });
+  })
+  .meta({
+    description:
+      'The URL each delivery calls. Its credentials (the userinfo, user:password@, and the values of query parameters named like ' +
+      `credentials: token, key, secret, auth, sig, password...) are write-only: ${HEADER_VALUE_MASK} in one's place keeps the stored one ` +
+      '(400 when there is none)',
   });
 
 /**
@@ -58,7 +64,9 @@ export const hookSchema = z.object({
   org_id: z.string(),
   name: z.string(),
   method: z.enum(HOOK_METHODS),
-  target_path: z.string(),
+  target_path: z
+    .string()
+    .meta({ description: `The target URL; its credentials (userinfo, credential-named query parameter values) read as ${HEADER_VALUE_MASK}` }),
   header_map: z
     .record(z.string(), z.string())
     .meta({ description: `Header names as stored; every value reads as ${HEADER_VALUE_MASK} (values are write-only)` }),

@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { BadRequest } from '../errors';
 import { config } from '../config';
-import { auditPatch, redact } from '../domain/audit';
+import { auditPatch, withoutPersonalData } from '../domain/audit';
 import { pageRequest } from '../domain/paging';
+import { allows, type StoredPermissions } from '../domain/permissions';
 import type { AdminAuditListQuery, AuditListQuery } from '../schemas/audit';
 import { readAuditedChange, type AuditedChange } from '../store/audit-feed';
 import { loadAuditPage, putAuditEntry, type AuditEntry } from '../store/audit-log';
@@ -20,8 +21,7 @@ const entryIdOf = (recordId: string) => createHash('sha256').update(`audit\n${re
 
 /** The entry of a change, or undefined when nothing the trail shows changed (a write of the same values). */
 export function entryOf(c: AuditedChange): AuditEntry | undefined {
-  const opts = { allHeaderValues: c.type === 'webhook' };
-  const changes = auditPatch(redact(c.before, opts) as Record<string, unknown> | undefined, redact(c.after, opts) as Record<string, unknown> | undefined);
+  const changes = auditPatch(c.type, c.before, c.after);
   if (c.action === 'update' && changes.length === 0) return undefined;
   return {
     id: entryIdOf(c.recordId),
@@ -78,8 +78,15 @@ function filterOf(q: AuditListQuery, orgId: string | undefined) {
   return { orgId, objectType: q.object_type, objectId: q.object_id, actor: q.actor, from, to };
 }
 
-/** The caller's organisation's entries, newest first, paged (contract §5). */
-export const listOrgAuditLog = (orgId: string, q: AuditListQuery) => loadAuditPage(filterOf(q, orgId), pageRequest(q));
+/**
+ * The caller's organisation's entries, newest first, paged (contract §5). A caller that may not
+ * read the organisation's users sees user entries without their personal data.
+ */
+export async function listOrgAuditLog(orgId: string, q: AuditListQuery, permissions: StoredPermissions) {
+  const page = await loadAuditPage(filterOf(q, orgId), pageRequest(q));
+  if (allows(permissions, 'users', 'read')) return page;
+  return { ...page, entries: page.entries.map((e) => (e.object.type === 'user' ? { ...e, changes: withoutPersonalData(e.changes) } : e)) };
+}
 
 /** Every organisation's entries (or one's, with org_id), newest first, paged. */
 export const listAuditLog = (q: AdminAuditListQuery) => loadAuditPage(filterOf(q, q.org_id), pageRequest(q));

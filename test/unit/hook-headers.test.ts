@@ -1,11 +1,12 @@
 /** Webhook header values are write-only (contract §9): masked on read, kept when sent back masked. */
 import { describe, expect, it } from 'vitest';
-import { keepMaskedHeaderValues, maskHeaderValues } from '../../shared/domain/hook-headers';
+import { maskCredentials } from '../../shared/domain/credential-members';
+import { keepMaskedHeaderValues } from '../../shared/domain/hook-headers';
 import { HEADER_VALUE_MASK as M } from '../../shared/schemas/webhook-headers';
 
 describe('webhook header values', () => {
   it('reads show every value as the mask, names kept', () => {
-    expect(maskHeaderValues({ Authorization: 'Bearer s', 'x-a': '' })).toEqual({ Authorization: M, 'x-a': M });
+    expect(maskCredentials('webhook', { header_map: { Authorization: 'Bearer s', 'x-a': '' } })).toEqual({ header_map: { Authorization: M, 'x-a': M } });
   });
 
   it('a masked value keeps the stored value of that name (any case); others are taken as sent', () => {

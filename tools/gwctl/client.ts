@@ -41,6 +41,9 @@ export interface Credentials {
   dashboardKey: string;
 }
 
+/** The environment variables gwctl reads as its own credentials: no file may name them (credentials.ts). */
+export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY'];
+
 /** GW_URL and GW_DASHBOARD_KEY, both required. */
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   const url = env.GW_URL?.replace(/\/+$/, '');

@@ -4,6 +4,7 @@
  * (the sync's If-Match) and a digest of it (for kinds the service sends no version for). Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
+import { withFileReferences } from './credentials';
 import { ADAPTERS } from './kinds';
 import type { Live } from './kinds/kind';
 import { canonical, isObject, KINDS, type ConfigFile, type ConfigObject, type Json, type Kind } from './model';
@@ -69,13 +70,13 @@ function selector(selectTags: string[], apisSelected: (apiId: string) => boolean
   };
 }
 
-/** What a read can be compared with: write-only header values take the folder's references. */
+/**
+ * What a read can be compared with: its credentials (masked: the service never shows a hook's,
+ * and gwctl masks the rest as it reads) take the folder's references where the folder has one in
+ * the same place, so a plan compares where credentials are, never their values.
+ */
 export function comparable(live: ConfigObject, desired: ConfigObject | undefined): ConfigObject {
-  const copy = structuredClone(live);
-  if (copy.kind === 'hook' && desired && isObject(copy.spec.header_map) && isObject(desired.spec.header_map)) {
-    for (const name of Object.keys(copy.spec.header_map)) if (name in desired.spec.header_map) copy.spec.header_map[name] = desired.spec.header_map[name]!;
-  }
-  return copy;
+  return desired ? withFileReferences(live, desired) : structuredClone(live);
 }
 
 /** The paths where two values differ, old → new (arrays by index). */

@@ -1,8 +1,10 @@
 /**
  * The organisation's configuration as the service holds it, read kind by kind in reference order
- * and mapped to file form: hook ids in definitions and templates become `${hook:<name>}`.
+ * and mapped to file form: hook ids in definitions and templates become `${hook:<name>}`, and every
+ * credential is masked (credentials.ts) before a plan, a digest or a dump sees it.
  */
 import { clientsFor, credentialsFrom, must } from './client';
+import { masked } from './credentials';
 import { ADAPTERS } from './kinds';
 import { HookIds, type Ctx, type Live } from './kinds/kind';
 import { hookRef, isObject, KINDS, type ConfigObject, type Kind } from './model';
@@ -29,7 +31,10 @@ export async function readOrg(ctx: Ctx): Promise<OrgState> {
   for (const kind of KINDS) {
     const lives = await ADAPTERS[kind].read(ctx);
     // A hook id the organisation does not have stays as it is (validate reports it).
-    for (const l of lives) rewriteHookRefs(l.object, (id) => (ctx.hooks.nameById.has(id) ? hookRef(ctx.hooks.nameById.get(id)!) : id));
+    for (const l of lives) {
+      rewriteHookRefs(l.object, (id) => (ctx.hooks.nameById.has(id) ? hookRef(ctx.hooks.nameById.get(id)!) : id));
+      l.object = masked(l.object);
+    }
     state.set(
       kind,
       lives.sort((a, b) => a.key.localeCompare(b.key)),

@@ -1,13 +1,15 @@
 /**
- * The folder's checks: each file's spec against its schema in the service's document, and the
- * references across the folder (event handlers → hooks, policies → APIs, versions → base APIs,
- * OAuth clients → APIs and policies, templates' handlers → hooks), each problem with its file and
- * the path inside it. Offline; `known` adds the organisation's own objects (validate --org), so a
+ * The folder's checks: each file's spec against its schema in the service's document, its
+ * credentials and environment references (credentials.ts: references only where credentials are,
+ * none in clear, none to gwctl's own), and the references across the folder (event handlers →
+ * hooks, policies → APIs, versions → base APIs, OAuth clients → APIs and policies, templates'
+ * handlers → hooks), each problem with its file and the path inside it. Offline; `known` adds the organisation's own objects (validate --org), so a
  * folder may name what it does not hold.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { credentialProblems } from './credentials';
 import { ADAPTERS } from './kinds';
 import type { Problem } from './folder';
 import { HOOK_REF, INDEX_FILE, isObject, type ConfigFile, type Json, type Kind } from './model';
@@ -54,13 +56,7 @@ export function validateFolder(dir: string, files: ConfigFile[], known: Known = 
     const placeholders = JSON.parse(JSON.stringify(spec).replace(/\$\{hook:[^}"]*\}/g, HOOK_ID_SHAPE)) as Json;
     for (const p of schemaProblems(o, placeholders)) add(f.path, p.path, p.message);
 
-    if (o.kind === 'hook' && isObject(o.spec.header_map)) {
-      for (const [name, value] of Object.entries(o.spec.header_map)) {
-        if (typeof value === 'string' && !/^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/.test(value)) {
-          add(f.path, `spec.header_map.${name}`, 'a header value is write-only and often a credential: write it as ${env:NAME}, never in clear');
-        }
-      }
-    }
+    for (const p of credentialProblems(o)) add(f.path, p.path, p.message);
     if (o.kind === 'api' && o.version_of) {
       const base = o.version_of.base;
       if (base === ADAPTERS.api.keyOf(o)) add(f.path, 'version_of.base', 'an API cannot be a version of itself');

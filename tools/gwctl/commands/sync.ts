@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GwctlError, HttpError } from '../client';
+import { masked } from '../credentials';
 import { ADAPTERS } from '../kinds';
 import type { Ctx, Live } from '../kinds/kind';
 import { createdSecrets } from '../kinds/oauth-clients';
@@ -102,7 +103,7 @@ export async function sync(opts: SyncOptions, io: Io): Promise<number> {
  */
 async function ownVersionFor(ctx: Ctx, change: Change, live: Live): Promise<void> {
   const fresh = (await ADAPTERS.api.read({ ...ctx, apiIds: [] })).find((l) => l.key === change.key);
-  if (fresh && digest(withHookNames(ctx, fresh.object)) === change.read) {
+  if (fresh && digest(masked(withHookNames(ctx, fresh.object))) === change.read) {
     change.etag = fresh.etag;
     live.state = fresh.state;
   }

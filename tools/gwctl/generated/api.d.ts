@@ -1041,7 +1041,7 @@ export interface paths {
          * Create a webhook
          * @description Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once).
          *
-         *     target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling). header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), so a read can be sent back without the secrets it hides. The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11).
+         *     target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling). header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), so a read can be sent back without the secrets it hides. So are the credentials of target_path (its user:password@ and the values of query parameters named like credentials): ******** in one of their places keeps the stored one. The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11).
          *
          *     Needs `write` on `hooks` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -1072,7 +1072,7 @@ export interface paths {
          * Replace a webhook
          * @description Replace a webhook: omitted members are emptied.
          *
-         *     Replaces the whole webhook: omitted members are emptied. target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling). header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), so a read can be sent back without the secrets it hides.
+         *     Replaces the whole webhook: omitted members are emptied. target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling). header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), so a read can be sent back without the secrets it hides. So are the credentials of target_path (its user:password@ and the values of query parameters named like credentials): ******** in one of their places keeps the stored one.
          *
          *     Needs `write` on `hooks` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -1429,7 +1429,7 @@ export interface paths {
          * The caller's organisation's audit trail, newest first, paged
          * @description The caller's organisation's audit trail, newest first, paged: who changed which configuration object, and how (a JSON Patch).
          *
-         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
          *
          *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403.
          */
@@ -1453,7 +1453,7 @@ export interface paths {
          * Every organisation's audit trail (or one's, with org_id), newest first, paged
          * @description Every organisation's audit trail (or one's, with org_id), newest first, paged.
          *
-         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
          */
         get: operations["auditAdminList"];
         put?: never;
@@ -4479,6 +4479,7 @@ export interface components {
             name?: string;
             /** @enum {string} */
             method: "DELETE" | "GET" | "PUT" | "POST" | "PATCH";
+            /** @description The URL each delivery calls. Its credentials (the userinfo, user:password@, and the values of query parameters named like credentials: token, key, secret, auth, sig, password...) are write-only: ******** in one's place keeps the stored one (400 when there is none) */
             target_path: string;
             /** @description At most 50 headers and 16384 characters of names and values together; names unique ignoring case; not these (any case): connection, keep-alive, upgrade, te, trailer, http2-settings, content-length, transfer-encoding, content-encoding, expect, host, forwarded, via, x-real-ip, x-http-method-override, x-http-method, x-method-override, proxy-*, x-forwarded-*. Values are write-only: a value of ******** (what reads show) keeps the value stored under that name (400 when there is none) Default: {}. */
             header_map?: {
@@ -4498,6 +4499,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             method: "DELETE" | "GET" | "PUT" | "POST" | "PATCH";
+            /** @description The target URL; its credentials (userinfo, credential-named query parameter values) read as ******** */
             target_path: string;
             /** @description Header names as stored; every value reads as ******** (values are write-only) */
             header_map: {
@@ -15049,7 +15051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A header value of ******** (it keeps a stored value, and a new webhook has none). The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            /** @description A header value or a target_path credential of ******** (it keeps a stored value, and a new webhook has none). The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15400,7 +15402,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusMetaId"];
                 };
             };
-            /** @description A header value of ******** under a name the webhook stores no value for, or a header_map past its limits with the kept values. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            /** @description A header value of ******** under a name the webhook stores no value for, a target_path credential of ******** where the stored target has none, or a header_map past its limits with the kept values. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

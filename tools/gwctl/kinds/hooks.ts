@@ -1,18 +1,16 @@
 /**
  * Webhooks, through the dashboard group (`/api/hooks`). The service generates their ids, so a file
  * names a hook by its `name` (unique in a folder) and definitions name it as `${hook:<name>}`.
- * Header values are write-only (reads show `********`): files hold `${env:NAME}` references.
+ * Header values and the target's credentials are write-only (reads show `********`): files hold
+ * `${env:NAME}` references (credentials.ts).
  */
 import { must } from '../client';
 import type { components } from '../generated/api';
-import { envName, envRef, fileSlug, type ConfigObject, type JsonObject } from '../model';
+import { fileSlug, type ConfigObject, type JsonObject } from '../model';
 import type { KindAdapter, Live } from './kind';
 import { allPages } from './paging';
 
 type WebhookInput = components['schemas']['WebhookInput'];
-
-/** The reference a dump writes for a header value. */
-const headerEnvName = (hook: string, header: string) => envName('GW_HOOK', hook, header);
 
 export const hooks: KindAdapter = {
   kind: 'hook',
@@ -30,8 +28,7 @@ export const hooks: KindAdapter = {
     });
     return list.map((h): Live => {
       ctx.hooks.add(h.id, h.name);
-      const spec: JsonObject = { name: h.name, method: h.method, target_path: h.target_path };
-      spec.header_map = Object.fromEntries(Object.keys(h.header_map).map((k) => [k, envRef(headerEnvName(h.name, k))]));
+      const spec: JsonObject = { name: h.name, method: h.method, target_path: h.target_path, header_map: h.header_map };
       if (h.template_path !== undefined) spec.template_path = h.template_path;
       if (h.event_timeout !== undefined) spec.event_timeout = h.event_timeout;
       return { key: h.name, object: { kind: 'hook', spec }, etag: `"${h.version}"`, state: { id: h.id } };
