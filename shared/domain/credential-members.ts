@@ -25,14 +25,17 @@ import { HEADER_VALUE_MASK } from '../schemas/webhook-headers';
 export const CREDENTIAL_MASK = HEADER_VALUE_MASK;
 
 /** Name patterns (regular expressions, ignoring case) the rules refer to as `~name`. */
-export const CREDENTIAL_NAMES = {
+const NAME_RES = {
   /** A member whose string value is a credential; `key_hash` names a key in the audit trail and is kept. */
-  member: '^(?!key_hash$).*(password|passwd|secret|private_?key|api_?key|access_?key|credentials?|hmac_string|hash|sealed|token)$',
+  member: /^(?!key_hash$).*(password|passwd|secret|private_?key|api_?key|access_?key|credentials?|hmac_string|hash|sealed|token)$/i,
   /** A member holding headers. */
-  headers: 'header',
+  headers: /header/i,
   /** A header or URL query parameter whose value is a credential. */
-  field: 'auth|token|key|secret|cookie|session|sig|passw|pwd|credential',
+  field: /auth|token|key|secret|cookie|session|sig|passw|pwd|credential/i,
 } as const;
+
+/** The same patterns as text (ignoring case), as the published document carries them for gwctl. */
+export const CREDENTIAL_NAMES = Object.fromEntries(Object.entries(NAME_RES).map(([k, re]) => [k, re.source])) as Record<keyof typeof NAME_RES, string>;
 
 export interface CredentialRule {
   at: string;
@@ -134,15 +137,27 @@ export interface CredentialSpot {
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
-const NAME_RES = Object.fromEntries(Object.entries(CREDENTIAL_NAMES).map(([k, re]) => [k, new RegExp(re, 'i')])) as Record<
-  keyof typeof CREDENTIAL_NAMES,
-  RegExp
->;
 const nameMatches = (which: string, name: string) => NAME_RES[which as keyof typeof CREDENTIAL_NAMES]?.test(name) === true;
 
 const URL_HEAD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
-/** `${env:NAME}` and `${hook:NAME}` references gwctl writes: opaque inside a URL (their colon splits nothing). */
-const REFERENCE = /\$\{[a-z]+:[^}]*\}/g;
+/**
+ * `text` with each `${kind:NAME}` reference gwctl writes (`${env:NAME}`, `${hook:NAME}`) blanked
+ * out to its length: opaque inside a URL, so its colon splits nothing. One pass, no regex.
+ */
+function blankReferences(text: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const open = text.indexOf('${', i);
+    const close = open < 0 ? -1 : text.indexOf('}', open);
+    if (open < 0 || close < 0) return out + text.slice(i);
+    const inner = text.slice(open + 2, close);
+    const colon = inner.indexOf(':');
+    const isReference = colon > 0 && /^[a-z]+$/.test(inner.slice(0, colon));
+    out += text.slice(i, open) + (isReference ? '_'.repeat(close + 1 - open) : text.slice(open, close + 1));
+    i = close + 1;
+  }
+}
 
 /**
  * The credentials inside a URL's text: its userinfo (user, and password after the first colon)
@@ -163,7 +178,7 @@ export function urlCredentialRanges(text: string): Array<{ range: [number, numbe
   if (at >= start) {
     const info = text.slice(start, at);
     // A colon inside a reference is not the userinfo's.
-    const opaque = info.replace(REFERENCE, (r) => '_'.repeat(r.length));
+    const opaque = blankReferences(info);
     const colon = opaque.indexOf(':');
     if (colon < 0) push(start, at, 'user');
     else {
