@@ -158,7 +158,7 @@ async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3, r
     if (r.status !== 200) throw new Error(`api: ${r.text}`);
     apiIds.push(id);
   }
-  const stop = startChangeFeed({ endpoint, tableName: table, pollMs: 100, dueMs: 250, log: () => {} });
+  const feed = startChangeFeed({ endpoint, tableName: table, pollMs: 100, dueMs: 250, log: () => {} });
   try {
     const alone = await pingDelay(b, bHook!, rx);
     const started = Date.now();
@@ -188,7 +188,7 @@ async function noisyNeighbour(endpoint: string, table: string, aEvents: 1 | 3, r
     };
   } finally {
     await Promise.all([tarpit.close(), rx.close()]);
-    await stop();
+    await feed.stop();
   }
 }
 

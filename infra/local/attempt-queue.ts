@@ -22,6 +22,7 @@ export class FairQueue<T> {
   private readonly known = new Set<string>();
   private running = 0;
   private stopped = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly opts: FairQueueOptions<T>) {}
 
@@ -38,10 +39,18 @@ export class FairQueue<T> {
     return true;
   }
 
-  /** Starts nothing more (running items finish on their own). */
+  /** Starts nothing more (running items finish on their own); items still waiting are dropped. */
   stop(): void {
     this.stopped = true;
+    for (const list of this.waiting.values()) for (const item of list) this.known.delete(this.opts.idOf(item));
     this.waiting.clear();
+    this.settle();
+  }
+
+  /** Resolves once no item is waiting or running: at once when none is. */
+  idle(): Promise<void> {
+    if (this.known.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Items waiting and running. */
@@ -81,6 +90,12 @@ export class FairQueue<T> {
       else this.runningOf.delete(group);
       this.known.delete(this.opts.idOf(item));
       this.pump();
+      this.settle();
     }
+  }
+
+  private settle(): void {
+    if (this.known.size > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

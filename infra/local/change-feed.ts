@@ -107,7 +107,7 @@ type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchRespon
 function streamConsumer(
   client: DynamoDBStreamsClient,
   opts: { tableName: string; name: string; handler: StreamHandler; checkpointFile?: string; log: (msg: string) => void; stopped: () => boolean },
-): () => Promise<void> {
+): () => Promise<boolean> {
   const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
   const iterators = new Map<string, string>();
@@ -150,25 +150,32 @@ function streamConsumer(
     return out.ShardIterator;
   }
 
-  /** Reads one shard as far as it goes now; the position moves only past batches the handler took. */
-  async function readShard(arn: string, shard: Shard): Promise<void> {
+  /**
+   * Reads one shard as far as it goes now; the position moves only past batches the handler took.
+   * Answers true when it handed over any record or stopped short of the shard's end (there is more
+   * to do), false when it found the shard read to its end.
+   */
+  async function readShard(arn: string, shard: Shard): Promise<boolean> {
     const id = shard.ShardId!;
-    for (let iterator = await iteratorOf(arn, id); iterator && !opts.stopped(); ) {
+    let busy = false;
+    for (let iterator = await iteratorOf(arn, id); iterator; ) {
+      if (opts.stopped()) return true;
       let out: GetRecordsCommandOutput;
       try {
         out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
       } catch (e) {
         iterators.delete(id);
-        if (e instanceof ExpiredIteratorException) return;
+        if (e instanceof ExpiredIteratorException) return true;
         if (e instanceof TrimmedDataAccessException) {
           log(`change feed: ${opts.name}: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
           delete checkpoint.shards[id];
-          return;
+          return true;
         }
         throw e;
       }
       const records = out.Records ?? [];
       if (records.length) {
+        busy = true;
         let failed: Set<string>;
         try {
           const answer = await opts.handler({ Records: records.map((r) => lambdaRecord(r, arn)) });
@@ -177,7 +184,7 @@ function streamConsumer(
           // Handed over again on the next round, from the same position (at least once).
           iterators.delete(id);
           log(`change feed: ${opts.name} handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
-          return;
+          return true;
         }
         // As Lambda does with partial batch failures: keep the position before the first failed record.
         const firstFailed = records.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber ?? ''));
@@ -189,53 +196,104 @@ function streamConsumer(
         if (firstFailed >= 0) {
           iterators.delete(id);
           log(`change feed: ${opts.name}: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
-          return;
+          return true;
         }
       }
       if (!out.NextShardIterator) {
         checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
         saveCheckpoint(opts.checkpointFile, checkpoint);
         iterators.delete(id);
-        return;
+        return busy;
       }
       iterators.set(id, out.NextShardIterator);
-      if (records.length < BATCH) return;
+      if (records.length < BATCH) return busy;
       iterator = out.NextShardIterator;
     }
+    return busy;
   }
 
-  async function pollStream(): Promise<void> {
+  /** One round over every shard; answers whether any had something to hand over (readShard). */
+  async function pollStream(): Promise<boolean> {
     streamArn ??= await findStream();
-    if (!streamArn) return;
+    if (!streamArn) return false;
+    let busy = false;
     for (const shard of await shardsOf(streamArn)) {
-      if (opts.stopped()) return;
+      if (opts.stopped()) return true;
       if (checkpoint.shards[shard.ShardId!]?.done) continue;
-      await readShard(streamArn, shard);
+      if (await readShard(streamArn, shard)) busy = true;
     }
+    return busy;
   }
   return pollStream;
 }
 
-/** Starts reading; answers a function that stops it (after the batches in hand). */
-export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
+/**
+ * A step run every `every` ms, and at once for whoever asks for a round: `round()` resolves with
+ * what a run of the step that started after the call answered (true: it found work; a step that
+ * threw found work too, since it did not finish it). Waking early changes nothing but the timing.
+ */
+function repeating(what: string, every: number, step: () => Promise<boolean>, log: (msg: string) => void, stopped: () => boolean) {
+  let asked: Array<{ resolve: (busy: boolean) => void; reject: (e: Error) => void }> = [];
+  let wake: (() => void) | undefined;
+  const running = (async () => {
+    while (!stopped()) {
+      const served = asked;
+      asked = [];
+      let busy: boolean;
+      try {
+        busy = await step();
+      } catch (e) {
+        busy = true;
+        if (!stopped()) log(`change feed: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      for (const w of served) w.resolve(busy);
+      if (stopped() || asked.length) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, every);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+    for (const w of asked.splice(0)) w.reject(new Error('the change feed stopped'));
+  })();
+  return {
+    running,
+    round: () =>
+      new Promise<boolean>((resolve, reject) => {
+        if (stopped()) return reject(new Error('the change feed stopped'));
+        asked.push({ resolve, reject });
+        wake?.();
+      }),
+    wake: () => wake?.(),
+  };
+}
+
+export interface ChangeFeed {
+  /** Stops reading, after the batches in hand. */
+  stop(): Promise<void>;
+  /**
+   * Resolves once the feed has done all the work the table held when it was called: each consumer
+   * has read every shard to its end, every attempt those records queued has finished, and the due
+   * index has nothing due now. The rounds run at once (not at the next poll), and again until one
+   * finds nothing, since handlers and attempts write to the table too. A delivery due later (a
+   * retry's wait) is not waited for. What a test asks before it asserts that nothing else arrives;
+   * it never resolves while a record keeps failing, and rejects once the feed is stopped.
+   */
+  caughtUp(): Promise<void>;
+}
+
+/** Starts reading: the stream into both consumers, the due index into the attempt queue. */
+export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const log = opts.log ?? ((m: string) => console.error(m));
   let stopped = false;
+  const isStopped = () => stopped;
   const consumer = (name: string, handler: StreamHandler, checkpointFile: string | undefined) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, checkpointFile, log, stopped: () => stopped });
-  const pollDeliveries = consumer('webhook delivery', deliver, opts.checkpointFile);
-  const pollAudit = consumer('audit trail', recordAudit, opts.auditCheckpointFile);
+    streamConsumer(client, { tableName: opts.tableName, name, handler, checkpointFile, log, stopped: isStopped });
 
-  const loop = async (what: string, every: number, step: () => Promise<unknown>) => {
-    while (!stopped) {
-      try {
-        await step();
-      } catch (e) {
-        if (!stopped) log(`change feed: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      await new Promise((r) => setTimeout(r, every));
-    }
-  };
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
     total: WORKERS,
@@ -245,19 +303,32 @@ export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
     onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
   });
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
-  const running = Promise.all([
-    loop('reading the stream', opts.pollMs ?? 250, pollDeliveries),
-    loop('reading the stream into the audit trail', opts.pollMs ?? 250, pollAudit),
-    loop('queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries()),
-  ]);
+  const pollMs = opts.pollMs ?? 250;
+  const deliveries = repeating('reading the stream', pollMs, consumer('webhook delivery', deliver, opts.checkpointFile), log, isStopped);
+  const audit = repeating('reading the stream into the audit trail', pollMs, consumer('audit trail', recordAudit, opts.auditCheckpointFile), log, isStopped);
+  const due = repeating('queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0, log, isStopped);
+  const loops = [deliveries, audit, due];
+  const running = Promise.all(loops.map((l) => l.running));
 
-  return async () => {
-    stopped = true;
-    await running;
-    // Attempts under way finish on their own; one cut short stays pending and is attempted after the
-    // next start (the due index finds it), as is a message the stopped queue no longer takes.
-    attempts.stop();
-    releaseQueue();
-    client.destroy();
+  return {
+    async stop() {
+      stopped = true;
+      for (const l of loops) l.wake();
+      await running;
+      // Attempts under way finish on their own; one cut short stays pending and is attempted after the
+      // next start (the due index finds it), as is a message the stopped queue no longer takes.
+      attempts.stop();
+      releaseQueue();
+      client.destroy();
+    },
+    async caughtUp() {
+      for (;;) {
+        await attempts.idle();
+        const busy = await Promise.all([deliveries.round(), audit.round()]);
+        busy.push(await due.round());
+        // Nothing found, and no attempt started meanwhile: nothing written so far is left to do.
+        if (!busy.includes(true) && attempts.size === 0) return;
+      }
+    },
   };
 }

@@ -67,7 +67,7 @@ async function main() {
     console.error(`CHANGE_FEED_POLL_MS: "${env.CHANGE_FEED_POLL_MS}" is not a whole number of milliseconds (10 or more)`);
     process.exit(1);
   }
-  const stopFeed = startChangeFeed({
+  const feed = startChangeFeed({
     endpoint,
     tableName,
     checkpointFile: join(dataDir, 'change-feed.json'),
@@ -81,7 +81,7 @@ async function main() {
     console.log(`${signal}: stopping`);
     server.close();
     server.closeAllConnections();
-    await stopFeed();
+    await feed.stop();
     await dynamo?.stop();
     process.exit(0);
   };

@@ -3,48 +3,16 @@
  * and key writes record, the table's stream carries, the delivery handler calls a real receiver
  * on 127.0.0.1 (ALLOW_PRIVATE_TARGETS=1, as the local stage allows), signed and logged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../shared/domain/webhook-signature';
 import { resetConfig } from '../../shared/config';
-import { onEmulator, startStage, type Stage } from '../support/stage';
 import { makeKey, oasDoc, rightsFor, uid } from '../support/fixtures';
-import { startReceiver, type Receiver } from '../support/receiver';
+import { feedSuite as suite, useWebhookStage } from '../support/webhook-stage';
 
-let s: Stage;
-let t: { orgId: string; key: string };
-const receivers: Receiver[] = [];
-
-// The emulated stack feeds no stream to its delivery functions, and this file sets the delivery's
-// settings in its own environment: it runs on the in-process stage only (README "Tests").
-const suite = onEmulator ? describe.skip : describe;
-
-beforeAll(async () => {
-  if (onEmulator) return;
-  process.env.ALLOW_PRIVATE_TARGETS = '1';
-  process.env.HOOK_RETRY_SECONDS = '1,1';
-  s = await startStage({ changeFeed: true });
-  t = await s.tenant();
-});
-afterAll(async () => {
-  await s?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-  delete process.env.ALLOW_PRIVATE_TARGETS;
-  delete process.env.HOOK_RETRY_SECONDS;
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function receiver(answer?: (n: number) => number): Promise<Receiver> {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
-
-async function makeHook(target: string): Promise<{ id: string; secret: string }> {
-  const r = await s.dash(t.key, 'POST', '/api/hooks', { name: uid('hook'), method: 'POST', target_path: target, header_map: { 'x-team': 'ops' } });
-  expect(r.status).toBe(200);
-  return { id: r.body.Meta, secret: r.body.signing_secret };
-}
+// Two retries a second apart: a failing receiver's schedule ends within the test.
+const ws = useWebhookStage({ retrySeconds: '1,1' });
+const receiver = ws.receiver;
+const makeHook = (target: string) => ws.hook(ws.t.key, target);
 
 type Route = { hookId: string; event_timeout?: number };
 
@@ -62,10 +30,10 @@ async function routedApi(routes: Record<string, Route>): Promise<string> {
       ],
     ]),
   );
-  const r = await s.gw('POST', '/gw/apis', {
+  const r = await ws.s.gw('POST', '/gw/apis', {
     api_id: apiId,
     name: apiId,
-    org_id: t.orgId,
+    org_id: ws.t.orgId,
     proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' },
     event_handlers: { events },
   });
@@ -73,18 +41,15 @@ async function routedApi(routes: Record<string, Route>): Promise<string> {
   return apiId;
 }
 
-const check = (key: string, apiId: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: apiId, path: '/x', method: 'GET' });
-const log = (hookId: string) => s.dash(t.key, 'GET', `/api/hooks/${hookId}/deliveries`);
+const check = (key: string, apiId: string) => ws.s.gw('POST', '/gw/sessions/check', { key, api_id: apiId, path: '/x', method: 'GET' });
+const log = (hookId: string) => ws.s.dash(ws.t.key, 'GET', `/api/hooks/${hookId}/deliveries`);
 
-async function waitForLog(hookId: string, done: (d: any[]) => boolean, ms = 20_000): Promise<any[]> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const r = await log(hookId);
-    expect(r.status).toBe(200);
-    if (done(r.body.deliveries)) return r.body.deliveries;
-    if (Date.now() > until) throw new Error(`delivery log never matched: ${JSON.stringify(r.body.deliveries)}`);
-    await sleep(200);
-  }
+/** The hook's delivery log once the change feed has done all there was to do (retries due later aside). */
+async function settledLog(hookId: string): Promise<any[]> {
+  await ws.s.caughtUp();
+  const r = await log(hookId);
+  expect(r.status).toBe(200);
+  return r.body.deliveries;
 }
 
 suite('events from the check', () => {
@@ -92,20 +57,21 @@ suite('events from the check', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const apiId = await routedApi({ QuotaExceeded: { hookId: hook.id } });
-    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 2, quota_renewal_rate: 3600 });
+    const { key, hash } = await makeKey(ws.s, { org_id: ws.t.orgId, access_rights: rightsFor(apiId), quota_max: 2, quota_renewal_rate: 3600 });
     expect((await check(key, apiId)).status).toBe(200);
     expect((await check(key, apiId)).status).toBe(200);
     const refused = await check(key, apiId);
     expect(refused.status).toBe(429);
     // Receivers hear of an event promptly: the delivery arrives within 5 s of the refusal that caused it.
     const [call] = await rx.waitFor(1, 5_000);
-    await sleep(1_500);
+    // And only once: nothing is left for the change feed to do, and nothing else came.
+    await ws.s.caughtUp();
     expect(rx.calls).toHaveLength(1);
 
     const payload = JSON.parse(call!.body);
     expect(payload).toMatchObject({
       event: 'QuotaExceeded',
-      org_id: t.orgId,
+      org_id: ws.t.orgId,
       api_id: apiId,
       key_hash: hash,
       message: expect.any(String),
@@ -123,7 +89,7 @@ suite('events from the check', () => {
     expect(verifyWebhookSignature(`${hook.secret}x`, sig, call!.body).ok).toBe(false);
     expect(verifyWebhookSignature(hook.secret, sig, call!.body.replace('QuotaExceeded', 'QuotaExceedeD')).ok).toBe(false);
 
-    const entries = await waitForLog(hook.id, (d) => d[0]?.status === 'delivered');
+    const entries = await settledLog(hook.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       id: call!.headers['x-gw-delivery'],
@@ -140,16 +106,15 @@ suite('events from the check', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const apiId = await routedApi({ TriggerExceeded: { hookId: hook.id, event_timeout: 0 } });
-    const { key } = await makeKey(s, {
-      org_id: t.orgId,
+    const { key } = await makeKey(ws.s, {
+      org_id: ws.t.orgId,
       access_rights: rightsFor(apiId),
       quota_max: 10,
       quota_renewal_rate: 3600,
       monitor: { trigger_limits: [80, 50] },
     });
     for (let i = 0; i < 10; i++) expect((await check(key, apiId)).status).toBe(200);
-    await rx.waitFor(2);
-    await sleep(1_500);
+    await ws.s.caughtUp();
     const got = rx.calls.map((c) => JSON.parse(c.body)).sort((a, b) => a.data.trigger_limit - b.data.trigger_limit);
     expect(got.map((p) => [p.event, p.data.trigger_limit, p.data.quota_remaining])).toEqual([
       ['TriggerExceeded', 50, 5],
@@ -161,12 +126,11 @@ suite('events from the check', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const apiId = await routedApi({ QuotaExceeded: { hookId: hook.id, event_timeout: 3600 } });
-    const { key } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 1, quota_renewal_rate: 3600 });
+    const { key } = await makeKey(ws.s, { org_id: ws.t.orgId, access_rights: rightsFor(apiId), quota_max: 1, quota_renewal_rate: 3600 });
     expect((await check(key, apiId)).status).toBe(200);
     const answers = await Promise.all(Array.from({ length: 50 }, () => check(key, apiId)));
     expect(answers.every((a) => a.status === 429)).toBe(true);
-    await rx.waitFor(1);
-    await sleep(3_000);
+    await ws.s.caughtUp();
     expect(rx.calls).toHaveLength(1);
     expect((await log(hook.id)).body.deliveries).toHaveLength(1);
   });
@@ -177,9 +141,9 @@ suite('events from the change feed', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const apiId = await routedApi({ TokenCreated: { hookId: hook.id }, TokenDeleted: { hookId: hook.id } });
-    const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(apiId) });
+    const { key, hash } = await makeKey(ws.s, { org_id: ws.t.orgId, access_rights: rightsFor(apiId) });
     await rx.waitFor(1);
-    expect((await s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
+    expect((await ws.s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
     await rx.waitFor(2);
     const events = rx.calls.map((c) => JSON.parse(c.body));
     expect(events.map((e) => [e.event, e.api_id, e.key_hash])).toEqual([
@@ -194,11 +158,11 @@ suite('retries, the log, redeliver and the test route', () => {
   it('a receiver that fails twice then succeeds gets the event on the third attempt; the log shows 3 attempts and delivered', async () => {
     const rx = await receiver((n) => (n <= 2 ? 503 : 200));
     const hook = await makeHook(rx.url);
-    const ping = await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/test`);
+    const ping = await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/test`);
     expect(ping.status).toBe(200);
     const { delivery_id, event_id } = ping.body.Meta;
     await rx.waitFor(3);
-    const [entry] = await waitForLog(hook.id, (d) => d[0]?.status === 'delivered');
+    const [entry] = await settledLog(hook.id);
     expect(entry).toMatchObject({ id: delivery_id, event_id, event: 'Ping', status: 'delivered', attempts: 3, response_code: 200 });
     // Every attempt sends the same event (receivers dedupe by its id).
     expect(new Set(rx.calls.map((c) => JSON.parse(c.body).id))).toEqual(new Set([event_id]));
@@ -207,28 +171,30 @@ suite('retries, the log, redeliver and the test route', () => {
   it('a receiver that always fails ends failed after the schedule; redeliver sends it once more', async () => {
     const rx = await receiver(() => 500);
     const hook = await makeHook(rx.url);
-    const { delivery_id } = (await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/test`)).body.Meta;
-    const [failed] = await waitForLog(hook.id, (d) => d[0]?.status === 'failed');
-    // HOOK_RETRY_SECONDS=1,1: the first attempt and two retries.
+    const { delivery_id } = (await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/test`)).body.Meta;
+    // HOOK_RETRY_SECONDS=1,1: the first attempt and two retries, then nothing more is due.
+    await rx.waitFor(3);
+    const [failed] = await settledLog(hook.id);
     expect(failed).toMatchObject({ id: delivery_id, status: 'failed', attempts: 3, response_code: 500, error: 'http_error' });
     expect(rx.calls).toHaveLength(3);
 
-    const again = await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/deliveries/${delivery_id}/redeliver`);
+    const again = await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/deliveries/${delivery_id}/redeliver`);
     expect(again.status).toBe(200);
     await rx.waitFor(4);
-    const [after] = await waitForLog(hook.id, (d) => d[0]?.attempts === 4 && d[0]?.status !== 'pending');
+    const [after] = await settledLog(hook.id);
+    expect(rx.calls).toHaveLength(4);
     expect(after).toMatchObject({ status: 'failed', attempts: 4 });
-    expect((await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/deliveries/nope/redeliver`)).status).toBe(404);
+    expect((await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/deliveries/nope/redeliver`)).status).toBe(404);
   });
 
   it('another organisation cannot read the log, redeliver or ping: 404', async () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
-    const other = await s.tenant();
-    expect((await s.dash(other.key, 'GET', `/api/hooks/${hook.id}/deliveries`)).status).toBe(404);
-    expect((await s.dash(other.key, 'POST', `/api/hooks/${hook.id}/test`)).status).toBe(404);
-    expect((await s.dash(other.key, 'POST', `/api/hooks/${hook.id}/signing-secret`)).status).toBe(404);
-    await sleep(500);
+    const other = await ws.s.tenant();
+    expect((await ws.s.dash(other.key, 'GET', `/api/hooks/${hook.id}/deliveries`)).status).toBe(404);
+    expect((await ws.s.dash(other.key, 'POST', `/api/hooks/${hook.id}/test`)).status).toBe(404);
+    expect((await ws.s.dash(other.key, 'POST', `/api/hooks/${hook.id}/signing-secret`)).status).toBe(404);
+    await ws.s.caughtUp();
     expect(rx.calls).toHaveLength(0);
   });
 });
@@ -240,9 +206,9 @@ suite('delivery-time address checks', () => {
     const hooks = await Promise.all(targets.map((u) => makeHook(u)));
     delete process.env.ALLOW_PRIVATE_TARGETS;
     try {
-      for (const h of hooks) expect((await s.dash(t.key, 'POST', `/api/hooks/${h.id}/test`)).status).toBe(200);
+      for (const h of hooks) expect((await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${h.id}/test`)).status).toBe(200);
       for (const h of hooks) {
-        const [entry] = await waitForLog(h.id, (d) => d[0]?.status === 'failed');
+        const [entry] = await settledLog(h.id);
         // Refused before any connection: no retry can help, so it is failed after one attempt. The
         // log names the class only, never the address it resolved to.
         expect(entry).toMatchObject({ status: 'failed', attempts: 1, error: 'refused_target' });
@@ -259,14 +225,14 @@ suite('signing secrets', () => {
   it('rotation answers a new secret once; during the rotation window deliveries carry both signatures (new first), after it only the new one', async () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
-    const rotated = await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/signing-secret`);
+    const rotated = await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/signing-secret`);
     expect(rotated.status).toBe(200);
     const secret = rotated.body.signing_secret as string;
     expect(secret).not.toBe(hook.secret);
-    const read = await s.dash(t.key, 'GET', `/api/hooks/${hook.id}`);
+    const read = await ws.s.dash(ws.t.key, 'GET', `/api/hooks/${hook.id}`);
     expect(JSON.stringify(read.body)).not.toMatch(/signing_secret|rotated/);
     // HOOK_SECRET_ROTATION_SECONDS defaults to 24 h: a receiver still on the old secret keeps verifying.
-    await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/test`);
+    await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/test`);
     const [during] = await rx.waitFor(1);
     const both = during!.headers['x-gw-signature']!;
     expect(both).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
@@ -277,7 +243,7 @@ suite('signing secrets', () => {
     process.env.HOOK_SECRET_ROTATION_SECONDS = '0';
     resetConfig();
     try {
-      await s.dash(t.key, 'POST', `/api/hooks/${hook.id}/test`);
+      await ws.s.dash(ws.t.key, 'POST', `/api/hooks/${hook.id}/test`);
       const [, after] = await rx.waitFor(2);
       expect(after!.headers['x-gw-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
       expect(verifyWebhookSignature(secret, after!.headers['x-gw-signature']!, after!.body).ok).toBe(true);
@@ -294,16 +260,16 @@ suite('event handlers name webhooks', () => {
     const rx = await receiver();
     const hook = await makeHook(rx.url);
     const classicId = uid('evapi');
-    const classic = await s.gw('POST', '/gw/apis', {
+    const classic = await ws.s.gw('POST', '/gw/apis', {
       api_id: classicId,
       name: classicId,
-      org_id: t.orgId,
+      org_id: ws.t.orgId,
       proxy: { listen_path: `/${classicId}/`, target_url: 'http://upstream.example' },
       event_handlers: { events: { QuotaExceeded: [{ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: 'no-such-hook' } }] } },
     });
     expect(classic.status).toBe(422);
     expect(JSON.stringify(classic.body)).toContain('no-such-hook');
-    expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
+    expect((await ws.s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
 
     const oasId = uid('evoas');
     const handlers = (id: string) => ({
@@ -313,13 +279,13 @@ suite('event handlers name webhooks', () => {
       },
     });
     // A hook of another organisation is unknown in this one.
-    const other = await s.tenant();
-    const foreign = (await s.dash(other.key, 'POST', '/api/hooks', { name: 'x', method: 'POST', target_path: rx.url })).body.Meta as string;
-    expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(foreign) }))).status).toBe(422);
-    expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).status).toBe(404);
-    expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
-    expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers('gone') }))).status).toBe(422);
-    expect((await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
+    const other = await ws.s.tenant();
+    const foreign = (await ws.s.dash(other.key, 'POST', '/api/hooks', { name: 'x', method: 'POST', target_path: rx.url })).body.Meta as string;
+    expect((await ws.s.gw('POST', '/gw/apis/oas', oasDoc(oasId, ws.t.orgId, { gateway: handlers(foreign) }))).status).toBe(422);
+    expect((await ws.s.gw('GET', `/gw/apis/oas/${oasId}`)).status).toBe(404);
+    expect((await ws.s.gw('POST', '/gw/apis/oas', oasDoc(oasId, ws.t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
+    expect((await ws.s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, ws.t.orgId, { gateway: handlers('gone') }))).status).toBe(422);
+    expect((await ws.s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, ws.t.orgId, { gateway: handlers(hook.id) }))).status).toBe(200);
 
     // The dashboard's writes check the same: the import and the streams patch.
     // The import takes a plain document: event handlers come with a template.
@@ -332,12 +298,12 @@ suite('event handlers name webhooks', () => {
         'x-gw-api-gateway': { server: { listenPath: { value: `/${templateId}/`, strip: true }, eventHandlers: handlers('no-such-hook').server.eventHandlers } },
       },
     };
-    expect((await s.dash(t.key, 'POST', '/api/assets', template)).status).toBe(200);
+    expect((await ws.s.dash(ws.t.key, 'POST', '/api/assets', template)).status).toBe(200);
     const plain = { openapi: '3.0.3', info: { title: 'events import', version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
-    const refusedImport = await s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' });
+    const refusedImport = await ws.s.dash(ws.t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' });
     expect(refusedImport.status, JSON.stringify(refusedImport.body)).toBe(422);
     expect(JSON.stringify(refusedImport.body)).toContain('no-such-hook');
-    const streamed = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
+    const streamed = (await ws.s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
     const streamsBody = {
       ...streamed,
       'x-gw-api-gateway': {
@@ -346,11 +312,11 @@ suite('event handlers name webhooks', () => {
       },
       'x-gw-streaming': { streams: {} },
     };
-    const refusedPatch = await s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': 'application/vnd.gw.streams.oas' });
+    const refusedPatch = await ws.s.dash(ws.t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': 'application/vnd.gw.streams.oas' });
     expect(refusedPatch.status).toBe(422);
-    expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers[0].id).toBe(hook.id);
+    expect((await ws.s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers[0].id).toBe(hook.id);
 
-    const listing = await s.dash(t.key, 'GET', '/api/apis?p=1&page_size=100');
+    const listing = await ws.s.dash(ws.t.key, 'GET', '/api/apis?p=1&page_size=100');
     const entry = listing.body.apis.find((a: any) => a.api_definition.api_id === oasId);
     expect(entry.hook_references).toEqual([{ event_name: 'QuotaExceeded', event_timeout: 30, hook: { id: hook.id, name: 'ops' } }]);
   });

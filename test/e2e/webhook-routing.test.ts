@@ -6,23 +6,15 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { handler as changeFeed } from '../../functions/hooks/change-feed';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { dueDeliveries } from '../../shared/store/hook-deliveries';
-import { makeKey, rightsFor, uid, unthrottled } from '../support/fixtures';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { makeKey, rightsFor, uid } from '../support/fixtures';
+import { feedSuite as suite, useWebhookStage } from '../support/webhook-stage';
 
-let s: Stage;
-// The handler runs in this process, against the in-process stage's table.
-const suite = onEmulator ? describe.skip : describe;
-
-beforeAll(async () => {
-  if (!onEmulator) s = await startStage();
-});
-afterAll(async () => {
-  await s?.close();
-});
+// The handler runs in this process, against the in-process stage's table; no change feed reads it.
+const ws = useWebhookStage({ changeFeed: false });
 
 const calls = new Map<string, number>();
 const COUNTER = 'routingWorkCounter';
@@ -63,21 +55,13 @@ async function keyUpdateRecord(hash: string, sequence: string) {
 
 suite('routing work per change-feed record', () => {
   it("a key on 150 APIs, each routing its update to 20 of the organisation's 100 hooks: two batch reads and 100 deliveries, one per hook", async () => {
-    const t = await s.tenant();
-    const hooks: string[] = [];
-    for (let i = 0; i < 100; i += 20) {
-      const made = await Promise.all(
-        Array.from({ length: 20 }, (_, j) =>
-          unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: 'https://hooks.example/x' })),
-        ),
-      );
-      hooks.push(...made.map((r) => r.body.Meta as string));
-    }
+    const t = await ws.s.tenant();
+    const hooks = await ws.hooks(t.key, 100, 'https://hooks.example/x');
     const apiIds: string[] = [];
     for (let i = 0; i < 150; i++) {
       const id = uid('wide');
       const named = Array.from({ length: 20 }, (_, j) => hooks[(i * 20 + j) % 100]!);
-      const r = await s.gw('POST', '/gw/apis', {
+      const r = await ws.s.gw('POST', '/gw/apis', {
         api_id: id,
         name: id,
         org_id: t.orgId,
@@ -89,7 +73,7 @@ suite('routing work per change-feed record', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       apiIds.push(id);
     }
-    const { hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(...apiIds) });
+    const { hash } = await makeKey(ws.s, { org_id: t.orgId, access_rights: rightsFor(...apiIds) });
     const record = await keyUpdateRecord(hash, '100');
 
     const answer = await counted(() => changeFeed({ Records: [record] } as never));
@@ -108,8 +92,8 @@ suite('routing work per change-feed record', () => {
 
   it('a record that fails is reported by its sequence number; the others of the batch are taken', async () => {
     // No attempt queue runs in this process (no change feed, no HOOK_QUEUE_URL): a delivery record cannot be queued.
-    const t = await s.tenant();
-    const { hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(await apiOf(t.orgId)) });
+    const t = await ws.s.tenant();
+    const { hash } = await makeKey(ws.s, { org_id: t.orgId, access_rights: rightsFor(await apiOf(t.orgId)) });
     const delivery = {
       eventID: uid('record'),
       eventName: 'INSERT' as const,
@@ -125,7 +109,12 @@ suite('routing work per change-feed record', () => {
 
 async function apiOf(orgId: string): Promise<string> {
   const id = uid('plain');
-  const r = await s.gw('POST', '/gw/apis', { api_id: id, name: id, org_id: orgId, proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' } });
+  const r = await ws.s.gw('POST', '/gw/apis', {
+    api_id: id,
+    name: id,
+    org_id: orgId,
+    proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' },
+  });
   expect(r.status).toBe(200);
   return id;
 }

@@ -4,68 +4,22 @@
  * organisation's slow receivers do not delay another's deliveries, fan-out is deduplicated and
  * bounded at write time, and the delivery log names failures by class only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { dueDeliveries } from '../../shared/store/hook-deliveries';
-import { makeKey, oasDoc, rightsFor, STREAMS_TYPE, uid, unthrottled } from '../support/fixtures';
-import { startReceiver, startTarpit, type Receiver, type Tarpit } from '../support/receiver';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { makeKey, oasDoc, rightsFor, STREAMS_TYPE, uid } from '../support/fixtures';
+import { feedSuite as suite, useWebhookStage } from '../support/webhook-stage';
 
-let s: Stage;
-const closers: Array<{ close(): Promise<void> }> = [];
-
-// The emulated stack feeds no stream to its delivery functions (README "Tests").
-const suite = onEmulator ? describe.skip : describe;
-
-beforeAll(async () => {
-  if (onEmulator) return;
-  process.env.ALLOW_PRIVATE_TARGETS = '1';
-  // Retries of A's timed-out attempts stay out of the way of what is measured.
-  process.env.HOOK_RETRY_SECONDS = '3600';
-  s = await startStage({ changeFeed: true });
-});
-afterAll(async () => {
-  await Promise.all(closers.map((c) => c.close()));
-  await s?.close();
-  delete process.env.ALLOW_PRIVATE_TARGETS;
-  delete process.env.HOOK_RETRY_SECONDS;
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  closers.push(r);
-  return r;
-}
-
-async function tarpit(): Promise<Tarpit> {
-  const t = await startTarpit();
-  closers.push(t);
-  return t;
-}
-
-/** `n` hooks of the tenant to `target`, created 20 at a time (whatever the organisation's request limits). */
-async function hooks(key: string, n: number, target: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, n - i) }, (_, j) =>
-        unthrottled(() => s.dash(key, 'POST', '/api/hooks', { name: `h${i + j}`, method: 'POST', target_path: target })),
-      ),
-    );
-    for (const r of batch) {
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      ids.push(r.body.Meta);
-    }
-  }
-  return ids;
-}
+// Retries of A's timed-out attempts stay out of the way of what is measured.
+const ws = useWebhookStage({ retrySeconds: '3600' });
+const hooks = ws.hooks;
+const receiver = ws.receiver;
+const tarpit = ws.tarpit;
 
 const webhook = (hookId: string) => ({ handler_name: 'eh_web_hook_handler', handler_meta: { webhook_id: hookId, event_timeout: 0 } });
 
 /** A classic API of the organisation whose handlers send each of `events` to each of `hookIds`. */
 function classicApi(orgId: string, apiId: string, events: string[], hookIds: string[]) {
-  return s.gw('POST', '/gw/apis', {
+  return ws.s.gw('POST', '/gw/apis', {
     api_id: apiId,
     name: apiId,
     org_id: orgId,
@@ -77,8 +31,8 @@ function classicApi(orgId: string, apiId: string, events: string[], hookIds: str
 suite('fair delivery', () => {
   it("while organisation A has 300 deliveries hanging on a receiver that never answers, organisation B's Ping arrives within 3 s", async () => {
     const pit = await tarpit();
-    const a = await s.tenant();
-    const b = await s.tenant();
+    const a = await ws.s.tenant();
+    const b = await ws.s.tenant();
     // A: 100 hooks on the tarpit; five APIs route the three key events to 20 of them each.
     const aHooks = await hooks(a.key, 100, pit.url);
     const apiIds: string[] = [];
@@ -88,43 +42,50 @@ suite('fair delivery', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       apiIds.push(id);
     }
-    const { key } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(...apiIds) });
-    const updated = await unthrottled(() =>
-      s.dash(a.key, 'PUT', `/api/apis/${apiIds[0]}/keys/${key}`, { org_id: a.orgId, access_rights: rightsFor(...apiIds), alias: 'changed' }),
-    );
+    const { key } = await makeKey(ws.s, { org_id: a.orgId, access_rights: rightsFor(...apiIds) });
+    const updated = await ws.s.dash(a.key, 'PUT', `/api/apis/${apiIds[0]}/keys/${key}`, {
+      org_id: a.orgId,
+      access_rights: rightsFor(...apiIds),
+      alias: 'changed',
+    });
     expect(updated.status).toBe(200);
-    expect((await s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
-    // Three key events × 100 hooks: 300 deliveries of A, every one pending on the tarpit.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const pending = (await dueDeliveries(Date.now() + 24 * 3600_000, 1000)).filter((d) => d.org_id === a.orgId);
-      if (pending.length === 300) break;
-      expect(Date.now(), `A has ${pending.length} pending deliveries`).toBeLessThan(deadline);
-      await sleep(200);
-    }
-    while (pit.count() < 10) await sleep(50);
+    expect((await ws.s.gw('DELETE', `/gw/keys/${key}`)).status).toBe(200);
+    // Three key events × 100 hooks: 300 deliveries of A, every one pending on the tarpit (the feed
+    // cannot catch up while they hang, so the table is asked until it shows them).
+    await vi.waitFor(
+      async () => {
+        const pending = (await dueDeliveries(Date.now() + 24 * 3600_000, 1000)).filter((d) => d.org_id === a.orgId);
+        expect(pending, `A has ${pending.length} pending deliveries`).toHaveLength(300);
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    await pit.waitFor(10);
 
     const rx = await receiver();
     const [bHook] = await hooks(b.key, 1, rx.url);
-    const ping = await s.dash(b.key, 'POST', `/api/hooks/${bHook}/test`);
+    const ping = await ws.s.dash(b.key, 'POST', `/api/hooks/${bHook}/test`);
     expect(ping.status).toBe(200);
     const [call] = await rx.waitFor(1, 3_000);
     expect(call!.headers['x-gw-event']).toBe('Ping');
     // A's slow receiver never held more than A's budget of attempts in flight (10), whatever its backlog.
     expect(pit.maxOpen()).toBe(10);
+    // A's backlog ends with this test: without the tarpit each attempt fails at once (its retry is an
+    // hour away), so the change feed can catch up, as the next tests wait for it to.
+    await pit.close();
+    await ws.s.caughtUp();
   }, 120_000);
 });
 
 suite('fan-out', () => {
   it("a key event reaches a hook once, however many of the key's APIs name it: the first API by id, all of them in data.apis", async () => {
-    const t = await s.tenant();
+    const t = await ws.s.tenant();
     const rx = await receiver();
     const [hook] = await hooks(t.key, 1, rx.url);
     const [first, second] = [uid('dedupe-a'), uid('dedupe-b')];
     for (const id of [first, second]) expect((await classicApi(t.orgId, id, ['TokenCreated'], [hook!, hook!])).status).toBe(200);
-    const { hash } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(second!, first!) });
+    const { hash } = await makeKey(ws.s, { org_id: t.orgId, access_rights: rightsFor(second!, first!) });
     const [call] = await rx.waitFor(1);
-    await sleep(1_500);
+    await ws.s.caughtUp();
     expect(rx.calls).toHaveLength(1);
     const payload = JSON.parse(call!.body);
     expect(payload).toMatchObject({ event: 'TokenCreated', api_id: first, key_hash: hash });
@@ -132,31 +93,29 @@ suite('fan-out', () => {
   });
 
   it('an organisation holds at most 100 webhooks: of 15 concurrent creates at 95, exactly 5 succeed and 10 answer 409; a delete makes room', async () => {
-    const t = await s.tenant();
+    const t = await ws.s.tenant();
     await hooks(t.key, 95, 'https://hooks.example/x');
     const answers = await Promise.all(
       Array.from({ length: 15 }, (_, i) =>
-        unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: `late${i}`, method: 'POST', target_path: 'https://hooks.example/x' })),
+        ws.s.dash(t.key, 'POST', '/api/hooks', { name: `late${i}`, method: 'POST', target_path: 'https://hooks.example/x' }),
       ),
     );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
     const refused = answers.filter((r) => r.status === 409);
     expect(refused).toHaveLength(10);
     expect(refused[0]!.body).toMatchObject({ Status: 'Error', Message: expect.stringContaining('100 webhooks') });
-    const list = await s.dash(t.key, 'GET', '/api/hooks?p=-1');
+    const list = await ws.s.dash(t.key, 'GET', '/api/hooks?p=-1');
     expect(list.body.hooks).toHaveLength(100);
     expect(list.body.pages).toBe(1);
-    expect((await unthrottled(() => s.dash(t.key, 'DELETE', `/api/hooks/${list.body.hooks[0].id}`))).status).toBe(200);
-    expect(
-      (await unthrottled(() => s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' }))).status,
-    ).toBe(200);
+    expect((await ws.s.dash(t.key, 'DELETE', `/api/hooks/${list.body.hooks[0].id}`)).status).toBe(200);
+    expect((await ws.s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' })).status).toBe(200);
   });
 
   it(
     'every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 ' +
       'webhook handlers (400 naming the limit), and stores nothing',
     async () => {
-      const t = await s.tenant();
+      const t = await ws.s.tenant();
       const ids = await hooks(t.key, 21, 'https://hooks.example/x');
       const over = 'one event may reach at most 20 distinct webhooks (21 named)';
 
@@ -164,7 +123,7 @@ suite('fan-out', () => {
       const classic = await classicApi(t.orgId, classicId, ['AuthFailure'], ids);
       expect(classic.status).toBe(400);
       expect(JSON.stringify(classic.body)).toContain(over);
-      expect((await s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
+      expect((await ws.s.gw('GET', `/gw/apis/${classicId}`)).status).toBe(404);
       const many = await classicApi(
         t.orgId,
         classicId,
@@ -181,19 +140,19 @@ suite('fan-out', () => {
           eventHandlers: hookIds.map((id, i) => ({ enabled: true, id, name: `h${i}`, trigger: 'AuthFailure', type: 'webhook' })),
         },
       });
-      const created = await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
+      const created = await ws.s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
       expect(created.status).toBe(400);
       expect(JSON.stringify(created.body)).toContain(over);
-      expect((await s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids.slice(0, 20)) }))).status).toBe(200);
-      const replaced = await s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
+      expect((await ws.s.gw('POST', '/gw/apis/oas', oasDoc(oasId, t.orgId, { gateway: handlers(ids.slice(0, 20)) }))).status).toBe(200);
+      const replaced = await ws.s.gw('PUT', `/gw/apis/oas/${oasId}`, oasDoc(oasId, t.orgId, { gateway: handlers(ids) }));
       expect(replaced.status).toBe(400);
 
-      const stored = (await s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
+      const stored = (await ws.s.gw('GET', `/gw/apis/oas/${oasId}`)).body;
       expect(stored['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
       const streamsBody = { ...stored, 'x-gw-api-gateway': { ...stored['x-gw-api-gateway'], server: handlers(ids).server }, 'x-gw-streaming': { streams: {} } };
-      const patched = await unthrottled(() => s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': STREAMS_TYPE }));
+      const patched = await ws.s.dash(t.key, 'PATCH', `/api/apis/streams/${oasId}`, streamsBody, { 'content-type': STREAMS_TYPE });
       expect(patched.status).toBe(400);
-      expect((await s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
+      expect((await ws.s.gw('GET', `/gw/apis/oas/${oasId}`)).body['x-gw-api-gateway'].server.eventHandlers).toHaveLength(20);
 
       const templateId = uid('limit-tpl');
       const template = {
@@ -202,11 +161,9 @@ suite('fan-out', () => {
         kind: 'oas-template',
         data: { 'x-gw-api-gateway': { server: { eventHandlers: handlers(ids).server.eventHandlers } } },
       };
-      expect((await unthrottled(() => s.dash(t.key, 'POST', '/api/assets', template))).status).toBe(200);
+      expect((await ws.s.dash(t.key, 'POST', '/api/assets', template)).status).toBe(200);
       const plain = { openapi: '3.0.3', info: { title: uid('limit import'), version: '1' }, servers: [{ url: 'https://upstream.example' }], paths: {} };
-      const imported = await unthrottled(() =>
-        s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' }),
-      );
+      const imported = await ws.s.dash(t.key, 'POST', `/api/apis/oas/import?templateID=${templateId}`, plain, { 'content-type': 'application/json' });
       expect(imported.status, JSON.stringify(imported.body)).toBe(400);
       expect(JSON.stringify(imported.body)).toContain(over);
     },
@@ -217,20 +174,15 @@ suite('the delivery log is no probe', () => {
   it(
     'a closed port shows as connection_failed: no address, DNS answer or Node error text (refused ' + 'targets and HTTP errors: webhook-events.test.ts)',
     async () => {
-      const t = await s.tenant();
+      const t = await ws.s.tenant();
       const closed = await receiver();
       const target = closed.url;
       await closed.close();
       const [hook] = await hooks(t.key, 1, target);
-      expect((await s.dash(t.key, 'POST', `/api/hooks/${hook}/test`)).status).toBe(200);
-      const until = Date.now() + 20_000;
-      let entry: any;
-      for (;;) {
-        entry = (await s.dash(t.key, 'GET', `/api/hooks/${hook}/deliveries`)).body.deliveries[0];
-        if (entry?.attempts >= 1) break;
-        expect(Date.now()).toBeLessThan(until);
-        await sleep(200);
-      }
+      expect((await ws.s.dash(t.key, 'POST', `/api/hooks/${hook}/test`)).status).toBe(200);
+      // The attempt has been made once the feed caught up; the retry is an hour away.
+      await ws.s.caughtUp();
+      const entry = (await ws.s.dash(t.key, 'GET', `/api/hooks/${hook}/deliveries`)).body.deliveries[0];
       expect(entry).toMatchObject({ status: 'pending', attempts: 1, error: 'connection_failed' });
       expect(JSON.stringify(entry)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|refused|resolve/i);
     },

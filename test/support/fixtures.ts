@@ -2,7 +2,7 @@
  * Request bodies and objects the suites share, so each document shape is written once: an OAS
  * definition, an import document, a streams patch, a template, a webhook, key rights.
  */
-import type { Answer, Stage } from './stage';
+import type { Stage } from './stage';
 
 type Any = Record<string, unknown>;
 
@@ -71,16 +71,4 @@ export async function makeKey(s: Stage, session: Record<string, unknown>): Promi
   const r = await s.gw('POST', '/gw/keys/create', session);
   if (r.status !== 200) throw new Error(`key create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return { key: r.body.key, hash: r.body.key_hash };
-}
-
-/**
- * Sends again while the answer is 429, after its Retry-After (default 1 s): for suites that make
- * many writes in one organisation, whatever its request limits, and still see every other answer.
- */
-export async function unthrottled(send: () => Promise<Answer>): Promise<Answer> {
-  for (;;) {
-    const r = await send();
-    if (r.status !== 429) return r;
-    await new Promise((done) => setTimeout(done, 1000 * (Number(r.headers.get('retry-after')) || 1)));
-  }
 }

@@ -39,8 +39,17 @@ export interface Stage {
   dash<T = any>(key: string, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   /** Creates an organisation and a dashboard user in it; answers the user's access key. */
   tenant(orgId?: string): Promise<{ orgId: string; key: string; userId: string }>;
+  /**
+   * Resolves once the stage's change feed has done all the work of what was written so far (its
+   * caughtUp, infra/local/change-feed.ts): what a test waits for before it asserts that nothing
+   * else arrives. Only the in-process stage started with `changeFeed` reads one; others reject.
+   */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long caughtUp may take before the test fails naming it (a record that keeps failing). */
+const CATCH_UP_MS = 30_000;
 
 let counter = 0;
 
@@ -64,14 +73,25 @@ export async function startStage(opts: { changeFeed?: boolean } = {}): Promise<S
   const server = createLocalServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const stopFeed = opts.changeFeed ? startChangeFeed({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: table, pollMs: 100, dueMs: 250 }) : undefined;
-  return stageAt(url, table, async () => {
-    await stopFeed?.();
+  const feed = opts.changeFeed ? startChangeFeed({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: table, pollMs: 100, dueMs: 250 }) : undefined;
+  const stage = stageAt(url, table, async () => {
+    await feed?.stop();
     await new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());
     });
   });
+  if (feed) stage.caughtUp = () => withDeadline(feed.caughtUp(), CATCH_UP_MS, 'the change feed did not catch up');
+  return stage;
+}
+
+/** `work`, or a failure naming `what` once `ms` have passed without it. */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** A client for any stage serving the given credentials at `url` (by default the test ones). */
@@ -91,6 +111,7 @@ export function stageAt(url: string, table: string, close: () => Promise<void>, 
       if (user.status !== 200) throw new Error(`user create failed: ${JSON.stringify(user.body)}`);
       return { orgId, key: user.body.Meta.access_key as string, userId: user.body.Meta.id as string };
     },
+    caughtUp: () => Promise.reject(new Error('this stage reads no change feed in this process: startStage({ changeFeed: true }) does')),
     close,
   };
   return stage;

@@ -25,7 +25,8 @@ function harness(perGroup: number, total: number) {
   });
   const finish = async (id: string) => {
     release.get(id)!();
-    await new Promise((r) => setTimeout(r, 0));
+    // The run's promise settles, then its `finally` takes the next item: all before the next turn.
+    await new Promise((r) => setImmediate(r));
   };
   return { queue, started, finish };
 }
@@ -77,5 +78,34 @@ describe('FairQueue', () => {
     queue.stop();
     expect(queue.push({ group: 'b', id: 'z' })).toBe(false);
     expect(started).toEqual(['x']);
+  });
+
+  it('idle() resolves at once when empty, else when the last item waiting or running has finished', async () => {
+    const { queue, finish } = harness(1, 1);
+    await queue.idle();
+    queue.push({ group: 'a', id: 'x' });
+    queue.push({ group: 'a', id: 'y' });
+    let idle = false;
+    const done = queue.idle().then(() => (idle = true));
+    await finish('x');
+    expect(idle).toBe(false);
+    await finish('y');
+    await done;
+    expect(queue.size).toBe(0);
+  });
+
+  it('after stop, idle() waits only for the items running: those waiting are dropped', async () => {
+    const { queue, finish } = harness(1, 1);
+    queue.push({ group: 'a', id: 'x' });
+    queue.push({ group: 'a', id: 'y' });
+    queue.stop();
+    expect(queue.size).toBe(1);
+    let idle = false;
+    const done = queue.idle().then(() => (idle = true));
+    await new Promise((r) => setImmediate(r));
+    expect(idle).toBe(false);
+    await finish('x');
+    await done;
+    expect(queue.size).toBe(0);
   });
 });
