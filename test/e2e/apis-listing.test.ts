@@ -80,8 +80,17 @@ async function createApi(kind: 'oas' | 'classic', id: string, name: string, orgI
   if (r.status !== 200) throw new Error(`create ${id}: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
-/** Sequential writes a few ms apart get distinct millisecond timestamps, so expected orders are exact. */
-const tick = () => new Promise((r) => setTimeout(r, 3));
+/**
+ * Returns once the clock reads a later millisecond than when the last write was answered (at most
+ * 1 ms on): the stage stamped that write before answering, so the next one gets a later stamp, and
+ * the expected orders are exact. The stage shares this machine's clock, the emulated one too.
+ */
+function nextMillisecond(): void {
+  const answered = Date.now();
+  while (Date.now() === answered) {
+    // The condition is the clock itself; no timer can wait less than a millisecond.
+  }
+}
 
 const list = (key: string, query = '') => s.dash(key, 'GET', `/api/apis${query}`);
 const idsOf = (body: Json): string[] => body.apis.map((e: Json) => e.api_definition.api_id);
@@ -95,7 +104,7 @@ beforeAll(async () => {
     const id = `a-${tag}-${String(i).padStart(2, '0')}`;
     const kind = i % 3 === 0 ? 'classic' : 'oas';
     await createApi(kind, id, WORDS[i]!, A.orgId);
-    await tick();
+    nextMillisecond();
     aIds.push(id);
     names.set(id, WORDS[i]!);
     if (kind === 'oas') oasIds.add(id);
@@ -109,7 +118,7 @@ beforeAll(async () => {
   for (const id of [aIds[20]!, aIds[4]!, aIds[11]!]) {
     const r = await s.gw('PUT', `/gw/apis/oas/${id}`, oasBody(id, names.get(id)!, A.orgId));
     if (r.status !== 200) throw new Error(`update ${id}: ${r.status}`);
-    await tick();
+    nextMillisecond();
     updated.push(id);
   }
 });
