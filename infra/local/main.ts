@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { resetConfig } from '../../shared/config';
+import { handlersDone } from '../../shared/http/create-handler';
 import { parseOrgLimits } from '../../shared/domain/org-limits';
 import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
@@ -81,6 +82,8 @@ async function main() {
     console.log(`${signal}: stopping`);
     server.close();
     server.closeAllConnections();
+    // A handler that answered 503 when its time ran out may still be writing: its storage stays up until it ends.
+    await handlersDone();
     await feed.stop();
     await dynamo?.stop();
     process.exit(0);

@@ -98,7 +98,7 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     .use(idempotency(route))
     .use(handlerInput)
     .use(errorEnvelope(route))
-    .handler(async (_event, context) => jsonResult(await fn(context.handlerInput as HandlerContext<R>)));
+    .handler(async (_event, context) => jsonResult(await underWay(() => fn(context.handlerInput as HandlerContext<R>))));
 
   // One request context per invocation: what the store stamps on the items it writes (who, which request).
   return (event: APIGatewayProxyEventV2, context: Context): Promise<Result> =>
@@ -123,4 +123,27 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     endInvocation();
     return result;
   }
+}
+
+/**
+ * Handlers running in this process, answered or not. When an invocation runs out of time, Middy
+ * answers 503 and the handler's work goes on behind the answer (its writes may still land, as in
+ * a Lambda container until it is frozen): the local stage waits for it before it stops its
+ * storage, and a test waits for it before it reads what that work may still write.
+ */
+let running = 0;
+const whenDone: Array<() => void> = [];
+
+async function underWay<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    if (--running === 0) for (const done of whenDone.splice(0)) done();
+  }
+}
+
+/** Resolves once no handler of this process is running: at once when none is. */
+export function handlersDone(): Promise<void> {
+  return running === 0 ? Promise.resolve() : new Promise((resolve) => whenDone.push(resolve));
 }

@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadAuditPage } from '../../shared/store/audit-log';
 import { uid } from '../support/fixtures';
 import { spawnStage, stageAt, type SpawnedStage, type Stage } from '../support/stage';
@@ -25,16 +25,21 @@ afterAll(async () => {
 
 type Entry = { id: string; action: string; object: { type: string; id: string }; request_id: string };
 
-/** The organisation's entries (oldest first) once there are at least `count`, or what there is after 60 s. */
-async function entries(s: Stage, orgId: string, count: number): Promise<Entry[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const r = await s.admin('GET', `/admin/audit-log?org_id=${orgId}&p=-1`);
-    expect(r.status).toBe(200);
-    const found = (r.body.entries as Entry[]).slice().reverse();
-    if (found.length >= count || Date.now() > deadline) return found;
-    await new Promise((done) => setTimeout(done, 250));
-  }
+/**
+ * The organisation's entries (oldest first) once there are at least `count`. The stage is another
+ * process, whose feed this one cannot ask: the entries are read until they are there, within 60 s.
+ */
+function entries(s: Stage, orgId: string, count: number): Promise<Entry[]> {
+  return vi.waitFor(
+    async () => {
+      const r = await s.admin('GET', `/admin/audit-log?org_id=${orgId}&p=-1`);
+      expect(r.status).toBe(200);
+      const found = (r.body.entries as Entry[]).slice().reverse();
+      expect(found.length).toBeGreaterThanOrEqual(count);
+      return found;
+    },
+    { timeout: 60_000, interval: 250 },
+  );
 }
 
 /** What each change should have made: per object, its actions in order. */

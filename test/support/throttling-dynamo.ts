@@ -13,12 +13,6 @@ export interface ThrottlingDynamo {
   url: string;
   /** Writes refused so far, and writes passed through. */
   stats: { throttled: number; writes: number };
-  /**
-   * Resolves once no request has been in flight for `quietMs`: the work of checks that answered
-   * 503 when they ran out of time goes on behind their answer (as a Lambda's can) and may still
-   * write; this waits it out.
-   */
-  settled(quietMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,16 +22,9 @@ export async function startThrottlingDynamo(target: string, perItemPerSecond: nu
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const stats = { throttled: 0, writes: 0 };
-  let inFlight = 0;
-  let lastActivity = Date.now();
   let second = 0;
   let counts = new Map<string, number>();
   const server = createServer((req, res) => {
-    inFlight++;
-    res.on('close', () => {
-      inFlight--;
-      lastActivity = Date.now();
-    });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -92,9 +79,6 @@ export async function startThrottlingDynamo(target: string, perItemPerSecond: nu
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stats,
-    async settled(quietMs) {
-      while (inFlight > 0 || Date.now() - lastActivity < quietMs) await new Promise((r) => setTimeout(r, 100));
-    },
     close: () =>
       new Promise<void>((r) => {
         agent.destroy();

@@ -176,8 +176,7 @@ describe('the delivery-time call: timeouts and the classes the log shows', () =>
 
   it("a refused port is connection_failed, a name that does not resolve too: nothing of the address or Node's text in the class", async () => {
     const closed = await serve(() => {});
-    servers[0]!.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => servers[0]!.close(r));
     const refused = await callWebhook(post(closed), { allowPrivate: true });
     expect(refused).toMatchObject({ error: 'connection_failed' });
     expect(refused.detail).toMatch(/ECONNREFUSED/);
@@ -212,7 +211,9 @@ describe('the delivery-time call: timeouts and the classes the log shows', () =>
     const fillers: Socket[] = [];
     cleanups.push(() => fillers.forEach((f) => f.destroy()));
     for (let i = 0; i < 3; i++) fillers.push(connect(port, '127.0.0.1').on('error', () => {}));
-    await new Promise((r) => setTimeout(r, 200));
+    // The kernel takes backlog + 1 handshakes (Linux), the first two fillers': once they connected,
+    // the queue is full and the third filler's handshake, as the call's, goes unanswered.
+    await Promise.all(fillers.slice(0, 2).map((f) => new Promise((r) => f.once('connect', r))));
     const r = await callWebhook(post(`http://127.0.0.1:${port}/hook`), { allowPrivate: true, timeoutMs: 5_000, connectTimeoutMs: 300 });
     expect(r).toMatchObject({ error: 'connection_failed' });
     expect(r.detail).toMatch(/not connected within 300 ms/);
