@@ -27,9 +27,9 @@ export interface Upstream {
 }
 
 /** Where a request's key is read, or keyless. */
-export type KeyLocation = { keyless: true } | { keyless: false; header: string; queryParam?: string };
+type KeyLocation = { keyless: true } | { keyless: false; header: string; queryParam?: string };
 
-export interface Cors {
+interface Cors {
   allowedOrigins: string[];
   allowedMethods: string[];
   allowedHeaders: string[];
@@ -59,14 +59,14 @@ export interface GatewayRoute {
   cors?: Cors;
 }
 
-export interface GatewayHost {
+interface GatewayHost {
   /** A domain granted to an organisation, or '' for the shared hosts. */
   host: string;
   /** Longest listen path first: the order a gateway tries them in. */
   routes: GatewayRoute[];
 }
 
-export interface SkippedApi {
+interface SkippedApi {
   apiId: string;
   orgId: string;
   reason: string;
