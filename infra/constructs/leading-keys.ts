@@ -30,6 +30,7 @@ import '../../shared/store/org-limits';
 import '../../shared/store/org-sessions';
 import '../../shared/store/organisations';
 import '../../shared/store/policies';
+import '../../shared/store/routing-version';
 import '../../shared/store/users';
 import { definedEntities } from '../../shared/store/db/entity';
 

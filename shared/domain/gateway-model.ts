@@ -98,7 +98,9 @@ export function upstreamOf(url: string): Upstream | string {
   if (u.username || u.password) return 'its upstream carries credentials in its URL (send them as header rules instead)';
   const scheme = u.protocol === 'https:' ? 'https' : 'http';
   const port = u.port ? Number(u.port) : scheme === 'https' ? 443 : 80;
-  return { scheme, host: u.hostname, port, basePath: u.pathname.replace(/\/+$/, '') };
+  let basePath = u.pathname;
+  while (basePath.endsWith('/')) basePath = basePath.slice(0, -1);
+  return { scheme, host: u.hostname, port, basePath };
 }
 
 /** The version whose rules apply: the default one of `version_data` (the only one a route can hold). */

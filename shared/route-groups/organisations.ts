@@ -45,8 +45,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
     access: 'write',
-    tableActions: ['PutItem', 'ConditionCheckItem'],
-    tableEntities: ['domain_grant', 'org'],
+    tableActions: ['PutItem', 'ConditionCheckItem', 'UpdateItem'],
+    tableEntities: ['domain_grant', 'org', 'routing_version'],
     summary: 'Grant a domain to an organisation',
     description: `${DOMAINS_RULE} Granting a domain the organisation already holds changes nothing.`,
     success: 'Granted (Message "Domain granted"), or already the organisation\'s ("Domain already granted")',
@@ -59,8 +59,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
     access: 'write',
-    tableActions: ['DeleteItem', 'PutItem'],
-    tableEntities: ['deletion', 'domain_grant'],
+    tableActions: ['DeleteItem', 'PutItem', 'UpdateItem'],
+    tableEntities: ['deletion', 'domain_grant', 'routing_version'],
     summary: 'Revoke a domain from an organisation',
     description:
       "The organisation's APIs that name it keep their definitions, but requests to the domain no longer reach them, and their " +

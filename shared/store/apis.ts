@@ -19,6 +19,7 @@ import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 import { countChange, orgMustExist, readCount } from './organisations';
 import { CLAIM_ATTEMPTS, ClaimsMoved, claimItems, releaseItems } from './listen-claims';
+import { routingVersionMove } from './routing-version';
 import type { ApiRecord } from '../domain/api-records';
 
 export type { ApiRecord };
@@ -127,13 +128,14 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { subjec
 }
 
 /**
- * Writes `items` with the listen claim moved from `previous` to `next` (listen-claims.ts), built
- * again while a concurrent claim on the same first segment moves the index between read and write.
+ * Writes `items` with the listen claim moved from `previous` to `next` (listen-claims.ts) and the
+ * routing version moved, built again while a concurrent claim on the same first segment moves the
+ * index between read and write.
  */
 async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, previous: ApiRecord | undefined): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeItems([...items, ...(await claimItems(next, previous))]);
+      return await writeItems([...items, ...(await claimItems(next, previous)), routingVersionMove()]);
     } catch (e) {
       if (!(e instanceof ClaimsMoved)) throw e;
       if (attempt >= CLAIM_ATTEMPTS) throw new Conflict('listen paths kept changing while this one was being claimed; try again');
@@ -265,6 +267,7 @@ export function deleteApiItems(previous: Stored): TxItem[] {
     dbIds.release(previous.id),
     countChange(previous.org_id, 'API', -1),
     ...releaseItems(previous),
+    routingVersionMove(),
   ];
   for (let n = 1; n < previous.parts; n++) items.push(partItems.remove(apiId, n));
   return items;

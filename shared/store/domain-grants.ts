@@ -11,6 +11,7 @@ import { queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { orgMustExist } from './organisations';
+import { routingVersionMove } from './routing-version';
 
 export interface DomainGrant {
   domain: string;
@@ -22,13 +23,15 @@ export const domainKeys = {
   grant: (domain: string): StorageKey => ({ PK: `DOMAIN#${domain}`, SK: 'DOMAIN' }),
   /** GSI1: an organisation's domains, by name. */
   ofOrg: (orgId: string) => `ORG#${orgId}#DOMAINS`,
+  /** GSI2: every domain granted in the installation (the gateway model reads them). */
+  every: 'DOMAINS#ALL',
 };
 
 const grants = defineEntity<DomainGrant, [domain: string]>({
   name: 'domain_grant',
   key: domainKeys.grant,
   ids: (g) => [g.domain],
-  indexes: (g) => ({ GSI1PK: domainKeys.ofOrg(g.org_id), GSI1SK: g.domain }),
+  indexes: (g) => ({ GSI1PK: domainKeys.ofOrg(g.org_id), GSI1SK: g.domain, GSI2PK: domainKeys.every, GSI2SK: g.domain }),
   audited: true,
 });
 
@@ -54,6 +57,7 @@ export async function insertDomainGrant(grant: DomainGrant): Promise<'granted' |
         onConditionFail: (old) => new DomainHeld(old?.org_id?.S === grant.org_id),
       },
       orgMustExist(grant.org_id),
+      routingVersionMove(),
     ]);
     return 'granted';
   } catch (e) {
@@ -77,7 +81,18 @@ export async function removeDomainGrant(orgId: string, domain: string): Promise<
       op: { Delete: { ...removal.op.Delete!, ConditionExpression: 'org_id = :org', ExpressionAttributeValues: { ':org': orgId } } },
       onConditionFail: () => new NotFound(`domain ${domain} is not granted to organisation ${orgId}`),
     },
+    routingVersionMove(),
   ]);
+}
+
+/** Every granted domain and its organisation (GSI2). */
+export async function loadEveryDomainGrant(): Promise<Map<string, string>> {
+  const items = await queryAll({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': domainKeys.every },
+  });
+  return new Map(items.map((i) => [String(i.domain), String(i.org_id)]));
 }
 
 /** The domains of an organisation, by name (a Query of its index partition: organisations hold a few). */

@@ -29,7 +29,7 @@ import {
 import type { ApiRecord } from '../domain/api-records';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
-import { batchGet } from './db/items';
+import { batchGet, queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import type { TxItem } from './db/transactions';
 import { DOMAIN_GRANT_ENTITY, domainGrantedTo, domainKeys, notGranted } from './domain-grants';
@@ -53,6 +53,8 @@ export const claimKeys = {
   head: (segmentHash: string): StorageKey => ({ PK: claimKeys.index(segmentHash), SK: 'HEAD' }),
   /** The sort keys of the listen paths under `path` in its first segment's index start with this. */
   below: (path: string): string => `PATH#${path}/`,
+  /** GSI1: every claim of the installation, by domain and listen path (the gateway model reads them). */
+  every: 'ROUTES#CLAIMS',
 };
 /** The index keys of a listen path of the shared hosts: its entry and its first segment's head. */
 const sharedKey = (path: string) => claimKeys.shared(segmentHashOf(path), path);
@@ -61,6 +63,7 @@ const headKey = (path: string) => claimKeys.head(segmentHashOf(path));
 const markers = defineEntity<{ api_id: string; org_id: string; domain: string; listen_path: string }, [claimHash: string]>({
   name: 'listen_path',
   key: claimKeys.marker,
+  indexes: (m) => ({ GSI1PK: claimKeys.every, GSI1SK: `${m.domain}#${m.listen_path}` }),
 });
 const sharedPaths = defineEntity<{ api_id: string; org_id: string; path: string }, [segmentHash: string, path: string]>({
   name: 'shared_path',
@@ -188,6 +191,19 @@ export function releaseItems(api: Api): TxItem[] {
   const claim = listenClaimOf(api);
   if (!claim) return [];
   return [markers.remove(claimHashOf(claim)), ...(claim.domain ? [] : [sharedPaths.remove(...sharedAt(claim.path))])];
+}
+
+/**
+ * Every claim of the installation (GSI1: one Query per 1 MB of claims; a claim stored before the
+ * index existed joins it on its API's next write).
+ */
+export async function loadEveryClaim(): Promise<ClaimHolder[]> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': claimKeys.every },
+  });
+  return items.map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
 }
 
 /** A listen claim as the external authorization finds it: whose API holds it. */

@@ -49,6 +49,7 @@ describe('the entity registry', () => {
         'org_limit ORGLIMIT#*#*',
         'org_session ORG#*',
         'policy POLICY#* versioned',
+        'routing_version ROUTES#VERSION',
         'asset_custom_id ORG#*#ASSETID#*',
         'audit_entry AUDIT#*',
         'user_email ORG#*#EMAIL#*',

@@ -1464,6 +1464,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gw/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The routing table
+         * @description The routing table: every route the stored definitions ask of a gateway, per host, longest listen path first.
+         *
+         *     The gateway model of every definition and domain grant of the installation (README "Put an API behind it"): per host (a domain granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason (inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.
+         */
+        get: operations["routingTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gw/routing/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The routing version
+         * @description The routing version: it moves with every change of a definition or a domain grant.
+         *
+         *     One cheap read for a gateway that follows the routing table: fetch GET /gw/routing only when the version moved.
+         */
+        get: operations["routingVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18440,6 +18484,201 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    routingTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routing table */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: number;
+                        hosts: {
+                            host: string;
+                            routes: {
+                                apiId: string;
+                                orgId: string;
+                                listenPath: string;
+                                upstreams: {
+                                    /** @enum {string} */
+                                    scheme: "http" | "https";
+                                    host: string;
+                                    port: number;
+                                    basePath: string;
+                                }[];
+                                stripListenPath: boolean;
+                                preserveHost: boolean;
+                                key: {
+                                    /** @constant */
+                                    keyless: true;
+                                } | {
+                                    /** @constant */
+                                    keyless: false;
+                                    header: string;
+                                    queryParam?: string;
+                                };
+                                requestHeaders: {
+                                    add: {
+                                        [key: string]: string;
+                                    };
+                                    remove: string[];
+                                };
+                                bodyLimitBytes?: number;
+                                upstreamTimeoutSeconds?: number;
+                                cors?: {
+                                    allowedOrigins: string[];
+                                    allowedMethods: string[];
+                                    allowedHeaders: string[];
+                                    exposedHeaders: string[];
+                                    allowCredentials: boolean;
+                                    maxAgeSeconds?: number;
+                                    optionsPassthrough: boolean;
+                                };
+                            }[];
+                        }[];
+                        skipped: {
+                            apiId: string;
+                            orgId: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The X-Gw-Authorization secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    routingVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version, and when it last moved (null before any change) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: number;
+                        changed_at: string | null;
+                    };
+                };
+            };
+            /** @description The X-Gw-Authorization secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
         };
