@@ -154,7 +154,7 @@ describe("one tenant's patterns and another key's compiled rules", () => {
         }),
       ),
     );
-    // Every key is written first: a key write empties this process's session cache.
+    // Every key is written before the first check (a key or policy update empties this process's session cache).
     const seen = new Map<string, number>();
     const note = (p: string) => seen.set(p, (seen.get(p) ?? 0) + 1);
     const add = RE2Set.prototype.add;
