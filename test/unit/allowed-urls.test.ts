@@ -142,6 +142,26 @@ describe('the combined matcher answers what the rules tried one by one answer', 
     expect(answers.filter((a) => !a).length).toBeGreaterThan(30);
   });
 
+  it('rules too large together for one program (1.4 million instructions, stored before the limits) are split, and still answer the same', () => {
+    // Each compiles alone (700,002 instructions); together they pass re2js's program size.
+    const entry = { api_id: 'a', allowed_urls: [{ url: `^/a${'[a-z]{1000}'.repeat(700)}` }, { url: `^/b/${'[0-9]{1000}'.repeat(700)}` }, { url: '^/c$' }] };
+    const requests = [`/a${'x'.repeat(700_000)}`, `/b/${'1'.repeat(700_000)}`, '/c', '/a/short'].map((p) => ({ paths: [p], method: 'GET' }));
+    const compile = RE2Set.prototype.compile;
+    const outcomes: string[] = [];
+    vi.spyOn(RE2Set.prototype, 'compile').mockImplementation(function (this: RE2Set) {
+      try {
+        compile.call(this);
+        outcomes.push('built');
+      } catch (e) {
+        outcomes.push('too large');
+        throw e;
+      }
+    });
+    expect(requests.map((r) => urlAllowed(entry, r))).toEqual([true, true, true, false]);
+    // The whole set, then its first half, were too large; each pattern then built alone.
+    expect(outcomes).toEqual(['too large', 'too large', 'built', 'built', 'built']);
+  }, 120_000);
+
   it('edge entries: no rules allows all; rules but no path refuse; rules none of which is an object refuse; a url that is not a string is ""', () => {
     const get = { paths: ['/x'], method: 'GET' };
     const cases: Array<[unknown, RequestLine | undefined]> = [
