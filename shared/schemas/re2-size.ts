@@ -17,12 +17,22 @@
 const COUNT_CAP = 1001;
 /** Far above any limit; sizes are clamped to it so nested repetitions cannot overflow. */
 const SIZE_CAP = 1e9;
+/** RE2's deepest nesting; a deeper group is invalid, and the estimate stops descending there. */
+const MAX_DEPTH = 1000;
 
 const clamp = (n: number) => Math.min(n, SIZE_CAP);
 
 export function re2SizeEstimate(pattern: string): number {
   let i = 0;
+  let depth = 0;
   const n = pattern.length;
+  // Where the next `:]` is (-1: none left), found once however many `[:` precede it: the scan
+  // stays linear on a pattern made of unclosed `[:`.
+  let colonClose = -2;
+  const nextColonClose = (from: number) => {
+    if (colonClose !== -1 && colonClose < from) colonClose = pattern.indexOf(':]', from);
+    return colonClose;
+  };
 
   /** Digits at i, as a number (capped), or undefined when there are none. */
   const number = (): number | undefined => {
@@ -89,7 +99,7 @@ export function re2SizeEstimate(pattern: string): number {
         i++;
         escaped();
       } else if (pattern.startsWith('[:', i)) {
-        const close = pattern.indexOf(':]', i + 2);
+        const close = nextColonClose(i + 2);
         i = close < 0 ? i + 1 : close + 2;
       } else i++;
     }
@@ -99,6 +109,8 @@ export function re2SizeEstimate(pattern: string): number {
 
   /** A group after its `(`: flags alone cost nothing; a capture adds 2. */
   const group = (): number => {
+    // Past RE2's depth (re2js refuses the pattern) its `(` counts as a character: no deeper recursion.
+    if (depth >= MAX_DEPTH) return 1;
     let capture = true;
     if (pattern[i] === '?') {
       i++;
@@ -115,7 +127,9 @@ export function re2SizeEstimate(pattern: string): number {
         i++;
       }
     }
+    depth++;
     const inner = alternation();
+    depth--;
     if (pattern[i] === ')') i++;
     return capture ? clamp(2 + inner) : inner;
   };

@@ -266,6 +266,16 @@ describe('writes bound allowed_urls (every write of access rights uses this sche
     ]);
   });
 
+  it('answers deeply nested patterns with a 400 or as re2js judges them, never a crash (the estimate stops descending at 1,000)', () => {
+    for (const url of ['('.repeat(65_536), `${'(a'.repeat(20_000)}${')'.repeat(20_000)}`]) {
+      // Refused as too large unread, or compiled and refused as not RE2: a 400 either way.
+      const refusal = expect.stringMatching(/^not an RE2 regular expression: |compile to at most 5,000 RE2 instructions/);
+      expect(issues(rights([{ url }]))).toEqual([{ path: 'api0.allowed_urls.0.url', message: refusal }]);
+    }
+    // Non-capturing groups 1,500 deep: re2js flattens them, so the pattern is valid.
+    expect(issues(rights([{ url: `${'(?:a'.repeat(1500)}${')'.repeat(1500)}` }]))).toEqual([]);
+  });
+
   it('refuses a pattern that is not RE2, naming its url', () => {
     expect(issues(rights([{ url: '^/ok' }, { url: '(unclosed' }, { url: '(?<=/a)b' }]))).toEqual([
       { path: 'api0.allowed_urls.1.url', message: expect.stringMatching(/^not an RE2 regular expression: .*missing closing \)/) },
