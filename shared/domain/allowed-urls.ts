@@ -90,10 +90,15 @@ function compileParts(indexes: readonly number[], rules: readonly Rule[]): Part[
     return [{ matching: (path) => set.match(path), rules: kept }];
   } catch {
     // "Expression too large": each pattern parsed alone, so halves fit, down to one pattern,
-    // which compiles alone as a plain expression (its parse already bounded its size).
+    // which compiles alone as a plain expression, or (as any pattern that does not compile)
+    // matches nothing.
     if (kept.length === 1) {
-      const re = RE2JS.compile(rules[kept[0]!]!.url);
-      return [{ matching: (path) => (re.test(path) ? [0] : []), rules: kept }];
+      try {
+        const re = RE2JS.compile(rules[kept[0]!]!.url);
+        return [{ matching: (path) => (re.test(path) ? [0] : []), rules: kept }];
+      } catch {
+        return [];
+      }
     }
     const half = Math.ceil(kept.length / 2);
     return [...compileParts(kept.slice(0, half), rules), ...compileParts(kept.slice(half), rules)];
