@@ -27,6 +27,7 @@ import { analytics } from './scenarios/analytics';
 import { sourceMaps } from './scenarios/source-maps';
 import { gateways } from './scenarios/gateways';
 import { authorizer } from './scenarios/authorizer';
+import { allowedUrls } from './scenarios/allowed-urls';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -64,6 +65,7 @@ const KNOWN_SCENARIOS = [
   'analytics',
   'nginx + ext-authz',
   'lambda authorizer',
+  'allowed_urls',
 ];
 
 function table(rows: Row[]): string {
@@ -99,6 +101,7 @@ async function main() {
       ['analytics', () => analytics(ctx)],
       ['gateways', () => gateways(ctx)],
       ['authorizer', () => authorizer(ctx)],
+      ['allowed-urls', () => allowedUrls(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

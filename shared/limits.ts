@@ -22,6 +22,17 @@ export const LIMITS = {
 } as const;
 
 /**
+ * A key's or a policy's path rules (`access_rights[*].allowed_urls`, all its APIs together;
+ * README "Limits"). The check runs them as one RE2 automaton per access entry, whose cost grows
+ * with its program, so both the rules and their program are bounded on every write.
+ */
+export const ALLOWED_URL_LIMITS = {
+  rules: 100,
+  /** RE2 instructions of all the rules together, as re2js `programSize()` counts each rule's. */
+  program: 5_000,
+} as const;
+
+/**
  * Per-organisation limits of dashboard requests, spent once a request is authenticated, allowed
  * by the user's permissions and valid (README "Limits"): units per fixed window, by class. The
  * environment may change each (shared/config.ts).

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idSchema, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
 import { LIMITS } from '../limits';
+import { checkAllowedUrls } from './allowed-urls';
 import { smoothingSchema } from './smoothing';
 import { storableBody, storableNumber } from './numbers';
 
@@ -36,7 +37,10 @@ export const accessDefinitionSchema = z.looseObject({
 });
 export type AccessDefinition = z.infer<typeof accessDefinitionSchema>;
 
-/** Map keyed by API id; an entry naming another API than its key would grant the wrong API. */
+/**
+ * Map keyed by API id; an entry naming another API than its key would grant the wrong API. Its
+ * path rules together are bounded (shared/schemas/allowed-urls.ts), on keys and policies alike.
+ */
 export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).superRefine((rights, ctx) => {
   const ids = Object.keys(rights);
   if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
@@ -45,6 +49,7 @@ export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).sup
       ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
     }
   }
+  checkAllowedUrls(rights, ctx);
 });
 export type AccessRights = z.infer<typeof accessRightsSchema>;
 
