@@ -19,6 +19,11 @@ export const LIMITS = {
   storedJsonBytes: 12 * 1024 * 1024,
   /** Lambda's response limit; bigger answers are refused (lists: before they are built). */
   responseBytes: 6_000_000,
+  /**
+   * What one list request may read of stored items, as DynamoDB counts it (whole items, even when
+   * only keys are asked for): as much as one answer may hold, whatever the list holds.
+   */
+  listReadBytes: 6_000_000,
 } as const;
 
 /**
