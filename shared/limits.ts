@@ -32,6 +32,8 @@ export const LIMITS = {
  * environment may change each (shared/config.ts).
  */
 export const ORG_LIMITS = {
+  /** Every dashboard read (spent while the read runs, shared/http/middleware/org-limit.ts). */
+  reads: { perWindow: 1200, env: 'ORG_READ_LIMIT' },
   /** Every dashboard write but the webhook test and redelivery. */
   writes: { perWindow: 600, env: 'ORG_WRITE_LIMIT' },
   /** POST /api/hooks/{hookID}/test and .../redeliver: each sends a request to a receiver. */

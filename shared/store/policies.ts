@@ -2,7 +2,7 @@
  * Policies: one item per client id, unique across the installation. Ids, stamps and the rules of
  * a change are the service's (shared/services/policies.ts).
  *
- * An organisation's policies are counted (its `COUNT#POLICY`, contract §5): every write moves the
+ * An organisation's policies are counted (its policy count, contract §5): every write moves the
  * count in its own transaction, and the item names the organisation whose count holds it
  * (`counted_in`), so a write knows what to move even for a policy another write moved to another
  * organisation, and a policy stored before counts were kept (none named) is never taken off a

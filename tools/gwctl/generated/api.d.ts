@@ -145,7 +145,7 @@ export interface paths {
          *
          *     Users of the caller's organisation in creation order, without access keys or passwords. Paged (contract §5).
          *
-         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["usersList"];
         put?: never;
@@ -169,7 +169,7 @@ export interface paths {
          *
          *     Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.
          *
-         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["usersSearch"];
         put?: never;
@@ -215,7 +215,7 @@ export interface paths {
          *
          *     Listing entries of the caller's organisation's APIs: the classic definition, and the OpenAPI document of OAS APIs.
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apisList"];
         put?: never;
@@ -347,7 +347,7 @@ export interface paths {
          *
          *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apisGet"];
         /**
@@ -411,7 +411,7 @@ export interface paths {
          *
          *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. Classic APIs are 404 here (GET /api/apis/{apiID} reads every API).
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["oasDashboardGet"];
         /**
@@ -609,7 +609,7 @@ export interface paths {
          *
          *     apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.
          *
-         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keysList"];
         put?: never;
@@ -641,7 +641,7 @@ export interface paths {
          *
          *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. data is the session the check enforces; quota_remaining and quota_renews come from the live counter; passwords never appear.
          *
-         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keysDashboardGet"];
         /**
@@ -759,7 +759,7 @@ export interface paths {
          *
          *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.
          *
-         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["policiesList"];
         put?: never;
@@ -791,7 +791,7 @@ export interface paths {
          *
          *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.
          *
-         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["policiesDashboardGet"];
         /**
@@ -911,7 +911,7 @@ export interface paths {
          *
          *     Templates of the caller's organisation in creation order, paged (contract §5).
          *
-         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["assetsList"];
         put?: never;
@@ -943,7 +943,7 @@ export interface paths {
          *
          *     By _id or custom id.
          *
-         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["assetsGet"];
         /**
@@ -983,7 +983,7 @@ export interface paths {
          *
          *     Webhooks of the caller's organisation in creation order, paged (contract §5).
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksList"];
         put?: never;
@@ -1015,7 +1015,7 @@ export interface paths {
          *
          *     A webhook of the caller's organisation.
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksGet"];
         /**
@@ -1079,7 +1079,7 @@ export interface paths {
          *
          *     The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksDeliveries"];
         put?: never;
@@ -1223,7 +1223,7 @@ export interface paths {
          *
          *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. Paged by number (p, page_size).
          *
-         *     Needs `read` on `oauth` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `oauth` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["oauthDashboardList"];
         put?: never;
@@ -1309,7 +1309,7 @@ export interface paths {
          *
          *     The days must exist and the end must not be before the start (400); whole days start..end, at most 366.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keyActivity"];
         put?: never;
@@ -1333,7 +1333,7 @@ export interface paths {
          *
          *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the records the organisation's keys reported (POST /gw/analytics), summed per API and hour at ingestion. The path holds the api_id or the database id; another organisation's API is 404 like an unknown one.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apiUsage"];
         put?: never;
@@ -1357,7 +1357,7 @@ export interface paths {
          *
          *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the key's hourly counters (all its APIs and paths). Another organisation's key is 404 like an unknown one.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keyUsage"];
         put?: never;
@@ -1381,7 +1381,7 @@ export interface paths {
          *
          *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
          *
-         *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["auditList"];
         put?: never;
@@ -5801,6 +5801,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -5946,6 +5959,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -6021,6 +6047,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6171,6 +6210,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7579,6 +7631,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -8207,6 +8272,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10212,6 +10290,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -10538,6 +10629,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +11865,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -12049,6 +12166,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13634,6 +13764,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -14010,6 +14153,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14574,6 +14730,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -14931,6 +15100,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15647,6 +15829,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16737,6 +16932,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -17548,6 +17756,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -17680,6 +17901,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17824,6 +18058,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -17925,6 +18172,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
