@@ -21,9 +21,10 @@ export const LIMITS = {
   responseBytes: 6_000_000,
   /**
    * What one list request may read of stored items, as DynamoDB counts it (whole items, even when
-   * only keys are asked for): as much as one answer may hold, whatever the list holds.
+   * only keys are asked for), whatever the list holds: room for a page number's skip of one
+   * DynamoDB Query (1 MB and the item that crosses it) and the page's first Query after it.
    */
-  listReadBytes: 6_000_000,
+  listReadBytes: 3_000_000,
 } as const;
 
 /**

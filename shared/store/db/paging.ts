@@ -50,6 +50,8 @@ const BYTES_PER_READ_UNIT = 8192;
 
 /** What a Query of a filtered list evaluates per call at most, whatever its items weigh. */
 const MAX_FILTERED_CALL_ITEMS = 1000;
+/** What the first Query of a filtered list evaluates, before a call has shown what its items weigh (3 of 400 KB fit one call's bound). */
+const FIRST_FILTERED_CALL_ITEMS = 3;
 
 /**
  * What one list request has read, as DynamoDB counts it (whole items, even when only their keys
@@ -69,11 +71,11 @@ class ReadMeter {
 
   /**
    * One Query call. A filtered one is given a Limit (items evaluated, not matched) of about 1 MB of
-   * items, `first` until a call has shown what they weigh: DynamoDB stops at 1 MB anyway, but
-   * DynamoDB Local reads a filtered partition whole in one call.
+   * items, and a few (at most `first`) until a call has shown what they weigh: DynamoDB stops at
+   * 1 MB anyway, but DynamoDB Local reads a filtered partition whole in one call.
    */
   async query(input: QueryCommandInput, filtered: { first: number } | undefined): Promise<QueryCommandOutput> {
-    const limit = filtered ? { Limit: Math.min(MAX_FILTERED_CALL_ITEMS, this.megabyteOfItems ?? filtered.first) } : {};
+    const limit = filtered ? { Limit: Math.min(MAX_FILTERED_CALL_ITEMS, this.megabyteOfItems ?? Math.min(FIRST_FILTERED_CALL_ITEMS, filtered.first)) } : {};
     const out = await ddb().send(new QueryCommand({ ...input, ...limit, ReturnConsumedCapacity: 'TOTAL' }));
     const units = out.ConsumedCapacity?.CapacityUnits;
     const bytes = units === undefined ? QUERY_CALL_BYTES : units * BYTES_PER_READ_UNIT;
