@@ -9,7 +9,8 @@ const entries =
   'changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, ' +
   'access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, ' +
   'seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or ' +
-  'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).';
+  'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the ' +
+  'pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).';
 const range = { 400: 'A filter is not valid, or to is before from' };
 
 export const auditRoutes = routeGroup('audit', {

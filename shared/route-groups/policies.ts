@@ -96,7 +96,9 @@ export const policiesRoutes = routeGroup('policies', {
     tableActions: ['GetItem', 'Query'],
     tableEntities: ['access_key', 'org'],
     summary: "List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}",
-    description: "Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.",
+    description:
+      "Policies whose org_id is the caller's organisation, in the spec's policy wrapper names. Pages comes from the organisation's policy count; " +
+      'for an organisation made before policies were counted it is the pages seen until an operator counts them (contract §5).',
     success: 'A page of policies',
     query: pageQuerySchema,
     result: policyPageSchema,

@@ -167,7 +167,7 @@ export interface paths {
          * Search users by a case-insensitive substring of the e-mail (deprecated)
          * @description Search users by a case-insensitive substring of the e-mail (deprecated).
          *
-         *     Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.
+         *     Deprecated: list with a filter. Matches q against the e-mail address, ignoring case. No count follows a search term: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page), and a page ends early, with next_cursor, once the search has read 3 MB of users (contract §5).
          *
          *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
@@ -757,7 +757,7 @@ export interface paths {
          * List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}
          * @description List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}.
          *
-         *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.
+         *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names. Pages comes from the organisation's policy count; for an organisation made before policies were counted it is the pages seen until an operator counts them (contract §5).
          *
          *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
@@ -1077,7 +1077,7 @@ export interface paths {
          * A webhook's delivery log, newest first, paged
          * @description A webhook's delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, next attempt, error class; entries expire after 30 days.
          *
-         *     The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.
+         *     The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          *
          *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
@@ -1379,7 +1379,7 @@ export interface paths {
          * The caller's organisation's audit trail, newest first, paged
          * @description The caller's organisation's audit trail, newest first, paged: who changed which configuration object, and how (a JSON Patch).
          *
-         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          *
          *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
@@ -1403,7 +1403,7 @@ export interface paths {
          * Every organisation's audit trail (or one's, with org_id), newest first, paged
          * @description Every organisation's audit trail (or one's, with org_id), newest first, paged.
          *
-         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with passwords, access keys, secrets, hashes but key_hash, and credential header values as ********. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          */
         get: operations["auditAdminList"];
         put?: never;
