@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits';
 import { countStoredPolicies } from '../../shared/store/policy-counts';
 import { makeApi, rightsFor, uid } from '../support/fixtures';
-import { commandRecorder, type Sent } from '../support/sent-commands';
+import { commandRecorder, type Read } from '../support/sent-commands';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
@@ -31,8 +31,8 @@ const BIG = 24;
 const UNIT = 8192;
 
 /** Bytes of stored items the commands read, as DynamoDB counts them. */
-const readBytes = (commands: Sent[]) => commands.reduce((n, c) => n + c.readUnits * UNIT, 0);
-const queries = (commands: Sent[]) => commands.filter((c) => c.command === 'QueryCommand');
+const readBytes = (reads: Read[]) => reads.reduce((n, r) => n + r.units * UNIT, 0);
+const queries = <C extends { command: string }>(commands: C[]) => commands.filter((c) => c.command === 'QueryCommand');
 
 describe.skipIf(onEmulator)('a list request reads its page, not the tenant', () => {
   let big: { orgId: string; key: string };
@@ -48,12 +48,12 @@ describe.skipIf(onEmulator)('a list request reads its page, not the tenant', () 
   }, 120_000);
 
   it(`page_size=1 of ${BIG} policies of 300 KB: one Query of two items and the count, Pages exact`, async () => {
-    const { result: r, commands } = await recorded(() => s.dash(big.key, 'GET', '/api/portal/policies?page_size=1'));
+    const { result: r, commands, reads } = await recorded(() => s.dash(big.key, 'GET', '/api/portal/policies?page_size=1'));
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ Pages: BIG, Data: [expect.objectContaining({ name: expect.any(String) })], next_cursor: expect.any(String) });
     // The page (and the item that says a next one exists), never a count over the tenant's 7 MB.
     expect(queries(commands)).toHaveLength(1);
-    expect(readBytes(queries(commands))).toBeLessThan(2 * 310_000);
+    expect(readBytes(queries(reads))).toBeLessThan(2 * 310_000);
     expect(commands.find((c) => c.key === `ORG#${big.orgId}|COUNT#POLICY`)?.command).toBe('GetItemCommand');
   });
 
@@ -63,10 +63,10 @@ describe.skipIf(onEmulator)('a list request reads its page, not the tenant', () 
     let calls = 0;
     do {
       const path = `/api/portal/policies?page_size=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const { result: r, commands } = await recorded(() => s.dash(big.key, 'GET', path));
+      const { result: r, reads } = await recorded(() => s.dash(big.key, 'GET', path));
       expect(r.status, r.text.slice(0, 200)).toBe(200);
       expect(r.body.Pages).toBe(1);
-      expect(readBytes(commands)).toBeLessThanOrEqual(LIMITS.listReadBytes);
+      expect(readBytes(reads)).toBeLessThanOrEqual(LIMITS.listReadBytes);
       seen.push(...r.body.Data.map((p: { id: string }) => p.id));
       cursor = r.body.next_cursor;
       calls++;
@@ -80,18 +80,18 @@ describe.skipIf(onEmulator)('a list request reads its page, not the tenant', () 
     expect(second.result.status).toBe(200);
     expect(second.result.body).toMatchObject({ Pages: BIG / 3 });
     expect(second.result.body.Data).toHaveLength(3);
-    expect(readBytes(second.commands)).toBeLessThan(7 * 310_000);
+    expect(readBytes(second.reads)).toBeLessThan(7 * 310_000);
     const deep = await recorded(() => s.dash(big.key, 'GET', `/api/portal/policies?page_size=1&p=${BIG}`));
     expect(deep.result.status).toBe(400);
     expect(deep.result.body).toMatchObject({ Message: expect.stringMatching(/page 24 lies deeper than a page number may reach.*follow next_cursor/) });
-    expect(readBytes(deep.commands)).toBeLessThanOrEqual(LIMITS.listReadBytes);
+    expect(readBytes(deep.reads)).toBeLessThanOrEqual(LIMITS.listReadBytes);
   });
 
   it('every policy at once (p=-1) of a tenant larger than one request may read is 400, having read no more than that', async () => {
     const all = await recorded(() => s.dash(big.key, 'GET', '/api/portal/policies?p=-1'));
     expect(all.result.status).toBe(400);
     expect(all.result.body.Message).toMatch(/larger than one request may read.*ask for it in pages/);
-    expect(readBytes(all.commands)).toBeLessThanOrEqual(LIMITS.listReadBytes);
+    expect(readBytes(all.reads)).toBeLessThanOrEqual(LIMITS.listReadBytes);
   });
 });
 

@@ -38,7 +38,7 @@ const rare: ListQuery = {
   forward: true,
   filter: { expression: '#k = :k', names: { '#k': 'kind' }, values: { ':k': 'rare' } },
 };
-const readBytes = (commands: { readUnits: number }[]) => commands.reduce((n, c) => n + c.readUnits * 8192, 0);
+const readBytes = (reads: { units: number }[]) => reads.reduce((n, r) => n + r.units * 8192, 0);
 
 describe('a filtered list reads at most its budget per request', () => {
   it('ends a page early with a cursor when the budget runs out; the cursors find every match once; pages is the pages seen', async () => {
@@ -47,8 +47,8 @@ describe('a filtered list reads at most its budget per request', () => {
     let cursor: string | undefined;
     do {
       const req = pageRequest({ page_size: 5, ...(cursor ? { cursor } : {}) });
-      const { result: page, commands } = await recorded(() => listPage(rare, req));
-      expect(readBytes(commands)).toBeLessThanOrEqual(LIMITS.listReadBytes);
+      const { result: page, reads } = await recorded(() => listPage(rare, req));
+      expect(readBytes(reads)).toBeLessThanOrEqual(LIMITS.listReadBytes);
       found.push(...page.items.map((i) => String(i.GSI1SK)));
       cursor = page.nextCursor;
       pages.push({ pages: pagesSeen(page.extent, req), found: found.length, more: cursor !== undefined });
