@@ -18,6 +18,7 @@ import { read } from './scenarios/read';
 import { write } from './scenarios/write';
 import { commitWait } from './scenarios/commit-wait';
 import { list } from './scenarios/list';
+import { listCost } from './scenarios/list-cost';
 import { quota } from './scenarios/quota';
 import { hotKey } from './scenarios/hot-key';
 import { coldStart } from './scenarios/cold-start';
@@ -57,6 +58,7 @@ const KNOWN_SCENARIOS = [
   'write',
   'commit wait',
   'list at scale',
+  'list cost',
   'quota contention',
   'hot key',
   'cold start',
@@ -93,6 +95,7 @@ async function main() {
       ['write', () => write(ctx)],
       ['commit-wait', () => commitWait(ctx)],
       ['list', () => list(ctx)],
+      ['list-cost', () => listCost(ctx)],
       ['quota', () => quota(ctx)],
       ['hot-key', () => hotKey(ctx)],
       ['cold-start', () => coldStart()],

@@ -100,6 +100,7 @@ const NUMBERS = {
   alarmTableSystemErrors: { default: 1, min: 1, max: 1_000_000 },
   secretRefreshSeconds: SECRET_REFRESH,
   secretRotationWindowSeconds: SECRET_ROTATION_WINDOW,
+  orgReadLimit: { default: ORG_LIMITS.reads.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgWriteLimit: { default: ORG_LIMITS.writes.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
   // WAF's bounds for a rate-based rule over its default 5-minute window.
@@ -191,7 +192,7 @@ export function readStageConfig(node: Node): StageConfig {
     protected: stage === 'prod',
     alarmEmail: typeof email === 'string' && email !== '' ? email : undefined,
     upstreamAllowedHosts: typeof hosts === 'string' && hosts !== '' ? hosts : undefined,
-    orgLimits: { writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
+    orgLimits: { reads: num('orgReadLimit'), writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
     throttle: {
       check: pair('checkRateLimit', 'checkBurstLimit'),
       writes: pair('writeRateLimit', 'writeBurstLimit'),

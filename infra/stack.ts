@@ -13,7 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ORG_LIMITS } from '../shared/limits';
-import { needsServiceKey, orgLimitOf, type TableAction } from '../shared/route-def';
+import { needsServiceKey, ORG_LIMIT_TABLE_ACCESS, orgLimitOf, type TableAction } from '../shared/route-def';
 import { routeList, routes as routeTable } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { functionCode } from './bundling';
@@ -186,7 +186,9 @@ export class ManagementStack extends Stack {
       const limit = orgLimitOf(r);
       if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
       const f = fn(r.name, r.entry, environment, r.nodeModules);
-      grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key });
+      // A dashboard read writes only its organisation limit's counter, and may write nothing else.
+      const writesOnly = limit && r.access === 'read' ? [ORG_LIMIT_TABLE_ACCESS.entity] : undefined;
+      grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key, writesOnly });
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);

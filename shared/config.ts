@@ -50,7 +50,7 @@ export interface Config {
    * second `v1=` signature made with the replaced secret.
    */
   hookSecretRotationMs: number;
-  /** ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
+  /** ORG_READ_LIMIT, ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
   orgLimits: Record<OrgLimitClass, number>;
   /**
    * ORIGIN_VERIFY (cloud with `-c edge=on`): the value CloudFront sends in X-Origin-Verify; set,

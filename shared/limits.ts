@@ -19,6 +19,12 @@ export const LIMITS = {
   storedJsonBytes: 12 * 1024 * 1024,
   /** Lambda's response limit; bigger answers are refused (lists: before they are built). */
   responseBytes: 6_000_000,
+  /**
+   * What one list request may read of stored items, as DynamoDB counts it (whole items, even when
+   * only keys are asked for), whatever the list holds: room for a page number's skip of one
+   * DynamoDB Query (1 MB and the item that crosses it) and the page's first Query after it.
+   */
+  listReadBytes: 3_000_000,
 } as const;
 
 /**
@@ -38,6 +44,8 @@ export const ALLOWED_URL_LIMITS = {
  * environment may change each (shared/config.ts).
  */
 export const ORG_LIMITS = {
+  /** Every dashboard read (spent while the read runs, shared/http/middleware/org-limit.ts). */
+  reads: { perWindow: 1200, env: 'ORG_READ_LIMIT' },
   /** Every dashboard write but the webhook test and redelivery. */
   writes: { perWindow: 600, env: 'ORG_WRITE_LIMIT' },
   /** POST /api/hooks/{hookID}/test and .../redeliver: each sends a request to a receiver. */

@@ -100,8 +100,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   permission?: PermissionGroup | 'none';
   /**
    * The per-organisation limit (shared/limits.ts) the route spends once authorised, when it is not
-   * the default: `writes` for every dashboard write; reads spend none. A route that spends one
-   * declares UpdateItem (the counter's).
+   * the default: `writes` for every dashboard write, `reads` for every dashboard read. The route
+   * builder adds the counter's UpdateItem and entity to what a route that spends one declares.
    */
   orgLimit?: OrgLimitClass;
   /**
@@ -181,11 +181,14 @@ export function permissionOf(r: Pick<RouteDef, 'group' | 'permission' | 'access'
   return r.group === 'dashboard' && r.permission && r.permission !== 'none' ? { group: r.permission, level: r.access } : undefined;
 }
 
-/** The per-organisation limit a route spends: its own, else `writes` for a dashboard write. */
+/** The per-organisation limit a route spends: its own, else `writes` for a dashboard write and `reads` for a dashboard read. */
 export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): OrgLimitClass | undefined {
-  if (r.group !== 'dashboard' || r.access !== 'write') return undefined;
-  return r.orgLimit ?? 'writes';
+  if (r.group !== 'dashboard') return undefined;
+  return r.orgLimit ?? (r.access === 'write' ? 'writes' : 'reads');
 }
+
+/** What spending a route's organisation limit sends to the table: one UpdateItem of the window's counter. */
+export const ORG_LIMIT_TABLE_ACCESS = { action: 'UpdateItem', entity: 'org_limit' } as const;
 
 /** Group of a request path by its prefix; everything else answers in the dashboard envelope. */
 export function groupOfPath(path: string): Group {

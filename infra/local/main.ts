@@ -10,6 +10,7 @@ import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { ddb } from '../../shared/store/db/client';
+import { countStoredPolicies } from '../../shared/store/policy-counts';
 import { awaitLocalCommits } from './commit-wait';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
 import { startChangeFeed } from './change-feed';
@@ -59,6 +60,9 @@ async function main() {
   // No transactional write is answered before DynamoDB Local has committed it (commit-wait.ts).
   awaitLocalCommits(ddb());
   const table = await ensureTable(endpoint, tableName);
+  // Policies stored by a release that kept no policy counts are counted once (README "Lists").
+  const counted = await countStoredPolicies();
+  if (counted.policies) console.log(`counted ${counted.policies} policies stored before policy counts were kept (${counted.organisations} organisations)`);
 
   const server = createLocalServer();
   // Webhook deliveries and the audit trail (contract §11, §12): the table's stream, read from where the last start stopped.

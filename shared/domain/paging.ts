@@ -12,8 +12,25 @@ export function pageRequest(q: { p?: number; page_size?: number; cursor?: string
   return { mode: 'page', page, size, offset: (page - 1) * size };
 }
 
-/** pages = ceil(total / size); "all" is always one page. */
+/** pages = ceil(total / size), from a maintained count; "all" is always one page. */
 export function pageCount(total: number, req: PageRequest): number {
   if (req.mode === 'all') return 1;
   return Math.ceil(Math.max(0, total) / req.size);
+}
+
+/** What reading one page learnt of its list: the items up to the page's end, and whether any follow. */
+export interface PageExtent {
+  /** Items before the page plus the page's own. */
+  seen: number;
+  more: boolean;
+}
+
+/**
+ * `pages` of a list without a maintained count (contract §5): the pages the read has seen, that
+ * is the items up to this page's end in pages of this size, plus one when more follow. Exact on
+ * the last page, a lower bound before it; "all" is always one page.
+ */
+export function pagesSeen(extent: PageExtent, req: PageRequest): number {
+  if (req.mode === 'all') return 1;
+  return Math.ceil(extent.seen / req.size) + (extent.more ? 1 : 0);
 }

@@ -172,7 +172,8 @@ export const hooksRoutes = routeGroup('hooks', {
     description:
       'The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), ' +
       'attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, ' +
-      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.',
+      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event, ' +
+      'so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).',
     success: 'A page of deliveries',
     statuses: { 404: noSuchHook },
     query: deliveryListQuerySchema,

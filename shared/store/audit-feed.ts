@@ -13,6 +13,7 @@ import { deletionKeys, STAMP, STAMP_ATTRS } from './db/audit-stamp';
 import { queryAll, stripItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { image, type FeedRecord } from './change-feed';
+import { COUNTED_IN } from './policies';
 
 type Item = Record<string, unknown>;
 
@@ -61,7 +62,8 @@ const FOLLOWED: Record<string, Follows> = {
   user: { type: 'user', id: (i) => i.id, org: (i) => i.org_id },
   api: { type: 'api', id: (i) => i.api_id, org: (i) => i.org_id, value: apiValue },
   key: { type: 'key', id: (i) => session(i).key_hash, org: (i) => session(i).org_id },
-  policy: { type: 'policy', id: (i) => i.id, org: (i) => i.org_id },
+  // The count a policy is held in is the store's bookkeeping, not the policy.
+  policy: { type: 'policy', id: (i) => i.id, org: (i) => i.org_id, value: ({ [COUNTED_IN]: _counted, ...policy }) => policy },
   org_session: { type: 'org_key', id: (i) => session(i).org_id, org: (i) => session(i).org_id },
   hook: { type: 'webhook', id: (i) => i.id, org: (i) => i.org_id },
   asset: { type: 'template', id: (i) => i._id, org: (i) => i.org_id, value: templateValue },

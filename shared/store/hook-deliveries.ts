@@ -14,12 +14,11 @@
  */
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors';
-import type { PageRequest } from '../domain/paging';
-import { pageCount } from '../domain/paging';
+import { pagesSeen, type PageRequest } from '../domain/paging';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { isConditionFailure, getItem, stripItem } from './db/items';
-import { countMatching, listPage, type ListQuery } from './db/paging';
+import { listPage, type ListQuery } from './db/paging';
 import type { StorageKey } from './db/storage-key';
 import { putOp, transactWrite } from './db/transactions';
 
@@ -259,13 +258,16 @@ export async function requeueDelivery(orgId: string, hookId: string, id: string,
   }
 }
 
-/** A hook's deliveries, newest first, paged; the total is counted (log items expire, so no counter is kept). */
+/**
+ * A hook's deliveries, newest first, paged. Log items expire by TTL, which no counter can follow,
+ * so `pages` is the pages the read has seen (contract §5).
+ */
 export async function listDeliveries(orgId: string, hookId: string, req: PageRequest) {
   const q: ListQuery = { partition: deliveryKeys.partition(orgId, hookId), sortPrefix: deliveryKeys.sortPrefix, forward: false };
-  const [page, total] = await Promise.all([listPage(q, req), countMatching(q)]);
+  const page = await listPage(q, req);
   return {
     deliveries: page.items.map((i) => stripItem<Delivery>(i, [...PRIVATE, 'GSI2PK', 'GSI2SK', 'expires_at'])),
-    pages: pageCount(total, req),
+    pages: pagesSeen(page.extent, req),
     next_cursor: page.nextCursor,
   };
 }

@@ -298,16 +298,18 @@ describe('capacity settings from context', () => {
   it('give each dashboard function that spends an organisation limit its number, the default or a -c value', () => {
     const spending = routeList.filter((r) => orgLimitOf(r));
     expect(spending.length).toBeGreaterThan(0);
-    const lowered = templateOf(stageStack({ orgWriteLimit: '100', orgHookTestLimit: '5' }).stack);
+    const lowered = templateOf(stageStack({ orgReadLimit: '300', orgWriteLimit: '100', orgHookTestLimit: '5' }).stack);
     for (const r of routeList) {
       const limit = orgLimitOf(r);
       const vars = lowered.functionOf(r.name)[1].Properties.Environment.Variables;
-      expect([vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([
+      expect([vars.ORG_READ_LIMIT, vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([
+        limit === 'reads' ? '300' : undefined,
         limit === 'writes' ? '100' : undefined,
         limit === 'hookTest' ? '5' : undefined,
       ]);
     }
     const vars = (name: string) => templateOf(stageStack({}).stack).functionOf(name)[1].Properties.Environment.Variables;
+    expect(vars('hooksList').ORG_READ_LIMIT).toBe('1200');
     expect(vars('hooksCreate').ORG_WRITE_LIMIT).toBe('600');
     expect(vars('hooksTest').ORG_HOOK_TEST_LIMIT).toBe('60');
     expect(() => stageStack({ orgWriteLimit: '0' })).toThrow(/context "orgWriteLimit": expected 1\.\.1000000, got 0/);

@@ -105,17 +105,20 @@ describe('permissions and per-organisation limits in the table (README "Credenti
     expect(permissionOf(routes.usersCreate)).toBeUndefined();
   });
 
-  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, and nothing else spend one', () => {
+  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, every dashboard read reads, and nothing else spend one', () => {
     const spending = routeList.filter((r) => orgLimitOf(r)).map((r) => `${r.name}:${orgLimitOf(r)}`);
-    const writes = routeList.filter((r) => r.group === 'dashboard' && r.access === 'write');
-    expect(spending.sort()).toEqual(writes.map((r) => `${r.name}:${['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes'}`).sort());
+    const dashboard = routeList.filter((r) => r.group === 'dashboard');
+    const classOf = (r: (typeof dashboard)[number]) =>
+      r.access === 'read' ? 'reads' : ['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes';
+    expect(spending.sort()).toEqual(dashboard.map((r) => `${r.name}:${classOf(r)}`).sort());
     expect(
       routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name),
       'orgLimit on a route that spends none',
     ).toEqual([]);
   });
 
-  it("declares UpdateItem (the counter's conditional ADD) on every route that spends a limit", () => {
+  it("declares UpdateItem (the counter's conditional ADD) and the counter's entity on every route that spends a limit", () => {
     expect(routeList.filter((r) => orgLimitOf(r) && !r.tableActions?.includes('UpdateItem')).map((r) => r.name)).toEqual([]);
+    expect(routeList.filter((r) => orgLimitOf(r) && !r.tableEntities?.includes('org_limit')).map((r) => r.name)).toEqual([]);
   });
 });

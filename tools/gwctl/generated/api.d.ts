@@ -195,7 +195,7 @@ export interface paths {
          *
          *     Users of the caller's organisation in creation order, without access keys or passwords. Paged (contract §5).
          *
-         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["usersList"];
         put?: never;
@@ -217,9 +217,9 @@ export interface paths {
          * Search users by a case-insensitive substring of the e-mail (deprecated)
          * @description Search users by a case-insensitive substring of the e-mail (deprecated).
          *
-         *     Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.
+         *     Deprecated: list with a filter. Matches q against the e-mail address, ignoring case. No count follows a search term: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page), and a page ends early, with next_cursor, once the search has read 3 MB of users (contract §5).
          *
-         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `users` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["usersSearch"];
         put?: never;
@@ -265,7 +265,7 @@ export interface paths {
          *
          *     Listing entries of the caller's organisation's APIs: the classic definition, and the OpenAPI document of OAS APIs.
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apisList"];
         put?: never;
@@ -397,7 +397,7 @@ export interface paths {
          *
          *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one.
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apisGet"];
         /**
@@ -461,7 +461,7 @@ export interface paths {
          *
          *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. Classic APIs are 404 here (GET /api/apis/{apiID} reads every API).
          *
-         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["oasDashboardGet"];
         /**
@@ -659,7 +659,7 @@ export interface paths {
          *
          *     apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.
          *
-         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keysList"];
         put?: never;
@@ -691,7 +691,7 @@ export interface paths {
          *
          *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. data is the session the check enforces; quota_remaining and quota_renews come from the live counter; passwords never appear.
          *
-         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `keys` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keysDashboardGet"];
         /**
@@ -807,9 +807,9 @@ export interface paths {
          * List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}
          * @description List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}.
          *
-         *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.
+         *     Policies whose org_id is the caller's organisation, in the spec's policy wrapper names. Pages comes from the organisation's policy count; for an organisation made before policies were counted it is the pages seen until an operator counts them (contract §5).
          *
-         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["policiesList"];
         put?: never;
@@ -841,7 +841,7 @@ export interface paths {
          *
          *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.
          *
-         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `policies` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["policiesDashboardGet"];
         /**
@@ -961,7 +961,7 @@ export interface paths {
          *
          *     Templates of the caller's organisation in creation order, paged (contract §5).
          *
-         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["assetsList"];
         put?: never;
@@ -993,7 +993,7 @@ export interface paths {
          *
          *     By _id or custom id.
          *
-         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `assets` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["assetsGet"];
         /**
@@ -1033,7 +1033,7 @@ export interface paths {
          *
          *     Webhooks of the caller's organisation in creation order, paged (contract §5).
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksList"];
         put?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
          *
          *     A webhook of the caller's organisation.
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksGet"];
         /**
@@ -1127,9 +1127,9 @@ export interface paths {
          * A webhook's delivery log, newest first, paged
          * @description A webhook's delivery log, newest first, paged: status (pending, delivered, failed), attempts, last response code, duration, next attempt, error class; entries expire after 30 days.
          *
-         *     The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.
+         *     The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          *
-         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `hooks` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["hooksDeliveries"];
         put?: never;
@@ -1273,7 +1273,7 @@ export interface paths {
          *
          *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. Paged by number (p, page_size).
          *
-         *     Needs `read` on `oauth` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `oauth` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["oauthDashboardList"];
         put?: never;
@@ -1359,7 +1359,7 @@ export interface paths {
          *
          *     The days must exist and the end must not be before the start (400); whole days start..end, at most 366.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keyActivity"];
         put?: never;
@@ -1383,7 +1383,7 @@ export interface paths {
          *
          *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the records the organisation's keys reported (POST /gw/analytics), summed per API and hour at ingestion. The path holds the api_id or the database id; another organisation's API is 404 like an unknown one.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["apiUsage"];
         put?: never;
@@ -1407,7 +1407,7 @@ export interface paths {
          *
          *     Whole days start..end, UTC; resolution=hour (at most 31 days) or day (the default, at most 366 days). One row per period of the range, in order, zero-filled: hits, success (codes below 400), error, hit-weighted average latencies and the largest latency. From the key's hourly counters (all its APIs and paths). Another organisation's key is 404 like an unknown one.
          *
-         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `analytics` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["keyUsage"];
         put?: never;
@@ -1429,9 +1429,9 @@ export interface paths {
          * The caller's organisation's audit trail, newest first, paged
          * @description The caller's organisation's audit trail, newest first, paged: who changed which configuration object, and how (a JSON Patch).
          *
-         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of the caller's organisation, newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          *
-         *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403.
+         *     Needs `read` on `audit` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
          */
         get: operations["auditList"];
         put?: never;
@@ -1453,7 +1453,7 @@ export interface paths {
          * Every organisation's audit trail (or one's, with org_id), newest first, paged
          * @description Every organisation's audit trail (or one's, with org_id), newest first, paged.
          *
-         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).
+         *     The audit trail of every organisation (org_id: one organisation's), newest first, paged (contract §5, §12). Each entry is one change of a configuration object (organisation, user, API definition, key by its key_hash, policy, organisation key, webhook, template, OAuth client): {id, at, org_id, actor, request_id, action: create|update|delete, object: {type, id}, changes}, changes being an RFC 6902 JSON Patch from the object before to the object after (a create from {}, a delete to {}), with every credential the table x-credential-members names as ******** (a changed one as a test and a replace of ********). On GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. Entries are written only by the change feed, seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).
          */
         get: operations["auditAdminList"];
         put?: never;
@@ -6229,6 +6229,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -6374,6 +6387,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -6449,6 +6475,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,6 +6638,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8007,6 +8059,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -8635,6 +8700,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10640,6 +10718,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -10966,6 +11057,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12189,6 +12293,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -12477,6 +12594,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14069,6 +14199,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -14445,6 +14588,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15009,6 +15165,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -15366,6 +15535,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16082,6 +16264,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17172,6 +17367,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -17983,6 +18191,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -18115,6 +18336,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18259,6 +18493,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -18360,6 +18607,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
