@@ -41,6 +41,7 @@ type SuccessHeader =
   | (typeof RATE_HEADERS)[number]
   | 'X-Gw-Api-Id'
   | 'X-Gw-Path'
+  | 'X-Gw-Api-Path'
   | 'X-Gw-Key-Hash'
   | 'X-Gw-Org-Id'
   | 'X-Gw-Quota-Remaining';

@@ -101,6 +101,12 @@ const HEADERS: Record<string, Json> = {
     required: true,
     schema: { type: 'string', pattern: '^/' },
   },
+  'X-Gw-Api-Path': {
+    description:
+      'The decided path after the listen path of the API (`/` for the listen path itself), when the API was found by its listen ' +
+      'path or the gateway named it (X-Gw-Listen-Path): the path to send upstream for an API that strips its listen path',
+    schema: { type: 'string', pattern: '^/' },
+  },
   'X-Gw-Key-Hash': {
     description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key",
     required: true,

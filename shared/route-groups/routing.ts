@@ -10,7 +10,7 @@ export const routingRoutes = routeGroup('routing', {
     group: 'gateway',
     access: 'read',
     tableActions: ['BatchGetItem', 'Query'],
-    tableEntities: ['api', 'api_part', 'domain_grant', 'listen_path', 'routing_version'],
+    tableEntities: ['api', 'api_part', 'domain_grant', 'routed_claim', 'routing_version'],
     summary: 'The routing table: every route the stored definitions ask of a gateway, per host, longest listen path first',
     description:
       'The gateway model of every definition and domain grant of the installation (README "Put an API behind it"): per host (a domain ' +

@@ -35,8 +35,8 @@ export const sessionsRoutes = routeGroup('sessions', {
     path: '/gw/ext-authz/{proxy+}',
     group: 'gateway',
     access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
-    tableEntities: ['event', 'domain_grant', 'key', 'listen_path', 'org'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
       'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
@@ -48,7 +48,10 @@ export const sessionsRoutes = routeGroup('sessions', {
       '§13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in ' +
       'the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param ' +
       "names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after " +
-      'the listen path: one unit of quota spent, the same events.',
+      'the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path ' +
+      '(X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it ' +
+      'without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway ' +
+      'nginx renders both).',
     success:
       'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to ' +
       'pass upstream, and the decided path to send upstream (X-Gw-Path)',
@@ -58,7 +61,7 @@ export const sessionsRoutes = routeGroup('sessions', {
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',
       403: 'Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method)',
-      404: 'Refused: no API listens on this host and path (reason UnknownApi)',
+      404: 'Refused: no API listens on this host and path, or the decided path is outside the listen path the gateway named (reason UnknownApi)',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded; Retry-After says when to try again',
     },
     successHeaders: [

@@ -20,18 +20,20 @@ export interface DomainGrant {
 }
 
 export const domainKeys = {
-  grant: (domain: string): StorageKey => ({ PK: `DOMAIN#${domain}`, SK: 'DOMAIN' }),
+  /**
+   * One partition holds every grant: the gateway model reads them all in one consistent Query
+   * (an index would answer a moment late), and the installation holds few.
+   */
+  grant: (domain: string): StorageKey => ({ PK: 'DOMAINS#ALL', SK: `DOMAIN#${domain}` }),
   /** GSI1: an organisation's domains, by name. */
   ofOrg: (orgId: string) => `ORG#${orgId}#DOMAINS`,
-  /** GSI2: every domain granted in the installation (the gateway model reads them). */
-  every: 'DOMAINS#ALL',
 };
 
 const grants = defineEntity<DomainGrant, [domain: string]>({
   name: 'domain_grant',
   key: domainKeys.grant,
   ids: (g) => [g.domain],
-  indexes: (g) => ({ GSI1PK: domainKeys.ofOrg(g.org_id), GSI1SK: g.domain, GSI2PK: domainKeys.every, GSI2SK: g.domain }),
+  indexes: (g) => ({ GSI1PK: domainKeys.ofOrg(g.org_id), GSI1SK: g.domain }),
   audited: true,
 });
 
@@ -85,12 +87,12 @@ export async function removeDomainGrant(orgId: string, domain: string): Promise<
   ]);
 }
 
-/** Every granted domain and its organisation (GSI2). */
+/** Every granted domain and its organisation (one consistent Query of their partition). */
 export async function loadEveryDomainGrant(): Promise<Map<string, string>> {
   const items = await queryAll({
-    IndexName: 'GSI2',
-    KeyConditionExpression: 'GSI2PK = :pk',
-    ExpressionAttributeValues: { ':pk': domainKeys.every },
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': domainKeys.grant('').PK },
+    ConsistentRead: true,
   });
   return new Map(items.map((i) => [String(i.domain), String(i.org_id)]));
 }

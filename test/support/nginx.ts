@@ -57,22 +57,42 @@ export const SERVED_HOSTS = '127.0.0.1 localhost';
 
 /** nginx on a free port of 127.0.0.1 in front of `upstream`, authorising through the stage at `control`. */
 export async function startNginx(o: { control: string; secret: string; upstream: string; workers?: number; serverNames?: string }): Promise<Nginx> {
+  const host = (u: string) => new URL(u).host;
+  return startNginxWith(
+    (listen) =>
+      filledExample({
+        GW_CONTROL: host(o.control),
+        GW_SECRET: o.secret,
+        API_UPSTREAM: host(o.upstream),
+        LISTEN: listen,
+        SERVER_NAMES: o.serverNames ?? SERVED_HOSTS,
+      }),
+    o.workers,
+  );
+}
+
+/** nginx whose http block includes a file of its own, to be rewritten and reloaded (gwctl gateway nginx). */
+export interface FollowingNginx extends Nginx {
+  /** The file the http block includes, the main configuration, nginx's prefix, and where it listens. */
+  include: string;
+  conf: string;
+  prefix: string;
+  listen: string;
+}
+
+/**
+ * nginx on a free port of 127.0.0.1 whose http block includes `api-gateway.conf`, first written by
+ * `firstInclude(listen)` (for gwctl gateway nginx: a lone default server until it renders).
+ */
+export async function startNginxWith(firstInclude: (listen: string) => string, workers?: number): Promise<FollowingNginx> {
   ensureNginx();
   const dir = mkdtempSync(join(tmpdir(), 'gw-nginx-'));
   chmodSync(dir, 0o777);
   for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d), { mode: 0o777 });
   const port = await freePort();
-  const host = (u: string) => new URL(u).host;
-  writeFileSync(
-    join(dir, 'api-gateway.conf'),
-    filledExample({
-      GW_CONTROL: host(o.control),
-      GW_SECRET: o.secret,
-      API_UPSTREAM: host(o.upstream),
-      LISTEN: `127.0.0.1:${port}`,
-      SERVER_NAMES: o.serverNames ?? SERVED_HOSTS,
-    }),
-  );
+  const listen = `127.0.0.1:${port}`;
+  const o = { workers };
+  writeFileSync(join(dir, 'api-gateway.conf'), firstInclude(listen));
   writeFileSync(
     join(dir, 'nginx.conf'),
     [
@@ -103,6 +123,10 @@ export async function startNginx(o: { control: string; secret: string; upstream:
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    include: join(dir, 'api-gateway.conf'),
+    conf: join(dir, 'nginx.conf'),
+    prefix: dir,
+    listen,
     errors,
     close: async () => {
       if (child.exitCode === null) {

@@ -29,6 +29,7 @@ const OWNER: Record<string, string> = {
   'DOMAIN#*': 'domain-grants',
   'DOMAINS#ALL': 'domain-grants',
   'ROUTES#CLAIMS': 'listen-claims',
+  'CLAIM#*': 'listen-claims',
   'ROUTES#VERSION': 'routing-version',
   'VERSION#*': 'routing-version',
   'ORG#*#DOMAINS': 'domain-grants',
