@@ -1,8 +1,9 @@
 /**
  * Every log line names the work that wrote it (README "Configuration", LOG_LEVEL): the local stage
  * serves many requests and runs the change feed at once in one process, so each line carries the
- * request id and route of its own request, and the change feed's lines the feed's name and no
- * request id. The lines are read from this process's output, so this runs on the in-process stage
+ * request id and route of its own request, and the change feed's lines (its delivery and audit
+ * consumers, the attempt queue) their own name and no request id. The lines are read from this
+ * process's output and the environment is this process's, so this runs on the in-process stage
  * only; the stage logs at debug, where every request writes a line.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,20 +11,27 @@ import { resetConfig } from '../../shared/config';
 import { SERVICE_NAME } from '../../shared/observability/service';
 import { hookBody, rightsFor, uid } from '../support/fixtures';
 import { onEmulator, startStage, type Answer, type Stage } from '../support/stage';
+import { startReceiver, type Receiver } from '../support/receiver';
 import { withBrokenWrites } from '../support/storage-faults';
 
 let s: Stage;
 let t: { orgId: string; key: string };
+let rx: Receiver;
 
 const suite = onEmulator ? describe.skip : describe;
 
 beforeAll(async () => {
   if (onEmulator) return;
+  // A receiver on 127.0.0.1 that fails every call, so the attempt queue logs each attempt.
+  process.env.ALLOW_PRIVATE_TARGETS = '1';
+  rx = await startReceiver(() => 500);
   s = await startStage({ changeFeed: true });
   t = await s.tenant();
 });
 afterAll(async () => {
   await s?.close();
+  await rx?.close();
+  delete process.env.ALLOW_PRIVATE_TARGETS;
 });
 
 interface Line {
@@ -57,6 +65,13 @@ function captureLog(): { lines: Line[]; stop(): void } {
   };
 }
 
+/** A webhook of the tenant calling `target`; answers its id. */
+async function makeHook(target: string): Promise<string> {
+  const hook = await s.dash(t.key, 'POST', '/api/hooks', { ...hookBody(uid('loghook')), target_path: target });
+  expect(hook.status).toBe(200);
+  return hook.body.Meta as string;
+}
+
 /** An API whose key and quota events go to the hook. */
 async function routedApi(hookId: string): Promise<string> {
   const apiId = uid('logapi');
@@ -80,9 +95,11 @@ const FEED_WORK = ['change-feed', 'audit-trail', 'attempt-queue'];
 
 suite('log lines under concurrency', () => {
   it('every line carries the request id and route of the request that wrote it, and the change feed its own name', async () => {
-    const hook = await s.dash(t.key, 'POST', '/api/hooks', hookBody(uid('loghook')));
-    expect(hook.status).toBe(200);
-    const apiId = await routedApi(hook.body.Meta);
+    // The checks' API: its events go to a hook whose deliveries cannot be made (see below).
+    const broken = await makeHook('https://hooks.example/x');
+    const apiId = await routedApi(broken);
+    // Another API of the same key: its events are delivered, to the failing receiver.
+    const delivered = await routedApi(await makeHook(`${rx.url}/hook`));
     const marker = uid('logfail');
 
     const level = process.env.LOG_LEVEL;
@@ -97,17 +114,26 @@ suite('log lines under concurrency', () => {
       return answer;
     };
     const feedFailed = (from: number) => log.lines.slice(from).some((l) => l.route === 'change-feed' && /record failed/.test(l.message));
+    const logged = (message: RegExp) => log.lines.some((l) => message.test(l.message));
+    /** Audit entries refused so far: a second means the audit consumer failed a record and logged it. */
+    let auditRefused = 0;
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     try {
       await withBrokenWrites(
-        // Every delivery the change feed makes fails, so it hands the same records over again while
-        // the requests run; the policies' writes fail once the checks and the feed have logged.
-        (input) => (input.includes('"HOOKDLV#') ? Promise.resolve() : input.includes(marker) ? held : false),
+        // Every delivery to the broken hook and every audit entry fail, so the change feed's two
+        // consumers hand the same records over again while the requests run; the policies' writes
+        // fail once the checks and the feed have logged.
+        (input) => {
+          if (input.includes('"AUDIT#')) auditRefused++;
+          if (input.includes(`"HOOKDLV#${t.orgId}#${broken}"`) || input.includes('"AUDIT#')) return Promise.resolve();
+          return input.includes(marker) ? held : false;
+        },
         async () => {
-          // The key's TokenCreated keeps the change feed failing (and logging) from here on.
+          // The key's TokenCreated keeps the change feed failing (and logging) from here on, and its
+          // delivery to the receiver keeps the attempt queue failing.
           const made = await send(KEY, () =>
-            s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId), quota_max: 10, quota_renewal_rate: 3600 }),
+            s.gw('POST', '/gw/keys/create', { org_id: t.orgId, access_rights: rightsFor(apiId, delivered), quota_max: 10, quota_renewal_rate: 3600 }),
           );
           expect(made.status).toBe(200);
           const key = made.body.key as string;
@@ -123,6 +149,9 @@ suite('log lines under concurrency', () => {
           await vi.waitFor(() => expect(feedFailed(checksFrom)).toBe(true), { timeout: 15_000 });
           release();
           for (const p of await Promise.all(policies)) expect(p.status).toBe(500);
+          await vi.waitFor(() => expect(auditRefused).toBeGreaterThan(1), { timeout: 15_000 });
+          await rx.waitFor(1, 15_000);
+          await vi.waitFor(() => expect(logged(/^webhook attempt failed/)).toBe(true), { timeout: 15_000 });
         },
       );
     } finally {
@@ -142,9 +171,9 @@ suite('log lines under concurrency', () => {
     for (const line of lines.filter((l) => l.requestId === undefined)) {
       expect(FEED_WORK, JSON.stringify(line)).toContain(line.route);
     }
-    // The change feed's lines name the feed, never a request that ran beside it.
-    for (const line of lines.filter((l) => l.message.startsWith('change feed'))) {
-      expect(line, JSON.stringify(line)).toMatchObject({ route: 'change-feed' });
+    // The change feed's lines name the feed's work, never a request that ran beside it.
+    for (const line of lines.filter((l) => /^(change feed|audit trail|webhook attempt)/.test(l.message))) {
+      expect(FEED_WORK, JSON.stringify(line)).toContain(line.route);
       expect(line, JSON.stringify(line)).not.toHaveProperty('requestId');
     }
     // The Lambda context's request id, where a line has one, is its own request's.
@@ -162,9 +191,12 @@ suite('log lines under concurrency', () => {
       expect(lines.filter((l) => l.level === 'ERROR' && l.requestId === id)).toEqual([expect.objectContaining({ message: 'unhandled error', route: POLICY })]);
     }
     expect(lines.filter((l) => l.level === 'ERROR' && l.route === POLICY)).toHaveLength(3);
-    // The change feed's lines: its handler's and the local poller's own, both under the feed's name.
-    const feed = lines.filter((l) => l.route === 'change-feed');
-    expect(feed.some((l) => /record failed; it is handed over again/.test(l.message))).toBe(true);
-    expect(feed.some((l) => /record\(s\) failed, handed over again/.test(l.message))).toBe(true);
+    // The change feed's lines: each consumer's handler's and the local poller's own, under the consumer's name.
+    const of = (route: string) => lines.filter((l) => l.route === route).map((l) => l.message);
+    expect(of('change-feed')).toContainEqual(expect.stringMatching(/^change feed: record failed; it is handed over again/));
+    expect(of('change-feed')).toContainEqual(expect.stringMatching(/webhook delivery: \d+ record\(s\) failed, handed over again/));
+    expect(of('audit-trail')).toContainEqual(expect.stringMatching(/^audit trail: record failed; it is handed over again/));
+    expect(of('audit-trail')).toContainEqual(expect.stringMatching(/audit trail: \d+ record\(s\) failed, handed over again/));
+    expect(of('attempt-queue')).toContainEqual('webhook attempt failed');
   });
 });
