@@ -6,10 +6,11 @@
  *   neutral      shared/{errors,limits,parsing,ip-addresses}.ts: no project imports at all
  *   schemas      shared/schemas/: the contract's Zod schemas and input rules
  *   domain       shared/domain/: pure rules, no I/O
- *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the request being served
+ *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the work being done
  *   observability shared/observability/: the logger, metrics and tracer of every layer (AWS
- *                Powertools), set up once per invocation; above the settings, below everything
- *                that logs (store, net, services, http, handlers of event sources)
+ *                Powertools), set up once per invocation; above the settings and the work context
+ *                (whose request id and route every line carries), below everything that logs
+ *                (store, net, services, http, handlers of event sources)
  *   store        shared/store/db/ (the table's plumbing) and shared/store/<resource>.ts
  *   net          shared/net/: outbound HTTP (import by URL)
  *   services     shared/services/<resource>.ts: the rules and transactions of each resource
@@ -66,9 +67,9 @@ module.exports = {
     ),
     forbid(
       'observability-is-platform',
-      'The logger, metrics and tracer serve every layer, so they import only the settings and their own modules.',
+      'The logger, metrics and tracer serve every layer, so they import only the settings, the work context and their own modules.',
       { path: OBSERVABILITY },
-      { path: ['^(shared|functions|infra)/'], pathNot: [OBSERVABILITY, '^shared/config[.]ts$'] },
+      { path: ['^(shared|functions|infra)/'], pathNot: [OBSERVABILITY, '^shared/(config|request-context)[.]ts$'] },
     ),
     forbid(
       'store-below-services',

@@ -31,6 +31,9 @@ import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
+import { observed } from '../../shared/observability/invocation';
+import { logger } from '../../shared/observability/logger';
+import { runAs } from '../../shared/request-context';
 import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/deliveries';
 import { FairQueue } from './attempt-queue';
 
@@ -45,6 +48,7 @@ export interface ChangeFeedOptions {
   pollMs?: number;
   /** Milliseconds between two looks at the due index (default 1000). */
   dueMs?: number;
+  /** Where the feed's own messages go (default: the service's log, as warnings of the work that writes them). */
   log?: (msg: string) => void;
 }
 
@@ -216,39 +220,49 @@ function streamConsumer(
   return pollStream;
 }
 
+/**
+ * The attempt queue's worker, as the cloud's (functions/hooks/attempt-queue.ts): an invocation of
+ * its own per message, so its lines name the attempt queue, never the work that queued it.
+ */
+const attemptWorker = observed('attempt-queue', (m: AttemptMessage) => runQueuedAttempt(m));
+
 /** Starts reading; answers a function that stops it (after the batches in hand). */
 export function startChangeFeed(opts: ChangeFeedOptions): () => Promise<void> {
   const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const log = opts.log ?? ((m: string) => console.error(m));
+  const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const consumer = (name: string, handler: StreamHandler, checkpointFile: string | undefined) =>
     streamConsumer(client, { tableName: opts.tableName, name, handler, checkpointFile, log, stopped: () => stopped });
   const pollDeliveries = consumer('webhook delivery', deliver, opts.checkpointFile);
   const pollAudit = consumer('audit trail', recordAudit, opts.auditCheckpointFile);
 
-  const loop = async (what: string, every: number, step: () => Promise<unknown>) => {
-    while (!stopped) {
-      try {
-        await step();
-      } catch (e) {
-        if (!stopped) log(`change feed: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+  // Each loop is the work of its cloud counterpart (the stream's two consumers, the queue's delayed
+  // messages), so its own lines carry that name and never a request's, whatever runs beside it.
+  const loop = (work: string, what: string, every: number, step: () => Promise<unknown>) =>
+    runAs({ route: work }, async () => {
+      while (!stopped) {
+        try {
+          await step();
+        } catch (e) {
+          if (!stopped) log(`change feed: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        await new Promise((r) => setTimeout(r, every));
       }
-      await new Promise((r) => setTimeout(r, every));
-    }
-  };
+    });
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
     total: WORKERS,
     groupOf: (m) => m.org_id,
     idOf: (m) => `${m.org_id}\n${m.hook_id}\n${m.id}`,
-    run: (m) => runQueuedAttempt(m),
-    onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
+    run: attemptWorker,
+    onError: (m, e) =>
+      runAs({ route: 'attempt-queue' }, () => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`)),
   });
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const running = Promise.all([
-    loop('reading the stream', opts.pollMs ?? 250, pollDeliveries),
-    loop('reading the stream into the audit trail', opts.pollMs ?? 250, pollAudit),
-    loop('queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries()),
+    loop('change-feed', 'reading the stream', opts.pollMs ?? 250, pollDeliveries),
+    loop('audit-trail', 'reading the stream into the audit trail', opts.pollMs ?? 250, pollAudit),
+    loop('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, () => queueDueDeliveries()),
   ]);
 
   return async () => {

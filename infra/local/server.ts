@@ -13,6 +13,7 @@ import { fallbackResponse, tableRoutes } from '../../shared/http/fallback';
 import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
+import { runAs } from '../../shared/request-context';
 import { isConsolePath, serveConsole } from '../../console/host/static-files';
 import { toApiGatewayEvent } from './event';
 import { inRouteScope } from './route-scope';
@@ -95,10 +96,14 @@ export function createLocalServer(): Server {
         const handler = await loadHandler(route.entry);
         send(res, await inRouteScope(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
       } catch (e) {
-        // A handler that could not even be loaded: logged, and answered as the wrapper would.
+        // A handler that could not even be loaded: logged under the answer's request id, and answered as the wrapper would.
         const group = groupOfPath(url.pathname);
         const id = randomUUID();
-        send(res, finalise(errorResult(group, e, id), group, id));
+        const work = { requestId: id, route: route ? `${route.method} ${route.path}` : 'fallback' };
+        send(
+          res,
+          runAs(work, () => finalise(errorResult(group, e, id), group, id)),
+        );
       }
     });
   });

@@ -9,6 +9,7 @@ import { config } from '../config';
 import { auditPatch, withoutPersonalData } from '../domain/audit';
 import { pageRequest } from '../domain/paging';
 import { allows, type StoredPermissions } from '../domain/permissions';
+import { errorField, logger } from '../observability/logger';
 import type { AdminAuditListQuery, AuditListQuery } from '../schemas/audit';
 import { readAuditedChange, type AuditedChange } from '../store/audit-feed';
 import { loadAuditPage, putAuditEntry, type AuditEntry } from '../store/audit-log';
@@ -52,15 +53,7 @@ export async function recordAuditTrail(records: readonly FeedRecord[]): Promise<
       } catch (e) {
         const seq = r.dynamodb?.SequenceNumber;
         if (!seq) throw e;
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            time: new Date().toISOString(),
-            msg: 'audit trail: record failed; it is handed over again',
-            sequence: seq,
-            error: e instanceof Error ? e.message : String(e),
-          }),
-        );
+        logger.error('audit trail: record failed; it is handed over again', { sequence: seq, error: errorField(e) });
         failed.push(seq);
       }
     }),
