@@ -10,7 +10,7 @@ import { JavaMissingError } from './dynamodb-local';
 import { consoleOnDemand, isConsolePath } from '../../console/host/static-files';
 
 async function main() {
-  // The SDK warns that its 2027 releases need Node 22; the tools' Node is 20 (the functions run on Lambda's).
+  // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20 (the functions run on Lambda's).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const args = parseArgs(process.argv.slice(2), ['synth']);
   const s = settings(process.env);

@@ -17,7 +17,7 @@ async function main() {
   parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
   parseRetrySchedule(env.HOOK_RETRY_SECONDS);
   parseOrgLimits(env);
-  // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
+  // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // No CloudWatch reads the local stage's output: its business metrics (EMF lines) would be noise.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
