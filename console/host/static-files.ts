@@ -50,7 +50,7 @@ function consoleFileOf(pathname: string, dir: string): string | undefined {
 }
 
 /** Answers a console request (`isConsolePath`) from `dir` (default console/dist). */
-export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
+function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
   const method = (req.method ?? 'GET').toUpperCase();
   const { pathname, search } = new URL(req.url ?? '/', 'http://local');
   if (method !== 'GET' && method !== 'HEAD')
