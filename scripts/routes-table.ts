@@ -23,6 +23,8 @@ export function routesMarkdown(): string {
   return ['| Method | Path | Cred. | What |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The document that holds the routes and permissions tables (npm run readme:routes rewrites them there). */
+export const ROUTES_DOCUMENT = 'README.md';
 export const START = '<!-- routes:start (npm run readme:routes) -->';
 export const END = '<!-- routes:end -->';
 

@@ -14,7 +14,7 @@ import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
 import { runAs } from '../../shared/request-context';
-import { isConsolePath, serveConsole } from '../../console/host/static-files';
+import { consoleOnDemand, isConsolePath } from '../../console/host/static-files';
 import { toApiGatewayEvent } from './event';
 import { inRouteScope } from './route-scope';
 
@@ -62,10 +62,11 @@ function send(res: ServerResponse, r: { statusCode: number; headers?: Record<str
 }
 
 export function createLocalServer(): Server {
+  // The web console's files (README "Console"), on the service's origin as CloudFront serves them; built on the first request when stale.
+  const site = consoleOnDemand({ log: (line) => console.log(line) });
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
-    // The web console's files (README "Console"), on the service's origin as CloudFront serves them.
-    if (isConsolePath(url.pathname)) return serveConsole(req, res);
+    if (isConsolePath(url.pathname)) return site.serve(req, res);
     const method = (req.method ?? 'GET').toUpperCase();
     // One match per request, by API Gateway's precedence; its parameters are kept for the event.
     const hit = tableRoutes.match(method, url.pathname);

@@ -39,7 +39,7 @@ describe('npm run emulate serves the synthesized stack', () => {
     expect(banner).toMatch(new RegExp(`${LAMBDA_RUNTIME} on node v${LAMBDA_NODE_MAJOR}\\.`));
   });
 
-  it('serves the web console at /console/ with its Content-Security-Policy (built by npm run emulate)', async () => {
+  it('serves the web console at /console/ with its Content-Security-Policy (built by synth)', async () => {
     const page = await fetch(`${emulated.url}/console/keys`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);

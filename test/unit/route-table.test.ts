@@ -2,14 +2,15 @@
  * The route table agrees with the handler files (README "Layout"): one route group per folder of
  * functions/, every route's handler file derived from its group and name, each handler wired to
  * its own route through its own group, one convention for path parameters, and the entry the one
- * place of a route's statuses (handlers and the README follow it).
+ * place of a route's statuses (handlers and the README follow it). Every route has each of the
+ * places CONTRIBUTING.md's checklist names.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handlerEntry } from '../../shared/route-builders';
 import { orgLimitOf, permissionOf } from '../../shared/route-def';
 import { routeGroups, routeList, routes } from '../../shared/routes';
-import { routesMarkdown } from '../../scripts/routes-table';
+import { END, ROUTES_DOCUMENT, routesMarkdown, sectionOf, START } from '../../scripts/routes-table';
 
 /** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
 const NOT_IN_TABLE = [
@@ -120,5 +121,44 @@ describe('permissions and per-organisation limits in the table (README "Credenti
   it("declares UpdateItem (the counter's conditional ADD) and the counter's entity on every route that spends a limit", () => {
     expect(routeList.filter((r) => orgLimitOf(r) && !r.tableActions?.includes('UpdateItem')).map((r) => r.name)).toEqual([]);
     expect(routeList.filter((r) => orgLimitOf(r) && !r.tableEntities?.includes('org_limit')).map((r) => r.name)).toEqual([]);
+  });
+});
+
+describe('every route has each of its places (CONTRIBUTING.md, "Adding a route")', () => {
+  const routesTable = sectionOf(readFileSync(ROUTES_DOCUMENT, 'utf8'), START, END) ?? '';
+  const contract = JSON.parse(readFileSync('tools/gwctl/generated/openapi.json', 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const consoleTypes = readFileSync('console/src/api/openapi.d.ts', 'utf8');
+
+  /** The places a route misses, each with what puts it there. */
+  function missing(r: (typeof routeList)[number]): string[] {
+    // The document names a greedy parameter without API Gateway's `+`, and an ANY route by each of its methods.
+    const path = r.path.replace('+}', '}');
+    const method = r.method === 'ANY' ? 'get' : r.method.toLowerCase();
+    return [
+      !existsSync(r.entry) && `its handler file ${r.entry}`,
+      !r.tableActions && 'tableActions in its entry (the table actions its code sends)',
+      !r.tableEntities && 'tableEntities in its entry (the items it touches)',
+      !routesTable.includes(`| ${r.method} | \`${r.path}\` |`) && `its row in ${ROUTES_DOCUMENT}'s routes table (npm run readme:routes)`,
+      !contract.paths[path]?.[method] && "its operation in gwctl's copy of the document (npm run generate)",
+      !consoleTypes.includes(`"${path}": {`) && "its path in the console's client types (npm run generate)",
+    ].filter((m): m is string => typeof m === 'string');
+  }
+
+  for (const r of routeList) {
+    it(`${r.method} ${r.path} (${r.name})`, () => {
+      expect(missing(r), 'add it').toEqual([]);
+    });
+  }
+
+  it('finds a route that misses its places', () => {
+    const stray = { ...routes.hooksList, name: 'hooksArchive', path: '/api/hooks/{hookID}/archive', entry: 'functions/hooks/archive.ts' };
+    const { tableActions: _actions, ...undeclared } = stray;
+    expect(missing(undeclared as typeof stray)).toEqual([
+      'its handler file functions/hooks/archive.ts',
+      'tableActions in its entry (the table actions its code sends)',
+      `its row in ${ROUTES_DOCUMENT}'s routes table (npm run readme:routes)`,
+      "its operation in gwctl's copy of the document (npm run generate)",
+      "its path in the console's client types (npm run generate)",
+    ]);
   });
 });
