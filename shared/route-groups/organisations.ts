@@ -3,6 +3,7 @@ import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { okIdSchema } from '../schemas/common';
 import { organisationInputSchema } from '../schemas/organisations';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
@@ -14,7 +15,7 @@ export const organisationsRoutes = routeGroup('organisations', {
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['idempotency', 'org'],
     summary: 'Create an organisation; Meta is the new id',
-    description: "The id is the body's `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).",
+    description: `The id is the body's \`id\` when given, else 24 lowercase hex. ${STORED_BODY_RULES}`,
     success: 'Organisation created; Meta is its id',
     statuses: { 409: 'The id is taken' },
     body: organisationInputSchema,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { okEnvelope, pageQuerySchema, shortText } from './common';
 import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_MASK, headerMapProblems } from './webhook-headers';
+import { HTTP_URL_PATTERN, RESERVED_HOST_URL_PATTERN } from './url-patterns';
 import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
@@ -36,7 +37,9 @@ const targetPath = z
   .superRefine((value, ctx) => {
     const why = targetRefusal(value);
     if (why) ctx.addIssue({ code: 'custom', message: why });
-  });
+  })
+  // What the document can say of it: the URL's form, and the names it never calls.
+  .meta({ pattern: HTTP_URL_PATTERN, not: { pattern: RESERVED_HOST_URL_PATTERN } });
 
 /**
  * Webhook body of POST /api/hooks and PUT /api/hooks/{hookID}. PUT is a
