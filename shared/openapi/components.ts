@@ -158,10 +158,14 @@ export const JSON_SCHEMAS: Record<string, Json> = {
     not: { $ref: '#/components/schemas/TinyNumber' },
     description: 'A number storage holds: 0, or a magnitude from 1e-130 to 2^53−1 (contract §11).',
   },
-  StoredValue: {
+  UnstorableValue: {
     description:
-      'Any JSON value storage holds as attributes: its numbers are StoredNumbers, its member names StoredMemberNames, and ' +
-      `it nests no deeper than the body's x-stored-depth levels allow (${LIMITS.storedDepth} for the object stored, which is the first).`,
+      'A value storage cannot hold as attributes: a body stored as attributes is never one (400 naming the member). It nests no ' +
+      `deeper than the body's x-stored-depth levels either (${LIMITS.storedDepth} for the object stored, which is the first).`,
+    not: { $ref: '#/components/schemas/StoredValue' },
+  },
+  StoredValue: {
+    description: 'A JSON value storage holds as attributes (as far as JSON Schema can say): its numbers are StoredNumbers, its member names StoredMemberNames.',
     anyOf: [
       { type: ['string', 'boolean', 'null'] },
       { $ref: '#/components/schemas/StoredNumber' },

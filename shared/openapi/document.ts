@@ -9,7 +9,7 @@ import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, RATE_HEADERS, type RouteDef } from '../route-def';
-import { isStoredOpenObject, STORABLE_MAX, storedName, storedValue } from '../schemas/storable';
+import { isStoredOpenObject, STORABLE_MAX, storedName } from '../schemas/storable';
 import { importedPolicySchema } from '../schemas/policies';
 import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
@@ -166,10 +166,10 @@ class SchemaSet {
             delete js.$ref;
             Object.assign(js, structuredClone(IMPORTED_POLICY));
           }
-          // What storage holds, where a body is stored as attributes: the models say it whole.
-          if (ctx.zodSchema === storedValue || ctx.zodSchema === storedName) {
+          // Names a stored body's records declare: the model says them (its values: the body's UnstorableValue rule).
+          if (ctx.zodSchema === storedName) {
             for (const k of Object.keys(js)) delete js[k];
-            Object.assign(js, ref(ctx.zodSchema === storedValue ? 'StoredValue' : 'StoredMemberName'));
+            Object.assign(js, ref('StoredMemberName'));
             return;
           }
           refine(js, io);

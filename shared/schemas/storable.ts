@@ -80,10 +80,7 @@ function storageProblems(value: unknown, within = 0, limit = 50): StorageProblem
   return out;
 }
 
-/**
- * A member of unknown type in a body stored as attributes: any JSON, which storableBody checks
- * whole. The OpenAPI document gives it the StoredValue model, which says the same.
- */
+/** A member of unknown type in a body stored as attributes: any JSON, which storableBody checks whole. */
 export const storedValue = z.unknown();
 
 /** A member name a record of a stored body declares (its other names storableBody checks). */
@@ -113,8 +110,9 @@ export function isStoredOpenObject(schema: unknown): boolean {
 /** What storage holds of a body stored as attributes, in words (route descriptions and the document). */
 export const STORED_BODY_RULES =
   `The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, ` +
-  `is 0 or of a magnitude from ${STORABLE_MIN_MAGNITUDE} to 2^53−1; every member name has 1 to ${LIMITS.storedNameChars} characters; ` +
-  `nothing nests deeper than ${LIMITS.storedDepth} levels, the body being the first. Anything else is 400 naming its path.`;
+  `is 0 or of a magnitude from ${STORABLE_MIN_MAGNITUDE} to 2^53−1; every member name has 1 to ${LIMITS.storedNameChars.toLocaleString('en-US')} ` +
+  `characters; no object stored nests deeper than ${LIMITS.storedDepth} levels, itself the first (x-stored-depth gives the body's). ` +
+  'Anything else is 400 naming its path.';
 
 /**
  * A body that is stored as DynamoDB attributes (keys, policies, organisations, OAuth clients):
@@ -124,9 +122,14 @@ export const STORED_BODY_RULES =
  * two). The document's `x-stored-depth` says how deep the body may nest.
  */
 export function storableBody<T extends z.ZodType>(schema: T, within = 0) {
-  return schema
-    .superRefine((value, ctx) => {
-      for (const p of storageProblems(value, within)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
-    })
-    .meta({ 'x-stored-depth': LIMITS.storedDepth + within });
+  return (
+    schema
+      .superRefine((value, ctx) => {
+        for (const p of storageProblems(value, within)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+      })
+      // The document: the whole body is what storage holds (the UnstorableValue model's negation), to
+      // this depth. Said of the body rather than of each open member, so generated types keep their
+      // open members as `unknown`.
+      .meta({ 'x-stored-depth': LIMITS.storedDepth + within, not: { $ref: '#/components/schemas/UnstorableValue' } })
+  );
 }
