@@ -52,7 +52,7 @@ describe('URL patterns of the document', () => {
       expect(redirectTaken(u), u).toBe(false);
       expect(redirect.test(u), u).toBe(false);
     }
-    for (const u of ['https://app.example/cb', 'com.example.app:/oauth2redirect', 'myapp://cb', 'https://a.example/cb; myapp://cb']) {
+    for (const u of ['https://app.example/cb', 'com.example.app:/oauth2redirect', 'myapp://cb', 'https://a.example/cb;myapp://cb']) {
       expect(redirect.test(u), u).toBe(true);
     }
   });
