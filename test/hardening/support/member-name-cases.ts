@@ -59,16 +59,36 @@ function withMembersAt(base: Json, path: string[], members: Record<string, unkno
   return { body: root, path: real };
 }
 
-/** Fresh ids for creates whose base names a client id (a replay of the base would be 409). */
-function fresh(route: RouteDef, body: Json, i: number): Json {
+/**
+ * Fresh ids for creates whose base names a client id or a unique value (a replay of the base
+ * would be 409): ids, user names, e-mail addresses, and an API's id and listen path. `suffix` is
+ * unique to the case across the file.
+ */
+function fresh(route: RouteDef, body: Json, suffix: string): Json {
   if (route.method !== 'POST' || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  if (typeof body.id === 'string') body.id = `${body.id}-m${i}`;
-  if (typeof body.client_id === 'string') body.client_id = `${body.client_id}-m${i}`;
-  if (typeof body.email_address === 'string') body.email_address = `m${i}-${body.email_address}`;
+  const s = `-${suffix}`;
+  if (typeof body.id === 'string') body.id += s;
+  if (typeof body.client_id === 'string') body.client_id += s;
+  // An import replaces the policies it names: each case imports its own.
+  if (Array.isArray(body.Data)) for (const p of body.Data) if (typeof p?.id === 'string' && p.id) p.id += s;
+  if (typeof body.email_address === 'string') body.email_address = `${suffix}-${body.email_address}`;
   // A basic-auth user name is unique in its organisation; its password costs a slow hash.
   if (typeof body.basic_auth_data?.user === 'string') {
-    body.basic_auth_data.user = `${body.basic_auth_data.user}-m${i}`;
+    body.basic_auth_data.user += s;
     delete body.basic_auth_data.password;
+  }
+  // An API's id and listen path are unique: classic (bare or in api_definition) and OAS (whole or bare).
+  const listen = (path: string) => `${path.replace(/\/$/, '')}${s}/`;
+  // (Only in a definition: elsewhere an api_id names an API that exists.)
+  const classic = body.api_definition ?? body;
+  if (typeof classic.proxy?.listen_path === 'string') {
+    classic.proxy.listen_path = listen(classic.proxy.listen_path);
+    if (typeof classic.api_id === 'string' && classic.api_id) classic.api_id += s;
+  }
+  const gw = body['x-gw-api-gateway'] ?? body;
+  if (typeof gw.server?.listenPath?.value === 'string') {
+    gw.server.listenPath.value = listen(gw.server.listenPath.value);
+    if (typeof gw.info?.id === 'string' && gw.info.id) gw.info.id += s;
   }
   return body;
 }
@@ -96,7 +116,7 @@ export function memberNameCases(route: RouteDef, base: BaseRequest, tag: string)
     for (const members of sets) {
       const placed = withMembersAt(base.body?.value, f.path, members);
       if (!placed) continue;
-      out.push({ url, headers, body: render(fresh(route, placed.body, out.length)), path: ['body', ...placed.path].join('.'), members, stored });
+      out.push({ url, headers, body: render(fresh(route, placed.body, `${tag}-${out.length}`)), path: ['body', ...placed.path].join('.'), members, stored });
     }
   }
   return out;
@@ -114,8 +134,11 @@ export function depthOf(route: RouteDef): { depth: number; stored: boolean } {
 }
 
 export interface StorageCase extends MemberNameCase {
-  /** What the case tries: a harmless member (the control), an empty name, a long name, nesting at the limit or past it. */
-  kind: 'control' | 'empty name' | 'long name' | 'deepest' | 'too deep';
+  /**
+   * What the case tries: a harmless member (the control), an empty name, a long name, nesting at the
+   * limit, all three at once (where storage takes any: one request, one read of the table), or past it.
+   */
+  kind: 'control' | 'empty name' | 'long name' | 'deepest' | 'names and deepest' | 'too deep';
   /** What a 400 must name, or a path inside it (`body.meta_data.""`), for the cases a route refuses. */
   refusedAt: string;
 }
@@ -153,7 +176,7 @@ export function storageCases(route: RouteDef, base: BaseRequest, tag: string): S
   );
   const url = concretePath(route.path, base.params) + queryString(base.query);
   const headers = { 'content-type': base.body?.contentType ?? (route.contentTypes ?? ['application/json'])[0]! };
-  const { depth } = depthOf(route);
+  const { depth, stored: attributes } = depthOf(route);
   const long = 'n'.repeat(LIMITS.storedNameChars + 1);
   const out: StorageGroup[] = [];
   let n = 0;
@@ -172,6 +195,14 @@ export function storageCases(route: RouteDef, base: BaseRequest, tag: string): S
       ['too deep', { deep: chain(levels + 1, `${tag}-${n + 4}`) }, (at) => [...at, 'deep', ...Array(levels).fill('d')].join('.')],
     ];
     n += sets.length;
+    // Where the body is not stored as attributes, each of the three is stored as sent: one request.
+    if (!attributes) {
+      const together = Object.assign(
+        {},
+        ...sets.filter(([k]) => k === 'empty name' || k === 'long name' || (k === 'deepest' && levels >= 1)).map(([, m]) => m),
+      );
+      sets.splice(1, 3, ['names and deepest', together, () => '']);
+    }
     const group: StorageCase[] = [];
     for (const [kind, members, refusedAt] of sets) {
       if (levels < 1 && (kind === 'deepest' || kind === 'too deep')) continue;
@@ -181,7 +212,7 @@ export function storageCases(route: RouteDef, base: BaseRequest, tag: string): S
       group.push({
         url,
         headers,
-        body: render(fresh(route, placed.body, n + group.length)),
+        body: render(fresh(route, placed.body, `${tag}-${n + group.length}`)),
         path: at.join('.'),
         members,
         stored,
