@@ -12,6 +12,7 @@ import { Architecture, Function as LambdaFunction, Runtime, RuntimeFamily, Traci
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { closedRoutes } from '../shared/http/route-match';
 import { ORG_LIMITS } from '../shared/limits';
 import { needsServiceKey, ORG_LIMIT_TABLE_ACCESS, orgLimitOf, type TableAction } from '../shared/route-def';
 import { routeList, routes as routeTable } from '../shared/routes';
@@ -135,12 +136,14 @@ export class ManagementStack extends Stack {
       });
 
     const fallback = fn('fallback', 'functions/system/fallback.ts', edgeEnvironment);
+    // One invoke permission for every route that answers 404/405 (scoped to the API, not per route).
+    const fallbackIntegration = new HttpLambdaIntegration('Fallback', fallback, { scopePermissionToRoute: false });
     const api = new HttpApi(this, 'Api', {
       apiName: names.stack,
       description: `Gateway management service (${config.stage})`,
       createDefaultStage: false,
       // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
-      defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+      defaultIntegration: fallbackIntegration,
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       logGroupName: names.accessLogs,
@@ -199,6 +202,13 @@ export class ManagementStack extends Stack {
       });
       functions.set(r.name, f);
       routes.set(r.name, route!);
+    }
+    // API Gateway matches method and path together: a method a fixed path lacks would reach a less
+    // specific sibling that has it (GET /api/apis/oas would read the API "oas"). Those go where
+    // $default goes, a 405 (shared/http/fallback.ts).
+    for (const r of closedRoutes(routeList)) {
+      const [route] = api.addRoutes({ path: r.path, methods: [r.method as HttpMethod], integration: fallbackIntegration });
+      routes.set(`closed ${r.method} ${r.path}`, route!);
     }
 
     // The demo's functions (-c demo=on) get the same cdk-nag acknowledgements as the routes' (their grants: the check's).

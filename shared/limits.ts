@@ -4,12 +4,31 @@
  */
 export const LIMITS = {
   bodyBytes: 5 * 1024 * 1024,
+  /** Any JSON body, counting the body itself as the first level. */
   jsonDepth: 64,
+  /**
+   * A body stored as DynamoDB attributes (keys, policies, organisations, OAuth clients), counting
+   * the body as the first level. DynamoDB holds 32 levels counting the item; a key's session sits
+   * one level inside its item (so does an organisation's), and a policy's access rights are copied
+   * into the sessions of the keys that apply it, so every such body gets the session's 31.
+   */
+  storedDepth: 31,
+  /**
+   * Characters of a member name in a body stored as DynamoDB attributes. DynamoDB refuses an empty
+   * attribute name and any over 64 KB (DynamoDB Local over 50,000 bytes): this bound is far inside both.
+   */
+  storedNameChars: 1024,
   shortString: 1024,
   longString: 64 * 1024,
   /** URLs anywhere (upstreams, servers, the URL members of an OpenAPI document). */
   url: 2048,
   arrayItems: 10_000,
+  /**
+   * The path an external authorization is asked about. It rides in the request line, which with
+   * the headers must fit what the stage reads (API Gateway 10,240 bytes, Node's 16 KB locally):
+   * 1,024 characters do even when every one is percent-encoded UTF-8 on the local stage.
+   */
+  forwardedPath: 1024,
   /** YAML aliases in one document, all anchors together. */
   yamlAliases: 100,
   /**

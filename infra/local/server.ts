@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { PayloadTooLarge } from '../../shared/errors';
-import { fallbackResponse, tableRoutes } from '../../shared/http/fallback';
+import { fallbackResponse, matchRoute } from '../../shared/http/fallback';
 import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
@@ -69,7 +69,7 @@ export function createLocalServer(): Server {
     if (isConsolePath(url.pathname)) return site.serve(req, res);
     const method = (req.method ?? 'GET').toUpperCase();
     // One match per request, by API Gateway's precedence; its parameters are kept for the event.
-    const hit = tableRoutes.match(method, url.pathname);
+    const hit = matchRoute(method, url.pathname);
     const route = hit?.route;
     const pathParameters = hit?.params ?? {};
     const chunks: Buffer[] = [];

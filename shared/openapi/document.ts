@@ -10,7 +10,7 @@ import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, RATE_HEADERS, type RouteDef } from '../route-def';
-import { STORABLE_MAX } from '../schemas/numbers';
+import { isStoredOpenObject, STORABLE_MAX, storedName } from '../schemas/storable';
 import { importedPolicySchema } from '../schemas/policies';
 import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
@@ -195,11 +195,19 @@ class SchemaSet {
         unrepresentable: 'any',
         uri: (id) => `${io}:${id}`,
         override: (ctx) => {
+          const js = ctx.jsonSchema as Json;
           if (ctx.zodSchema === importedPolicySchema) {
-            delete (ctx.jsonSchema as Json).$ref;
-            Object.assign(ctx.jsonSchema, structuredClone(IMPORTED_POLICY));
+            delete js.$ref;
+            Object.assign(js, structuredClone(IMPORTED_POLICY));
           }
-          refine(ctx.jsonSchema as Json, io);
+          // Names a stored body's records declare: the model says them (its values: the body's UnstorableValue rule).
+          if (ctx.zodSchema === storedName) {
+            for (const k of Object.keys(js)) delete js[k];
+            Object.assign(js, ref('StoredMemberName'));
+            return;
+          }
+          refine(js, io);
+          if (isStoredOpenObject(ctx.zodSchema)) js.propertyNames = ref('StoredMemberName');
         },
       }) as { schemas: Record<string, Json> };
       for (const s of Object.values(schemas)) {
@@ -277,7 +285,9 @@ const IMPORTED_POLICY: Json = { anyOf: [{ $ref: 'input:Policy' }, { $ref: 'input
 function refine(s: Json, io: Io): void {
   if (s.type === 'object' || 'additionalProperties' in s || 'properties' in s) {
     const names = s.propertyNames as Json | undefined;
-    s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
+    // StoredMemberName refuses __proto__ itself.
+    if (names?.$ref !== ref('StoredMemberName').$ref)
+      s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
   }
   // A request member with a default is optional: the default goes to the description, since
   // generated clients (openapi-typescript's defaultNonNullable) would make it a required member.
@@ -486,8 +496,19 @@ export function openApiDocument(): Json {
   // The models written in JSON Schema may reference named Zod models: resolved with the paths.
   const doc: Json = { paths, direct: structuredClone(JSON_SCHEMAS) };
   const generated = set.resolve(doc);
-  const used = JSON.stringify([doc.paths, generated]);
-  const direct = Object.fromEntries(Object.entries(doc.direct as Json).filter(([name]) => used.includes(`"${SCHEMAS}${name}"`)));
+  // The models written in JSON Schema that anything references, through one another too.
+  const written = doc.direct as Json;
+  const direct: Json = {};
+  let used = JSON.stringify([doc.paths, generated]);
+  for (let added = true; added; ) {
+    added = false;
+    for (const [name, schema] of Object.entries(written)) {
+      if (name in direct || !used.includes(`"${SCHEMAS}${name}"`)) continue;
+      direct[name] = schema;
+      used += JSON.stringify(schema);
+      added = true;
+    }
+  }
   cached = {
     openapi: '3.1.0',
     info: {

@@ -13,23 +13,21 @@ import {
   hookSecretAnswerSchema,
   pingAnswerSchema,
 } from '../schemas/hooks';
+import { anyCase } from '../schemas/url-patterns';
 import { DENIED_HEADER_NAMES, HEADER_LIMITS } from '../schemas/webhook-headers';
 
 const target =
   'target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public ' +
   'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
-/** A pattern matching `text` in any case (JSON Schema patterns have no case-insensitive flag). */
-const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
 const deniedNames = DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase);
 const deniedPrefixes = DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1)));
 /**
- * What JSON Schema can say of target_path (an absolute http(s) URL with a host) and of header_map
- * (the header count and the names the delivery owns, in any case), for the document. Names equal
- * but for case and the total size stay in the description.
+ * What JSON Schema can say of header_map (the header count and the names the delivery owns, in
+ * any case), for the document. Names equal but for case and the total size stay in the
+ * description; target_path's form is its schema's.
  */
 const bodyRule = {
   properties: {
-    target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
     header_map: {
       maxProperties: HEADER_LIMITS.count,
       propertyNames: { not: { pattern: `^(?:(?:${deniedNames.join('|')})$|${deniedPrefixes.join('|')})` } },

@@ -17,6 +17,7 @@ import {
   keyUpdateQuerySchema,
   orgKeyQuerySchema,
 } from '../schemas/keys';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
 /**
  * The rule the key writes add to their body schema (contract §6), in JSON Schema for the
@@ -24,10 +25,11 @@ import {
  */
 const grantRule = {
   // No `type` in the branches: the base schema has it, and a restated bare object type would make
-  // generated clients read it as an object with no members.
+  // generated clients read it as an object with no members. access_rights and apply_policies may
+  // be null in the base, which no count keyword refuses: `not null` does.
   anyOf: [
-    { required: ['access_rights'], properties: { access_rights: { minProperties: 1 } } },
-    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1 } } },
+    { required: ['access_rights'], properties: { access_rights: { minProperties: 1, not: { type: 'null' } } } },
+    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1, not: { type: 'null' } } } },
     { required: ['apply_policy_id'], properties: { apply_policy_id: { minLength: 1 } } },
   ],
 };
@@ -35,7 +37,7 @@ const noGrant = 'Neither an access_rights entry nor a policy (apply_policies or 
 const userNameTaken = 'The basic-auth user name is taken in the organisation';
 const badHashed = 'hashed is none of true, 1, false or 0';
 const references = 'Every API in access_rights and every policy in apply_policies must exist';
-const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const storable = STORED_BODY_RULES;
 const byHash = "The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one.";
 const ownReferences = "Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist).";
 

@@ -3,8 +3,9 @@ import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema, okIdPairSchema, okIdSchema, pageQuerySchema } from '../schemas/common';
 import { policiesImportedSchema, policyDashboardSchema, policyImportSchema, policyPageSchema, policySchema } from '../schemas/policies';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
-const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const storable = STORED_BODY_RULES;
 const perApi = 'partitions.per_api cannot be combined with acl, complexity, quota or rate_limit.';
 const own = "Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.";
 const ownBody =

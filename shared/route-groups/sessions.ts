@@ -75,10 +75,15 @@ export const sessionsRoutes = routeGroup('sessions', {
       'X-RateLimit-Reset',
     ],
     refusalHeaders: true,
-    params: z.object({ proxy: z.string().max(LIMITS.longString) }),
+    params: z.object({ proxy: z.string().max(LIMITS.forwardedPath) }),
     result: z.null(),
     noContent: true,
     doc: {
+      params: {
+        proxy:
+          `The forwarded request's path after /gw/ext-authz, decoded: at most ${LIMITS.forwardedPath} characters, and the request line ` +
+          'with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it)',
+      },
       models: { 400: 'CheckRefusal', 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
       freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",
     },

@@ -16,6 +16,7 @@ import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { needsServiceKey, orgLimitOf } from '../../shared/route-def';
+import { closedRoutes } from '../../shared/http/route-match';
 import { routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
@@ -80,6 +81,18 @@ describe.each(STAGES)('stage %s', (stage) => {
       .map(([, r]) => r.Properties.RouteKey);
     for (const r of routeList) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
+  });
+
+  it("closes a fixed path's methods that only a templated sibling has: they go to $default's function (405), not the sibling's", () => {
+    const routes = t().resources('AWS::ApiGatewayV2::Route');
+    const target = (key: string) => JSON.stringify(routes.find(([, r]) => r.Properties.RouteKey === key)?.[1].Properties.Target);
+    const closed = closedRoutes(routeList);
+    expect(closed.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /api/apis/oas', 'PUT /api/apis/oas/import', 'GET /gw/keys/create']),
+    );
+    for (const r of closed) expect(target(`${r.method} ${r.path}`), `${r.method} ${r.path}`).toBe(target('$default'));
+    // One invoke permission serves them all (scoped to the API), not one per route.
+    expect(t().resources('AWS::Lambda::Permission').length).toBeLessThanOrEqual(routeList.length + 6);
   });
 
   it(`names the table, secrets, log groups, API, topic and dashboard for ${stage}`, () => {

@@ -140,7 +140,7 @@ export interface SeededWorld {
  * rotation (on the second user), a streams patch (of an API of its own), policy import, the
  * organisation session, a dashboard key update, the check, and the list reads with a query.
  */
-export async function seedEveryRoute(c: RouteClient, label: string, tag?: string): Promise<SeededWorld> {
+export async function seedEveryRoute(c: RouteClient, label: string, tag?: string, opts: { keepSelfService?: boolean } = {}): Promise<SeededWorld> {
   const w = await buildWorld(c, label, tag);
   const second = w.userIds[1]!;
   await c.ok('PUT', `/admin/users/${second}`, { email_address: w.emails[1], active: true, first_name: 'S' });
@@ -159,7 +159,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', `/api/hooks/${w.hookId}/signing-secret`);
   await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
   const { day, month, year } = ACTIVITY_DAY;
-  const dashKeyHash = await seedSelfService(c, w);
+  const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.
   const forwarded = await c.send('GET', `/gw/ext-authz/${w.apiId}/probe`, { headers: { authorization: w.gwKey, 'x-gw-api-id': w.apiId } });
   if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
@@ -192,8 +192,10 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
  * A success on each self-service route (issue 27), on objects of their own: their key routes take
  * the key hash, which the table's `keyID` (a clear key) is not, and their deletes would otherwise
  * take the world's objects from the gateway routes' deletes. Answers the hash of the key it made.
+ * With `keep`, nothing is deleted, so the requests recorded for the other routes still find their
+ * objects (a walk that sends them again asks for it).
  */
-async function seedSelfService(c: RouteClient, w: World): Promise<string> {
+async function seedSelfService(c: RouteClient, w: World, keep = false): Promise<string> {
   const { day, month, year } = ACTIVITY_DAY;
   const range = `${day}/${month}/${year}/${day}/${month}/${year}`;
   const api = `dash-${w.tag}`;
@@ -218,9 +220,11 @@ async function seedSelfService(c: RouteClient, w: World): Promise<string> {
   await c.ok('GET', `/api/usage/apis/${w.apiId}/${range}?resolution=hour`);
   await c.ok('GET', `/api/usage/keys/${w.gwKeyHash}/${range}?resolution=day`);
   await c.ok('GET', '/api/users/me');
-  await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
-  await c.ok('DELETE', `/api/keys/${key.key_hash}`);
-  await c.ok('DELETE', `/api/portal/policies/${policy}`);
-  await c.ok('DELETE', `/api/apis/${api}`);
+  if (!keep) {
+    await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
+    await c.ok('DELETE', `/api/keys/${key.key_hash}`);
+    await c.ok('DELETE', `/api/portal/policies/${policy}`);
+    await c.ok('DELETE', `/api/apis/${api}`);
+  }
   return key.key_hash as string;
 }

@@ -57,7 +57,7 @@ export interface paths {
          * Create an organisation
          * @description Create an organisation; Meta is the new id.
          *
-         *     The id is the body's `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).
+         *     The id is the body's `id` when given, else 24 lowercase hex. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["organisationsCreate"];
         delete?: never;
@@ -541,7 +541,7 @@ export interface paths {
          * Create a key
          * @description Create a key; key (shown once) and key_hash in the result.
          *
-         *     The service generates the key id (<org_id><32 hex>); the clear key is answered this once, only its hash is kept. Every API in access_rights and every policy in apply_policies must exist. Each access_rights entry's api_id equals its map key. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     The service generates the key id (<org_id><32 hex>); the clear key is answered this once, only its hash is kept. Every API in access_rights and every policy in apply_policies must exist. Each access_rights entry's api_id equals its map key. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["keysCreate"];
         delete?: never;
@@ -590,7 +590,7 @@ export interface paths {
          * Replace a key of the caller's organisation that grants the API
          * @description Replace a key of the caller's organisation that grants the API; resets the live quota unless suppress_reset=1.
          *
-         *     The body replaces the session; org_id, date_created and key_hash are kept. The API (id or api_id) and the key must be the caller's organisation's and the key must grant the API. APIs and policies the body names must be the organisation's. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     The body replaces the session; org_id, date_created and key_hash are kept. The API (id or api_id) and the key must be the caller's organisation's and the key must grant the API. APIs and policies the body names must be the organisation's. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -615,7 +615,7 @@ export interface paths {
          * Create a key for the organisation in org_id
          * @description Create a key for the organisation in org_id.
          *
-         *     A key of the organisation in org_id, answered in the key result form. Every API in access_rights and every policy in apply_policies must exist. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     A key of the organisation in org_id, answered in the key result form. Every API in access_rights and every policy in apply_policies must exist. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["orgKeysAdminCreate"];
         delete?: never;
@@ -636,7 +636,7 @@ export interface paths {
          * Set an organisation's session
          * @description Set an organisation's session: its quota caps all its keys; reset_quota=1 restarts it.
          *
-         *     The organisation-wide session: its quota caps all the organisation's keys. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     The organisation-wide session: its quota caps all the organisation's keys. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         put: operations["orgKeysUpdate"];
         post?: never;
@@ -667,7 +667,7 @@ export interface paths {
          * Create a key in the caller's organisation
          * @description Create a key in the caller's organisation; key_id (the clear key, shown once) and key_hash in the result.
          *
-         *     The service generates the key id (<org_id><32 hex>); only its hash is kept. An org_id in the body must be absent or the caller's (400). Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). Each access_rights entry's api_id equals its map key. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     The service generates the key id (<org_id><32 hex>); only its hash is kept. An org_id in the body must be absent or the caller's (400). Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). Each access_rights entry's api_id equals its map key. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -698,7 +698,7 @@ export interface paths {
          * Replace a key of the caller's organisation by its hash
          * @description Replace a key of the caller's organisation by its hash; reset_quota=1 resets the live quota (kept otherwise).
          *
-         *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. The body replaces the session; org_id, date_created and key_hash are kept. Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one. The body replaces the session; org_id, date_created and key_hash are kept. Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist). The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -731,7 +731,7 @@ export interface paths {
          * Create a policy under its id
          * @description Create a policy under its id.
          *
-         *     Policy ids are chosen by the client and unique across the installation. partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     Policy ids are chosen by the client and unique across the installation. partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["policiesCreate"];
         delete?: never;
@@ -758,7 +758,7 @@ export interface paths {
          * Replace a policy
          * @description Replace a policy.
          *
-         *     Full replacement; _id and date_created are kept. A body whose id is not the path's is 400 (a rule between path and body). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     Full replacement; _id and date_created are kept. A body whose id is not the path's is 400 (a rule between path and body). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         put: operations["policiesUpdate"];
         post?: never;
@@ -787,7 +787,7 @@ export interface paths {
          * Import policies
          * @description Import policies: all validated before any is written; ids kept; Meta maps each id to true.
          *
-         *     Every policy is validated before any is written; ids are kept (a blank id takes _id) and unique within the import. partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. All-or-nothing per transaction of up to 100 policies and 4 MB. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     Every policy is validated before any is written; ids are kept (a blank id takes _id) and unique within the import. partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. All-or-nothing per transaction of up to 100 policies and 4 MB. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["policiesImport"];
         delete?: never;
@@ -817,7 +817,7 @@ export interface paths {
          * Create a policy in the caller's organisation
          * @description Create a policy in the caller's organisation; id optional (24 hex generated).
          *
-         *     Policy ids are unique across the installation. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     Policy ids are unique across the installation. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `policies` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -848,7 +848,7 @@ export interface paths {
          * Replace a policy of the caller's organisation
          * @description Replace a policy of the caller's organisation.
          *
-         *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one. Full replacement; _id and date_created are kept; a body id that is not the path's is 400. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. Every number of the body, meta_data included, is stored and must fit storage (contract §11).
+         *     Only the caller's organisation's policies: another organisation's id is 404 like an unknown one. Full replacement; _id and date_created are kept; a body id that is not the path's is 400. An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not exist). partitions.per_api cannot be combined with acl, complexity, quota or rate_limit. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `policies` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -1201,7 +1201,7 @@ export interface paths {
          * Create an OAuth client
          * @description Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed).
          *
-         *     The secret is generated (64 hex), answered this once and kept as a SHA-256 hash; client_id is generated unless given. Every number of meta_data is stored and must fit storage (contract §11).
+         *     The secret is generated (64 hex), answered this once and kept as a SHA-256 hash; client_id is generated unless given. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["oauthCreate"];
         delete?: never;
@@ -1222,7 +1222,7 @@ export interface paths {
          * Update an OAuth client
          * @description Update an OAuth client: replaces redirect_uri, policy_id, meta_data and description (omitted ones are emptied), keeps id and secret.
          *
-         *     api_id and client_id, when sent, must be the path's; the secret never changes (both rules between path or stored value and body). Every number of meta_data is stored and must fit storage (contract §11).
+         *     api_id and client_id, when sent, must be the path's; the secret never changes (both rules between path or stored value and body). The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         put: operations["oauthUpdate"];
         post?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
          * Create an OAuth client of an API of the caller's organisation
          * @description Create an OAuth client of an API of the caller's organisation: answers the client with its generated secret, shown this once.
          *
-         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). The secret is generated, answered this once and kept as a SHA-256 hash; client_id is generated unless given. Every number of meta_data is stored and must fit storage (contract §11).
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). The secret is generated, answered this once and kept as a SHA-256 hash; client_id is generated unless given. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `oauth` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -1304,7 +1304,7 @@ export interface paths {
          * Update an OAuth client of an API of the caller's organisation
          * @description Update an OAuth client of an API of the caller's organisation: replaces redirect_uri, policy_id, meta_data and description.
          *
-         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). Keeps id and secret; api_id and client_id, when sent, must be the path's. Every number of meta_data is stored and must fit storage (contract §11).
+         *     The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one. policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400). Keeps id and secret; api_id and client_id, when sent, must be the path's. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          *
          *     Needs `write` on `oauth` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -1810,7 +1810,7 @@ export interface components {
             use_oauth2?: boolean;
             use_openid?: boolean;
             use_standard_auth?: boolean;
-            api_id?: string | "";
+            api_id?: (string) | "";
             org_id?: string | "";
             id?: string;
             name?: string;
@@ -2835,7 +2835,15 @@ export interface components {
                     enabled?: boolean;
                     rate?: number;
                     per?: number | string;
-                    smoothing?: components["schemas"]["Smoothing"];
+                    smoothing?: {
+                        enabled?: boolean;
+                        delay?: number;
+                        step?: number;
+                        threshold?: number;
+                        trigger?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -2887,15 +2895,6 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
-        };
-        Smoothing: {
-            enabled?: boolean;
-            delay?: number;
-            step?: number;
-            threshold?: number;
-            trigger?: number;
         } & {
             [key: string]: unknown;
         };
@@ -3547,7 +3546,7 @@ export interface components {
             info?: {
                 dbId?: string;
                 expiration?: string;
-                id?: string | "";
+                id?: (string) | "";
                 name?: string;
                 orgId?: string | "";
                 state?: {
@@ -3958,7 +3957,15 @@ export interface components {
                     enabled?: boolean;
                     rate?: number;
                     per?: number | string;
-                    smoothing?: components["schemas"]["SmoothingInput"];
+                    smoothing?: {
+                        enabled?: boolean;
+                        delay?: number;
+                        step?: number;
+                        threshold?: number;
+                        trigger?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -4010,15 +4017,6 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
-        };
-        SmoothingInput: {
-            enabled?: boolean;
-            delay?: number;
-            step?: number;
-            threshold?: number;
-            trigger?: number;
         } & {
             [key: string]: unknown;
         };
@@ -4121,6 +4119,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SmoothingInput: {
+            enabled?: boolean;
+            delay?: number;
+            step?: number;
+            threshold?: number;
+            trigger?: number;
+        } & {
+            [key: string]: unknown;
+        };
         KeyWriteResult: {
             key: string;
             /** @constant */
@@ -4219,6 +4226,15 @@ export interface components {
             throttle_retry_limit?: number;
             max_query_depth?: number;
             smoothing?: components["schemas"]["Smoothing"];
+        } & {
+            [key: string]: unknown;
+        };
+        Smoothing: {
+            enabled?: boolean;
+            delay?: number;
+            step?: number;
+            threshold?: number;
+            trigger?: number;
         } & {
             [key: string]: unknown;
         };
@@ -4376,6 +4392,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description per_api true cannot be combined with acl, complexity, quota or rate_limit true */
         Partitions: {
             acl?: boolean;
             complexity?: boolean;
@@ -4490,7 +4507,11 @@ export interface components {
             id?: string;
             name?: string;
             description?: string;
-            kind?: string;
+            /**
+             * @description Only oas-template (the default); any other kind is 422
+             * @enum {string}
+             */
+            kind?: "oas-template";
             data: {
                 "x-gw-api-gateway"?: components["schemas"]["GwApiGatewayInput"];
             } & {
@@ -4850,12 +4871,22 @@ export interface components {
         };
         /** @description Any member name but __proto__, which every body refuses (as it does a constructor member holding prototype). */
         SafePropertyName: string;
+        /** @description A member name in a body stored as attributes: 1 to 1024 characters (storage holds no other), not __proto__. */
+        StoredMemberName: string;
+        /** @description A value storage cannot hold as attributes: a body stored as attributes is never one (400 naming the member). It nests no deeper than the body's x-stored-depth levels either (31 for the object stored, which is the first). */
+        UnstorableValue: unknown;
+        /** @description A JSON value storage holds as attributes (as far as JSON Schema can say): its numbers are StoredNumbers, its member names StoredMemberNames. */
+        StoredValue: (string | boolean | null) | components["schemas"]["StoredNumber"] | components["schemas"]["StoredValue"][] | {
+            [key: string]: components["schemas"]["StoredValue"];
+        };
         /** @description A number storage cannot hold: not zero, but smaller in magnitude than 1e-130. Stored numbers are never one (contract §11). */
         TinyNumber: number;
         /** @description A whole OpenAPI 3.x document that carries x-gw-api-gateway, or the bare x-gw-api-gateway object (no openapi, paths or x-gw-api-gateway member, and at least one of info, server, upstream, middleware), from which a minimal document is built. */
         OasWriteBody: components["schemas"]["OasWriteDocument"] | (components["schemas"]["GwApiGatewayInput"] & unknown & (unknown | unknown | unknown | unknown));
         /** @description An OpenAPI 3.0 or 3.1 document without x-gw-api-gateway, checked against the OpenAPI schema of its version (400 with the validator's messages). */
         ImportDocument: components["schemas"]["OasDocumentInput"] & unknown;
+        /** @description A number storage holds: 0, or a magnitude from 1e-130 to 2^53−1 (contract §11). */
+        StoredNumber: number;
     };
     responses: {
         /** @description 404: no route has this path (in the envelope of its prefix: GatewayError under /gw, DashboardError elsewhere) */
@@ -13170,6 +13201,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13306,6 +13338,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13442,6 +13475,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13578,6 +13612,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13714,6 +13749,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13850,6 +13886,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -13986,6 +14023,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The forwarded request's path after /gw/ext-authz, decoded: at most 1024 characters, and the request line with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it) */
                 proxy: string;
             };
             cookie?: never;
@@ -15229,7 +15267,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookInput"] & {
-                    target_path?: unknown;
                     header_map?: unknown;
                 };
             };
@@ -15604,7 +15641,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookInput"] & {
-                    target_path?: unknown;
                     header_map?: unknown;
                 };
             };
