@@ -5,7 +5,7 @@
  * stage's table (`TABLE_NAME=gw-management-prod AWS_REGION=eu-west-1 npm run count-policies`);
  * `npm start` runs it on its own table at every start. Running it again changes nothing.
  */
-import { countStoredPolicies } from '../shared/store/policy-counts';
+import { saveMissingPolicyCounts } from '../shared/store/policy-counts';
 
-const { organisations, policies } = await countStoredPolicies();
+const { organisations, policies } = await saveMissingPolicyCounts();
 console.log(`counted ${policies} policies of ${organisations} organisations whose policy count was not exact; every count is exact now`);

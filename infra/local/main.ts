@@ -38,7 +38,7 @@ async function main() {
     { resetConfig },
     { WEBHOOK_LIMITS },
     { ddb },
-    { countStoredPolicies },
+    { saveMissingPolicyCounts },
     { awaitLocalCommits },
     { startChangeFeed },
     { ensureTable },
@@ -84,7 +84,7 @@ async function main() {
   awaitLocalCommits(ddb());
   const table = await ensureTable(endpoint, tableName);
   // Policies stored by a release that kept no policy counts are counted once (README "Lists").
-  const counted = await countStoredPolicies();
+  const counted = await saveMissingPolicyCounts();
   if (counted.policies) console.log(`counted ${counted.policies} policies stored before policy counts were kept (${counted.organisations} organisations)`);
 
   const server = createLocalServer();

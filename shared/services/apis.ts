@@ -14,10 +14,10 @@ import { classicToOas } from '../domain/oas-classic';
 import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { VersionQuery } from '../schemas/import';
-import { deleteApiItems, insertApi, loadApi, loadApiSummaries, replaceApiItems, saveApi, type StoredApi } from '../store/apis';
+import { removeApiItems, insertApi, loadApi, loadApiSummaries, saveApiItems, saveApi, type StoredApi } from '../store/apis';
 import { writeItems, type TxItem } from '../store/db/transactions';
 import { retryWhileMoved, writeVersioned } from '../store/db/versioned-write';
-import { clientDeleteItems } from '../store/oauth-clients';
+import { removeClientItems } from '../store/oauth-clients';
 import { requireOwnReferences } from './definition-references';
 import { assertHandlersNameHooks } from './hooks';
 import { ownApi } from './own-apis';
@@ -148,7 +148,7 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
  */
 function baseItems(base: StoredApi, gateway: Obj, stamp: string): TxItem[] {
   const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
-  return replaceApiItems(recordFromOas(doc, stamp, base), base, { subject: false });
+  return saveApiItems(recordFromOas(doc, stamp, base), base, { subject: false });
 }
 
 function linkedBaseItems(base: StoredApi, childApiId: string, q: VersionQuery, stamp: string): TxItem[] {
@@ -262,12 +262,12 @@ async function liveChildren(base: StoredApi): Promise<string[]> {
  * overwritten).
  */
 async function deleteItems(api: StoredApi): Promise<TxItem[]> {
-  const clients = await clientDeleteItems(api.api_id);
+  const clients = await removeClientItems(api.api_id);
   // One transaction holds at most 100 items; an API with very many clients asks for them first.
   if (clients.length > MAX_CLIENTS_IN_DELETE) {
     throw new Conflict(`API ${api.api_id} has ${clients.length} OAuth clients; delete them first (at most ${MAX_CLIENTS_IN_DELETE} go with the API)`);
   }
-  const items = [...deleteApiItems(api), ...clients];
+  const items = [...removeApiItems(api), ...clients];
   if (!api.base_api_id) return items;
   const base = await loadApi(api.base_api_id);
   // Nothing to unlink when the base is gone or no longer lists this version.

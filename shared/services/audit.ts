@@ -11,7 +11,7 @@ import { pageRequest } from '../domain/paging';
 import { allows, type StoredPermissions } from '../domain/permissions';
 import { errorField, logger } from '../observability/logger';
 import type { AdminAuditListQuery, AuditListQuery } from '../schemas/audit';
-import { readAuditedChange, type AuditedChange } from '../store/audit-feed';
+import { loadAuditedChange, type AuditedChange } from '../store/audit-feed';
 import { loadAuditPage, putAuditEntry, type AuditEntry } from '../store/audit-log';
 import type { FeedRecord } from '../store/change-feed';
 
@@ -47,7 +47,7 @@ export async function recordAuditTrail(records: readonly FeedRecord[]): Promise<
   await Promise.all(
     records.map(async (r) => {
       try {
-        const change = await readAuditedChange(r);
+        const change = await loadAuditedChange(r);
         const entry = change && entryOf(change);
         if (entry) await putAuditEntry(entry, Math.floor(Date.parse(entry.at) / 1000) + retentionSeconds);
       } catch (e) {

@@ -31,21 +31,21 @@ import { headerMapProblems } from '../schemas/webhook-headers';
 import { loadApi, loadApis } from '../store/apis';
 import { loadKeySession } from '../store/keys';
 import { limitsFor } from '../domain/key-rules';
-import { readFeedRecord, type FeedChange, type FeedRecord } from '../store/change-feed';
+import { feedChangeOf, type FeedChange, type FeedRecord } from '../store/change-feed';
 import { claimAttemptSlot, releaseAttemptSlot } from '../store/delivery-budget';
 import {
   claimAttempt,
-  createDelivery,
+  insertDelivery,
   dueDeliveries,
-  getDelivery,
-  listDeliveries,
-  recordAttempt,
-  requeueDelivery,
+  loadDelivery,
+  loadDeliveryPage,
+  saveAttemptOutcome,
+  saveRedelivery,
   type Cooldown,
   type DueRef,
   type StoredDelivery,
 } from '../store/hook-deliveries';
-import { getHookForDelivery, getRoutedHooks, routedHookKey } from '../store/hooks';
+import { loadHookForDelivery, loadRoutedHooks, routedHookKey } from '../store/hooks';
 import { callWebhook, type CallResult } from '../net/webhook-call';
 import { errorField, logger } from '../observability/logger';
 import { count, METRIC, milliseconds } from '../observability/metrics';
@@ -89,7 +89,7 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
   await Promise.all(
     records.map(async (r) => {
       try {
-        const c = readFeedRecord(r);
+        const c = feedChangeOf(r);
         if (c?.kind === 'delivery') attempts.push({ record: r, message: c.ref });
         else if (c) await route(c);
       } catch (e) {
@@ -202,14 +202,14 @@ async function makeDeliveries(all: Target[]): Promise<void> {
     });
   }
   if (targets.length === 0) return;
-  const hooks = await getRoutedHooks(targets.map((t) => ({ orgId: t.orgId, hookId: t.route.hookId })));
+  const hooks = await loadRoutedHooks(targets.map((t) => ({ orgId: t.orgId, hookId: t.route.hookId })));
   const nowMs = Date.now();
   await mapLimit(targets, ROUTING_WRITES_IN_FLIGHT, async ({ orgId, route: r, payload }) => {
     const hook = hooks.get(routedHookKey(orgId, r.hookId));
     if (!hook) return;
     const seconds = r.eventTimeout ?? hook.event_timeout ?? DEFAULT_EVENT_TIMEOUT;
     const cooldown: Cooldown | undefined = payload.key_hash ? { event: cooldownEvent(payload), keyHash: payload.key_hash, seconds } : undefined;
-    await createDelivery(
+    await insertDelivery(
       {
         id: deliveryIdOf(payload.occurred_at, payload.id, r.hookId),
         org_id: orgId,
@@ -256,7 +256,7 @@ export async function runQueuedAttempt(m: AttemptMessage, nowMs: number = Date.n
   } finally {
     await releaseAttemptSlot(m.org_id, leaseId, until);
   }
-  const d = await getDelivery(ref.org_id, ref.hook_id, ref.id);
+  const d = await loadDelivery(ref.org_id, ref.hook_id, ref.id);
   if (d?.status !== 'pending' || (d.next_at_ms ?? nowMs) <= nowMs) return 'dropped';
   await requeue([ref], Math.max(1, (d.next_at_ms! - nowMs) / 1000));
   return 'early';
@@ -275,7 +275,7 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
   const attempts = delivery.attempts + 1;
   const done = Date.now();
   if (!result.error) {
-    await recordAttempt(delivery, lease, { status: 'delivered', responseCode: result.status, durationMs: result.durationMs }, done);
+    await saveAttemptOutcome(delivery, lease, { status: 'delivered', responseCode: result.status, durationMs: result.durationMs }, done);
     count(METRIC.deliveryDelivered);
     const lag = done - eventTimeMs(delivery);
     if (Number.isFinite(lag)) milliseconds(METRIC.deliveryLag, lag);
@@ -297,13 +297,13 @@ async function attemptDelivery(ref: DueRef, nowMs: number = Date.now()): Promise
     error: result.error,
   };
   if (delay === undefined) {
-    await recordAttempt(delivery, lease, { ...outcome, status: 'failed' }, done);
+    await saveAttemptOutcome(delivery, lease, { ...outcome, status: 'failed' }, done);
     count(METRIC.deliveryFailed);
     return 'attempted';
   }
   // Queued before it is recorded: a queue message that arrives before the record waits for it.
   await requeue([ref], delay);
-  await recordAttempt(delivery, lease, { ...outcome, status: 'pending', nextAtMs: done + delay * 1000 }, done);
+  await saveAttemptOutcome(delivery, lease, { ...outcome, status: 'pending', nextAtMs: done + delay * 1000 }, done);
   count(METRIC.deliveryRetried);
   return 'attempted';
 }
@@ -321,7 +321,7 @@ function eventTimeMs(d: StoredDelivery): number {
 type Attempt = Omit<CallResult, 'error'> & { error?: CallResult['error'] | 'hook_deleted' | 'refused_headers' | 'secret_unavailable' };
 
 async function call(d: StoredDelivery): Promise<Attempt> {
-  const found = await getHookForDelivery(d.org_id, d.hook_id);
+  const found = await loadHookForDelivery(d.org_id, d.hook_id);
   if (!found) return { durationMs: 0, error: 'hook_deleted', refused: true };
   const { hook, sealedSecret, previous } = found;
   // Checked again at delivery: a stored hook cannot carry a header the rules refuse today.
@@ -368,18 +368,18 @@ export async function queueDueDeliveries(nowMs: number = Date.now(), limit = 100
 
 /** GET /api/hooks/{hookID}/deliveries: newest first, paged; 404 for a hook that is not the organisation's. */
 export async function listHookDeliveries(orgId: string, hookId: string, query: PageQuery) {
-  if (!(await getHookForDelivery(orgId, hookId))) throw new NotFound(`webhook ${hookId} not found`);
-  return listDeliveries(orgId, hookId, pageRequest(query));
+  if (!(await loadHookForDelivery(orgId, hookId))) throw new NotFound(`webhook ${hookId} not found`);
+  return loadDeliveryPage(orgId, hookId, pageRequest(query));
 }
 
 /** POST .../deliveries/{deliveryID}/redeliver: one more attempt, due now (the change feed starts it). */
 export async function redeliver(orgId: string, hookId: string, deliveryId: string): Promise<void> {
-  if (!(await requeueDelivery(orgId, hookId, deliveryId, Date.now()))) throw new NotFound(`delivery ${deliveryId} not found`);
+  if (!(await saveRedelivery(orgId, hookId, deliveryId, Date.now()))) throw new NotFound(`delivery ${deliveryId} not found`);
 }
 
 /** POST /api/hooks/{hookID}/test: a `Ping` delivery to the hook, attempted through the change feed. */
 export async function pingHook(orgId: string, hookId: string): Promise<{ delivery_id: string; event_id: string }> {
-  if (!(await getHookForDelivery(orgId, hookId))) throw new NotFound(`webhook ${hookId} not found`);
+  if (!(await loadHookForDelivery(orgId, hookId))) throw new NotFound(`webhook ${hookId} not found`);
   const now = new Date();
   const event: EventName = 'Ping';
   const payload: EventPayload = {
@@ -393,7 +393,7 @@ export async function pingHook(orgId: string, hookId: string): Promise<{ deliver
     data: { hook_id: hookId },
   };
   const id = deliveryIdOf(payload.occurred_at, payload.id, hookId);
-  await createDelivery(
+  await insertDelivery(
     { id, org_id: orgId, hook_id: hookId, event_id: payload.id, event, api_id: '', payload: JSON.stringify(payload), created_at: payload.occurred_at },
     undefined,
     now.getTime(),

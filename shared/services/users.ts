@@ -14,7 +14,7 @@ import { hashPassword } from '../domain/passwords';
 import type { PageQuery } from '../schemas/common';
 import type { User, UserCreate, UserUpdate } from '../schemas/users';
 import { writeVersioned } from '../store/db/versioned-write';
-import { insertUser, loadUser, loadUserPage, saveUser, searchUserPage, shownUser, type UserRecord } from '../store/users';
+import { insertUser, loadUser, loadUserPage, saveUser, loadUserSearchPage, shownUser, type UserRecord } from '../store/users';
 import { forgetAccessKeys } from './credentials';
 
 /** A new dashboard access key: answered once, stored as its hash. */
@@ -54,7 +54,7 @@ export function listOrgUsers(orgId: string, query: PageQuery) {
 }
 
 export function searchOrgUsers(orgId: string, query: PageQuery & { q: string }) {
-  return searchUserPage(orgId, query.q, pageRequest(query));
+  return loadUserSearchPage(orgId, query.q, pageRequest(query));
 }
 
 /** A change of one user on the version it was read at (shared/store/db/versioned-write.ts). */

@@ -88,7 +88,7 @@ async function setIfBetter(key: Key, field: string, value: number | string, bett
 /**
  * One counter's share of a call: atomic ADDs of its sums (no read-modify-write, so concurrent
  * calls lose nothing), and, for a counter this call creates, its first minima, maxima, last hit
- * and names. Existing counters get those from `applyBounds`, which only ever improves them.
+ * and names. Existing counters get those from `saveCounterBounds`, which only ever improves them.
  */
 function counterUpdate(d: CounterDelta): TxItem {
   const names: Record<string, string> = {
@@ -190,12 +190,12 @@ function usageUpdate(d: UsageDelta): TxItem {
  * Brings each usage counter's largest latency up to this call's (only ever raised, so running it
  * again after a retry changes nothing twice).
  */
-export async function applyUsageMaxima(deltas: readonly UsageDelta[]): Promise<void> {
+export async function saveUsageMaxima(deltas: readonly UsageDelta[]): Promise<void> {
   await mapLimit([...deltas], BOUND_WRITERS, (d) => setIfBetter(usageKey(d.org_id, d.api_id, d.hour), 'max_latency', d.max_latency, '>'));
 }
 
 /** Every hourly usage counter of an organisation's API from `firstHour` to `lastHour` inclusive: one Query, followed page by page. */
-export async function readApiUsage(orgId: string, apiId: string, firstHour: string, lastHour: string): Promise<UsageItem[]> {
+export async function loadApiUsage(orgId: string, apiId: string, firstHour: string, lastHour: string): Promise<UsageItem[]> {
   const pk = usageKey(orgId, apiId, firstHour).PK;
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
@@ -212,7 +212,7 @@ const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max
  * value is only a worse one) leaves out the writes that could not win, and running this again
  * after a retry changes nothing twice.
  */
-export async function applyBounds(deltas: readonly CounterDelta[]): Promise<void> {
+export async function saveCounterBounds(deltas: readonly CounterDelta[]): Promise<void> {
   const stored = new Map<string, Record<string, unknown>>();
   const pages = chunksOf(
     deltas.map((d) => activityKeys.counter(d)),
@@ -311,7 +311,7 @@ export interface BatchChunk {
  * the same transaction: either the counters and the marker are stored, or neither. A marker that
  * exists already means an earlier attempt applied this run, which is then skipped.
  */
-export async function writeChunk(deltas: readonly CounterDelta[] | { usage: readonly UsageDelta[] }, chunk: BatchChunk | undefined): Promise<void> {
+export async function saveChunk(deltas: readonly CounterDelta[] | { usage: readonly UsageDelta[] }, chunk: BatchChunk | undefined): Promise<void> {
   // A run holds either key counters or API usage counters (README "Limits": one more ADD per (API, hour)).
   const updates = 'usage' in deltas ? deltas.usage.map(usageUpdate) : deltas.map(counterUpdate);
   if (!chunk) return transactWrite(updates);
@@ -338,7 +338,7 @@ export async function appliedChunks(batchId: string, run: string): Promise<Set<n
 }
 
 /** Every hourly counter of a key in whole days `range`: one Query, followed page by page. */
-export async function readKeyCounters(keyHash: string, range: DayRange): Promise<CounterItem[]> {
+export async function loadKeyCounters(keyHash: string, range: DayRange): Promise<CounterItem[]> {
   const { low, high } = activityKeys.range(range);
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',

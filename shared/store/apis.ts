@@ -17,7 +17,7 @@ import { listPage } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, orgMustExist, readCount } from './organisations';
+import { countChange, orgMustExist, loadCount } from './organisations';
 import { CLAIM_ATTEMPTS, ClaimsMoved, claimItems, releaseItems } from './listen-claims';
 import { routingVersionMove } from './routing-version';
 import type { ApiRecord } from '../domain/api-records';
@@ -97,7 +97,7 @@ const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] 
  * Transaction items that create an API, its listen claim aside (listen-claims.ts): its
  * organisation exists unless blank (422), api_id and database id unique (409), org count +1.
  */
-export function createApiItems(api: ApiRecord): TxItem[] {
+export function insertApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   return [
     mains.insert(main, { taken: () => new IdTaken('api_id') }),
@@ -115,7 +115,7 @@ export function createApiItems(api: ApiRecord): TxItem[] {
  * rewritten, surplus parts removed, counts moved when the organisation changes (to one that
  * exists, 422 otherwise).
  */
-export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { subject?: boolean } = {}): TxItem[] {
+export function saveApiItems(api: ApiRecord, previous: Stored, opts: { subject?: boolean } = {}): TxItem[] {
   const { main, parts } = itemsOf(api);
   const items: TxItem[] = [guardVersion(mains.put(main), previous.version, { subject: opts.subject ?? true }), ...partPuts(api.api_id, parts)];
   for (let n = parts.length + 1; n < previous.parts; n++) items.push(partItems.remove(api.api_id, n));
@@ -145,13 +145,13 @@ async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, prev
 
 /** Stores a new API, with `extra` items in the same transaction (a version's base). */
 export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
-  await writeWithClaim([...createApiItems(api), ...extra], api, undefined);
+  await writeWithClaim([...insertApiItems(api), ...extra], api, undefined);
   return api;
 }
 
 /** Writes `next` over the API read as `previous` (guarded by its version), with `extra` items in the same transaction. */
 export async function saveApi(next: ApiRecord, previous: Stored, extra: TxItem[] = []): Promise<void> {
-  await writeWithClaim([...replaceApiItems(next, previous), ...extra], next, previous);
+  await writeWithClaim([...saveApiItems(next, previous), ...extra], next, previous);
 }
 
 /** The record and the size of its stored JSON (decompression capped at LIMITS.storedJsonBytes). */
@@ -260,7 +260,7 @@ export const apiMustExist = (apiId: string, missing: () => AppError): TxItem => 
  * The delete of an API read as `previous`: the main item only if still at that version
  * (guardVersion), its markers (listen claim too), parts and count.
  */
-export function deleteApiItems(previous: Stored): TxItem[] {
+export function removeApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
   const items: TxItem[] = [
     guardVersion(mains.remove(apiId), previous.version),
@@ -300,7 +300,7 @@ export async function loadApiPage(orgId: string, sort: ApiSort, req: PageRequest
     forward: !sort.startsWith('-'),
     budget: { bytes: LIMITS.responseBytes, sizeOf: packedLowerBound, exceeded: () => new ResponseTooLarge() },
   };
-  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'API')]);
+  const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'API')]);
   const apis: Stored[] = [];
   let bytes = 0;
   for (const item of page.items) {

@@ -14,7 +14,7 @@ import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, readCount } from './organisations';
+import { countChange, loadCount } from './organisations';
 
 export const assetKeys = {
   main: (orgId: string, dbId: string): StorageKey => ({ PK: `ORG#${orgId}#ASSET#${dbId}`, SK: 'ASSET' }),
@@ -118,6 +118,6 @@ export async function removeAsset(previous: AssetRecord): Promise<void> {
 
 export async function loadAssetPage(orgId: string, req: PageRequest) {
   const q = { index: 'GSI1' as const, partition: assetKeys.ofOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'ASSET')]);
+  const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'ASSET')]);
   return { assets: page.items.map(unpack).map(shownAsset), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

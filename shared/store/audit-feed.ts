@@ -107,7 +107,7 @@ async function deletionOf(key: StorageKey, approxMs: number | undefined): Promis
 }
 
 /** The change of a configuration object a record carries, or undefined for every other record. */
-export async function readAuditedChange(r: FeedRecord): Promise<AuditedChange | undefined> {
+export async function loadAuditedChange(r: FeedRecord): Promise<AuditedChange | undefined> {
   const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
   const follows = entity ? FOLLOWED[entity] : undefined;
   if (!follows || !r.eventName) return undefined;

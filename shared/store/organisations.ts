@@ -93,13 +93,13 @@ export function countUpWithin(orgId: string, kind: CountedKind, max: number, ref
 }
 
 /** An organisation's count of `kind` (0 when it has none of that kind yet). */
-export async function readCount(orgId: string, kind: CountedKind): Promise<number> {
+export async function loadCount(orgId: string, kind: CountedKind): Promise<number> {
   const item = await getItem(orgKeys.counter(orgId, kind), true);
   return typeof item?.n === 'number' ? item.n : 0;
 }
 
 /** An organisation's count of `kind` when it is marked exact (see EXACT), else undefined. */
-export async function readExactCount(orgId: string, kind: CountedKind): Promise<number | undefined> {
+export async function loadExactCount(orgId: string, kind: CountedKind): Promise<number | undefined> {
   const item = await getItem(orgKeys.counter(orgId, kind), true);
   return item?.[EXACT] === true && typeof item.n === 'number' ? item.n : undefined;
 }

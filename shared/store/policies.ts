@@ -20,7 +20,7 @@ import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardAbsent, guardVersion, retryWhileMoved, writeVersioned } from './db/versioned-write';
-import { countChange, orgMustExist, readExactCount } from './organisations';
+import { countChange, orgMustExist, loadExactCount } from './organisations';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
@@ -161,7 +161,7 @@ export async function removePolicy(id: string, ifMatch: IfMatch | undefined, ofO
  */
 export async function loadOrgPolicyPage(orgId: string, req: PageRequest) {
   const q: ListQuery = { index: 'GSI1', partition: policiesOfOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), req.mode === 'all' ? Promise.resolve(0) : readExactCount(orgId, 'POLICY')]);
+  const [page, total] = await Promise.all([listPage(q, req), req.mode === 'all' ? Promise.resolve(0) : loadExactCount(orgId, 'POLICY')]);
   const data = page.items.map((i) => {
     const { version: _v, ...p } = policies.fromItem(i);
     return p as StoredPolicy;

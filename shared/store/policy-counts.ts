@@ -91,7 +91,7 @@ async function countOrganisation(orgId: string): Promise<number> {
 }
 
 /** Counts the uncounted policies of every organisation whose count is not exact yet (safe to run again). */
-export async function countStoredPolicies(): Promise<{ organisations: number; policies: number }> {
+export async function saveMissingPolicyCounts(): Promise<{ organisations: number; policies: number }> {
   let organisations = 0;
   let policies = 0;
   for (const orgId of await organisationIds()) {

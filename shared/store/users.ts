@@ -12,7 +12,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, orgMustExist, readCount } from './organisations';
+import { countChange, orgMustExist, loadCount } from './organisations';
 
 export const userKeys = {
   user: (userId: string): StorageKey => ({ PK: `USER#${userId}`, SK: 'USER' }),
@@ -139,7 +139,7 @@ function permissionsOf(item: object | undefined): Record<string, unknown> | unde
 const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: userKeys.ofOrg(orgId), forward: true });
 
 export async function loadUserPage(orgId: string, req: PageRequest) {
-  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), readCount(orgId, 'USER')]);
+  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), loadCount(orgId, 'USER')]);
   return { pages: pageCount(total, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }
 
@@ -147,7 +147,7 @@ export async function loadUserPage(orgId: string, req: PageRequest) {
  * Case-insensitive substring of the e-mail. No count can follow a search term, so `pages` is the
  * pages the read has seen (contract §5), never a count of every match.
  */
-export async function searchUserPage(orgId: string, term: string, req: PageRequest) {
+export async function loadUserSearchPage(orgId: string, term: string, req: PageRequest) {
   const q: ListQuery = {
     ...usersQuery(orgId),
     filter: { expression: 'contains(#e, :q)', names: { '#e': 'email_lower' }, values: { ':q': term.toLowerCase() } },

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits';
-import { countStoredPolicies } from '../../shared/store/policy-counts';
+import { saveMissingPolicyCounts } from '../../shared/store/policy-counts';
 import { makeApi, rightsFor, uid } from '../support/fixtures';
 import { commandRecorder, type Read } from '../support/sent-commands';
 import { onEmulator, startStage, type Stage } from '../support/stage';
@@ -187,7 +187,7 @@ describe.skipIf(onEmulator)('policies stored before policy counts were kept', ()
     expect((await s.gw('POST', '/gw/policies', { id: uid('new'), name: 'new', org_id: t.orgId })).status).toBe(200);
     const other = await s.tenant(uid('old-to'));
     const [counted, ...writes] = await Promise.all([
-      countStoredPolicies(),
+      saveMissingPolicyCounts(),
       s.dash(t.key, 'PUT', `/api/portal/policies/${t.ids[0]}`, { id: t.ids[0], name: 'renamed' }),
       s.gw('DELETE', `/gw/policies/${t.ids[1]}`),
       s.gw('PUT', `/gw/policies/${t.ids[2]}`, { id: t.ids[2], name: 'moved', org_id: other.orgId }),
@@ -201,7 +201,7 @@ describe.skipIf(onEmulator)('policies stored before policy counts were kept', ()
     expect([after.pages1, after.pages3]).toEqual([6, 2]);
     expect((await listed(other)).pages1).toBe(1);
     // Counting again changes nothing.
-    await countStoredPolicies();
+    await saveMissingPolicyCounts();
     expect((await listed(t)).pages1).toBe(6);
     // The count a policy is held in is never shown.
     const got = await s.gw('GET', `/gw/policies/${t.ids[4]}`);
