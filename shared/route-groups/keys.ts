@@ -63,7 +63,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysGet: route({
     method: 'GET',
-    path: '/gw/keys/{keyID}',
+    path: '/gw/keys/{keyRef}',
     group: 'gateway',
     access: 'read',
     tableActions: ['BatchGetItem', 'Query'],
@@ -80,7 +80,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysDelete: route({
     method: 'DELETE',
-    path: '/gw/keys/{keyID}',
+    path: '/gw/keys/{keyRef}',
     group: 'gateway',
     access: 'write',
     tableActions: ['Query', 'PutItem', 'DeleteItem', 'UpdateItem'],
@@ -92,9 +92,9 @@ export const keysRoutes = routeGroup('keys', {
     query: keyGetQuerySchema,
     result: keyWriteSchema,
   }),
-  keysDashboardUpdate: route({
+  apiKeysUpdate: route({
     method: 'PUT',
-    path: '/api/apis/{apiID}/keys/{keyID}',
+    path: '/api/apis/{apiID}/keys/{keyRef}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -113,14 +113,14 @@ export const keysRoutes = routeGroup('keys', {
       409: userNameTaken,
       422: "An API or policy the body names is not the caller organisation's",
     },
-    params: z.object({ apiID: idSchema, keyID: usernameSchema }),
+    params: z.object({ apiID: idSchema, keyRef: usernameSchema }),
     query: keyUpdateQuerySchema,
     body: keyDashboardSchema,
     result: keyResultSchema,
     doc: {
       bodyRule: grantRule,
       params: {
-        keyID: 'The key id, its hash (hashed), or a basic-auth user name (username=true)',
+        keyRef: 'The key id, its hash (hashed), or a basic-auth user name (username=true)',
         hashed: 'Any non-empty value but 0 and false (any case): the path holds the key hash',
       },
     },
@@ -199,7 +199,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysDashboardGet: route({
     method: 'GET',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'read',
     permission: 'keys',
@@ -211,11 +211,11 @@ export const keysRoutes = routeGroup('keys', {
     successHeaders: ['ETag'],
     statuses: { 404: "No such key in the caller's organisation" },
     result: keyByHashResultSchema,
-    doc: { params: { keyID: 'The key hash' } },
+    doc: { params: { keyHash: 'The key hash' } },
   }),
-  keysDashboardReplace: route({
+  keysDashboardUpdate: route({
     method: 'PUT',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -235,11 +235,11 @@ export const keysRoutes = routeGroup('keys', {
     query: keyReplaceQuerySchema,
     body: keyDashboardSchema,
     result: keyByHashResultSchema,
-    doc: { bodyRule: grantRule, params: { keyID: 'The key hash' } },
+    doc: { bodyRule: grantRule, params: { keyHash: 'The key hash' } },
   }),
   keysDashboardDelete: route({
     method: 'DELETE',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -251,6 +251,6 @@ export const keysRoutes = routeGroup('keys', {
     success: 'Key deleted',
     statuses: { 404: "No such key in the caller's organisation", 409: 'The key changed while it was being deleted; try again' },
     result: okNullSchema,
-    doc: { params: { keyID: 'The key hash' } },
+    doc: { params: { keyHash: 'The key hash' } },
   }),
 }) satisfies Record<string, RouteDef>;

@@ -136,7 +136,7 @@ export const keyGatewaySchema = storableBody(storedLooseObject({ ...sessionField
 const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: storedValue.optional() };
 
 /**
- * Dashboard form (PUT /api/apis/{apiID}/keys/{keyID}): the body replaces the session but
+ * Dashboard form (PUT /api/apis/{apiID}/keys/{keyRef}): the body replaces the session but
  * `org_id`, `date_created` and `key_hash` are kept from the stored key (contract §6), and the
  * key id comes from the path.
  */
@@ -145,7 +145,7 @@ export const keyDashboardSchema = storableBody(storedLooseObject(dashboardFields
 /** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
 export const keyAdminSchema = storableBody(storedLooseObject({ ...dashboardFields, org_id: idSchema }).transform(without([...SERVER_OWNED, 'key_id'])));
 
-/** The key result of PUT /api/apis/{apiID}/keys/{keyID} and POST /admin/org/keys. */
+/** The key result of PUT /api/apis/{apiID}/keys/{keyRef} and POST /admin/org/keys. */
 export const keyResultSchema = z.object({
   api_model: looseObject,
   key_id: z.string(),
@@ -181,10 +181,10 @@ const keyListRowSchema = z.object({
 export type KeyListRow = z.infer<typeof keyListRowSchema>;
 export const keyListSchema = z.object({ keys: z.array(keyListRowSchema), pages: z.number().int(), next_cursor: z.string().optional() });
 
-/** Query of PUT /api/keys/{keyID}: reset_quota=1 resets the live quota (kept otherwise). */
+/** Query of PUT /api/keys/{keyHash}: reset_quota=1 resets the live quota (kept otherwise). */
 export const keyReplaceQuerySchema = z.object({ reset_quota: queryBool.optional() });
 
-/** Query of PUT /api/apis/{apiID}/keys/{keyID} (contract §6). */
+/** Query of PUT /api/apis/{apiID}/keys/{keyRef} (contract §6). */
 export const keyUpdateQuerySchema = z.object({
   suppress_reset: queryBool.optional(),
   auto_guess: queryBool.optional(),
@@ -200,7 +200,7 @@ export const keyUpdateQuerySchema = z.object({
   username: queryBool.optional(),
 });
 
-/** Query of GET and DELETE /gw/keys/{keyID}: hashed=true|1 the path holds the hash, false|0 the key; anything else is 400. */
+/** Query of GET and DELETE /gw/keys/{keyRef}: hashed=true|1 the path holds the hash, false|0 the key; anything else is 400. */
 export const keyGetQuerySchema = z.object({
   hashed: queryBool.optional(),
 });

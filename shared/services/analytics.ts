@@ -13,7 +13,7 @@ import { summariseUsage, usageRange, usageRows, type Resolution } from '../domai
 import type { UsageParams } from '../schemas/analytics';
 import { appliedChunks, saveCounterBounds, saveUsageMaxima, claimBatch, loadApiUsage, loadKeyCounters, saveChunk } from '../store/analytics';
 import { loadKeySession, loadKeySessions } from '../store/keys';
-import { ownApiSummary } from './own-apis';
+import { orgApiSummary } from './org-apis';
 
 /** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
 const CHUNK_WRITERS = 4;
@@ -83,7 +83,7 @@ export async function keyActivity(orgId: string, params: KeyActivityParams, quer
  */
 export async function apiUsage(orgId: string, params: UsageParams & { apiID: string }, resolution: Resolution) {
   const range = usageRange(params, resolution);
-  const api = await ownApiSummary(orgId, params.apiID);
+  const api = await orgApiSummary(orgId, params.apiID);
   if (!api) throw new NotFound(`API ${params.apiID} not found`);
   const items = await loadApiUsage(orgId, api.api_id, range.firstHour, range.lastHour);
   return { resolution, from: range.from, to: range.to, data: usageRows(items, range) };

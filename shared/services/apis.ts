@@ -18,9 +18,9 @@ import { removeApiItems, insertApi, loadApi, loadApiSummaries, saveApiItems, sav
 import { writeItems, type TxItem } from '../store/db/transactions';
 import { retryWhileMoved, writeVersioned } from '../store/db/versioned-write';
 import { removeClientItems } from '../store/oauth-clients';
-import { requireOwnReferences } from './definition-references';
+import { requireOrgReferences } from './definition-references';
 import { assertHandlersNameHooks } from './hooks';
-import { ownApi } from './own-apis';
+import { orgApi } from './org-apis';
 
 type Obj = Record<string, unknown>;
 
@@ -44,13 +44,13 @@ export type Writer = { org?: undefined } | { org: string };
 
 /** The checks of every definition write: references of a dashboard write in its organisation, webhook handlers. */
 async function checkDefinition(record: ApiRecord, by: Writer): Promise<void> {
-  if (by.org !== undefined) await requireOwnReferences(by.org, record, { versions: true });
+  if (by.org !== undefined) await requireOrgReferences(by.org, record, { versions: true });
   await assertHandlersNameHooks(record.org_id, record.classic);
 }
 
 /** The API a write replaces: for a dashboard write, only the caller's, by api_id or database id; 404 otherwise. */
 async function existingApi(apiId: string, by: Writer): Promise<StoredApi> {
-  const existing = by.org === undefined ? await loadApi(apiId) : await ownApi(by.org, apiId);
+  const existing = by.org === undefined ? await loadApi(apiId) : await orgApi(by.org, apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   return existing;
 }
@@ -131,7 +131,7 @@ const unknownBase = (id: string) => new Unprocessable(`base API ${id} does not e
 
 /** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
 async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<StoredApi> {
-  const base = await ownApi(orgId, baseId);
+  const base = await orgApi(orgId, baseId);
   if (!base) throw unknownBase(baseId);
   if (base.api_id === childApiId) {
     throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);

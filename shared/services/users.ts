@@ -68,7 +68,7 @@ function writeUser<R>(id: string, ifMatch: IfMatch | undefined, change: (current
  * and changed permissions apply, from the next table read. An omitted password keeps the stored hash,
  * omitted permissions the stored ones (contract §9: `{}` would grant every group).
  */
-export async function updateUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
+export async function replaceUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
   // Hashing is slow on purpose (scrypt): once, before the change that may be tried again.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const out = await writeUser(id, ifMatch, async (current) => {

@@ -78,7 +78,7 @@ describe('every write that stores access rights refuses allowed_urls past the li
     await refusesEach((r) => s.dash(t.key, 'POST', '/api/keys', { access_rights: r }));
   });
 
-  it('keys: PUT /api/apis/{apiID}/keys/{keyID}, PUT /api/keys/{keyID} (the key keeps its rules)', async () => {
+  it('keys: PUT /api/apis/{apiID}/keys/{keyRef}, PUT /api/keys/{keyHash} (the key keeps its rules)', async () => {
     const { key, hash } = await makeKey(s, { org_id: t.orgId, access_rights: rights(rules(2, 'kept')) });
     await refusesEach((r) => s.dash(t.key, 'PUT', `/api/apis/${apiId}/keys/${key}`, { access_rights: r }));
     await refusesEach((r) => s.dash(t.key, 'PUT', `/api/keys/${hash}`, { access_rights: r }));

@@ -61,7 +61,7 @@ describe('prototype-like member names at every open member of every write body',
   const writes = routeList.filter((r) => r.access === 'write' && r.body);
 
   it('finds open members to aim at in the routes that store bodies as attributes', () => {
-    for (const k of ['PUT /gw/org/keys/{orgID}', 'POST /admin/org/keys', 'POST /gw/keys/create', 'PUT /api/apis/{apiID}/keys/{keyID}']) {
+    for (const k of ['PUT /gw/org/keys/{orgID}', 'POST /admin/org/keys', 'POST /gw/keys/create', 'PUT /api/apis/{apiID}/keys/{keyRef}']) {
       const r = writes.find((x) => routeKey(x) === k)!;
       expect(memberNameCases(r, baseOf(c, seeded, r), 't').filter((m) => m.stored).length, k).toBeGreaterThan(0);
     }

@@ -22,7 +22,8 @@ const NOT_IN_TABLE = [
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
-const NON_ID_PARAMS = ['keyHash', 'domain', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
+// keyRef names a key in any of its forms (id, hash or user name, as the query says): no one id.
+const NON_ID_PARAMS = ['keyHash', 'keyRef', 'domain', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
 const folders = readdirSync('functions', { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -44,7 +45,7 @@ describe('the route table and the handler files', () => {
   it('derives a handler file from the group and the route name', () => {
     expect(handlerEntry('hooks', 'hooksCreate')).toBe('functions/hooks/create.ts');
     expect(handlerEntry('imports', 'oasImport')).toBe('functions/imports/oas-import.ts');
-    expect(handlerEntry('keys', 'keysDashboardUpdate')).toBe('functions/keys/dashboard-update.ts');
+    expect(handlerEntry('keys', 'apiKeysUpdate')).toBe('functions/keys/api-keys-update.ts');
     expect(handlerEntry('users', 'usersRotateAccessKey')).toBe('functions/users/rotate-access-key.ts');
     expect(handlerEntry('analytics', 'keyActivity')).toBe('functions/analytics/key-activity.ts');
     expect(routes.oasImport.entry).toBe('functions/imports/oas-import.ts');
@@ -67,11 +68,11 @@ describe('the route table and the handler files', () => {
     expect([...entries, ...NOT_IN_TABLE].sort()).toEqual([...handlerFiles].sort());
   });
 
-  it('names every id in a path <thing>ID, and keeps the spec names of the values that are no ids', () => {
+  it('names every id in a path <thing>ID, and each value that is no id by what it holds', () => {
     const params = [...new Set(routeList.flatMap((r) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!)))];
     const odd = params.filter((p) => !/^[a-z]+ID$/.test(p) && !NON_ID_PARAMS.includes(p));
     expect(odd).toEqual([]);
-    expect(params).toEqual(expect.arrayContaining(['apiID', 'keyID', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
+    expect(params).toEqual(expect.arrayContaining(['apiID', 'keyRef', 'keyHash', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
   });
 });
 
@@ -101,7 +102,7 @@ describe('permissions and per-organisation limits in the table (README "Credenti
     expect(permissionOf(routes.hooksCreate)).toEqual({ group: 'hooks', level: 'write' });
     expect(permissionOf(routes.hooksDeliveries)).toEqual({ group: 'hooks', level: 'read' });
     expect(permissionOf(routes.oasImport)).toEqual({ group: 'apis', level: 'write' });
-    expect(permissionOf(routes.keysDashboardUpdate)).toEqual({ group: 'keys', level: 'write' });
+    expect(permissionOf(routes.apiKeysUpdate)).toEqual({ group: 'keys', level: 'write' });
     expect(permissionOf(routes.keyActivity)).toEqual({ group: 'analytics', level: 'read' });
     expect(permissionOf(routes.usersCreate)).toBeUndefined();
   });

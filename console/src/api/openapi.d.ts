@@ -550,7 +550,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/gw/keys/{keyID}": {
+    "/gw/keys/{keyRef}": {
         parameters: {
             query?: never;
             header?: never;
@@ -578,7 +578,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/apis/{apiID}/keys/{keyID}": {
+    "/api/apis/{apiID}/keys/{keyRef}": {
         parameters: {
             query?: never;
             header?: never;
@@ -594,7 +594,7 @@ export interface paths {
          *
          *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
-        put: operations["keysDashboardUpdate"];
+        put: operations["apiKeysUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -678,7 +678,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/keys/{keyID}": {
+    "/api/keys/{keyHash}": {
         parameters: {
             query?: never;
             header?: never;
@@ -702,7 +702,7 @@ export interface paths {
          *
          *     Needs `write` on `keys` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
-        put: operations["keysDashboardReplace"];
+        put: operations["keysDashboardUpdate"];
         post?: never;
         /**
          * Delete a key of the caller's organisation by its hash, with its live quota
@@ -9759,8 +9759,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The key id, or its SHA-256 hash with hashed=true */
-                keyID: string;
+                /** @description The key: its id, or its SHA-256 hash with hashed=true */
+                keyRef: string;
             };
             cookie?: never;
         };
@@ -9900,8 +9900,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The key id, or its SHA-256 hash with hashed=true */
-                keyID: string;
+                /** @description The key: its id, or its SHA-256 hash with hashed=true */
+                keyRef: string;
             };
             cookie?: never;
         };
@@ -10043,7 +10043,7 @@ export interface operations {
             };
         };
     };
-    keysDashboardUpdate: {
+    apiKeysUpdate: {
         parameters: {
             query?: {
                 /** @description 1 or true keeps the live quota; otherwise the update resets it */
@@ -10063,7 +10063,7 @@ export interface operations {
                 /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
                 apiID: string;
                 /** @description The key id, its hash (hashed), or a basic-auth user name (username=true) */
-                keyID: string;
+                keyRef: string;
             };
             cookie?: never;
         };
@@ -11011,7 +11011,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The key hash */
-                keyID: string;
+                keyHash: string;
             };
             cookie?: never;
         };
@@ -11135,7 +11135,7 @@ export interface operations {
             };
         };
     };
-    keysDashboardReplace: {
+    keysDashboardUpdate: {
         parameters: {
             query?: {
                 /** @description 1 or true restarts the organisation's live quota window */
@@ -11147,7 +11147,7 @@ export interface operations {
             };
             path: {
                 /** @description The key hash */
-                keyID: string;
+                keyHash: string;
             };
             cookie?: never;
         };
@@ -11338,7 +11338,7 @@ export interface operations {
             };
             path: {
                 /** @description The key hash */
-                keyID: string;
+                keyHash: string;
             };
             cookie?: never;
         };

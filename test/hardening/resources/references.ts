@@ -133,9 +133,9 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
       kind: 'policy',
       send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),
     },
-    { route: 'keysDashboardReplace', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
     {
-      route: 'keysDashboardReplace',
+      route: 'keysDashboardUpdate',
       what: 'apply_policies',
       kind: 'policy',
       send: (id) => keyReplace({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
@@ -167,15 +167,15 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
   ];
   return [
     ...selfService,
-    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'apiKeysUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
     {
-      route: 'keysDashboardUpdate',
+      route: 'apiKeysUpdate',
       what: 'apply_policies',
       kind: 'policy',
       send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
     },
     {
-      route: 'keysDashboardUpdate',
+      route: 'apiKeysUpdate',
       what: 'apply_policy_id',
       kind: 'policy',
       send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),

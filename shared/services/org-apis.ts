@@ -6,14 +6,14 @@
  */
 import { loadApi, loadApiSummaryByAnyId, type ApiSummary, type StoredApi } from '../store/apis';
 
-export async function ownApiSummary(orgId: string, anyId: string): Promise<ApiSummary | undefined> {
+export async function orgApiSummary(orgId: string, anyId: string): Promise<ApiSummary | undefined> {
   const summary = await loadApiSummaryByAnyId(anyId);
   return summary?.org_id === orgId ? summary : undefined;
 }
 
 /** The whole API, read only once its summary showed it is `orgId`'s (and checked again on what was read). */
-export async function ownApi(orgId: string, anyId: string): Promise<StoredApi | undefined> {
-  const summary = await ownApiSummary(orgId, anyId);
+export async function orgApi(orgId: string, anyId: string): Promise<StoredApi | undefined> {
+  const summary = await orgApiSummary(orgId, anyId);
   const api = summary && (await loadApi(summary.api_id));
   return api?.org_id === orgId ? api : undefined;
 }
