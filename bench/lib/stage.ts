@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb-local';
-import { randomHex } from '../../shared/domain/hashing';
+import { randomHex } from '../../shared/lib/hashing';
 import { spawnStage } from '../../test/support/stage';
 
 export interface BenchStage {

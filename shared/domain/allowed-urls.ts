@@ -12,7 +12,7 @@
  * hold (shared/schemas/allowed-urls.ts, README "Limits").
  */
 import { RE2JS, RE2Set } from 're2js';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 /** The request a check is asked about, as far as path rules need it. */
 export interface RequestLine {

@@ -7,7 +7,7 @@ import type { Operation } from 'fast-json-patch';
 import jsonPatch from 'fast-json-patch';
 import type { AuditObjectType } from '../schemas/audit';
 import { CREDENTIAL_MASK, credentialSpots, replaceSpots } from './credential-members';
-import { sha256Hex } from './hashing';
+import { sha256Hex } from '../lib/hashing';
 
 export type { AuditObjectType };
 

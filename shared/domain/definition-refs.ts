@@ -4,7 +4,7 @@
  * organisation's (README, "Choices where the spec is silent"); the store checks them.
  */
 import { GW_EXTENSION } from './oas-document';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
 import type { ErrorDetail } from '../errors';
 import { WEBHOOK_LIMITS } from '../limits';
 import type { HOOK_METHODS } from '../schemas/hooks';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

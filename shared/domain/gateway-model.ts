@@ -14,7 +14,7 @@
  */
 import type { ApiRecord } from './api-records';
 import { claimViolations, listenClaimOf, type HeldClaim } from './listen-paths';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  */
 import { ListenPathTaken } from '../errors';
 import type { ApiRecord } from './api-records';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 import { decidedPath } from './request-path';
 
 export interface ListenClaim {

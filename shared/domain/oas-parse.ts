@@ -3,7 +3,7 @@ import { isScalar, LineCounter, parseDocument, visit, type YAMLError } from 'yam
 import { mediaType, memberPath, parseJson } from '../parsing';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType, type ErrorDetail } from '../errors';
 import { LIMITS } from '../limits';
-import { jsonBytesWithin } from './json-size';
+import { jsonBytesWithin } from '../lib/json-size';
 import { GW_EXTENSION } from './oas-document';
 import { refuseLongUrlMembers } from './oas-urls';
 

@@ -7,7 +7,7 @@
  * stage without the edge) nothing is checked.
  */
 import { config } from '../config';
-import { secretEquals } from '../domain/hashing';
+import { secretEquals } from '../lib/hashing';
 import { AppError } from '../errors';
 import type { Group } from '../route-def';
 import { errorResult, finalise, type Result } from './respond';

@@ -3,9 +3,10 @@
  * updates; the dashboard reads a key's activity over whole days (contract §9).
  */
 import { NotFound } from '../errors';
-import { activityRange, aggregateActivity, batchFingerprint, chunksOf, COUNTERS_PER_CHUNK, pageRows, planIngest, type KeyInfo } from '../domain/analytics';
-import { mapLimit } from '../domain/concurrency';
-import { pageRequest } from '../domain/paging';
+import { activityRange, aggregateActivity, batchFingerprint, COUNTERS_PER_CHUNK, planIngest, type KeyInfo } from '../domain/analytics';
+import { slicesOf } from '../lib/slices';
+import { mapLimit } from '../lib/concurrency';
+import { pageRequest, pageRows } from '../domain/paging';
 import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 import type { PageQuery } from '../schemas/common';
 import { serviceKey } from '../secrets';
@@ -51,8 +52,8 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
     records.filter((_, i) => !skip.has(i)),
     (r) => r.org_id || keyOf(r.key_hash)?.org_id || '',
   );
-  const keyChunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof saveChunk>[0], n }));
-  const usageChunks = chunksOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
+  const keyChunks = slicesOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof saveChunk>[0], n }));
+  const usageChunks = slicesOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
   // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
   await mapLimit(
     [...keyChunks, ...usageChunks].filter((c) => !applied.has(c.n)),
@@ -74,7 +75,7 @@ export async function keyActivity(orgId: string, params: KeyActivityParams, quer
   const key = await loadKeySession(params.keyHash);
   if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
   const rows = aggregateActivity(params.keyHash, await loadKeyCounters(params.keyHash, range));
-  return pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));
+  return pageRows(rows, pageRequest(query), `activity ${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));
 }
 
 /**

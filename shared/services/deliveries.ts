@@ -20,7 +20,7 @@ import { NotFound } from '../errors';
 import { privateTargetsAllowed } from '../ip-addresses';
 import { WEBHOOK_LIMITS } from '../limits';
 import { config } from '../config';
-import { mapLimit } from '../domain/concurrency';
+import { mapLimit } from '../lib/concurrency';
 import { DEFAULT_EVENT_TIMEOUT, routesFor, type EventRoute } from '../domain/event-handlers';
 import { deliveryIdOf, EVENT_MESSAGES, type EventName, type EventPayload, type KeyEvent } from '../domain/events';
 import { pageRequest } from '../domain/paging';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { crossedTriggers, EVENT_MESSAGES, EVENT_OF_REFUSAL, type CheckEvent, type EventPayload } from '../domain/events';
 import { isUnlimited, type DenialReason } from '../domain/quota';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import { errorField, logger } from '../observability/logger';
 import { putEvent } from '../store/events';
 

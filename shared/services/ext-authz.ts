@@ -9,7 +9,7 @@ import { config } from '../config';
 import { DENIAL_STATUS } from '../domain/quota';
 import { forwardedRequest, listenPathCandidates, pathUnder } from '../domain/forwarded-request';
 import { servingClaim } from '../domain/listen-paths';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import { Refusal } from '../errors';
 import { loadApi } from '../store/apis';
 import { claimsAt } from '../store/listen-claims';

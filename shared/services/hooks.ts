@@ -9,7 +9,7 @@
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import { maskCredentials } from '../domain/credential-members';
 import { keepMaskedHeaderValues } from '../domain/hook-headers';
 import { keepMaskedTargetCredentials } from '../domain/hook-target';

@@ -4,7 +4,7 @@
  * API (400), and neither the ids nor the secret change after the create.
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
-import { randomHex, sha256Hex } from '../domain/hashing';
+import { randomHex, sha256Hex } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { pageCount, pageRequest } from '../domain/paging';
 import { assertBodyIdIsPathId } from '../domain/path-ids';

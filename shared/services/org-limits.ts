@@ -5,7 +5,7 @@
  */
 import { config } from '../config';
 import { orgLimitWindow } from '../domain/org-limits';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import { TooManyRequests } from '../errors';
 import { ORG_LIMIT_WINDOW_SECONDS, type OrgLimitClass } from '../limits';
 import { logger } from '../observability/logger';

@@ -8,7 +8,7 @@ import { callerOrg } from '../domain/caller-org';
 import { apiIdsOf } from '../domain/key-rules';
 import { pageRequest } from '../domain/paging';
 import type { PageQuery } from '../schemas/common';
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { Policy, PolicyDashboard } from '../schemas/policies';

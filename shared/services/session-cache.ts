@@ -11,7 +11,7 @@
 import { config } from '../config';
 import { policyIdsOf } from '../domain/key-rules';
 import { applyPolicies } from '../domain/policies';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import type { KeySession } from '../schemas/keys';
 import type { StoredKey } from '../store/keys';
 import { forgetCounterHints } from '../store/live-quota/counters';

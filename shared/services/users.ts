@@ -5,7 +5,7 @@
  * once (and everywhere within CACHE_SECONDS).
  */
 import { NotFound } from '../errors';
-import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
+import { newDbId, randomHex, sha256Hex } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { levelOn } from '../domain/permissions';

@@ -1,9 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { chunksOf, counterExpiry, type CounterDelta, type CounterItem, type DayRange } from '../domain/analytics';
+import { counterExpiry, type CounterDelta, type CounterItem, type DayRange } from '../domain/analytics';
 import type { UsageDelta, UsageItem } from '../domain/usage';
-import { mapLimit } from '../domain/concurrency';
-import { randomHex, sha256Hex } from '../domain/hashing';
+import { mapLimit } from '../lib/concurrency';
+import { slicesOf } from '../lib/slices';
+import { randomHex, sha256Hex } from '../lib/hashing';
 import { Unprocessable } from '../errors';
 import { backoff } from './db/backoff';
 import { ddb, tableName } from './db/client';
@@ -214,7 +215,7 @@ const BOUND_FIELDS = ['min_latency', 'max_latency', 'min_upstream_latency', 'max
  */
 export async function saveCounterBounds(deltas: readonly CounterDelta[]): Promise<void> {
   const stored = new Map<string, Record<string, unknown>>();
-  const pages = chunksOf(
+  const pages = slicesOf(
     deltas.map((d) => activityKeys.counter(d)),
     100,
   );

@@ -7,7 +7,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, IdTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
-import { decodeChunks, encodeChunks } from '../domain/chunks';
+import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { LIMITS } from '../limits';
 import { ddb, tableName } from './db/client';
@@ -80,7 +80,7 @@ function metaOf(api: ApiRecord): Meta {
 
 /** The items of an API: the main item and the compressed document parts that do not fit in it. */
 function itemsOf(api: ApiRecord): { main: Main; parts: Array<{ body: Uint8Array }> } {
-  const chunks = encodeChunks({ classic: api.classic, oas: api.oas }, PART_BYTES);
+  const chunks = encodeParts({ classic: api.classic, oas: api.oas }, PART_BYTES);
   const stored = chunks.reduce((n, c) => n + c.length, 0);
   if (stored > MAX_STORED_BYTES) {
     throw new PayloadTooLarge(
@@ -162,7 +162,7 @@ function decodeItems(items: Json[]): { api: Stored; bytes: number } | undefined 
     .filter((i) => String(i.SK).startsWith('PART#'))
     .sort((a, b) => String(a.SK).localeCompare(String(b.SK)))
     .map((i) => i.body as Uint8Array);
-  const decoded = decodeChunks(
+  const decoded = decodeParts(
     [main.body as Uint8Array, ...parts].map((b) => Buffer.from(b)),
     `The stored definition of API ${String(main.api_id)}`,
   );

@@ -5,7 +5,7 @@
  * is stored gzipped in the asset item.
  */
 import { Conflict, PayloadTooLarge } from '../errors';
-import { decodeChunks, encodeChunks } from '../domain/chunks';
+import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset } from '../schemas/assets';
 import { defineEntity, defineMarker } from './db/entity';
@@ -45,7 +45,7 @@ const DB_ID = /^[0-9a-f]{24}$/;
 const MAX_PACKED_BYTES = 350_000;
 
 function pack({ data, ...rest }: AssetRecord): Packed {
-  const parts = encodeChunks(data, MAX_PACKED_BYTES);
+  const parts = encodeParts(data, MAX_PACKED_BYTES);
   if (parts.length > 1) throw new PayloadTooLarge('The template data is too large: at most 350 KB after compression');
   return { ...rest, body: parts[0]! };
 }
@@ -57,7 +57,7 @@ function unpack(item: Record<string, unknown>): AssetRecord {
     name: String(item.name ?? ''),
     description: String(item.description ?? ''),
     kind: ASSET_KIND,
-    data: decodeChunks([Buffer.from(item.body as Uint8Array)], `Template ${String(item._id)}`).value as Record<string, unknown>,
+    data: decodeParts([Buffer.from(item.body as Uint8Array)], `Template ${String(item._id)}`).value as Record<string, unknown>,
     org_id: String(item.org_id),
     created_at: String(item.created_at),
     last_updated: String(item.last_updated),

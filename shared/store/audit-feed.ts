@@ -6,7 +6,7 @@
  * wrote. Counters, quotas, deliveries, markers and every other item are not configuration and are
  * skipped. Items are recognised by their `entity`, so this module builds no storage key of another.
  */
-import { decodeChunks } from '../domain/chunks';
+import { decodeParts } from './db/stored-parts';
 import type { AuditAction, AuditObjectType } from '../domain/audit';
 import type { Actor } from '../request-context';
 import { deletionKeys, STAMP, STAMP_ATTRS } from './db/audit-stamp';
@@ -49,11 +49,11 @@ const bytesOf = (b: unknown): Buffer => (typeof b === 'string' ? Buffer.from(b, 
 function apiValue({ body, ...meta }: Item): Item {
   const parts = Number(meta.parts ?? 1);
   if (parts > 1) return { ...meta, definition: { stored_in_parts: parts } };
-  return { ...meta, definition: body === undefined ? null : decodeChunks([bytesOf(body)], `API ${String(meta.api_id)}`).value };
+  return { ...meta, definition: body === undefined ? null : decodeParts([bytesOf(body)], `API ${String(meta.api_id)}`).value };
 }
 
 function templateValue({ body, ...meta }: Item): Item {
-  return { ...meta, data: body === undefined ? null : decodeChunks([bytesOf(body)], `Template ${String(meta._id)}`).value };
+  return { ...meta, data: body === undefined ? null : decodeParts([bytesOf(body)], `Template ${String(meta._id)}`).value };
 }
 
 /** The audited entities (shared/store/*.ts, `audited: true`) and how the trail names them. */

@@ -14,7 +14,7 @@
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequest } from '../errors';
-import { sha256Hex } from '../domain/hashing';
+import { sha256Hex } from '../lib/hashing';
 import {
   claimMembersOf,
   claimTaken,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { claimKeys } from '../../shared/store/listen-claims';
-import { sha256Hex } from '../../shared/domain/hashing';
+import { sha256Hex } from '../../shared/lib/hashing';
 import { startStage, type Stage } from '../support/stage';
 import { petstoreJson } from '../unit/import-fixtures';
 

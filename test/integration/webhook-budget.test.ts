@@ -10,7 +10,7 @@ import { runQueuedAttempt } from '../../shared/services/deliveries';
 import { budgetKeys, claimAttemptSlot, releaseAttemptSlot } from '../../shared/store/delivery-budget';
 import { getItem } from '../../shared/store/db/items';
 import { loadHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, saveSigningSecret } from '../../shared/store/hooks';
-import { newDbId } from '../../shared/domain/hashing';
+import { newDbId } from '../../shared/lib/hashing';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** Middleware: the credential of the route's group (contract §2); any failure is 401. */
 import { Unauthorized } from '../../errors';
 import { setActor, type Actor } from '../../request-context';
-import { secretEquals } from '../../domain/hashing';
+import { secretEquals } from '../../lib/hashing';
 import type { Group, RouteDef } from '../../route-def';
 import { acceptedSecrets } from '../../secrets';
 import { activeOwnerOf } from '../../services/credentials';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeChunks, encodeChunks, StoredTooLarge } from '../../shared/domain/chunks';
+import { decodeParts, encodeParts, StoredTooLarge } from '../../shared/store/db/stored-parts';
 import { LIMITS } from '../../shared/limits';
 
 /** An OpenAPI-like document of roughly `bytes` of JSON, with random text so it does not compress to nothing. */
@@ -27,35 +27,35 @@ describe('chunked storage of large documents', () => {
   it('round-trips a 4 MB document with every chunk within the limit', () => {
     const doc = bigDocument(4 * 1024 * 1024);
     expect(JSON.stringify(doc).length).toBeGreaterThan(4 * 1024 * 1024);
-    const parts = encodeChunks(doc);
+    const parts = encodeParts(doc);
     expect(parts.length).toBeGreaterThan(1);
     for (const p of parts) expect(p.length).toBeLessThanOrEqual(350_000);
-    expect(decodeChunks(parts).value).toEqual(doc);
+    expect(decodeParts(parts).value).toEqual(doc);
   });
 
   it('splits into several chunks when the packed form is larger than one', () => {
     const doc = bigDocument(600_000);
-    const parts = encodeChunks(doc, 50_000);
+    const parts = encodeParts(doc, 50_000);
     expect(parts.length).toBeGreaterThan(1);
     for (const p of parts) expect(p.length).toBeLessThanOrEqual(50_000);
-    expect(decodeChunks(parts).value).toEqual(doc);
+    expect(decodeParts(parts).value).toEqual(doc);
   });
 
   it('keeps a small value in one chunk', () => {
-    const parts = encodeChunks({ a: [1, null, 'x'] });
+    const parts = encodeParts({ a: [1, null, 'x'] });
     expect(parts).toHaveLength(1);
-    expect(decodeChunks(parts).value).toEqual({ a: [1, null, 'x'] });
+    expect(decodeParts(parts).value).toEqual({ a: [1, null, 'x'] });
   });
 
   it('fails loudly when a chunk is missing', () => {
-    const parts = encodeChunks(bigDocument(600_000), 50_000);
-    expect(() => decodeChunks(parts.slice(0, -1))).toThrow();
+    const parts = encodeParts(bigDocument(600_000), 50_000);
+    expect(() => decodeParts(parts.slice(0, -1))).toThrow();
   });
 
   it('refuses to store more than the stored-definition limit of JSON (413), however well it compresses', () => {
     const over = { s: 'x'.repeat(LIMITS.storedJsonBytes) };
-    expect(() => encodeChunks(over)).toThrow(expect.objectContaining({ status: 413 }));
-    expect(decodeChunks(encodeChunks({ s: 'x'.repeat(LIMITS.storedJsonBytes - 100) })).bytes).toBe(LIMITS.storedJsonBytes - 92);
+    expect(() => encodeParts(over)).toThrow(expect.objectContaining({ status: 413 }));
+    expect(decodeParts(encodeParts({ s: 'x'.repeat(LIMITS.storedJsonBytes - 100) })).bytes).toBe(LIMITS.storedJsonBytes - 92);
   });
 
   it('never decompresses past the limit: a stored bomb is a clear 409, not an allocation', () => {
@@ -64,7 +64,7 @@ describe('chunked storage of large documents', () => {
     expect(bomb.length).toBeLessThan(100_000);
     let error: unknown;
     try {
-      decodeChunks([bomb.subarray(0, 20_000), bomb.subarray(20_000)], 'The stored definition of API a1');
+      decodeParts([bomb.subarray(0, 20_000), bomb.subarray(20_000)], 'The stored definition of API a1');
     } catch (e) {
       error = e;
     }
@@ -72,7 +72,7 @@ describe('chunked storage of large documents', () => {
     expect(error).toMatchObject({ status: 409, message: expect.stringMatching(/^The stored definition of API a1 is larger than the 12 MB/) });
     // The cap is zlib's own (maxOutputLength): one byte more than allowed is already refused.
     const exact = gzipSync(Buffer.from(`"${'y'.repeat(998)}"`));
-    expect(decodeChunks([exact], 'x', 1000).bytes).toBe(1000);
-    expect(() => decodeChunks([exact], 'x', 999)).toThrow(StoredTooLarge);
+    expect(decodeParts([exact], 'x', 1000).bytes).toBe(1000);
+    expect(() => decodeParts([exact], 'x', 999)).toThrow(StoredTooLarge);
   });
 });

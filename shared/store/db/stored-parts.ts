@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { AppError, PayloadTooLarge } from '../errors';
-import { LIMITS } from '../limits';
+import { AppError, PayloadTooLarge } from '../../errors';
+import { LIMITS } from '../../limits';
 
 /**
  * A stored document larger than any read decompresses: only one written before that limit can be.
@@ -21,15 +21,15 @@ export class StoredTooLarge extends AppError {
  * DynamoDB's 400 KB limit. OpenAPI JSON typically shrinks 5-15x. Nothing larger than
  * `maxJsonBytes` of JSON is stored (413), so every read can cap its decompression there.
  */
-export function encodeChunks(value: unknown, maxChunkBytes = 350_000, maxJsonBytes: number = LIMITS.storedJsonBytes): Buffer[] {
-  if (!Number.isInteger(maxChunkBytes) || maxChunkBytes < 1) throw new RangeError('maxChunkBytes must be a positive integer');
+export function encodeParts(value: unknown, maxPartBytes = 350_000, maxJsonBytes: number = LIMITS.storedJsonBytes): Buffer[] {
+  if (!Number.isInteger(maxPartBytes) || maxPartBytes < 1) throw new RangeError('maxPartBytes must be a positive integer');
   const json = Buffer.from(JSON.stringify(value));
   if (json.length > maxJsonBytes) {
     throw new PayloadTooLarge(`The definition as stored is ${json.length} bytes of JSON, more than the ${maxJsonBytes} allowed`);
   }
   const packed = gzipSync(json, { level: 6 });
   const parts: Buffer[] = [];
-  for (let at = 0; at < packed.length; at += maxChunkBytes) parts.push(packed.subarray(at, at + maxChunkBytes));
+  for (let at = 0; at < packed.length; at += maxPartBytes) parts.push(packed.subarray(at, at + maxPartBytes));
   return parts.length ? parts : [packed];
 }
 
@@ -38,7 +38,7 @@ export function encodeChunks(value: unknown, maxChunkBytes = 350_000, maxJsonByt
  * (`maxOutputLength`), so a document stored before that limit, or a gzip bomb, can never make a
  * read allocate more: it throws StoredTooLarge instead.
  */
-export function decodeChunks(parts: Buffer[], what = 'The stored document', maxJsonBytes: number = LIMITS.storedJsonBytes): { value: unknown; bytes: number } {
+export function decodeParts(parts: Buffer[], what = 'The stored document', maxJsonBytes: number = LIMITS.storedJsonBytes): { value: unknown; bytes: number } {
   let text: Buffer;
   try {
     text = gunzipSync(Buffer.concat(parts), { maxOutputLength: maxJsonBytes });
