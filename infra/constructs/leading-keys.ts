@@ -12,7 +12,9 @@
  * those as well; the patterns below name the narrowest entities.
  */
 // The store modules that define the entities: loading them fills the registry.
-import '../../shared/store/analytics';
+import '../../shared/store/analytics-batches';
+import '../../shared/store/api-usage';
+import '../../shared/store/key-activity';
 import '../../shared/store/apis';
 import '../../shared/store/assets';
 import '../../shared/store/audit-log';

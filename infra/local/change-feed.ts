@@ -34,7 +34,7 @@ import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt
 import { observed } from '../../shared/observability/invocation';
 import { logger } from '../../shared/observability/logger';
 import { runAs } from '../../shared/request-context';
-import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/deliveries';
+import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/delivery-attempts';
 import { FairQueue } from './attempt-queue';
 
 export interface ChangeFeedOptions {

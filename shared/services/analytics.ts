@@ -12,7 +12,9 @@ import type { PageQuery } from '../schemas/common';
 import { serviceKey } from '../secrets';
 import { summariseUsage, usageRange, usageRows, type Resolution } from '../domain/usage';
 import type { UsageParams } from '../schemas/analytics';
-import { appliedChunks, saveCounterBounds, saveUsageMaxima, claimBatch, loadApiUsage, loadKeyCounters, saveChunk } from '../store/analytics';
+import { claimBatch, loadAppliedChunks, saveChunk } from '../store/analytics-batches';
+import { loadApiUsage, saveUsageMaxima } from '../store/api-usage';
+import { loadKeyCounters, saveCounterBounds } from '../store/key-activity';
 import { loadKeySession, loadKeySessions } from '../store/keys';
 import { orgApiSummary } from './org-apis';
 
@@ -43,7 +45,7 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
     const claim = await claimBatch(batchId, batchFingerprint(records), plan.refused);
     plan = planIngest(records, keyOf, claim.refused);
     chunkOf = (n) => ({ batchId, run: claim.run, n });
-    if (claim.retry) applied = await appliedChunks(batchId, claim.run);
+    if (claim.retry) applied = await loadAppliedChunks(batchId, claim.run);
   }
   // Each stored record also adds to its API's hourly usage: the runs of those counters are numbered
   // after the key counters', so a retried batch finds both among its applied chunks.

@@ -1,7 +1,7 @@
 /**
  * What the data plane records for webhooks (contract §11). The check never calls a webhook: a
  * refusal, or a spend that crossed a `monitor.trigger_limits` percentage, becomes one PutItem of
- * an event item, which the table's change feed carries to the delivery (services/deliveries.ts).
+ * an event item, which the table's change feed carries to the delivery (services/delivery-routing.ts).
  * Kept apart from the delivery so the check's function loads none of it.
  */
 import { randomUUID } from 'node:crypto';

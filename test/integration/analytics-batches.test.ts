@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { aggregateActivity, type CounterItem } from '../../shared/domain/analytics';
 import type { AnalyticsRecord } from '../../shared/schemas/analytics';
 import { ingestRecords } from '../../shared/services/analytics';
-import { loadKeyCounters } from '../../shared/store/analytics';
+import { loadKeyCounters } from '../../shared/store/key-activity';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
 import { useTestTable } from '../support/table';

@@ -6,7 +6,7 @@
 import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../shared/config';
-import { runQueuedAttempt } from '../../shared/services/deliveries';
+import { runQueuedAttempt } from '../../shared/services/delivery-attempts';
 import { budgetKeys, claimAttemptSlot, releaseAttemptSlot } from '../../shared/store/delivery-budget';
 import { getItem } from '../../shared/store/db/items';
 import { loadHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, saveSigningSecret } from '../../shared/store/hooks';

@@ -5,7 +5,7 @@
  * multibyte or not. A too-large key is a DynamoDB ValidationException, which used to be a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { activityKeys } from '../../shared/store/analytics';
+import { activityKeys } from '../../shared/store/key-activity';
 import { apiKeys } from '../../shared/store/apis';
 import { domainKeys } from '../../shared/store/domain-grants';
 import { claimKeys } from '../../shared/store/listen-claims';
