@@ -1,7 +1,7 @@
 /**
  * What CloudFormation may do when it deploys one stage: the policy `cdk bootstrap
  * --cloudformation-execution-policies` gives the bootstrap's execution role instead of
- * AdministratorAccess (README "From an empty account to a CI deploy"). One statement per kind of
+ * AdministratorAccess (docs/operating/deploy.md "From an empty account to a CI deploy"). One statement per kind of
  * resource the stage stack holds (infra/stack.ts, with `cmk` and `edge` on), each limited to the
  * names that stage gives its resources (infra/config.ts `stageNames`) where the service has
  * names in its ARNs, else to the stage's tag or the service. Actions are the service's whole set

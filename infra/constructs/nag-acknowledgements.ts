@@ -69,8 +69,8 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       id: 'AwsSolutions-SMG4',
       reason:
         'The new value of a gateway or admin secret must reach its users outside AWS before the two-version ' +
-        'window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a ' +
-        'deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
+        'window closes, so a rotation is started by an operator with put-secret-value (docs/operating/security.md ' +
+        '"Rotate a deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
     });
   }
   Validations.of(secrets.serviceKey).acknowledge({
@@ -78,7 +78,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     reason:
       'The service key keys stored idempotency records and seals outstanding cursors, and functions read ' +
       'it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, ' +
-      'so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
+      'so it is changed deliberately (docs/operating/security.md "Rotate a deployment secret"), not on a timer.',
   });
 
   for (const f of queueSenders) {
@@ -98,7 +98,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       reason:
         "The value reaches CloudFront's origin header and the functions' environment by dynamic references, " +
         'resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. ' +
-        'It is changed with a deploy (README "Edge protection").',
+        'It is changed with a deploy (docs/operating/security.md "Edge protection").',
     });
     Validations.of(edge.distribution).acknowledge(
       {
@@ -117,7 +117,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
         reason:
           'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the ' +
           'TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this ' +
-          'option (README "Edge protection").',
+          'option (docs/operating/security.md "Edge protection").',
       },
     );
   }
@@ -144,7 +144,7 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
       id: 'AwsSolutions-CFR4',
       reason:
         'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom ' +
-        'domain with its own ACM certificate (README "Console").',
+        'domain with its own ACM certificate (docs/using/console.md).',
     },
   );
   if (!hosting.behindWebAcl) {
@@ -152,7 +152,7 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
       id: 'AwsSolutions-CFR2',
       reason:
         'Without the edge option the stage has no web ACL, and the API behind /api/* is as reachable at its own address; -c edge=on puts this distribution ' +
-        'behind the stage\'s web ACL too (README "Console").',
+        "behind the stage's web ACL too (docs/using/console.md).",
     });
   }
   const stack = Stack.of(hosting);

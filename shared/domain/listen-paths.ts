@@ -98,9 +98,9 @@ export function listenClaimOf(api: Pick<ApiRecord, 'kind' | 'classic' | 'oas'>):
 /** The members of a definition that claim, for messages: its listen path's and its custom domain's. */
 export const claimMembersOf = (api: Pick<ApiRecord, 'kind' | 'classic' | 'oas'>) => membersOf(api).at;
 
-/** The longest listen path claimed, in bytes of its normal form (README "Limits"). */
+/** The longest listen path claimed, in bytes of its normal form (docs/reference/limits.md). */
 export const LISTEN_PATH_BYTES = 1000;
-/** The deepest listen path a request is looked up under (README "Limits"): deeper ones would never be found. */
+/** The deepest listen path a request is looked up under (docs/reference/limits.md): deeper ones would never be found. */
 export const LISTEN_PATH_DEPTH = 24;
 
 /**

@@ -414,7 +414,7 @@ function shortSummary(summary: string): string {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
-/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, README "Limits"). */
+/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, docs/reference/limits.md). */
 function gate(r: Route): string {
   const p = permissionOf(r);
   if (!p) return '';

@@ -13,7 +13,7 @@ export const routingRoutes = routeGroup('routing', {
     tableEntities: ['api', 'api_part', 'domain_grant', 'routed_claim', 'routing_version'],
     summary: 'The routing table: every route the stored definitions ask of a gateway, per host, longest listen path first',
     description:
-      'The gateway model of every definition and domain grant of the installation (README "Put an API behind it"): per host (a domain ' +
+      'The gateway model of every definition and domain grant of the installation (docs/using/serving-apis.md): per host (a domain ' +
       'granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path ' +
       'handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason ' +
       '(inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.',

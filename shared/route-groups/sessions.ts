@@ -39,7 +39,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
-      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
+      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). ' +
       "The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's " +
       'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header ' +
       "and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). " +

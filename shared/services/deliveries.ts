@@ -6,7 +6,7 @@
  * - The change feed (functions/hooks/change-feed.ts, the same handler locally and in the cloud)
  *   routes and enqueues, and never calls a receiver. An event item or a key change makes one
  *   delivery per routed hook (with its cooldown window, in one transaction), within a fixed
- *   budget per record (README "Limits"); a delivery item that appears, or is queued again by a
+ *   budget per record (docs/reference/limits.md); a delivery item that appears, or is queued again by a
  *   redeliver, becomes a message of the attempt queue.
  * - The attempt queue (shared/net/attempt-queue.ts: an SQS fair queue in the cloud read by
  *   functions/hooks/attempt-queue.ts, a fair queue in the process locally) runs each attempt

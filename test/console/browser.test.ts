@@ -7,7 +7,7 @@
  * finds no serious or critical violation, and nothing breaks the Content-Security-Policy.
  * Every answer comes from the service; nothing is stubbed.
  *
- * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (the README shows them).
+ * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (docs/using/console.md shows them).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -41,7 +41,7 @@ describe('a hot key behind a per-item write ceiling', () => {
   const check = (key: string, api: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: api });
 
   // The ceiling sits in front of this process's client; the emulated stack's functions reach
-  // DynamoDB through the emulator's own endpoint (README "Tests").
+  // DynamoDB through the emulator's own endpoint (docs/developing/tests.md).
   it.skipIf(onEmulator)(
     'is sharded when throttled and never admits more than quota_max; a reset folds the shards back',
     async () => {

@@ -3,7 +3,7 @@
  * fails when any function is refused an action by its policy. Shown by running one e2e file that
  * way on a copy of the synthesized template whose hooks list function lacks dynamodb:Query, and on
  * the real template, where the same file passes with zero denials.
- * (The whole suite on the real template: `npm run test:emulator`, README "Tests".)
+ * (The whole suite on the real template: `npm run test:emulator`, docs/developing/tests.md.)
  */
 import { roleStatements } from '../support/role-statements';
 import { spawn } from 'node:child_process';

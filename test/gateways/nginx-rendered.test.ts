@@ -16,7 +16,7 @@ import { startNginxWith, type FollowingNginx } from '../support/nginx';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { GW_SECRET } from '../support/table';
 
-// gwctl follows the in-process stage's routing table (README "Tests").
+// gwctl follows the in-process stage's routing table (docs/developing/tests.md).
 const suite = onEmulator ? describe.skip : describe;
 
 interface Seen {

@@ -1,5 +1,5 @@
 /**
- * gwctl: an organisation's configuration as code (README "Configuration as code").
+ * gwctl: an organisation's configuration as code (docs/using/configuration-as-code.md).
  * Exit codes: 0 done (diff: no change), 2 diff found changes, 1 an error (sync: drift or a failed
  * step included).
  */
@@ -33,7 +33,7 @@ Usage:
 
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
-  --select-tag TAG  only objects carrying TAG (repeat: all of them); see README
+  --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
   --prune           delete objects of the organisation the folder does not have
   --plan FILE       apply the plan diff wrote (--plan-out): objects changed since it was made
                     are drift and are left as they are

@@ -1,6 +1,5 @@
 /**
- * Lambda authorizers on HTTP API routes, as API Gateway runs them (README "Emulate the cloud
- * stage"): a REQUEST authorizer with payload 2.0 and simple responses. A request missing an
+ * Lambda authorizers on HTTP API routes, as API Gateway runs them (docs/operating/emulator.md): a REQUEST authorizer with payload 2.0 and simple responses. A request missing an
  * identity source value is 401 `{"message":"Unauthorized"}` without invoking the authorizer;
  * `{isAuthorized: false}` is 403 `{"message":"Forbidden"}`; an authorizer that fails or answers
  * something else is 500 `{"message":"Internal Server Error"}`; an allow hands its `context` to

@@ -1,5 +1,5 @@
 /**
- * gwctl gateway nginx (README "Serve your APIs"): the routing table as an nginx configuration,
+ * gwctl gateway nginx (docs/using/serving-apis.md): the routing table as an nginx configuration,
  * written once, or followed with --watch. A change is rendered, checked with `nginx -t` against a
  * copy of the main configuration that includes the new file instead of the live one, swapped in
  * and nginx reloaded; only when the rendered text changed. A render or a check that fails leaves
