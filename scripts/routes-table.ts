@@ -1,6 +1,7 @@
 import { permissionOf, type RouteDef } from '../shared/route-def';
 import { routeList } from '../shared/routes';
 import { PERMISSION_GROUPS, type PermissionGroup } from '../shared/schemas/permissions';
+import { gatewayMembersMarkdown, MEMBERS_DOCUMENT, MEMBERS_END, MEMBERS_START } from './gateway-members-table';
 
 const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as const;
 
@@ -60,13 +61,15 @@ export function permissionsMarkdown(): string {
 export const PERMISSIONS_START = '<!-- permissions:start (npm run generate) -->';
 export const PERMISSIONS_END = '<!-- permissions:end -->';
 
-/** Each document that holds generated tables, with its text as generated now (npm run generate writes them). */
+/** Each document that holds generated tables, with its text as generated now (npm run generate writes them; a test compares). */
 export function generatedSections(read: (file: string) => string): Array<{ path: string; text: string }> {
   const routes = withSection(read(ROUTES_DOCUMENT), START, END, routesMarkdown());
   const permissions = withSection(read(PERMISSIONS_DOCUMENT), PERMISSIONS_START, PERMISSIONS_END, permissionsMarkdown());
+  const members = withSection(read(MEMBERS_DOCUMENT), MEMBERS_START, MEMBERS_END, gatewayMembersMarkdown());
   return [
     { path: ROUTES_DOCUMENT, text: routes },
     { path: PERMISSIONS_DOCUMENT, text: permissions },
+    { path: MEMBERS_DOCUMENT, text: members },
   ];
 }
 

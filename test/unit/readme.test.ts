@@ -1,6 +1,7 @@
 /** The tables the docs hold that are generated from the route table (npm run generate). */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { gatewayMembersMarkdown, MEMBERS_DOCUMENT, MEMBERS_END, MEMBERS_START } from '../../scripts/gateway-members-table';
 import {
   END,
   PERMISSIONS_DOCUMENT,
@@ -25,4 +26,8 @@ it('the permissions table lists every dashboard route that needs a group, the au
   const table = permissionsMarkdown();
   expect(table).toMatch(/^\| `audit` \|.*`GET \/api\/audit-log`/m);
   expect(table).not.toContain('GET /api/users/me');
+});
+
+it('the gateway members table matches GATEWAY_MEMBERS (npm run generate)', () => {
+  expect(sectionOf(readFileSync(MEMBERS_DOCUMENT, 'utf8'), MEMBERS_START, MEMBERS_END)).toBe(gatewayMembersMarkdown());
 });
