@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb-local';
 
-const NGINX = '/usr/sbin/nginx';
+export const NGINX = '/usr/sbin/nginx';
 const NGINX_EXAMPLE = resolve('examples/nginx/api-gateway.conf');
 const INSTALL = 'apt-get install -y nginx-light';
 
@@ -18,7 +18,7 @@ const INSTALL = 'apt-get install -y nginx-light';
  * nginx, installed when missing and this process may (root); otherwise an error naming the
  * command, so a machine without it fails the gateway tests instead of skipping them.
  */
-function ensureNginx(): void {
+export function ensureNginx(): void {
   if (existsSync(NGINX)) return;
   if (process.getuid?.() !== 0) throw new Error(`${NGINX} is missing: run \`sudo ${INSTALL}\` (Debian's nginx-light has auth_request)`);
   execFileSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${INSTALL} -qq`], { stdio: 'inherit' });

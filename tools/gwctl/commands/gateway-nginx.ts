@@ -8,9 +8,8 @@
 import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { get as httpGet } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import { GwctlError, must } from '../client';
@@ -86,22 +85,30 @@ function withoutRoutes(table: RoutingTable, leave: Map<string, string>): Routing
   return { ...table, hosts: table.hosts.map((h) => ({ ...h, routes: h.routes.filter((r) => !leave.has(r.apiId)) })) };
 }
 
+/**
+ * The `include` directive of the main configuration that names `out`, as written: absolute, or
+ * relative to the main configuration's folder as nginx reads it (`include routes.conf;`).
+ */
+function includeOf(main: string, mainFile: string, out: string): string | undefined {
+  return [...main.matchAll(/^\s*include\s+([^;\s]+)\s*;/gm)].find((m) => resolve(dirname(resolve(mainFile)), m[1]!) === resolve(out))?.[0].trim();
+}
+
 /** `nginx -t` on a copy of the main configuration that includes `candidate` instead of `out`. */
 async function check(o: GatewayNginxOptions, candidate: string): Promise<void> {
   if (!o.nginxConf) return;
-  const dir = mkdtempSync(join(tmpdir(), 'gwctl-nginx-'));
+  // Beside the main configuration, so that its other relative includes (mime.types...) resolve as nginx reads them.
+  const copy = join(dirname(resolve(o.nginxConf)), `.${basename(o.nginxConf)}.gwctl-check`);
   try {
     const main = readFileSync(o.nginxConf, 'utf8');
-    const live = [resolve(o.out), o.out].find((name) => main.includes(name));
+    const live = includeOf(main, o.nginxConf, o.out);
     if (!live) throw new GwctlError(`${o.nginxConf} does not include ${o.out}`);
-    const copy = join(dir, basename(o.nginxConf));
-    writeFileSync(copy, main.split(live).join(candidate));
+    writeFileSync(copy, main.split(live).join(`include ${candidate};`));
     await run(o.nginx, ['-t', '-q', '-c', copy, ...(o.nginxPrefix ? ['-p', o.nginxPrefix] : [])]);
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     throw new GwctlError(`nginx -t refused the rendered configuration: ${(err.stderr || err.message).trim()}`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(copy, { force: true });
   }
 }
 
