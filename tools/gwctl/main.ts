@@ -3,6 +3,7 @@
  * Exit codes: 0 done (diff: no change), 2 diff found changes, 1 an error (sync: drift or a failed
  * step included).
  */
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { GwctlError } from './client';
 import { dump } from './commands/dump';
@@ -72,6 +73,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'nginx-conf': { type: 'string' },
         'nginx-prefix': { type: 'string' },
         'status-file': { type: 'string' },
+        'gateway-id': { type: 'string', default: `nginx-${hostname()}` },
         polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -94,6 +96,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           nginxConf: values['nginx-conf'],
           nginxPrefix: values['nginx-prefix'],
           statusFile: values['status-file'],
+          gatewayId: values['gateway-id'],
           polls: values.polls === undefined ? undefined : Number(values.polls),
         },
         io,
