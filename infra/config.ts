@@ -76,7 +76,8 @@ export interface StageConfig {
     /** Requests per 5 minutes one IP address may send to the dashboard, admin and public paths. */
     rateLimit: number;
     /**
-     * The version of the origin secret CloudFront and the functions use (docs/operating/security.md "Edge protection"); unset, the current one as of each resource's last update.
+     * The version of the origin secret CloudFront and the functions use (docs/operating/security.md
+     * "Edge protection"); unset, the current one as of each resource's last update.
      */
     secretVersion?: string;
   };

@@ -233,7 +233,8 @@ export class ManagementStack extends Stack {
       encryptionKey: key,
       removalPolicy: keep,
       queueNames: { attempts: names.queue('hook-attempts'), deadLetter: names.queue('hook-dead-letters') },
-      // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults (docs/reference/configuration.md); ALLOW_PRIVATE_TARGETS is never set here.
+      // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults
+      // (docs/reference/configuration.md); ALLOW_PRIVATE_TARGETS is never set here.
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 

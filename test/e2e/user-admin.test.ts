@@ -1,8 +1,9 @@
 /**
- * Deactivation and key revocation as routes (PUT /admin/users/{userID} and
- * POST /admin/users/{userID}/access-key), and how fast they reach a credential in use (docs/reference/configuration.md, CACHE_SECONDS): at once in the process that made the change, within
- * CACHE_SECONDS in another warm process however often the credential is used meanwhile. The other
- * process is a second local stage (npm start's entry point) on the same table.
+ * Deactivation and key revocation as routes (PUT /admin/users/{userID} and POST
+ * /admin/users/{userID}/access-key), and how fast they reach a credential in use
+ * (docs/reference/configuration.md, CACHE_SECONDS): at once in the process that made the change,
+ * within CACHE_SECONDS in another warm process however often the credential is used meanwhile. The
+ * other process is a second local stage (npm start's entry point) on the same table.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

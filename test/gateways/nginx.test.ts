@@ -1,6 +1,7 @@
 /**
  * Real nginx (auth_request) in front of a small upstream, authorising every request through the
- * local stage with examples/nginx/api-gateway.conf as users copy it (docs/using/serving-apis.md). nginx missing: installed when root, else the suite fails naming the command.
+ * local stage with examples/nginx/api-gateway.conf as users copy it (docs/using/serving-apis.md).
+ * nginx missing: installed when root, else the suite fails naming the command.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';

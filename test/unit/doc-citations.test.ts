@@ -49,10 +49,9 @@ const joined = (raw: string) => raw.replace(/\n\s*(?:\*|\/\/|#)?\s*/g, ' ');
 
 const SEP = String.raw`(?:\s*(?:\*|//|#)?\s*)`;
 const QUOTED = String.raw`"((?:[^"\n]|\n\s*(?:\*|//|#)?\s*){1,100})"`;
-const CITATION = new RegExp(
-  String.raw`\b((?:docs/[\w/-]+|RELIABILITY|BENCHMARKS|CONTRIBUTING|README)\.md|README)(?:'s)?,?(?:${SEP}${QUOTED}((?:,${SEP}${QUOTED.replace('(', '(?:')})*))?`,
-  'g',
-);
+const DOCUMENT = String.raw`((?:docs/[\w/-]+|RELIABILITY|BENCHMARKS|CONTRIBUTING|README)\.md|README)`;
+const MORE = String.raw`((?:,${SEP}${QUOTED.replace('(', '(?:')})*)`;
+const CITATION = new RegExp(String.raw`\b${DOCUMENT}(?:'s)?,?(?:${SEP}${QUOTED}${MORE})?`, 'g');
 
 function citations(): Array<{ from: string; doc: string; heading?: string }> {
   const out: Array<{ from: string; doc: string; heading?: string }> = [];
