@@ -4,7 +4,7 @@ import * as z from 'zod';
 export const GATEWAY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Entries of `skipped` a report may carry (an item stays far below DynamoDB's 400 KB). */
-export const SKIPPED_REPORTED = 500;
+const SKIPPED_REPORTED = 500;
 
 /** PUT /gw/gateways/{gatewayID}: what a gateway following the routing table serves (gwctl gateway nginx reports it). */
 export const gatewayReportSchema = z
@@ -25,7 +25,7 @@ export const gatewayReportSchema = z
 export type GatewayReport = z.infer<typeof gatewayReportSchema>;
 
 /** One gateway, as an API's page shows it (GET /api/apis/{apiID}/gateways). */
-export const apiOnGatewaySchema = z.object({
+const apiOnGatewaySchema = z.object({
   gateway_id: z.string(),
   kind: z.enum(['nginx', 'api-gateway']),
   state: z

@@ -21,7 +21,7 @@ const reports = defineEntity<StoredGatewayReport, [gatewayId: string]>({
 });
 
 /** The most gateways read for one answer: more than an installation runs. */
-export const GATEWAYS_READ = 100;
+const GATEWAYS_READ = 100;
 
 export async function putGatewayReport(report: StoredGatewayReport): Promise<void> {
   await writeItems([reports.put(report)]);

@@ -140,7 +140,7 @@ export async function startNginxWith(firstInclude: (listen: string) => string, w
 }
 
 /** What `gwctl gateway nginx --watch` last wrote to its --status-file. */
-export interface FollowerStatus {
+interface FollowerStatus {
   version: number | null;
   applied_version: number | null;
   skipped: Array<{ apiId: string; reason: string }>;

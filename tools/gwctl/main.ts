@@ -29,8 +29,9 @@ Usage:
 
   gwctl gateway nginx --out FILE --server-name NAME... [--listen ADDR] [--watch [--interval S]]
                  [--nginx-conf FILE] [--nginx-prefix DIR] [--nginx BIN] [--status-file FILE]
-                                             the installation's routing table as an nginx include;
-                                             --watch follows it, checks (nginx -t), swaps, reloads
+                 [--gateway-id NAME]         the installation's routing table as an nginx include;
+                                             --watch follows it, checks (nginx -t), swaps, reloads;
+                                             reports what it serves under NAME (nginx-<host>)
 
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)

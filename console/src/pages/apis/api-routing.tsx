@@ -39,7 +39,7 @@ const routingOf = (e: ApiEntry): Routing => {
 };
 
 /** The definition to send: the one read, with the form's members over it. */
-export function definitionWith(e: ApiEntry, r: Routing): Record<string, unknown> {
+function definitionWith(e: ApiEntry, r: Routing): Record<string, unknown> {
   const def = (member(e.api_definition) ?? {}) as Record<string, unknown>;
   const auth = member(def, 'auth') ?? {};
   return {
