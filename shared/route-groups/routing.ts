@@ -57,7 +57,7 @@ export const routingRoutes = routeGroup('routing', {
     access: 'read',
     permission: 'apis',
     tableActions: ['BatchGetItem', 'GetItem', 'Query'],
-    tableEntities: ['api', 'api_db_id', 'gateway_report', 'routing_version'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'gateway_report', 'routing_version'],
     summary: "Where an API of the caller's organisation is live: each gateway that reports, and whether it serves the API as it is now",
     description:
       "The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. applied: the gateway " +
