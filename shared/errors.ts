@@ -53,8 +53,8 @@ export class MethodNotAllowed extends AppError {
   }
 }
 export class Conflict extends AppError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(409, message, details);
   }
 }
 /**

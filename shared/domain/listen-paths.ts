@@ -151,8 +151,9 @@ export const sameClaim = (a: ListenClaim | undefined, b: ListenClaim | undefined
  * The 409 of a claim that is taken (contract §13): it says that the listen path is taken, never
  * by whom, not even whether by the caller's own organisation.
  */
-export function claimTaken(c: ListenClaim): ListenPathTaken {
-  return new ListenPathTaken(`listen path ${c.path}${c.domain ? ` on domain ${c.domain}` : ''} is taken`);
+export function claimTaken(c: ListenClaim, member?: string): ListenPathTaken {
+  const message = `listen path ${c.path}${c.domain ? ` on domain ${c.domain}` : ''} is taken`;
+  return new ListenPathTaken(message, member ? [{ path: member, message }] : undefined);
 }
 
 /**
@@ -160,7 +161,9 @@ export function claimTaken(c: ListenClaim): ListenPathTaken {
  * the parameter that picks another one (contract §8); any other error as it is.
  */
 export function withListenPathHint(e: unknown): unknown {
-  return e instanceof ListenPathTaken ? new ListenPathTaken(`${e.message}; pass the listenPath query parameter to serve this API on another path`) : e;
+  if (!(e instanceof ListenPathTaken)) return e;
+  const message = `${e.message}; pass the listenPath query parameter to serve this API on another path`;
+  return new ListenPathTaken(message, [{ path: 'query.listenPath', message: e.message }]);
 }
 
 /** A claim as stored, with the API and organisation holding it. */

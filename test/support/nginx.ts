@@ -138,3 +138,68 @@ export async function startNginxWith(firstInclude: (listen: string) => string, w
     },
   };
 }
+
+/** What `gwctl gateway nginx --watch` last wrote to its --status-file. */
+interface FollowerStatus {
+  version: number | null;
+  applied_version: number | null;
+  skipped: Array<{ apiId: string; reason: string }>;
+  failures: number;
+}
+
+export interface Follower {
+  status(): FollowerStatus | undefined;
+  /** Waits until the follower has seen the routing version the stage has now (a deadline, not a fixed wait). */
+  followed(): Promise<FollowerStatus>;
+  log(): string;
+  stop(): void;
+}
+
+/**
+ * `gwctl gateway nginx --watch` for `nginx`, following the stage at `stageUrl` every 0.2 s,
+ * serving the host names 127.0.0.1 and localhost, reporting as `gatewayId`.
+ */
+export async function startFollower(
+  nginx: FollowingNginx,
+  stage: { url: string; gw: (method: string, path: string) => Promise<{ body: unknown }> },
+  o: { gatewaySecret: string; gatewayId?: string },
+): Promise<Follower> {
+  const statusFile = join(nginx.prefix, 'gwctl-status.json');
+  let log = '';
+  const child = spawn(
+    process.execPath,
+    [
+      'tools/gwctl/bin.mjs',
+      ...['gateway', 'nginx', '--watch', '--interval', '0.2', '--out', nginx.include, '--listen', nginx.listen],
+      ...['--server-name', '127.0.0.1', '--server-name', 'localhost'],
+      ...['--nginx-conf', nginx.conf, '--nginx-prefix', nginx.prefix, '--status-file', statusFile],
+      ...(o.gatewayId ? ['--gateway-id', o.gatewayId] : []),
+    ],
+    { env: { ...process.env, GW_URL: stage.url, GW_GATEWAY_SECRET: o.gatewaySecret }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (c: Buffer) => (log += c.toString()));
+  const status = (): FollowerStatus | undefined => {
+    try {
+      return JSON.parse(readFileSync(statusFile, 'utf8')) as FollowerStatus;
+    } catch {
+      return undefined;
+    }
+  };
+  const follower: Follower = {
+    status,
+    log: () => log,
+    stop: () => child.kill('SIGTERM'),
+    async followed() {
+      const { version } = (await stage.gw('GET', '/gw/routing/version')).body as { version: number };
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const st = status();
+        if (st && st.version !== null && st.version >= version) return st;
+        if (Date.now() > deadline) throw new Error(`gwctl did not follow version ${version}: ${JSON.stringify(st)}\n${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+  await follower.followed();
+  return follower;
+}

@@ -1508,6 +1508,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gw/gateways/{gatewayID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * A gateway following the routing table reports what it serves (gwctl gateway nginx does, under --gateway-id)
+         * @description A gateway following the routing table reports what it serves (gwctl gateway nginx does, under --gateway-id).
+         *
+         *     The report replaces the gateway's last one. Dashboard users see from it, per API, whether each gateway serves the API as it is now (GET /api/apis/{apiID}/gateways); a gateway's own error text is never shown to them, as it may name other organisations' APIs.
+         */
+        put: operations["routingGatewayReport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{apiID}/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an API of the caller's organisation is live
+         * @description Where an API of the caller's organisation is live: each gateway that reports, and whether it serves the API as it is now.
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. applied: the gateway serves a routing table that holds the API as it is now; pending: not yet (with whether the gateway is failing to apply changes); left_out: the gateway cannot serve the API, and why (docs/using/serving-apis.md "Where an API is live").
+         *
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["routingApiGateways"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -18806,6 +18852,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         version: number;
+                        /** @description when the version last moved (null before any change) */
+                        changed_at: string | null;
                         hosts: {
                             host: string;
                             routes: {
@@ -18977,6 +19025,286 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    routingGatewayReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gatewayID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the gateway that applies the routing table
+                     * @enum {string}
+                     */
+                    kind: "nginx" | "api-gateway";
+                    /** @description the routing version of the table it serves (GET /gw/routing version) */
+                    version: number;
+                    /** @description that table's changed_at: when its version last moved */
+                    changed_at: string | null;
+                    /** @description when it last applied a table (its own clock) */
+                    applied_at: string | null;
+                    /** @description failed renders, checks or reloads since it started */
+                    failures: number;
+                    /** @description the last failure, null once a table applied after it */
+                    last_error: string | null;
+                    /** @description the APIs of that table it left out, with why */
+                    skipped: {
+                        api_id: string;
+                        reason: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        /** @constant */
+                        status: "ok";
+                        /** @enum {string} */
+                        action: "added" | "modified" | "deleted";
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The X-Gw-Authorization secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    routingApiGateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateways, by id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gateways: {
+                            gateway_id: string;
+                            /** @enum {string} */
+                            kind: "nginx" | "api-gateway";
+                            /**
+                             * @description applied: the gateway serves a table that holds the API as it is now; pending: not yet; left_out: the gateway cannot serve it
+                             * @enum {string}
+                             */
+                            state: "applied" | "pending" | "left_out";
+                            /** @description when the gateway last applied a table */
+                            applied_at: string | null;
+                            /** @description when the gateway last reported */
+                            reported_at: string;
+                            /** @description left_out: why; pending: whether the gateway is failing to apply changes */
+                            reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on apis (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
                 };
             };
         };
