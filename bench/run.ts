@@ -29,6 +29,7 @@ import { sourceMaps } from './scenarios/source-maps';
 import { gateways } from './scenarios/gateways';
 import { authorizer } from './scenarios/authorizer';
 import { allowedUrls } from './scenarios/allowed-urls';
+import { nginxRouting } from './scenarios/nginx-routing';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -68,6 +69,7 @@ const KNOWN_SCENARIOS = [
   'nginx + ext-authz',
   'lambda authorizer',
   'allowed_urls',
+  'definitions on nginx',
 ];
 
 function table(rows: Row[]): string {
@@ -105,6 +107,7 @@ async function main() {
       ['gateways', () => gateways(ctx)],
       ['authorizer', () => authorizer(ctx)],
       ['allowed-urls', () => allowedUrls(ctx)],
+      ['nginx-routing', () => nginxRouting(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

@@ -27,7 +27,7 @@ type Run = { perSecond: number; p50: number; allowed: number; refused: number; o
  * maps from the auth subrequest (docs/using/serving-apis.md), and autocannon's fixed amount
  * then loses the requests pipelined on it (237 of 1,500 went unanswered and uncounted).
  */
-async function fire(url: string, headers: Record<string, string>, authServerPid: number): Promise<Run> {
+export async function fire(url: string, headers: Record<string, string>, authServerPid: number): Promise<Run> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   let sockets = 0;
   const codes = new Map<number, number>();

@@ -156,13 +156,13 @@ export interface Follower {
 }
 
 /**
- * `gwctl gateway nginx --watch` for `nginx`, following the stage at `stageUrl` every 0.2 s,
+ * `gwctl gateway nginx --watch` for `nginx`, following the stage at `stageUrl` every 0.2 s (or `interval`),
  * serving the host names 127.0.0.1 and localhost, reporting as `gatewayId`.
  */
 export async function startFollower(
   nginx: FollowingNginx,
   stage: { url: string; gw: (method: string, path: string) => Promise<{ body: unknown }> },
-  o: { gatewaySecret: string; gatewayId?: string },
+  o: { gatewaySecret: string; gatewayId?: string; interval?: number },
 ): Promise<Follower> {
   const statusFile = join(nginx.prefix, 'gwctl-status.json');
   let log = '';
@@ -170,7 +170,7 @@ export async function startFollower(
     process.execPath,
     [
       'tools/gwctl/bin.mjs',
-      ...['gateway', 'nginx', '--watch', '--interval', '0.2', '--out', nginx.include, '--listen', nginx.listen],
+      ...['gateway', 'nginx', '--watch', '--interval', String(o.interval ?? 0.2), '--out', nginx.include, '--listen', nginx.listen],
       ...['--server-name', '127.0.0.1', '--server-name', 'localhost'],
       ...['--nginx-conf', nginx.conf, '--nginx-prefix', nginx.prefix, '--status-file', statusFile],
       ...(o.gatewayId ? ['--gateway-id', o.gatewayId] : []),
