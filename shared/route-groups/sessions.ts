@@ -56,7 +56,9 @@ export const sessionsRoutes = routeGroup('sessions', {
       'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to ' +
       'pass upstream, and the decided path to send upstream (X-Gw-Path)',
     statuses: {
-      400: 'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath)',
+      400:
+        'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason ' +
+        'AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy)',
       401:
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',

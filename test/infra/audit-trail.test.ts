@@ -1,7 +1,8 @@
 /**
  * The audit trail in the synthesized stack (contract §12): the consumer reads the table's stream
  * through its own event source mapping, filtered to the configuration objects; it is granted the
- * Query and the PutItem its code sends and nothing else; the audit-log routes only read.
+ * Query and the PutItem its code sends and nothing else; the audit-log routes only read, the
+ * dashboard's spending its organisation's read unit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/routes';
@@ -41,9 +42,11 @@ describe('the audit consumer', () => {
     ]);
   });
 
-  it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read', () => {
+  it("is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read (and spend the organisation's read unit)", () => {
     expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem']));
-    expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query']));
+    // The dashboard route's one write is its organisation's `reads` limit counter (docs/reference/limits.md),
+    // granted on that counter's partition alone (test/infra/leading-keys.test.ts).
+    expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
     expect(new Set(tableActions(routes.auditAdminList.name))).toEqual(new Set(['dynamodb:Query']));
   });
 });
