@@ -205,7 +205,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
 }
 
 /**
- * A success on each self-service route (issue 27), on objects of their own: their key routes take
+ * A success on each self-service route (contract §9a), on objects of their own: their key routes take
  * the key hash, which the table's `keyID` (a clear key) is not, and their deletes would otherwise
  * take the world's objects from the gateway routes' deletes. Answers the hash of the key it made.
  * With `keep`, nothing is deleted, so the requests recorded for the other routes still find their
