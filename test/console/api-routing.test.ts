@@ -57,57 +57,61 @@ afterAll(async () => {
 
 const via = (path: string, key: string) => request(nginx.url, 'GET', path, { headers: { connection: 'close', authorization: key }, verbatim: true });
 
-maybe('change the upstream on the API page: nginx sends the next request to the new one; a taken listen path shows beside its field', async () => {
-  const id = uid('shop');
-  const taken = uid('held');
-  for (const [apiId, target] of [
-    [id, a.url()],
-    [taken, a.url()],
-  ])
-    expect(
-      (
-        await s.dash(owner.key, 'POST', '/api/apis', {
-          api_definition: { api_id: apiId, name: apiId, proxy: { listen_path: `/${apiId}/`, target_url: target } },
-        })
-      ).status,
-    ).toBe(200);
-  const { key } = await makeKey(s, { org_id: owner.orgId, access_rights: rightsFor(id) });
-  await follower.followed();
-  expect((await via(`/${id}/x`, key)).body).toEqual({ upstream: 'a', url: `/${id}/x` });
+maybe(
+  'change the upstream on the API page: nginx sends the next request to the new one; a taken listen path shows beside its field',
+  async () => {
+    const id = uid('shop');
+    const taken = uid('held');
+    for (const [apiId, target] of [
+      [id, a.url()],
+      [taken, a.url()],
+    ])
+      expect(
+        (
+          await s.dash(owner.key, 'POST', '/api/apis', {
+            api_definition: { api_id: apiId, name: apiId, proxy: { listen_path: `/${apiId}/`, target_url: target } },
+          })
+        ).status,
+      ).toBe(200);
+    const { key } = await makeKey(s, { org_id: owner.orgId, access_rights: rightsFor(id) });
+    await follower.followed();
+    expect((await via(`/${id}/x`, key)).body).toEqual({ upstream: 'a', url: `/${id}/x` });
 
-  const page = await browser.context.newPage();
-  await page.goto(`${s.url}/console/`);
-  await page.getByLabel('Access key').fill(owner.key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
-  await page.goto(`${s.url}/console/apis/${id}`);
-  const live = page.getByRole('region', { name: 'Where it is live' });
-  await expect.poll(() => live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText(), { timeout: 20_000 }).toMatch(/Applied/);
+    const page = await browser.context.newPage();
+    await page.goto(`${s.url}/console/`);
+    await page.getByLabel('Access key').fill(owner.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await page.goto(`${s.url}/console/apis/${id}`);
+    const live = page.getByRole('region', { name: 'Where it is live' });
+    await expect.poll(() => live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText(), { timeout: 20_000 }).toMatch(/Applied/);
 
-  await page.getByLabel('Upstream URL').fill(b.url());
-  await page.getByRole('button', { name: 'Save routing' }).click();
-  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-  const deadline = Date.now() + 20_000;
-  while ((await via(`/${id}/x`, key)).text !== JSON.stringify({ upstream: 'b', url: `/${id}/x` })) {
-    if (Date.now() > deadline) throw new Error(`nginx did not move to b within 20 s:\n${follower.log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await expect
-    .poll(
-      async () => {
-        await page.getByRole('button', { name: 'Check again' }).click();
-        return live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
-      },
-      { timeout: 20_000 },
-    )
-    .toMatch(/Applied/);
+    await page.getByLabel('Upstream URL').fill(b.url());
+    await page.getByRole('button', { name: 'Save routing' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const deadline = Date.now() + 20_000;
+    while ((await via(`/${id}/x`, key)).text !== JSON.stringify({ upstream: 'b', url: `/${id}/x` })) {
+      if (Date.now() > deadline) throw new Error(`nginx did not move to b within 20 s:\n${follower.log()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Check again' }).click();
+          return live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/Applied/);
 
-  await page.getByLabel('Listen path', { exact: true }).fill(`/${taken}/`);
-  await page.getByRole('button', { name: 'Save routing' }).click();
-  const field = page.getByLabel('Listen path', { exact: true });
-  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-  expect(await page.locator('.field-error').first().innerText()).toContain(`listen path /${taken} is taken`);
-  expect((await via(`/${id}/x`, key)).body).toEqual({ upstream: 'b', url: `/${id}/x` });
-  expect(seriousOf(await axeViolations(page))).toEqual([]);
-  await page.close();
-});
+    await page.getByLabel('Listen path', { exact: true }).fill(`/${taken}/`);
+    await page.getByRole('button', { name: 'Save routing' }).click();
+    const field = page.getByLabel('Listen path', { exact: true });
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.field-error').first().innerText()).toContain(`listen path /${taken} is taken`);
+    expect((await via(`/${id}/x`, key)).body).toEqual({ upstream: 'b', url: `/${id}/x` });
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+    await page.close();
+  },
+  180_000,
+);
