@@ -10,10 +10,12 @@ import type { HttpRouteIntegrationBindOptions } from 'aws-cdk-lib/aws-apigateway
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { ROUTE_FUNCTIONS_METADATA } from '../route-functions-metadata';
 
 export class RouteFunctions extends NestedStack {
   constructor(scope: Construct, id: string, props: { group: string; stackName: string }) {
     super(scope, id, { description: `Functions of the ${props.group} routes of ${props.stackName}` });
+    this.nestedStackResource!.addMetadata(ROUTE_FUNCTIONS_METADATA, props.group);
   }
 }
 
