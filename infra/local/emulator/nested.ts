@@ -53,6 +53,8 @@ export function mergeNestedStacks(template: CfnTemplate, nestedOf: (logicalId: s
       return inParent.Outputs[name]!.Value;
     }) as CfnTemplate;
     for (const [childId, child] of Object.entries(inParent.Resources)) {
+      // The CDK's version record, one per stack: the parent's stands for all.
+      if (child.Type === 'AWS::CDK::Metadata') continue;
       if (childId in out.Resources) throw new Error(`logical id ${childId} of nested stack ${id} is also in its parent`);
       out.Resources[childId] = child;
     }
