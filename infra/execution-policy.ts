@@ -71,7 +71,9 @@ export function executionPolicyStatements(stage: StageName, qualifier: string): 
       sid: 'NestedStacks',
       actions: ['cloudformation:*'],
       resources: [arn('cloudformation', `stack/${n.stack}-*/*`)],
-      why: `The stage's nested stacks (the route groups' functions, alarms and dashboard, the console) are created with this role; ${generatedNames}. ${HANDLERS}.`,
+      why:
+        "The stage's nested stacks (the route groups' functions, alarms and dashboard, the console) are created with this role; " +
+        `${generatedNames}. ${HANDLERS}.`,
     },
     {
       sid: 'Table',

@@ -46,7 +46,7 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
  * integration are looked for wherever the stage put them. `stack.monitoring` and the console's
  * nested stack stay apart (templateOf(stack.monitoring)).
  */
-export function mergedTemplate(stack: Stack): Template {
+function mergedTemplate(stack: Stack): Template {
   const homes = new Map(
     stack.node
       .findAll()
