@@ -13272,7 +13272,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13281,7 +13281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13409,7 +13409,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13418,7 +13418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13546,7 +13546,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13555,7 +13555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13683,7 +13683,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13692,7 +13692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13820,7 +13820,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13829,7 +13829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13957,7 +13957,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13966,7 +13966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -14094,7 +14094,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14103,7 +14103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
