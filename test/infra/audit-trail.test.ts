@@ -44,7 +44,7 @@ describe('the audit consumer', () => {
     ]);
   });
 
-  it("is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read the trail (and spend a read unit)", () => {
+  it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read the trail (and spend a read unit)', () => {
     expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem']));
     expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
     // Its one write is the organisation limit's counter: granted on that partition alone.

@@ -50,7 +50,7 @@ const joined = (raw: string) => raw.replace(/\n\s*(?:\*|\/\/|#)?\s*/g, ' ');
 const SEP = String.raw`(?:\s*(?:\*|//|#)?\s*)`;
 const QUOTED = String.raw`"((?:[^"\n]|\n\s*(?:\*|//|#)?\s*){1,100})"`;
 const DOCUMENT = String.raw`((?:docs/[\w/-]+|RELIABILITY|BENCHMARKS|CONTRIBUTING|README)\.md|README)`;
-const MORE = String.raw`((?:,${SEP}${QUOTED.replace('(', '(?:')})*)`;
+const MORE = `((?:,${SEP}${QUOTED.replace('(', '(?:')})*)`;
 const CITATION = new RegExp(String.raw`\b${DOCUMENT}(?:'s)?,?(?:${SEP}${QUOTED}${MORE})?`, 'g');
 
 function citations(): Array<{ from: string; doc: string; heading?: string }> {
