@@ -12,10 +12,10 @@
  *   (the same key, no quota): what 1,000 locations cost nginx's routing.
  */
 import { execFileSync } from 'node:child_process';
-import { createServer, get } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderNginx, type RoutingTable } from '../../tools/gwctl/gateway/nginx-config';
-import { NGINX, startFollower, startNginx, startNginxWith } from '../../test/support/nginx';
+import { NGINX, startFollower, startNginx, startNginxWith, statusVia } from '../../test/support/nginx';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { call } from '../lib/http';
 import { interleaved, median, percentile, round, type Row } from '../lib/stats';
@@ -25,15 +25,6 @@ const SCENARIO = 'definitions on nginx';
 const APIS = 1000;
 const CHANGES = 20;
 const ROUNDS = 3;
-
-/** The status nginx answers for `path` on a connection of its own. */
-const statusOf = (base: string, path: string, headers: Record<string, string> = {}) =>
-  new Promise<number>((done) => {
-    get(`${base}${path}`, { headers: { connection: 'close', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-    }).on('error', () => done(0));
-  });
 
 function msOf(f: () => void, n = 5): number {
   const times: number[] = [];
@@ -93,7 +84,7 @@ export async function nginxRouting(ctx: Ctx): Promise<Row[]> {
     const loader = (async () => {
       while (loading) {
         sent++;
-        const s = await statusOf(rendered.url, `/${measured.apiId}-up/x`, upKey);
+        const s = await statusVia(rendered.url, `/${measured.apiId}-up/x`, upKey);
         if (s !== 200) lost.push(s);
       }
     })();
@@ -108,7 +99,7 @@ export async function nginxRouting(ctx: Ctx): Promise<Row[]> {
       });
       if (w.status !== 200) throw new Error(`api: ${JSON.stringify(w.body)}`);
       const t0 = performance.now();
-      while ((await statusOf(rendered.url, `/${id}/x`)) !== 401) {
+      while ((await statusVia(rendered.url, `/${id}/x`)) !== 401) {
         if (performance.now() - t0 > 30_000) throw new Error(`not served within 30 s: ${follower.log()}`);
         await new Promise((r) => setTimeout(r, 20));
       }

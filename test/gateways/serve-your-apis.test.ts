@@ -6,12 +6,11 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
-import { ensureNginx, NGINX } from '../support/nginx';
+import { ensureNginx, NGINX, statusVia } from '../support/nginx';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 
@@ -25,13 +24,7 @@ function shellOf(readme: string, heading: string): string[] {
 }
 
 /** The status nginx answers for `path` on the host name the README serves (localhost). */
-const statusOf = (path: string) =>
-  new Promise<number | undefined>((done) =>
-    httpGet({ host: '127.0.0.1', port, path, headers: { host: 'localhost' } }, (res) => {
-      res.resume();
-      done(res.statusCode);
-    }).on('error', () => done(undefined)),
-  );
+const statusOf = (path: string) => statusVia(`http://127.0.0.1:${port}`, path, { host: 'localhost' });
 
 let s: Stage;
 let dir: string;

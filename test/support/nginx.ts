@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -202,4 +203,17 @@ export async function startFollower(
   };
   await follower.followed();
   return follower;
+}
+
+/**
+ * The status nginx at `base` answers for `path`, on a connection of its own (a kept-alive one may
+ * reach a worker of the configuration before the last reload); 0 when it cannot be reached.
+ */
+export function statusVia(base: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((done) => {
+    httpGet(`${base}${path}`, { headers: { connection: 'close', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    }).on('error', () => done(0));
+  });
 }
