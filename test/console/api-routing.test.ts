@@ -84,7 +84,19 @@ maybe(
     await page.getByRole('navigation', { name: 'Sections' }).waitFor();
     await page.goto(`${s.url}/console/apis/${id}`);
     const live = page.getByRole('region', { name: 'Where it is live' });
-    await expect.poll(() => live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText(), { timeout: 20_000 }).toMatch(/Applied/);
+    // The gateway reports after it applied (its status file comes first), so the page may have
+    // read the report before it landed: ask again until it shows, as a user would.
+    const appliedOnGateway = () =>
+      expect
+        .poll(
+          async () => {
+            await page.getByRole('button', { name: 'Check again' }).click();
+            return live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
+          },
+          { timeout: 20_000 },
+        )
+        .toMatch(/Applied/);
+    await appliedOnGateway();
 
     await page.getByLabel('Upstream URL').fill(b.url());
     await page.getByRole('button', { name: 'Save routing' }).click();
@@ -94,15 +106,7 @@ maybe(
       if (Date.now() > deadline) throw new Error(`nginx did not move to b within 20 s:\n${follower.log()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await expect
-      .poll(
-        async () => {
-          await page.getByRole('button', { name: 'Check again' }).click();
-          return live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
-        },
-        { timeout: 20_000 },
-      )
-      .toMatch(/Applied/);
+    await appliedOnGateway();
 
     await page.getByLabel('Listen path', { exact: true }).fill(`/${taken}/`);
     await page.getByRole('button', { name: 'Save routing' }).click();

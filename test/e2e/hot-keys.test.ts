@@ -26,7 +26,7 @@ const tally = <T>(xs: T[]) => xs.reduce<Record<string, number>>((a, x) => ({ ...
 describe('a hot key behind a per-item write ceiling', () => {
   let throttle: ThrottlingDynamo;
   beforeAll(async () => {
-    throttle = await startThrottlingDynamo(inject('dynamoEndpoint'), 30);
+    throttle = await startThrottlingDynamo(inject('dynamoEndpoint'), 10);
     process.env.DYNAMODB_ENDPOINT = throttle.url;
     resetConfig();
     resetClient();
