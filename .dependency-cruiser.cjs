@@ -1,5 +1,5 @@
 /**
- * The rules of the house (README "Layout"), checked by `npm test` (test/unit/dependency-rules.test.ts)
+ * The rules of the house (docs/developing/layout.md), checked by `npm test` (test/unit/dependency-rules.test.ts)
  * and by `npx depcruise --config .dependency-cruiser.cjs shared functions infra scripts bench test`.
  *
  * Layers, bottom up. A layer may import the ones below it, never the ones above:

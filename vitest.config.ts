@@ -92,7 +92,7 @@ export default defineConfig({
             { test: { ...suite, name: 'suite-isolated', include: OWN_MODULES } },
           ]),
       {
-        // The console's components and browser-side logic (README "Console"), in a simulated DOM;
+        // The console's components and browser-side logic (docs/using/console.md), in a simulated DOM;
         // the console itself runs in chromium in test/console/browser.test.ts.
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
         test: {

@@ -1,5 +1,5 @@
 /**
- * Documented input limits (README "Limits"). Layer-neutral: the body parser, the schemas, the
+ * Documented input limits (docs/reference/limits.md). Layer-neutral: the body parser, the schemas, the
  * domain and the store all read them.
  */
 export const LIMITS = {
@@ -48,7 +48,7 @@ export const LIMITS = {
 
 /**
  * A key's or a policy's path rules (`access_rights[*].allowed_urls`, all its APIs together;
- * README "Limits"). The check runs them as one RE2 automaton per access entry, whose cost grows
+ * docs/reference/limits.md). The check runs them as one RE2 automaton per access entry, whose cost grows
  * with its program, so both the rules and their program are bounded on every write.
  */
 export const ALLOWED_URL_LIMITS = {
@@ -59,7 +59,7 @@ export const ALLOWED_URL_LIMITS = {
 
 /**
  * Per-organisation limits of dashboard requests, spent once a request is authenticated, allowed
- * by the user's permissions and valid (README "Limits"): units per fixed window, by class. The
+ * by the user's permissions and valid (docs/reference/limits.md): units per fixed window, by class. The
  * environment may change each (shared/config.ts).
  */
 export const ORG_LIMITS = {
@@ -77,7 +77,7 @@ export const ORG_LIMIT_WINDOW_SECONDS = 60;
 export const ORG_LIMIT_MAX = 1_000_000;
 
 /**
- * Webhook fan-out (README "Limits", contract §11): what one organisation's hooks and one event may
+ * Webhook fan-out (docs/reference/limits.md, contract §11): what one organisation's hooks and one event may
  * cost the shared delivery. Writes past them are refused; routing applies them again, so
  * definitions stored before they existed cannot fan out further.
  */

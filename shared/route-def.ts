@@ -28,7 +28,7 @@ export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TA
  */
 type Statuses = Partial<Record<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
 
-/** The quota's headers a check answers (README "Put an API behind it"). */
+/** The quota's headers a check answers (docs/using/serving-apis.md). */
 export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /**
@@ -76,13 +76,13 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   method: Method;
   path: string;
   group: Group;
-  /** What the route does, in one line (the document's summary, the README's routes table). */
+  /** What the route does, in one line (the document's summary, the routes table of docs/reference/routes.md). */
   summary: string;
   /** What the document says beyond the summary: the rules JSON Schema cannot state (cross-field, references). */
   description: string;
   /** The 200 answer in a few words ("Webhook created; Meta is its id"). */
   success: string;
-  /** Statuses of its own and what each means here (the document, the README and tests read them). */
+  /** Statuses of its own and what each means here (the document, the routes table of the docs and tests read them). */
   statuses?: Statuses;
   /** Headers of the 200 answer beyond those of every answer (ETag: the stored version If-Match repeats). */
   successHeaders?: readonly SuccessHeader[];
@@ -200,7 +200,7 @@ export function groupOfPath(path: string): Group {
 
 /** Causes several groups' routes answer alike, as parts of a status's meaning. */
 export const SHARED_CAUSES = {
-  /** Any route that reads a stored definition (README "Limits"). */
+  /** Any route that reads a stored definition (docs/reference/limits.md). */
   storedTooLarge: 'a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message',
   /** Every write of an API definition (contract §11). */
   handlerLimits:

@@ -24,7 +24,7 @@ export interface BenchStage {
 
 /**
  * The benchmarks measure what a request costs, thousands of reads and writes a minute in one
- * organisation: its limits are set as high as they go, so every request still spends one (README "Limits").
+ * organisation: its limits are set as high as they go, so every request still spends one (docs/reference/limits.md).
  */
 export const UNLIMITED_ORGS = { ORG_READ_LIMIT: '1000000', ORG_WRITE_LIMIT: '1000000', ORG_HOOK_TEST_LIMIT: '1000000' };
 

@@ -1,5 +1,5 @@
 /**
- * What a key's `allowed_urls` cost a check (README "Limits"): POST /gw/sessions/check by a key at
+ * What a key's `allowed_urls` cost a check (docs/reference/limits.md): POST /gw/sessions/check by a key at
  * the limit (100 rules, close to 5,000 RE2 instructions) against a key without rules, warm (its
  * session and compiled rules cached) and cold (the first check after the stage's session cache
  * was emptied: an organisation-session write empties it in the local stage's one process),

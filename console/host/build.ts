@@ -1,5 +1,5 @@
 /**
- * Builds the console (README "Console"): `vite build` of console/ into console/dist. Its client
+ * Builds the console (docs/using/console.md): `vite build` of console/ into console/dist. Its client
  * types (console/src/api/openapi.d.ts) are generated and committed, and `npm test` checks them
  * current and the console type-correct against them (test/unit/generated-files.test.ts,
  * test/unit/type-check.test.ts), so a build only bundles.

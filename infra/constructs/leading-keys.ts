@@ -21,6 +21,7 @@ import '../../shared/store/audit-log';
 import '../../shared/store/delivery-budget';
 import '../../shared/store/domain-grants';
 import '../../shared/store/events';
+import '../../shared/store/gateway-reports';
 import '../../shared/store/health';
 import '../../shared/store/hook-deliveries';
 import '../../shared/store/hooks';

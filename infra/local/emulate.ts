@@ -1,7 +1,7 @@
 /**
- * npm run emulate: the synthesized stack on this machine, as the cloud runs it (README, "Emulate the
- * cloud stage"). Routes, functions, environments, timeouts and IAM policies come from the
- * template, not from the route table; each function runs its bundle on Lambda's Node.
+ * npm run emulate: the synthesized stack on this machine, as the cloud runs it
+ * (docs/operating/emulator.md). Routes, functions, environments, timeouts and IAM policies come
+ * from the template, not from the route table; each function runs its bundle on Lambda's Node.
  */
 import { createGateway } from './emulator/gateway';
 import { flag, parseArgs, settings, templateFor } from './emulator/cli';

@@ -83,7 +83,7 @@ async function main() {
   // No transactional write is answered before DynamoDB Local has committed it (commit-wait.ts).
   awaitLocalCommits(ddb());
   const table = await ensureTable(endpoint, tableName);
-  // Policies stored by a release that kept no policy counts are counted once (README "Lists").
+  // Policies stored by a release that kept no policy counts are counted once (docs/reference/lists.md).
   const counted = await saveMissingPolicyCounts();
   if (counted.policies) console.log(`counted ${counted.policies} policies stored before policy counts were kept (${counted.organisations} organisations)`);
 

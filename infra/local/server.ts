@@ -62,7 +62,7 @@ function send(res: ServerResponse, r: { statusCode: number; headers?: Record<str
 }
 
 export function createLocalServer(): Server {
-  // The web console's files (README "Console"), on the service's origin as CloudFront serves them; built on the first request when stale.
+  // The web console's files (docs/using/console.md), on the service's origin as CloudFront serves them; built on the first request when stale.
   const site = consoleOnDemand({ log: (line) => console.log(line) });
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');

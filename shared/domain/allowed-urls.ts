@@ -9,7 +9,7 @@
  * linear in the path (JavaScript's RegExp backtracks). All the rules of an entry run as one
  * automaton (an RE2 set), which answers every rule that matches in one pass over the path, so a
  * check's cost does not grow with the number of rules; the writes bound what that automaton may
- * hold (shared/schemas/allowed-urls.ts, README "Limits").
+ * hold (shared/schemas/allowed-urls.ts, docs/reference/limits.md).
  */
 import { RE2JS, RE2Set } from 're2js';
 import { isPlainObject } from '../lib/plain-object';

@@ -2,7 +2,7 @@
  * The original request a gateway forwards for external authorization (pure): nginx
  * `auth_request` names it in headers (X-Original-URI, X-Original-Method, X-Original-Host), Envoy's
  * `ext_authz` HTTP service sends it as it is, its path after the authorization route's prefix.
- * The gateway's configuration says where the client's key is (README "Put an API behind it").
+ * The gateway's configuration says where the client's key is (docs/using/serving-apis.md).
  *
  * Every header read here but the key's is a routing hint (contract §13): trusted because only the
  * gateway's configuration sets it, so the example configurations pass no client copy of any of

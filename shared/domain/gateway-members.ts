@@ -2,7 +2,7 @@
  * What each member of a classic API definition (and so of the OAS form, which maps onto it:
  * oas-classic.ts) becomes in the gateway model (gateway-model.ts): honoured, approximated (and
  * how), or ignored (and why). A member not listed is covered by its nearest listed parent; the
- * docs table is generated from this one (npm run readme:routes), and a test fails when a member of
+ * docs table is generated from this one (npm run generate), and a test fails when a member of
  * the classic schema is covered by neither.
  */
 

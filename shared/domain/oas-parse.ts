@@ -185,7 +185,7 @@ export async function validateOpenApi(doc: OasDoc): Promise<void> {
       { path: 'body.openapi', message: 'must be an OpenAPI 3.x version such as 3.0.3' },
     ]);
   }
-  // The validator runs format regexes on these; bound them first (README "Limits").
+  // The validator runs format regexes on these; bound them first (docs/reference/limits.md).
   refuseLongUrlMembers(doc);
   // Loaded on first use, so a cold start does not pay for the validator and its schemas.
   validator ??= new (await import('@seriousme/openapi-schema-validator')).Validator();

@@ -1,4 +1,4 @@
-/** Per-organisation limits (README "Limits"): their settings and their fixed windows. Pure. */
+/** Per-organisation limits (docs/reference/limits.md): their settings and their fixed windows. Pure. */
 import { ORG_LIMIT_MAX, ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS, type OrgLimitClass } from '../limits';
 
 /**

@@ -2,7 +2,7 @@
  * A small in-process cache whose entries expire a fixed time after they were stored, that is
  * after they were read from the table. Warm Lambda containers and the local stage keep hot
  * credentials and sessions here, so the hottest paths skip a round trip; the time bound is how
- * stale an entry may be in another process (README "Limits"). Using an entry never extends it:
+ * stale an entry may be in another process (docs/reference/limits.md). Using an entry never extends it:
  * a credential used every half second must still be read again from the table every
  * CACHE_SECONDS, or a deactivation would never be seen.
  */

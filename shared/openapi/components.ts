@@ -137,7 +137,7 @@ const model = (name: string): Json => ({ $ref: `input:${name}` });
 
 /**
  * Models written in JSON Schema directly (those no operation or model references are left out): what the body parser refuses in every object (contract
- * §3, README "Limits"), and the document forms whose rule is a choice between schemas.
+ * §3, docs/reference/limits.md), and the document forms whose rule is a choice between schemas.
  */
 export const JSON_SCHEMAS: Record<string, Json> = {
   SafePropertyName: {

@@ -391,10 +391,11 @@ function responses(r: Route, set: SchemaSet): Json {
     if (r.refusalHeaders && status === 429) for (const h of RATE_HEADERS) headers[h] = headerRef(h);
     if (r.refusalHeaders && status === 429) headers['Retry-After'] = headerRef('Retry-After-Check');
     const model = r.doc?.models?.[status];
-    // A route's own 401 model (the external authorization's refusal) sits beside the group's:
-    // a request without the group's credential is refused by the credential check first.
+    // A route's own 400 and 401 models (the external authorization's refusal) sit beside the
+    // group's: a request without the group's credential, or with input its schemas refuse, is
+    // answered by the credential check or the validation first, in the group's envelope.
     const refusal =
-      model && status === 401
+      model && (status === 401 || status === 400)
         ? { anyOf: [set.named(model, 'output'), set.named(errorModel(r.group), 'output')] }
         : set.named(model ?? errorModel(r.group), 'output');
     const schema = status === 200 ? set.use(r.result, 'output') : refusal;
@@ -414,7 +415,7 @@ function shortSummary(summary: string): string {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
-/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, README "Limits"). */
+/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, docs/reference/limits.md). */
 function gate(r: Route): string {
   const p = permissionOf(r);
   if (!p) return '';

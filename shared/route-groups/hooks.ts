@@ -56,7 +56,7 @@ export const hooksRoutes = routeGroup('hooks', {
     tableEntities: ['access_key', 'hook', 'idempotency', 'org', 'org_limit', 'user'],
     summary:
       'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; ' +
-      'header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once)',
+      'header_map limited (docs/reference/limits.md); Meta is the new id, signing_secret its signing secret (shown this once)',
     description: `${target} ${headers} The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (${signature}).`,
     success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
     successHeaders: ['ETag'],

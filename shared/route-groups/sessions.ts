@@ -39,7 +39,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
-      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
+      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). ' +
       "The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's " +
       'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header ' +
       "and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). " +
@@ -56,7 +56,9 @@ export const sessionsRoutes = routeGroup('sessions', {
       'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to ' +
       'pass upstream, and the decided path to send upstream (X-Gw-Path)',
     statuses: {
-      400: 'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath)',
+      400:
+        'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason ' +
+        'AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy)',
       401:
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',

@@ -1,9 +1,9 @@
 /**
- * What every write of access rights (a key's or a policy's) must keep of `allowed_urls` (README
- * "Limits"): each `url` is RE2 syntax (one that is not would match nothing, so it can only
- * refuse), and all the rules of the access rights together, every API's, are at most
- * `ALLOWED_URL_LIMITS.rules` and compile to at most `ALLOWED_URL_LIMITS.program` instructions.
- * Each breach is a 400 naming the member. Rules stored before these limits keep working.
+ * What every write of access rights (a key's or a policy's) must keep of `allowed_urls`
+ * (docs/reference/limits.md): each `url` is RE2 syntax (one that is not would match nothing, so it
+ * can only refuse), and all the rules of the access rights together, every API's, are at most
+ * `ALLOWED_URL_LIMITS.rules` and compile to at most `ALLOWED_URL_LIMITS.program` instructions. Each
+ * breach is a 400 naming the member. Rules stored before these limits keep working.
  */
 import type * as z from 'zod';
 import { RE2JS } from 're2js';

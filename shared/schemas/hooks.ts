@@ -14,7 +14,7 @@ const headerValue = z
   .max(HEADER_LIMITS.valueChars)
   .regex(HEADER_VALUE, 'must not contain line breaks or other control characters (tab excepted), nor characters above U+00FF');
 
-/** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (README "Webhooks"). */
+/** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (docs/using/events-and-webhooks.md). */
 const headerMap = z
   .record(headerName, headerValue, {
     error: (issue) => (issue.code === 'invalid_key' ? `must be a valid HTTP header name (RFC 9110 token, 1-${HEADER_LIMITS.nameChars} characters)` : undefined),

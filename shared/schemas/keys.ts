@@ -190,7 +190,7 @@ export const keyUpdateQuerySchema = z.object({
   auto_guess: queryBool.optional(),
   /**
    * Any non-empty value means the path holds the hash (contract §6), except `0` and `false`
-   * (any case), which say the opposite and so mean the key itself (README "Choices").
+   * (any case), which say the opposite and so mean the key itself (docs/developing/choices.md).
    */
   hashed: z
     .string()

@@ -28,6 +28,7 @@ const route = z.object({
 /** GET /gw/routing: the gateway model (shared/domain/gateway-model.ts) at a routing version. */
 export const routingTableSchema = z.object({
   version: z.number().int(),
+  changed_at: z.string().nullable().describe('when the version last moved (null before any change)'),
   hosts: z.array(z.object({ host: z.string(), routes: z.array(route) })),
   skipped: z.array(z.object({ apiId: z.string(), orgId: z.string(), reason: z.string() })),
 });

@@ -3,7 +3,7 @@
  * the same handler locally and in the cloud) routes events to the hooks an API's event handlers
  * name, and enqueues; it never calls a receiver. An event item or a key change makes one delivery
  * per routed hook (with its cooldown window, in one transaction), within a fixed budget per record
- * (README "Limits"); a delivery item that appears, or is queued again by a redeliver, becomes a
+ * (docs/reference/limits.md); a delivery item that appears, or is queued again by a redeliver, becomes a
  * message of the attempt queue (the second stage: ./delivery-attempts.ts).
  *
  * At least once: every step is safe to repeat, and receivers dedupe by the payload `id`.

@@ -1,8 +1,8 @@
 /**
- * External authorization for nginx `auth_request` and Envoy `ext_authz` (README "Put an API
- * behind it"): the original request's API is found by its host and path, then the decision is
- * the check's own (session-check.ts: decide), with its single write and its events. Only the
- * answer's shape differs: a missing or unknown key is 401 (what gateways send a client to
+ * External authorization for nginx `auth_request` and Envoy `ext_authz`
+ * (docs/using/serving-apis.md): the original request's API is found by its host and path, then the
+ * decision is the check's own (session-check.ts: decide), with its single write and its events.
+ * Only the answer's shape differs: a missing or unknown key is 401 (what gateways send a client to
  * authenticate), and everything the gateway passes on travels in headers.
  */
 import { config } from '../config';

@@ -1,5 +1,5 @@
 /**
- * Per-organisation limits of dashboard requests (README "Limits"): so one organisation cannot use
+ * Per-organisation limits of dashboard requests (docs/reference/limits.md): so one organisation cannot use
  * up what the stage's shared throttles allow every organisation, each has its own budget per
  * class and fixed window. The stage throttles stay as the global ceiling.
  */

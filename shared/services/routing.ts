@@ -18,9 +18,9 @@ export const routingVersion = loadRoutingVersion;
  * fetches again). Its reads are of indexes, which DynamoDB updates within moments of a write:
  * a follower refreshes the whole table now and then, whatever the version says (gwctl does).
  */
-export async function routingTable(): Promise<GatewayModel & { version: number }> {
-  const { version } = await loadRoutingVersion();
+export async function routingTable(): Promise<GatewayModel & { version: number; changed_at: string | null }> {
+  const { version, changed_at } = await loadRoutingVersion();
   const [claims, grants] = await Promise.all([loadEveryClaim(), loadEveryDomainGrant()]);
   const apis = await loadApis(claims.map((c) => c.api_id));
-  return { version, ...gatewayModel(apis, grants) };
+  return { version, changed_at, ...gatewayModel(apis, grants) };
 }

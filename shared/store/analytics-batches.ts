@@ -81,7 +81,7 @@ export interface BatchChunk {
  * exists already means an earlier attempt applied this run, which is then skipped.
  */
 export async function saveChunk(deltas: readonly CounterDelta[] | { usage: readonly UsageDelta[] }, chunk: BatchChunk | undefined): Promise<void> {
-  // A run holds either key counters or API usage counters (README "Limits": one more ADD per (API, hour)).
+  // A run holds either key counters or API usage counters (docs/reference/limits.md: one more ADD per (API, hour)).
   const updates = 'usage' in deltas ? deltas.usage.map(usageUpdate) : deltas.map(counterUpdate);
   if (!chunk) return transactWrite(updates);
   const marker = batchKeys.chunk(chunk.batchId, chunk.run, chunk.n);

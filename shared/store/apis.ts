@@ -209,15 +209,16 @@ function getApiItems(apiId: string): Promise<Json[]> {
 }
 
 /** What owner and link checks need, without the definition: one GetItem of the main item. */
-export type ApiSummary = Pick<ApiRecord, 'id' | 'api_id' | 'org_id' | 'base_api_id'>;
+export type ApiSummary = Pick<ApiRecord, 'id' | 'api_id' | 'org_id' | 'base_api_id' | 'updated_at'>;
 
-const SUMMARY_ATTRS = ['id', 'api_id', 'org_id', 'base_api_id'];
+const SUMMARY_ATTRS = ['id', 'api_id', 'org_id', 'base_api_id', 'updated_at'];
 
 function summaryOf(main: Json): ApiSummary {
   return {
     id: String(main.id),
     api_id: String(main.api_id),
     org_id: String(main.org_id),
+    updated_at: String(main.updated_at),
     ...(main.base_api_id ? { base_api_id: String(main.base_api_id) } : {}),
   };
 }

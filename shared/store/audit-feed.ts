@@ -45,7 +45,7 @@ const session = (i: Item) => (i.session ?? {}) as Item;
 /** The gzip body of an item (Uint8Array from the SDK, base64 text in Lambda's JSON event). */
 const bytesOf = (b: unknown): Buffer => (typeof b === 'string' ? Buffer.from(b, 'base64') : Buffer.from(b as Uint8Array));
 
-/** A definition of one part rides whole in the main item; one stored in several parts is too large to compare here (README "Limits"). */
+/** A definition of one part rides whole in the main item; one stored in several parts is too large to compare here (docs/reference/limits.md). */
 function apiValue({ body, ...meta }: Item): Item {
   const parts = Number(meta.parts ?? 1);
   if (parts > 1) return { ...meta, definition: { stored_in_parts: parts } };

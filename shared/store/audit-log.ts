@@ -34,7 +34,7 @@ export interface AuditEntry {
   action: AuditAction;
   object: { type: AuditObjectType; id: string };
   changes: Operation[];
-  /** Set when the patch was too large to keep (README "Limits"): its size as JSON. */
+  /** Set when the patch was too large to keep (docs/reference/limits.md): its size as JSON. */
   changes_omitted_bytes?: number;
 }
 

@@ -94,7 +94,7 @@ function markerPuts(api: Api, claim: ListenClaim): TxItem[] {
   return [
     {
       op: { Put: { ...op.Put!, ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me', ExpressionAttributeValues: { ':me': api.api_id } } },
-      onConditionFail: () => claimTaken(claim),
+      onConditionFail: () => claimTaken(claim, claimMembersOf(api).listenPath),
     },
     routed.put(value, { at: [claimHashOf(claim)] }),
   ];
@@ -189,7 +189,7 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
   items.push(sharedPaths.put({ api_id: next.api_id, org_id: next.org_id, path: after.path }, { at: sharedAt(after.path) }));
   if (!newHolder) return items;
   const { taken, seen } = await sharedNesting(next, after.path);
-  if (taken) throw claimTaken(after);
+  if (taken) throw claimTaken(after, claimMembersOf(next).listenPath);
   items.push(headMove(after.path, seen));
   return items;
 }

@@ -1,5 +1,5 @@
 /**
- * Counting the policies stored before policy counts were kept (README "Lists"): an organisation
+ * Counting the policies stored before policy counts were kept (docs/reference/lists.md): an organisation
  * made since has an exact count from its creation (organisations.ts); one made before holds
  * policies no count has taken in. This adds each such policy to its organisation's count, one
  * transaction per policy (the policy marked `counted_in`, the count +1, conditional on the policy

@@ -9,10 +9,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Operation } from 'openapi-backend';
 import { describe, expect, inject, it } from 'vitest';
 import { openApiDocument } from '../../shared/openapi/document';
-import { ajvFor, documentApi as api, documentPathOf } from '../support/document-check';
+import { ajvFor, documentApi as api, documentPathOf, operationOf } from '../support/document-check';
 import type { RecordedExchange } from '../support/record-traffic';
 
 interface Report {
@@ -37,7 +36,7 @@ const lower = (headers: Record<string, unknown>) => Object.fromEntries(Object.en
 function violations(x: RecordedExchange): string[] {
   const url = new URL(x.path, 'http://stage');
   const query = Object.fromEntries(url.searchParams);
-  const operation = api.router.matchOperation({ method: x.method, path: documentPathOf(url.pathname), headers: {}, query }) as Operation | undefined;
+  const operation = operationOf(x.method, url.pathname, query);
   const documented = operation ? ((operation.responses as Json)[String(x.status)] as Json | undefined) : undefined;
   if (documented && (!documented.content || x.method === 'HEAD')) {
     // An answer documented without a body (an external authorization's allow), or any answer to
@@ -86,7 +85,7 @@ function violations(x: RecordedExchange): string[] {
 function requestViolations(x: RecordedExchange): string[] {
   const url = new URL(x.path, 'http://stage');
   const query = Object.fromEntries(url.searchParams);
-  const operation = api.router.matchOperation({ method: x.method, path: documentPathOf(url.pathname), headers: {}, query }) as Operation | undefined;
+  const operation = operationOf(x.method, url.pathname, query);
   if (!operation) return [];
   let body: unknown;
   if (x.requestBody !== undefined) {

@@ -7,7 +7,7 @@
  * finds no serious or critical violation, and nothing breaks the Content-Security-Policy.
  * Every answer comes from the service; nothing is stubbed.
  *
- * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (the README shows them).
+ * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (docs/using/console.md shows them).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,7 +96,7 @@ const STORED_KEY = "sessionStorage.getItem('gw-console.access-key')";
 
 const WRITE_CONTROLS = new RegExp(
   '^(Import an API|Create a key|Create a policy|Create a webhook|Delete API|Delete webhook|Send a test|' +
-    'Rotate signing secret|Save|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$',
+    'Rotate signing secret|Save|Save routing|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$',
 );
 /** The names of buttons and links on the page that would change something. */
 async function writeControls(page: Page): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * allowed_urls through the service (README "Limits", contract §6 and §10): every write that
+ * allowed_urls through the service (docs/reference/limits.md, contract §6 and §10): every write that
  * stores access rights refuses rules past the limits, or a pattern that is not RE2, with a 400
  * naming the member and stores nothing; a key at the limit is checked exactly as its rules tried
  * one by one say; and one tenant's many distinct patterns do not rebuild another key's rules.

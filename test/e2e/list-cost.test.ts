@@ -1,5 +1,5 @@
 /**
- * What one list request costs the table (contract §5, README "Lists" and "Limits"): a page reads
+ * What one list request costs the table (contract §5, docs/reference/lists.md and "Limits"): a page reads
  * its page, not the data behind it, whatever page_size, p or cursor ask, and `pages` of the
  * organisation's policies comes from a count every policy write moves in its own transaction.
  *

@@ -1,5 +1,5 @@
 /**
- * Every log line names the work that wrote it (README "Configuration", LOG_LEVEL): the local stage
+ * Every log line names the work that wrote it (docs/reference/configuration.md, LOG_LEVEL): the local stage
  * serves many requests and runs the change feed at once in one process, so each line carries the
  * request id and route of its own request, and the change feed's lines (its delivery and audit
  * consumers, the attempt queue) their own name and no request id. The lines are read from this

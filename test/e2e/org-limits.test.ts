@@ -1,5 +1,5 @@
 /**
- * Per-organisation limits (README "Limits"): a dashboard write spends one unit of its
+ * Per-organisation limits (docs/reference/limits.md): a dashboard write spends one unit of its
  * organisation's `writes` limit, the webhook test and redelivery one of the tighter `hookTest`
  * limit, a dashboard read one of the `reads` limit (while it reads), each per fixed 60-second window; a spent limit is 429 in the dashboard envelope with
  * Retry-After, the seconds until the window ends. Exact under concurrency, per organisation, and

@@ -1,5 +1,5 @@
 /**
- * Issue 20 items 2 and 3 through the local stage: unbounded strings before regexes, YAML alias
+ * Parse limits through the local stage: unbounded strings before regexes, YAML alias
  * amplification, decompression of stored definitions, ownership before any document is read,
  * malformed $ref escapes, and the opt-in upstream allow-list.
  */

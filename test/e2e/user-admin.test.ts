@@ -1,9 +1,9 @@
 /**
- * Deactivation and key revocation as routes (PUT /admin/users/{userID} and
- * POST /admin/users/{userID}/access-key), and how fast they reach a credential in use (README
- * "Configuration", CACHE_SECONDS): at once in the process that made the change, within
- * CACHE_SECONDS in another warm process however often the credential is used meanwhile. The other
- * process is a second local stage (npm start's entry point) on the same table.
+ * Deactivation and key revocation as routes (PUT /admin/users/{userID} and POST
+ * /admin/users/{userID}/access-key), and how fast they reach a credential in use
+ * (docs/reference/configuration.md, CACHE_SECONDS): at once in the process that made the change,
+ * within CACHE_SECONDS in another warm process however often the credential is used meanwhile. The
+ * other process is a second local stage (npm start's entry point) on the same table.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
 import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
 /**
- * Short, so the test runs in seconds; the README default is 2, which the emulated stage's
+ * Short, so the test runs in seconds; the documented default (docs/reference/configuration.md) is 2, which the emulated stage's
  * functions use (they see only the template's environment, as in the cloud).
  */
 const CACHE_SECONDS = onEmulator ? 2 : 1;

@@ -15,7 +15,7 @@ let t: { orgId: string; key: string };
 const receivers: Receiver[] = [];
 
 // The emulated stack feeds no stream to its delivery functions, and this file sets the delivery's
-// settings in its own environment: it runs on the in-process stage only (README "Tests").
+// settings in its own environment: it runs on the in-process stage only (docs/developing/tests.md).
 const suite = onEmulator ? describe.skip : describe;
 
 beforeAll(async () => {

@@ -5,18 +5,17 @@
  * answering 404, two organisations never receiving each other's requests, and a definition nginx
  * cannot express reported and left out while the rest is served.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../support/client';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
-import { startNginxWith, type FollowingNginx } from '../support/nginx';
+import { startFollower, startNginxWith, type Follower, type FollowingNginx } from '../support/nginx';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { GW_SECRET } from '../support/table';
 
-// gwctl follows the in-process stage's routing table (README "Tests").
+// gwctl follows the in-process stage's routing table (docs/developing/tests.md).
 const suite = onEmulator ? describe.skip : describe;
 
 interface Seen {
@@ -35,39 +34,13 @@ function upstream(name: string): { server: Server; seen: Seen[]; url: () => stri
 
 let s: Stage;
 let nginx: FollowingNginx;
-let follower: ChildProcess;
-let followerLog = '';
-let statusFile: string;
+let follower: Follower;
 let acme: { orgId: string; key: string };
 let other: { orgId: string; key: string };
 const a = upstream('a');
 const b = upstream('b');
-
-interface FollowerStatus {
-  version: number | null;
-  applied_version: number | null;
-  skipped: Array<{ apiId: string; reason: string }>;
-  failures: number;
-}
-const status = (): FollowerStatus | undefined => {
-  try {
-    return JSON.parse(readFileSync(statusFile, 'utf8')) as FollowerStatus;
-  } catch {
-    return undefined;
-  }
-};
-
-/** Waits until the follower has seen the routing version the stage has now (a deadline, not a fixed wait). */
-async function followed(): Promise<FollowerStatus> {
-  const { version } = (await s.gw('GET', '/gw/routing/version')).body as { version: number };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const st = status();
-    if (st && st.version !== null && st.version >= version) return st;
-    if (Date.now() > deadline) throw new Error(`gwctl did not follow version ${version}: ${JSON.stringify(st)}\n${followerLog}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const followed = () => follower.followed();
+const status = () => follower.status();
 
 beforeAll(async () => {
   if (onEmulator) return;
@@ -77,38 +50,10 @@ beforeAll(async () => {
   other = await s.tenant();
   await Promise.all([a, b].map((u) => new Promise<void>((r) => u.server.listen(0, '127.0.0.1', r))));
   nginx = await startNginxWith((listen) => `server { listen ${listen} default_server; return 404; }\n`);
-  statusFile = `${nginx.prefix}/gwctl-status.json`;
-  follower = spawn(
-    process.execPath,
-    [
-      'tools/gwctl/bin.mjs',
-      'gateway',
-      'nginx',
-      '--watch',
-      '--interval',
-      '0.2',
-      '--out',
-      nginx.include,
-      '--listen',
-      nginx.listen,
-      '--server-name',
-      '127.0.0.1',
-      '--server-name',
-      'localhost',
-      '--nginx-conf',
-      nginx.conf,
-      '--nginx-prefix',
-      nginx.prefix,
-      '--status-file',
-      statusFile,
-    ],
-    { env: { ...process.env, GW_URL: s.url, GW_GATEWAY_SECRET: GW_SECRET }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  for (const stream of [follower.stdout!, follower.stderr!]) stream.on('data', (c: Buffer) => (followerLog += c.toString()));
-  await followed();
+  follower = await startFollower(nginx, s, { gatewaySecret: GW_SECRET });
 });
 afterAll(async () => {
-  follower?.kill('SIGTERM');
+  follower?.stop();
   await nginx?.close();
   await Promise.all([a, b].map((u) => new Promise((r) => u.server.close(r))));
   await s?.close();
@@ -165,11 +110,11 @@ suite('gwctl gateway nginx --watch in front of real nginx', () => {
     expect((await s.dash(acme.key, 'PUT', `/api/apis/${id}`, { api_definition: def(b.url()) })).status).toBe(200);
     await followed();
     const back = await via(`/${id}/x`, { authorization: key });
-    expect(back.status, `${back.text}\n${followerLog}`).toBe(200);
+    expect(back.status, `${back.text}\n${follower.log()}`).toBe(200);
     expect((await s.dash(acme.key, 'DELETE', `/api/apis/${id}`)).status).toBe(200);
     await followed();
     const gone = await via(`/${id}/x`, { authorization: key });
-    expect(gone.status, `${JSON.stringify(status())}\n${followerLog}\n${readFileSync(nginx.include, 'utf8').includes(id)}`).toBe(404);
+    expect(gone.status, `${JSON.stringify(status())}\n${follower.log()}\n${readFileSync(nginx.include, 'utf8').includes(id)}`).toBe(404);
   });
 
   it("two organisations' APIs, on the shared hosts and on a granted domain, never receive each other's requests", async () => {
@@ -220,7 +165,7 @@ suite('gwctl gateway nginx --watch in front of real nginx', () => {
       apiId: badHeader,
       reason: 'the value of its request header X-Cost holds a character nginx would read as syntax or a variable',
     });
-    expect(st.failures, followerLog).toBe(0);
+    expect(st.failures, follower.log()).toBe(0);
     expect((await via(`/${good}/x`, { authorization: key })).status).toBe(200);
     expect((await via(`/${bad}/x`, { authorization: key })).status).toBe(404);
     expect((await via(`/${badHeader}/x`, { authorization: key })).status).toBe(404);

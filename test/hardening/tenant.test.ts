@@ -64,7 +64,7 @@ const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: un
   streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiID!)), type: STREAMS_TYPE }),
   assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
   hooksUpdate: () => ({ body: hookBody('hijacked') }),
-  // Self-service (issue 27): each body valid for the world whose object the path names.
+  // Self-service (contract §9a): each body valid for the world whose object the path names.
   apisUpdate: (_p, a) => ({ body: { api_definition: { name: 'hijacked', proxy: { listen_path: `/${a.apiId}/`, target_url: 'http://upstream.example' } } } }),
   oasDashboardUpdate: (_p, a) => ({ body: oasDoc(a.apiId, '', { title: 'hijacked' }) }),
   keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),

@@ -128,9 +128,9 @@ describe('the app entries', () => {
   }, 120_000);
 });
 
-describe('the README settings table', () => {
+describe('the deploy guide settings table', () => {
   it('lists every setting with its default', () => {
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/operating/deploy.md', 'utf8');
     const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)![1]!;
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const rowOf = (key: string) => rows.find((r) => r.split('|')[1]!.includes(`\`${key}\``));

@@ -79,11 +79,11 @@ const runLines = (w: Workflow) =>
     .map((l) => normalize(l))
     .filter((l) => /^(npm|npx|apt-get) /.test(l));
 
-/** The commands the README says CI runs (between the ci-commands markers of its Deploy section). */
+/** The commands the deploy guide says CI runs (between its ci-commands markers). */
 function readmeCommands(): string[] {
-  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+  const readme = readFileSync(join(process.cwd(), 'docs/operating/deploy.md'), 'utf8');
   const block = /<!-- ci-commands:start -->\s*```sh\n([\s\S]*?)```\s*<!-- ci-commands:end -->/.exec(readme);
-  if (!block) throw new Error('README has no ci-commands block');
+  if (!block) throw new Error('docs/operating/deploy.md has no ci-commands block');
   return block[1]!
     .split('\n')
     .map((l) => normalize(l.replace(/#.*$/, '')))

@@ -1,5 +1,5 @@
 /**
- * The read budget of one list request (shared/store/db/paging.ts, README "Limits"), on lists
+ * The read budget of one list request (shared/store/db/paging.ts, docs/reference/limits.md), on lists
  * without a count: a filter that matches little would otherwise read the whole partition for one
  * page. Items of 300 KB, so the budget is met within a few Queries; the read is measured as
  * DynamoDB reports it.

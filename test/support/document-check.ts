@@ -33,15 +33,25 @@ export function documentPathOf(pathname: string): string {
   return prefix ? prefix + encodeURIComponent(pathname.slice(prefix.length)) : pathname;
 }
 
+/**
+ * The operation the document has for a method on a path, as OpenAPI matches it: a concrete path
+ * before the templated ones, so a method the concrete path lacks is no operation (405), never the
+ * templated sibling's (`GET /gw/apis/oas` is not `GET /gw/apis/{apiID}`).
+ */
+export function operationOf(method: string, pathname: string, query: Record<string, string>): Operation | undefined {
+  const path = documentPathOf(pathname);
+  const concrete = documentApi.definition.paths?.[path] as Record<string, unknown> | undefined;
+  if (concrete && concrete[method.toLowerCase()] === undefined) return undefined;
+  return documentApi.router.matchOperation({ method, path, headers: {}, query }) as Operation | undefined;
+}
+
 let ready: Promise<unknown> | undefined;
 
 /** The operation the document has for this request, if any. */
 async function documentOperation(method: string, url: string): Promise<Operation | undefined> {
   await (ready ??= documentApi.init());
   const u = new URL(url, 'http://stage');
-  return documentApi.router.matchOperation({ method, path: documentPathOf(u.pathname), headers: {}, query: Object.fromEntries(u.searchParams) }) as
-    | Operation
-    | undefined;
+  return operationOf(method, u.pathname, Object.fromEntries(u.searchParams));
 }
 
 /**

@@ -5,12 +5,13 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb-local';
 
-const NGINX = '/usr/sbin/nginx';
+export const NGINX = '/usr/sbin/nginx';
 const NGINX_EXAMPLE = resolve('examples/nginx/api-gateway.conf');
 const INSTALL = 'apt-get install -y nginx-light';
 
@@ -18,7 +19,7 @@ const INSTALL = 'apt-get install -y nginx-light';
  * nginx, installed when missing and this process may (root); otherwise an error naming the
  * command, so a machine without it fails the gateway tests instead of skipping them.
  */
-function ensureNginx(): void {
+export function ensureNginx(): void {
   if (existsSync(NGINX)) return;
   if (process.getuid?.() !== 0) throw new Error(`${NGINX} is missing: run \`sudo ${INSTALL}\` (Debian's nginx-light has auth_request)`);
   execFileSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${INSTALL} -qq`], { stdio: 'inherit' });
@@ -137,4 +138,82 @@ export async function startNginxWith(firstInclude: (listen: string) => string, w
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** What `gwctl gateway nginx --watch` last wrote to its --status-file. */
+interface FollowerStatus {
+  version: number | null;
+  applied_version: number | null;
+  skipped: Array<{ apiId: string; reason: string }>;
+  failures: number;
+}
+
+export interface Follower {
+  status(): FollowerStatus | undefined;
+  /** Waits until the follower has seen the routing version the stage has now (a deadline, not a fixed wait). */
+  followed(): Promise<FollowerStatus>;
+  log(): string;
+  stop(): void;
+}
+
+/**
+ * `gwctl gateway nginx --watch` for `nginx`, following the stage at `stageUrl` every 0.2 s (or `interval`),
+ * serving the host names 127.0.0.1 and localhost, reporting as `gatewayId`.
+ */
+export async function startFollower(
+  nginx: FollowingNginx,
+  stage: { url: string; gw: (method: string, path: string) => Promise<{ body: unknown }> },
+  o: { gatewaySecret: string; gatewayId?: string; interval?: number },
+): Promise<Follower> {
+  const statusFile = join(nginx.prefix, 'gwctl-status.json');
+  let log = '';
+  const child = spawn(
+    process.execPath,
+    [
+      'tools/gwctl/bin.mjs',
+      ...['gateway', 'nginx', '--watch', '--interval', String(o.interval ?? 0.2), '--out', nginx.include, '--listen', nginx.listen],
+      ...['--server-name', '127.0.0.1', '--server-name', 'localhost'],
+      ...['--nginx-conf', nginx.conf, '--nginx-prefix', nginx.prefix, '--status-file', statusFile],
+      ...(o.gatewayId ? ['--gateway-id', o.gatewayId] : []),
+    ],
+    { env: { ...process.env, GW_URL: stage.url, GW_GATEWAY_SECRET: o.gatewaySecret }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (c: Buffer) => (log += c.toString()));
+  const status = (): FollowerStatus | undefined => {
+    try {
+      return JSON.parse(readFileSync(statusFile, 'utf8')) as FollowerStatus;
+    } catch {
+      return undefined;
+    }
+  };
+  const follower: Follower = {
+    status,
+    log: () => log,
+    stop: () => child.kill('SIGTERM'),
+    async followed() {
+      const { version } = (await stage.gw('GET', '/gw/routing/version')).body as { version: number };
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const st = status();
+        if (st && st.version !== null && st.version >= version) return st;
+        if (Date.now() > deadline) throw new Error(`gwctl did not follow version ${version}: ${JSON.stringify(st)}\n${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+  };
+  await follower.followed();
+  return follower;
+}
+
+/**
+ * The status nginx at `base` answers for `path`, on a connection of its own (a kept-alive one may
+ * reach a worker of the configuration before the last reload); 0 when it cannot be reached.
+ */
+export function statusVia(base: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((done) => {
+    httpGet(`${base}${path}`, { headers: { connection: 'close', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    }).on('error', () => done(0));
+  });
 }

@@ -16,6 +16,8 @@ export interface World {
   orgId: string;
   /** A domain granted to the organisation, on which its classic API listens. */
   domain: string;
+  /** A gateway that reported what it serves. */
+  gatewayId: string;
   /** The owner's dashboard access key. */
   key: string;
   userIds: string[];
@@ -56,6 +58,18 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   const second = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[1] });
   const key = owner.Meta.access_key as string;
   c.dashKey = key;
+  // A gateway following the routing table reports what it serves.
+  const routing = await ok('GET', '/gw/routing/version');
+  const gatewayId = `edge-${tag}`;
+  await ok('PUT', `/gw/gateways/${gatewayId}`, {
+    kind: 'nginx',
+    version: routing.version,
+    changed_at: routing.changed_at,
+    applied_at: new Date().toISOString(),
+    failures: 0,
+    last_error: null,
+    skipped: [],
+  });
 
   const apiId = `oas-${tag}`;
   await ok('POST', '/gw/apis/oas', oasDoc(apiId, orgId));
@@ -107,6 +121,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
     tag,
     orgId,
     domain,
+    gatewayId,
     key,
     emails,
     userIds: [owner.Meta.id, second.Meta.id],
@@ -166,6 +181,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   const params = {
     orgID: w.orgId,
     domain: w.domain,
+    gatewayID: w.gatewayId,
     apiID: w.apiId,
     policyID: w.policyId,
     assetID: w.assetCustomId,
@@ -189,7 +205,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
 }
 
 /**
- * A success on each self-service route (issue 27), on objects of their own: their key routes take
+ * A success on each self-service route (contract §9a), on objects of their own: their key routes take
  * the hash of a key made for them, and their deletes would otherwise
  * take the world's objects from the gateway routes' deletes. Answers the hash of the key it made.
  * With `keep`, nothing is deleted, so the requests recorded for the other routes still find their

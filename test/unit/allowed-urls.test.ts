@@ -1,5 +1,5 @@
 /**
- * allowed_urls (contract §10, README "Limits"): the rules of an access entry run as one RE2 set,
+ * allowed_urls (contract §10, docs/reference/limits.md): the rules of an access entry run as one RE2 set,
  * built once per entry object, and answer exactly what trying each rule alone answers; the writes
  * bound the rules by number and by program size, and refuse a pattern that is not RE2.
  */

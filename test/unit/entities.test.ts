@@ -2,6 +2,7 @@
  * Every item the table stores is defined once, by its store module (shared/store/db/entity.ts):
  * the registry names each entity with the partition keys it writes, as a LeadingKeys pattern.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runAs } from '../../shared/request-context';
 import { defineEntity, definedEntities } from '../../shared/store/db/entity';
@@ -28,6 +29,7 @@ describe('the entity registry', () => {
         'counter ORG#*',
         'deletion DELETED#*|*',
         'domain_grant DOMAINS#ALL',
+        'gateway_report GATEWAYS#ALL',
         'delivery HOOKDLV#*#*',
         'event EVENT#*',
         'health HEALTH',
@@ -116,5 +118,16 @@ describe('an entity', () => {
     const item = things.toItem({ id: 'a', org: 'o', name: 'n' }, { extra: { secret: 's' } });
     expect(item.secret).toBe('s');
     expect(things.fromItem(item)).toEqual({ id: 'a', org: 'o', name: 'n' });
+  });
+});
+
+describe("the stack's list of store modules", () => {
+  it('imports every store module that defines an entity, so its partitions are granted', () => {
+    const list = readFileSync('infra/constructs/leading-keys.ts', 'utf8');
+    const defining = readdirSync('shared/store')
+      .filter((f) => f.endsWith('.ts') && /\bdefine(Entity|Marker)[<(]/.test(readFileSync(`shared/store/${f}`, 'utf8')))
+      .map((f) => f.replace(/\.ts$/, ''));
+    expect(defining.length).toBeGreaterThan(10);
+    expect(defining.filter((m) => !list.includes(`'../../shared/store/${m}'`))).toEqual([]);
   });
 });

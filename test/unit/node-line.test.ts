@@ -1,5 +1,5 @@
 /**
- * The Node line and the install (README "Quick start", "Dependencies and why"): `.nvmrc` is the
+ * The Node line and the install (docs/using/first-steps.md, docs/developing/dependencies.md): `.nvmrc` is the
  * one place that names the line the tools and CI run, `engines` admits it and the line these tests
  * run on, and every dependency with an install script is approved in `allowScripts`, so `npm ci`
  * asks nothing and a new dependency with a script fails here instead.

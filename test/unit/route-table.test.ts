@@ -1,8 +1,8 @@
 /**
- * The route table agrees with the handler files (README "Layout"): one route group per folder of
+ * The route table agrees with the handler files (docs/developing/layout.md): one route group per folder of
  * functions/, every route's handler file derived from its group and name, each handler wired to
  * its own route through its own group, one convention for path parameters, and the entry the one
- * place of a route's statuses (handlers and the README follow it). Every route has each of the
+ * place of a route's statuses (handlers and docs/reference/routes.md follow it). Every route has each of the
  * places CONTRIBUTING.md's checklist names.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -87,7 +87,7 @@ describe("the entry is the one place of a route's statuses", () => {
     expect(listing).toEqual([]);
   });
 
-  it('shows every declared status and its meaning in the README routes table', () => {
+  it('shows every declared status and its meaning in the routes table of docs/reference/routes.md', () => {
     const table = routesMarkdown();
     for (const r of routeList) {
       for (const [status, meaning] of Object.entries(r.statuses ?? {})) expect(table).toContain(`${status} ${meaning!.replace(/\|/g, '\\|')}`);
@@ -95,7 +95,7 @@ describe("the entry is the one place of a route's statuses", () => {
   });
 });
 
-describe('permissions and per-organisation limits in the table (README "Credentials", "Limits")', () => {
+describe('permissions and per-organisation limits in the table (docs/using/permissions.md, docs/reference/limits.md)', () => {
   it("names a permission group on every dashboard route and on no other; the level is the route's access", () => {
     expect(routeList.filter((r) => r.group === 'dashboard' && !r.permission).map((r) => r.name)).toEqual([]);
     expect(routeList.filter((r) => r.group !== 'dashboard' && r.permission).map((r) => r.name)).toEqual([]);
@@ -139,7 +139,7 @@ describe('every route has each of its places (CONTRIBUTING.md, "Adding a route")
       !existsSync(r.entry) && `its handler file ${r.entry}`,
       !r.tableActions && 'tableActions in its entry (the table actions its code sends)',
       !r.tableEntities && 'tableEntities in its entry (the items it touches)',
-      !routesTable.includes(`| ${r.method} | \`${r.path}\` |`) && `its row in ${ROUTES_DOCUMENT}'s routes table (npm run readme:routes)`,
+      !routesTable.includes(`| ${r.method} | \`${r.path}\` |`) && `its row in ${ROUTES_DOCUMENT}'s routes table (npm run generate)`,
       !contract.paths[path]?.[method] && "its operation in gwctl's copy of the document (npm run generate)",
       !consoleTypes.includes(`"${path}": {`) && "its path in the console's client types (npm run generate)",
     ].filter((m): m is string => typeof m === 'string');
@@ -157,7 +157,7 @@ describe('every route has each of its places (CONTRIBUTING.md, "Adding a route")
     expect(missing(undeclared as typeof stray)).toEqual([
       'its handler file functions/hooks/archive.ts',
       'tableActions in its entry (the table actions its code sends)',
-      `its row in ${ROUTES_DOCUMENT}'s routes table (npm run readme:routes)`,
+      `its row in ${ROUTES_DOCUMENT}'s routes table (npm run generate)`,
       "its operation in gwctl's copy of the document (npm run generate)",
       "its path in the console's client types (npm run generate)",
     ]);

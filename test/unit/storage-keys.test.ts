@@ -1,5 +1,5 @@
 /**
- * "A resource's storage keys are built only in its own store module" (README "Layout" and "Data
+ * "A resource's storage keys are built only in its own store module" (docs/developing/layout.md and "Data
  * model"): every key literal of the single table (an uppercase prefix and `#`, such as
  * `ORG#${org}#HOOK#${id}`) sits in the store module of the resource it belongs to, and nowhere else.
  */
@@ -33,6 +33,9 @@ const OWNER: Record<string, string> = {
   'ROUTES#VERSION': 'routing-version',
   'VERSION#*': 'routing-version',
   'ORG#*#DOMAINS': 'domain-grants',
+  'GATEWAYS#ALL': 'gateway-reports',
+  'GATEWAY#*': 'gateway-reports',
+  'GATEWAY#': 'gateway-reports',
   'OAUTH#*': 'oauth-clients',
   'API#*#OAUTH': 'oauth-clients',
   'KEY#*': 'keys',

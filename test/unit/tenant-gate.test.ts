@@ -1,5 +1,5 @@
 /**
- * The pure rules behind the dashboard's gate (contract §9, README "Limits"): what a user's
+ * The pure rules behind the dashboard's gate (contract §9, docs/reference/limits.md): what a user's
  * user_permissions grant on a group, the per-organisation limits' settings, and their windows.
  */
 import { describe, expect, it } from 'vitest';

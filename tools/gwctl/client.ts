@@ -3,7 +3,7 @@
  * service's own /openapi.json (generated/api.d.ts): a path, a parameter or a body the document does
  * not have does not compile. Every kind gwctl manages has dashboard routes (kinds/), so one
  * credential serves: an organisation's user manages its configuration without the installation's
- * gateway secret. Credentials come from the environment only (README "Configuration as code"),
+ * gateway secret. Credentials come from the environment only (docs/using/configuration-as-code.md),
  * never from flags that end up in shell history.
  */
 import createClient, { type Client } from 'openapi-fetch';

@@ -1,8 +1,9 @@
 /**
- * gwctl: an organisation's configuration as code (README "Configuration as code").
+ * gwctl: an organisation's configuration as code (docs/using/configuration-as-code.md).
  * Exit codes: 0 done (diff: no change), 2 diff found changes, 1 an error (sync: drift or a failed
  * step included).
  */
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { GwctlError } from './client';
 import { dump } from './commands/dump';
@@ -28,12 +29,13 @@ Usage:
 
   gwctl gateway nginx --out FILE --server-name NAME... [--listen ADDR] [--watch [--interval S]]
                  [--nginx-conf FILE] [--nginx-prefix DIR] [--nginx BIN] [--status-file FILE]
-                                             the installation's routing table as an nginx include;
-                                             --watch follows it, checks (nginx -t), swaps, reloads
+                 [--gateway-id NAME]         the installation's routing table as an nginx include;
+                                             --watch follows it, checks (nginx -t), swaps, reloads;
+                                             reports what it serves under NAME (nginx-<host>)
 
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
-  --select-tag TAG  only objects carrying TAG (repeat: all of them); see README
+  --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
   --prune           delete objects of the organisation the folder does not have
   --plan FILE       apply the plan diff wrote (--plan-out): objects changed since it was made
                     are drift and are left as they are
@@ -72,6 +74,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'nginx-conf': { type: 'string' },
         'nginx-prefix': { type: 'string' },
         'status-file': { type: 'string' },
+        'gateway-id': { type: 'string', default: `nginx-${hostname()}` },
         polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -94,6 +97,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           nginxConf: values['nginx-conf'],
           nginxPrefix: values['nginx-prefix'],
           statusFile: values['status-file'],
+          gatewayId: values['gateway-id'],
           polls: values.polls === undefined ? undefined : Number(values.polls),
         },
         io,

@@ -46,7 +46,7 @@ export interface SynthOptions {
   cache?: string;
   /** Where cdk's output goes (default: this process's stderr). */
   output?: (chunk: string) => void;
-  /** Context settings, as `cdk synth -c key=value` (README "Stages and settings"). */
+  /** Context settings, as `cdk synth -c key=value` (docs/operating/deploy.md "Stages and settings"). */
   context?: Record<string, string>;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Middleware: a dashboard request spends one unit of its organisation's limit for the route's
- * class (README "Limits"), or is refused 429 with Retry-After. It runs after auth, the permission
+ * class (docs/reference/limits.md), or is refused 429 with Retry-After. It runs after auth, the permission
  * check and validation, so neither a request without a valid credential, nor one its user may not
  * make, nor one refused for its shape spends a tenant's budget.
  *

@@ -57,7 +57,7 @@ const FIRST_FILTERED_CALL_ITEMS = 3;
  * What one list request has read, as DynamoDB counts it (whole items, even when only their keys
  * are asked for), from the capacity each Query reports; a Query that reports none counts as the
  * most a call reads. Another call is made only while it cannot take the request past
- * `LIMITS.listReadBytes` (README "Limits").
+ * `LIMITS.listReadBytes` (docs/reference/limits.md).
  */
 class ReadMeter {
   private used = 0;
@@ -107,7 +107,7 @@ function listIdentity(q: ListQuery): string {
 /**
  * The start key as a sealed cursor: only its values, in attribute order, never their names, and
  * not the partition's (the list names it), then how many items of the list lie before it (for
- * `pages` where no count is kept). Key attributes are bounded (`KEY_BYTES`, README "Limits"), so
+ * `pages` where no count is kept). Key attributes are bounded (`KEY_BYTES`, docs/reference/limits.md), so
  * the cursor always fits the 2,048 characters a list accepts (contract §5).
  */
 async function encodeCursor(q: ListQuery, key: Key, seen: number): Promise<string> {
@@ -241,7 +241,7 @@ async function collect(q: ListQuery, meter: ReadMeter, start: Key | undefined, l
 
 /**
  * One page of a list, by page number, by cursor, or all of it; never a Scan. Whatever it asks, a
- * request reads at most `LIMITS.listReadBytes` of stored items (README "Limits"): a page that would
+ * request reads at most `LIMITS.listReadBytes` of stored items (docs/reference/limits.md): a page that would
  * read more ends early with a cursor to continue, a page number that would skip more is 400, and
  * so is "all" of a list that holds more.
  */

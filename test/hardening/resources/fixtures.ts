@@ -160,7 +160,7 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/oauth/clients/${w.apiId}`)).body.some((x: { client_id: string }) => x.client_id === c.body.client_id),
     };
   },
-  // Self-service (issue 27): the dashboard's own forms of the guarded writes.
+  // Self-service (contract §9a): the dashboard's own forms of the guarded writes.
   async apisUpdate(s, w) {
     const id = uid('c-dash-api');
     const def = (name: string) => ({ api_definition: { api_id: id, name, proxy: { listen_path: `/${id}/`, target_url: 'http://u.example' } } });

@@ -70,7 +70,7 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
     const body = { ...doc, 'x-gw-api-gateway': { ...own, server: { ...own.server, ...(gw.server as object) } } };
     return s.dash(b.key, 'PATCH', `/api/apis/streams/${b.importedApiId}`, JSON.stringify(body), { 'content-type': STREAMS_TYPE });
   };
-  // Self-service (issue 27): each write's references, on B's own objects.
+  // Self-service (contract §9a): each write's references, on B's own objects.
   const classicWith = (route: 'apisCreate' | 'apisUpdate', extra: Record<string, unknown>) => {
     const id = route === 'apisCreate' ? uid('ref-classic') : b.classicApiId;
     const def = { api_id: id, name: 'ref', proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' }, ...extra };

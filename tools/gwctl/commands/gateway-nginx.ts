@@ -1,5 +1,5 @@
 /**
- * gwctl gateway nginx (README "Serve your APIs"): the routing table as an nginx configuration,
+ * gwctl gateway nginx (docs/using/serving-apis.md): the routing table as an nginx configuration,
  * written once, or followed with --watch. A change is rendered, checked with `nginx -t` against a
  * copy of the main configuration that includes the new file instead of the live one, swapped in
  * and nginx reloaded; only when the rendered text changed. A render or a check that fails leaves
@@ -8,14 +8,16 @@
 import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { get as httpGet } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import { GwctlError, must } from '../client';
 import type { paths } from '../generated/api';
 import { renderNginx, VERSION_PROBE, type RoutingTable } from '../gateway/nginx-config';
+
+/** The most left-out APIs one report carries (the service's limit, shared/schemas/gateway-status.ts). */
+const SKIPPED_REPORTED = 500;
 import type { Io } from './io';
 
 const run = promisify(execFile);
@@ -34,6 +36,8 @@ export interface GatewayNginxOptions {
   /** nginx's prefix (-p), when it is not its default. */
   nginxPrefix?: string;
   statusFile?: string;
+  /** The name this gateway reports under (PUT /gw/gateways/{gatewayID}), so dashboard users see where their APIs are live. */
+  gatewayId?: string;
   /** Stop after this many polls (tests); none: follow for ever. */
   polls?: number;
 }
@@ -42,6 +46,8 @@ export interface GatewayNginxOptions {
 interface Status {
   /** The routing version nginx serves (applied, or rendered to the text it already ran). */
   version: number | null;
+  /** When the routing version of the table it serves last moved. */
+  changed_at: string | null;
   applied_version: number | null;
   applied_at: string | null;
   routes: number;
@@ -49,6 +55,9 @@ interface Status {
   failures: number;
   last_error: string | null;
 }
+
+/** Seconds after which an unchanged report is sent again, so the service can tell a gateway that stopped. */
+const REPORT_SECONDS = 60;
 
 /** Seconds after which the whole table is read again whatever the version says (the table's indexes settle within moments). */
 const FULL_READ_SECONDS = 60;
@@ -86,22 +95,30 @@ function withoutRoutes(table: RoutingTable, leave: Map<string, string>): Routing
   return { ...table, hosts: table.hosts.map((h) => ({ ...h, routes: h.routes.filter((r) => !leave.has(r.apiId)) })) };
 }
 
+/**
+ * The `include` directive of the main configuration that names `out`, as written: absolute, or
+ * relative to the main configuration's folder as nginx reads it (`include routes.conf;`).
+ */
+function includeOf(main: string, mainFile: string, out: string): string | undefined {
+  return [...main.matchAll(/^\s*include\s+([^;\s]+)\s*;/gm)].find((m) => resolve(dirname(resolve(mainFile)), m[1]!) === resolve(out))?.[0].trim();
+}
+
 /** `nginx -t` on a copy of the main configuration that includes `candidate` instead of `out`. */
 async function check(o: GatewayNginxOptions, candidate: string): Promise<void> {
   if (!o.nginxConf) return;
-  const dir = mkdtempSync(join(tmpdir(), 'gwctl-nginx-'));
+  // Beside the main configuration, so that its other relative includes (mime.types...) resolve as nginx reads them.
+  const copy = join(dirname(resolve(o.nginxConf)), `.${basename(o.nginxConf)}.gwctl-check`);
   try {
     const main = readFileSync(o.nginxConf, 'utf8');
-    const live = [resolve(o.out), o.out].find((name) => main.includes(name));
+    const live = includeOf(main, o.nginxConf, o.out);
     if (!live) throw new GwctlError(`${o.nginxConf} does not include ${o.out}`);
-    const copy = join(dir, basename(o.nginxConf));
-    writeFileSync(copy, main.split(live).join(candidate));
+    writeFileSync(copy, main.split(live).join(`include ${candidate};`));
     await run(o.nginx, ['-t', '-q', '-c', copy, ...(o.nginxPrefix ? ['-p', o.nginxPrefix] : [])]);
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     throw new GwctlError(`nginx -t refused the rendered configuration: ${(err.stderr || err.message).trim()}`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(copy, { force: true });
   }
 }
 
@@ -157,10 +174,31 @@ function acceptingWorkers(master: number): number[] {
 export async function gatewayNginx(o: GatewayNginxOptions, io: Io): Promise<number> {
   const creds = gatewayCredentials(io.env);
   const client = createClient<paths>({ baseUrl: creds.url, headers: { 'x-gw-authorization': creds.secret } });
-  const status: Status = { version: null, applied_version: null, applied_at: null, routes: 0, skipped: [], failures: 0, last_error: null };
+  const status: Status = { version: null, changed_at: null, applied_version: null, applied_at: null, routes: 0, skipped: [], failures: 0, last_error: null };
   const writeStatus = () => o.statusFile && writeFileSync(o.statusFile, `${JSON.stringify(status, null, 2)}\n`);
   let rendered = readIfExists(o.out);
   let lastFull = 0;
+  let reported = { text: '', at: 0 };
+  /** Tells the service what nginx serves, when that changed or once a minute; a failed report is logged and sent again. */
+  const report = async () => {
+    if (!o.gatewayId || status.version === null) return;
+    const body = {
+      kind: 'nginx' as const,
+      version: status.version,
+      changed_at: status.changed_at,
+      applied_at: status.applied_at,
+      failures: status.failures,
+      last_error: status.last_error?.slice(0, 2000) ?? null,
+      skipped: status.skipped.slice(0, SKIPPED_REPORTED).map((s) => ({ api_id: s.apiId, reason: s.reason.slice(0, 500) })),
+    };
+    const text = JSON.stringify(body);
+    if (text === reported.text && Date.now() - reported.at < REPORT_SECONDS * 1000) return;
+    const answer = await client
+      .PUT('/gw/gateways/{gatewayID}', { params: { path: { gatewayID: o.gatewayId } }, body })
+      .catch((e: Error) => ({ error: e.message }));
+    if ('error' in answer && answer.error !== undefined) io.err(`gwctl gateway nginx: the report to the service failed: ${JSON.stringify(answer.error)}`);
+    else reported = { text, at: Date.now() };
+  };
   for (let poll = 1; ; poll++) {
     try {
       const { version } = must('routing version', await client.GET('/gw/routing/version'));
@@ -199,10 +237,12 @@ export async function gatewayNginx(o: GatewayNginxOptions, io: Io): Promise<numb
       io.err(`gwctl gateway nginx: ${status.last_error}; nginx keeps the last good configuration`);
       if (!o.watch) {
         writeStatus();
+        await report();
         return 1;
       }
     }
     writeStatus();
+    await report();
     if (!o.watch || (o.polls !== undefined && poll >= o.polls)) return status.failures > 0 ? 1 : 0;
     await new Promise((r) => setTimeout(r, o.interval * 1000));
   }

@@ -901,49 +901,49 @@ export interface paths {
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         get: operations["sessionsExtAuthz"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         put: operations["sessionsExtAuthz_put"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         post: operations["sessionsExtAuthz_post"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         delete: operations["sessionsExtAuthz_delete"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         options: operations["sessionsExtAuthz_options"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         head: operations["sessionsExtAuthz_head"];
         /**
          * External authorization for nginx auth_request and Envoy ext_authz
          * @description External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request.
          *
-         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
+         *     What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). The path is decided in normal form (RFC 3986 §6.2.2, dot segments removed, repeated slashes merged); a path upstreams read in different ways is 400. The API is X-Gw-Api-Id when sent, else the one whose listen claim serves the host and path (contract §13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path (X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway nginx renders both).
          */
         patch: operations["sessionsExtAuthz_patch"];
         trace?: never;
@@ -1039,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once).
+         * @description Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; header_map limited (docs/reference/limits.md); Meta is the new id, signing_secret its signing secret (shown this once).
          *
          *     target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling). header_map: at most 50 headers and 16,384 characters of names and values together; names unique ignoring case. Values are write-only: reads show each as ******** and a value of ******** keeps the one stored under that name (400 when there is none), so a read can be sent back without the secrets it hides. So are the credentials of target_path (its user:password@ and the values of query parameters named like credentials): ******** in one of their places keeps the stored one. The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11).
          *
@@ -1475,7 +1475,7 @@ export interface paths {
          * The routing table
          * @description The routing table: every route the stored definitions ask of a gateway, per host, longest listen path first.
          *
-         *     The gateway model of every definition and domain grant of the installation (README "Put an API behind it"): per host (a domain granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason (inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.
+         *     The gateway model of every definition and domain grant of the installation (docs/using/serving-apis.md): per host (a domain granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason (inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.
          */
         get: operations["routingTable"];
         put?: never;
@@ -1500,6 +1500,52 @@ export interface paths {
          *     One cheap read for a gateway that follows the routing table: fetch GET /gw/routing only when the version moved.
          */
         get: operations["routingVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gw/gateways/{gatewayID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * A gateway following the routing table reports what it serves (gwctl gateway nginx does, under --gateway-id)
+         * @description A gateway following the routing table reports what it serves (gwctl gateway nginx does, under --gateway-id).
+         *
+         *     The report replaces the gateway's last one. Dashboard users see from it, per API, whether each gateway serves the API as it is now (GET /api/apis/{apiID}/gateways); a gateway's own error text is never shown to them, as it may name other organisations' APIs.
+         */
+        put: operations["routingGatewayReport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{apiID}/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an API of the caller's organisation is live
+         * @description Where an API of the caller's organisation is live: each gateway that reports, and whether it serves the API as it is now.
+         *
+         *     The path holds the api_id or the 24-hex database id; another organisation's API is 404 like an unknown one. applied: the gateway serves a routing table that holds the API as it is now; pending: not yet (with whether the gateway is failing to apply changes); left_out: the gateway cannot serve the API, and why (docs/using/serving-apis.md "Where an API is live").
+         *
+         *     Needs `read` on `apis` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["routingApiGateways"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13226,7 +13272,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13235,7 +13281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13363,7 +13409,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13372,7 +13418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13500,7 +13546,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13509,7 +13555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13637,7 +13683,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13646,7 +13692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13774,7 +13820,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13783,7 +13829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -13911,7 +13957,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13920,7 +13966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -14048,7 +14094,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            /** @description Refused before any API is chosen: the path holds an encoded / or \, a \, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy). A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14057,7 +14103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckRefusal"];
+                    "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
             /** @description Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; or no valid X-Gw-Authorization (the group envelope). The X-Gw-Authorization secret is missing or not valid */
@@ -18806,6 +18852,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         version: number;
+                        /** @description when the version last moved (null before any change) */
+                        changed_at: string | null;
                         hosts: {
                             host: string;
                             routes: {
@@ -18977,6 +19025,286 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    routingGatewayReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                gatewayID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the gateway that applies the routing table
+                     * @enum {string}
+                     */
+                    kind: "nginx" | "api-gateway";
+                    /** @description the routing version of the table it serves (GET /gw/routing version) */
+                    version: number;
+                    /** @description that table's changed_at: when its version last moved */
+                    changed_at: string | null;
+                    /** @description when it last applied a table (its own clock) */
+                    applied_at: string | null;
+                    /** @description failed renders, checks or reloads since it started */
+                    failures: number;
+                    /** @description the last failure, null once a table applied after it */
+                    last_error: string | null;
+                    /** @description the APIs of that table it left out, with why */
+                    skipped: {
+                        api_id: string;
+                        reason: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: string;
+                        /** @constant */
+                        status: "ok";
+                        /** @enum {string} */
+                        action: "added" | "modified" | "deleted";
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The X-Gw-Authorization secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    routingApiGateways: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateways, by id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gateways: {
+                            gateway_id: string;
+                            /** @enum {string} */
+                            kind: "nginx" | "api-gateway";
+                            /**
+                             * @description applied: the gateway serves a table that holds the API as it is now; pending: not yet; left_out: the gateway cannot serve it
+                             * @enum {string}
+                             */
+                            state: "applied" | "pending" | "left_out";
+                            /** @description when the gateway last applied a table */
+                            applied_at: string | null;
+                            /** @description when the gateway last reported */
+                            reported_at: string;
+                            /** @description left_out: why; pending: whether the gateway is failing to apply changes */
+                            reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on apis (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
                 };
             };
         };
