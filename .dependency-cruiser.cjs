@@ -1,15 +1,17 @@
 /**
- * The rules of the house (README "Layout"), checked by `npm test` (test/unit/dependency-rules.test.ts)
+ * The rules of the house (docs/developing/layout.md), checked by `npm test` (test/unit/dependency-rules.test.ts)
  * and by `npx depcruise --config .dependency-cruiser.cjs shared functions infra scripts bench test`.
  *
  * Layers, bottom up. A layer may import the ones below it, never the ones above:
- *   neutral      shared/{errors,limits,parsing,ip-addresses}.ts: no project imports at all
+ *   neutral      shared/{errors,limits,parsing,ip-addresses}.ts and shared/lib/ (generic helpers: hashing,
+ *                bounded concurrency, caches, list slices): no project imports beyond each other
  *   schemas      shared/schemas/: the contract's Zod schemas and input rules
  *   domain       shared/domain/: pure rules, no I/O
- *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the request being served
+ *   platform     shared/{config,secrets,request-context}.ts: the process's settings, secrets and the work being done
  *   observability shared/observability/: the logger, metrics and tracer of every layer (AWS
- *                Powertools), set up once per invocation; above the settings, below everything
- *                that logs (store, net, services, http, handlers of event sources)
+ *                Powertools), set up once per invocation; above the settings and the work context
+ *                (whose request id and route every line carries), below everything that logs
+ *                (store, net, services, http, handlers of event sources)
  *   store        shared/store/db/ (the table's plumbing) and shared/store/<resource>.ts
  *   net          shared/net/: outbound HTTP (import by URL)
  *   services     shared/services/<resource>.ts: the rules and transactions of each resource
@@ -23,7 +25,7 @@
  * Beside the layers, tools/ (gwctl) is a client of the service's OpenAPI document alone: it
  * imports nothing of the service, so what it can do is what the document promises.
  */
-const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$';
+const NEUTRAL = '^shared/(errors|limits|parsing|ip-addresses)[.]ts$|^shared/lib/';
 const SCHEMAS = '^shared/schemas/';
 const DOMAIN = '^shared/domain/';
 const PLATFORM = '^shared/(config|secrets|request-context)[.]ts$';
@@ -48,7 +50,7 @@ module.exports = {
     forbid('no-circular', 'An import circle: the modules on it cannot be understood or changed one at a time.', {}, { circular: true }),
     forbid(
       'neutral-imports-nothing',
-      'Errors, limits, parsing and IP rules are used by every layer, so they import no module of the project.',
+      'Errors, limits, parsing, IP rules and the generic helpers are used by every layer, so they import no module of the project beyond each other.',
       { path: NEUTRAL },
       { path: '^(shared|functions|infra)/', pathNot: NEUTRAL },
     ),
@@ -66,9 +68,9 @@ module.exports = {
     ),
     forbid(
       'observability-is-platform',
-      'The logger, metrics and tracer serve every layer, so they import only the settings and their own modules.',
+      'The logger, metrics and tracer serve every layer, so they import only the settings, the work context and their own modules.',
       { path: OBSERVABILITY },
-      { path: ['^(shared|functions|infra)/'], pathNot: [OBSERVABILITY, '^shared/config[.]ts$'] },
+      { path: ['^(shared|functions|infra)/'], pathNot: [OBSERVABILITY, '^shared/(config|request-context)[.]ts$'] },
     ),
     forbid(
       'store-below-services',

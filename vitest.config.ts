@@ -16,11 +16,15 @@ class SynthesizedStackLast extends BaseSequencer {
 }
 
 /**
- * Checks that read the whole tree rather than run behaviour: the dependency rules, the handler
- * types compiled, every regex through a ReDoS checker, knip, Biome. Tens of CPU-seconds together:
- * `npm test` runs them, `npm run test:fast` (TEST_FAST=1) leaves them out.
+ * Checks that read the whole tree rather than run behaviour: the type check of both projects, the
+ * generated files regenerated, the dependency rules, the handler types compiled, every regex
+ * through a ReDoS checker, knip, Biome. A minute of CPU together: `npm test` runs them beside the
+ * files that wait on stages (a pretest script would run them before any file starts), and
+ * `npm run test:fast` (TEST_FAST=1) leaves them out.
  */
 const WHOLE_TREE_CHECKS = [
+  'test/unit/type-check.test.ts',
+  'test/unit/generated-files.test.ts',
   'test/unit/dependency-rules.test.ts',
   'test/unit/handler-types.test.ts',
   'test/unit/regex-safety.test.ts',
@@ -46,7 +50,7 @@ const common = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   pool: 'forks' as const,
-  // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
+  // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   // Business metrics (EMF lines) are off in tests but for the file that reads them
   // (test/integration/metrics.test.ts turns them on).
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
@@ -88,7 +92,7 @@ export default defineConfig({
             { test: { ...suite, name: 'suite-isolated', include: OWN_MODULES } },
           ]),
       {
-        // The console's components and browser-side logic (README "Console"), in a simulated DOM;
+        // The console's components and browser-side logic (docs/using/console.md), in a simulated DOM;
         // the console itself runs in chromium in test/console/browser.test.ts.
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
         test: {

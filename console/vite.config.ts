@@ -1,5 +1,5 @@
 /**
- * The console's build (README "Console"): a static single-page app served under /console/ on the
+ * The console's build (docs/using/console.md): a static single-page app served under /console/ on the
  * service's own origin. No inline script or style is emitted (the Content-Security-Policy allows
  * none) and nothing is inlined as a data: URL; the manifest lets the size test follow the entry's
  * static imports. `npm run console:dev` serves it with hot reload, calling the `npm start` stage.

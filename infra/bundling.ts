@@ -1,10 +1,9 @@
 /**
  * How every function is bundled (esbuild), in one place so that the stack, the benchmarks and
  * scripts/map-stack.ts (which rebuilds a deployed function byte for byte, with a source map
- * beside it, to map a stack trace from the logs back to the sources: README "Reading stack
- * traces") build the same files.
+ * beside it, to map a stack trace from the logs back to the sources: docs/operating/observability.md "Reading stack traces") build the same files.
  *
- * Cold starts (README "Choices"): code that only some requests need is a separate chunk loaded
+ * Cold starts (docs/developing/choices.md): code that only some requests need is a separate chunk loaded
  * on first use (esbuild splitting): the Secrets Manager client of the functions that read a
  * secret, the SDK's optional credential providers. On Lambda the credentials are in the
  * environment, so the bundles replace the SDK's default chain by the environment provider alone

@@ -1,7 +1,7 @@
 /**
  * Every setting of the cloud stages, read from CDK context (`-c key=value` or cdk.json) in this
  * one place and checked before anything is built: a bad value stops synth with a message that
- * names the key. The README's "Stages and settings" table lists them.
+ * names the key. The docs/operating/deploy.md "Stages and settings" table lists them.
  */
 import type { Node } from 'constructs';
 import { AUDIT_RETENTION_DAYS, SECRET_REFRESH, SECRET_ROTATION_WINDOW } from '../shared/config';
@@ -26,23 +26,23 @@ export interface StageConfig {
     other: { rate: number; burst: number };
   };
   /**
-   * UPSTREAM_ALLOWED_HOSTS of the dashboard functions (README "Configuration"): the upstreams an
+   * UPSTREAM_ALLOWED_HOSTS of the dashboard functions (docs/reference/configuration.md): the upstreams an
    * import or streams patch may name; unset, any host.
    */
   upstreamAllowedHosts?: string;
   /**
    * ORG_WRITE_LIMIT and ORG_HOOK_TEST_LIMIT of the dashboard functions that spend them: each
-   * organisation's requests per window, by class (README "Limits").
+   * organisation's requests per window, by class (docs/reference/limits.md).
    */
   orgLimits: Record<OrgLimitClass, number>;
   /** Concurrent executions kept for the check alone, so no other function can use them up. */
   checkReservedConcurrency: number;
   /**
    * SECRET_REFRESH_SECONDS and SECRET_ROTATION_WINDOW_SECONDS of the gateway and admin functions
-   * (README "Rotate a deployment secret").
+   * (docs/operating/security.md "Rotate a deployment secret").
    */
   secrets: { refreshSeconds: number; rotationWindowSeconds: number };
-  /** AUDIT_RETENTION_DAYS of the audit consumer: how long audit entries are kept (README "Audit trail"). */
+  /** AUDIT_RETENTION_DAYS of the audit consumer: how long audit entries are kept (docs/using/audit-trail.md). */
   auditRetentionDays: number;
   alarms: {
     /** Unhandled errors (crash, timeout) of one function in 5 minutes. */
@@ -60,24 +60,24 @@ export interface StageConfig {
   };
   /**
    * `cmk=on`: one customer-managed KMS key (rotated yearly) encrypts the table, the webhook queues
-   * and the log groups (README "Encryption keys"); off, AWS-owned and service keys do.
+   * and the log groups (docs/operating/security.md "Encryption keys"); off, AWS-owned and service keys do.
    */
   cmk: boolean;
   /**
    * `demo=on`: ANY /demo/{proxy+} on the HTTP API behind the Lambda authorizer of the managed API
-   * `demo` (README "Put an API behind it"), to see enforcement end to end after a deploy.
+   * `demo` (docs/using/serving-apis.md), to see enforcement end to end after a deploy.
    */
   demo: boolean;
   /**
    * `edge=on`: CloudFront and a WAF web ACL in front of the HTTP API, which then answers only
-   * requests that carry the distribution's secret origin header (README "Edge protection").
+   * requests that carry the distribution's secret origin header (docs/operating/security.md "Edge protection").
    */
   edge?: {
     /** Requests per 5 minutes one IP address may send to the dashboard, admin and public paths. */
     rateLimit: number;
     /**
-     * The version of the origin secret CloudFront and the functions use (README "Edge
-     * protection"); unset, the current one as of each resource's last update.
+     * The version of the origin secret CloudFront and the functions use (docs/operating/security.md
+     * "Edge protection"); unset, the current one as of each resource's last update.
      */
     secretVersion?: string;
   };
@@ -100,6 +100,7 @@ const NUMBERS = {
   alarmTableSystemErrors: { default: 1, min: 1, max: 1_000_000 },
   secretRefreshSeconds: SECRET_REFRESH,
   secretRotationWindowSeconds: SECRET_ROTATION_WINDOW,
+  orgReadLimit: { default: ORG_LIMITS.reads.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgWriteLimit: { default: ORG_LIMITS.writes.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
   // WAF's bounds for a rate-based rule over its default 5-minute window.
@@ -110,7 +111,7 @@ const NUMBERS = {
 export type NumberKey = keyof typeof NUMBERS;
 export const NUMBER_KEYS = Object.keys(NUMBERS) as NumberKey[];
 
-/** The default of a numeric setting in a stage (the README table shows these). */
+/** The default of a numeric setting in a stage (the table of docs/operating/deploy.md "Stages and settings" shows these). */
 export function defaultOf(key: NumberKey, stage: StageName): number {
   const d = NUMBERS[key].default;
   return typeof d === 'number' ? d : d[stage];
@@ -191,7 +192,7 @@ export function readStageConfig(node: Node): StageConfig {
     protected: stage === 'prod',
     alarmEmail: typeof email === 'string' && email !== '' ? email : undefined,
     upstreamAllowedHosts: typeof hosts === 'string' && hosts !== '' ? hosts : undefined,
-    orgLimits: { writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
+    orgLimits: { reads: num('orgReadLimit'), writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
     throttle: {
       check: pair('checkRateLimit', 'checkBurstLimit'),
       writes: pair('writeRateLimit', 'writeBurstLimit'),

@@ -1,9 +1,9 @@
 /**
- * What GitHub Actions and CloudFormation may do for one stage (README "From an empty account to a
- * CI deploy"). Deployed once per stage, into that stage's account (one account per stage is the
- * recommended layout), by an operator and apart from the stage stacks (infra/deploy-role-app.ts).
- * It needs no `cdk bootstrap` (it has no assets), so it comes first and the bootstrap can name its
- * execution policy.
+ * What GitHub Actions and CloudFormation may do for one stage (docs/operating/deploy.md "From an
+ * empty account to a CI deploy"). Deployed once per stage, into that stage's account (one account
+ * per stage is the recommended layout), by an operator and apart from the stage stacks
+ * (infra/deploy-role-app.ts). It needs no `cdk bootstrap` (it has no assets), so it comes first and
+ * the bootstrap can name its execution policy.
  * - deploy role: trusted only by deploy.yml on main, in a job of the stage's GitHub environment
  *   (which holds the branch rule and, for prod, the reviewers); may only assume the stage's CDK
  *   deploy and file-publishing roles, which do the deploying.

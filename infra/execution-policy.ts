@@ -1,7 +1,7 @@
 /**
  * What CloudFormation may do when it deploys one stage: the policy `cdk bootstrap
  * --cloudformation-execution-policies` gives the bootstrap's execution role instead of
- * AdministratorAccess (README "From an empty account to a CI deploy"). One statement per kind of
+ * AdministratorAccess (docs/operating/deploy.md "From an empty account to a CI deploy"). One statement per kind of
  * resource the stage stack holds (infra/stack.ts, with `cmk` and `edge` on), each limited to the
  * names that stage gives its resources (infra/config.ts `stageNames`) where the service has
  * names in its ARNs, else to the stage's tag or the service. Actions are the service's whole set
@@ -71,7 +71,9 @@ export function executionPolicyStatements(stage: StageName, qualifier: string): 
       sid: 'NestedStacks',
       actions: ['cloudformation:*'],
       resources: [arn('cloudformation', `stack/${n.stack}-*/*`)],
-      why: `The stage's nested stack (alarms, dashboard) is created with this role; ${generatedNames}. ${HANDLERS}.`,
+      why:
+        "The stage's nested stacks (the route groups' functions, alarms and dashboard, the console) are created with this role; " +
+        `${generatedNames}. ${HANDLERS}.`,
     },
     {
       sid: 'Table',

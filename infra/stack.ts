@@ -12,9 +12,10 @@ import { Architecture, Function as LambdaFunction, Runtime, RuntimeFamily, Traci
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { closedRoutes } from '../shared/http/route-match';
 import { ORG_LIMITS } from '../shared/limits';
-import { needsServiceKey, orgLimitOf, type TableAction } from '../shared/route-def';
-import { routeList, routes as routeTable } from '../shared/routes';
+import { needsServiceKey, ORG_LIMIT_TABLE_ACCESS, orgLimitOf, type RouteDef, type TableAction } from '../shared/route-def';
+import { routeGroups, routeList, routes as routeTable } from '../shared/routes';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../shared/store/db/table';
 import { functionCode } from './bundling';
 import { LAMBDA_RUNTIME } from './runtime';
@@ -24,6 +25,7 @@ import { ConsoleHosting } from './constructs/console-hosting';
 import { Edge } from './constructs/edge';
 import { FunctionRole } from './constructs/function-role';
 import { Monitoring } from './constructs/monitoring';
+import { HomedLambdaIntegration, RouteFunctions } from './constructs/route-functions';
 import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
@@ -117,9 +119,16 @@ export class ManagementStack extends Stack {
       }
       return group;
     };
-    const fn = (name: string, entry: string, environment: Record<string, string>, nodeModules?: string[], timeout = Duration.seconds(29)) =>
-      new LambdaFunction(this, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
-        role: new FunctionRole(this, `Role${name[0]!.toUpperCase()}${name.slice(1)}`),
+    const fn = (
+      name: string,
+      entry: string,
+      environment: Record<string, string>,
+      nodeModules?: string[],
+      timeout = Duration.seconds(29),
+      scope: Construct = this,
+    ) =>
+      new LambdaFunction(scope, `Fn${name[0]!.toUpperCase()}${name.slice(1)}`, {
+        role: new FunctionRole(scope, `Role${name[0]!.toUpperCase()}${name.slice(1)}`),
         // Packages that read their own files at run time (nodeModules) stay outside the bundle,
         // copied beside it from the lockfile's node_modules (no `npm ci`: synth works offline).
         code: functionCode(entry, nodeModules),
@@ -135,12 +144,14 @@ export class ManagementStack extends Stack {
       });
 
     const fallback = fn('fallback', 'functions/system/fallback.ts', edgeEnvironment);
+    // One invoke permission for every route that answers 404/405 (scoped to the API, not per route).
+    const fallbackIntegration = new HttpLambdaIntegration('Fallback', fallback, { scopePermissionToRoute: false });
     const api = new HttpApi(this, 'Api', {
       apiName: names.stack,
       description: `Gateway management service (${config.stage})`,
       createDefaultStage: false,
       // Unknown paths and methods: 404/405 in the envelope of the path's prefix.
-      defaultIntegration: new HttpLambdaIntegration('Fallback', fallback),
+      defaultIntegration: fallbackIntegration,
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       logGroupName: names.accessLogs,
@@ -171,9 +182,16 @@ export class ManagementStack extends Stack {
       },
     });
 
+    // Each route group's functions in a nested stack of their own (infra/constructs/route-functions.ts).
+    const homes = new Map<string, RouteFunctions>();
+    for (const [group, defs] of Object.entries(routeGroups)) {
+      const home = new RouteFunctions(this, `Routes${group[0]!.toUpperCase()}${group.slice(1)}`, { group, stackName: names.stack });
+      for (const r of Object.values(defs) as RouteDef[]) homes.set(r.name, home);
+    }
     const functions = new Map<string, LambdaFunction>();
     const routes = new Map<string, HttpRoute>();
     for (const r of routeList) {
+      const home = homes.get(r.name)!;
       const environment: Record<string, string> = { ...edgeEnvironment };
       if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
@@ -185,18 +203,27 @@ export class ManagementStack extends Stack {
       if (r.group === 'dashboard' && config.upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = config.upstreamAllowedHosts;
       const limit = orgLimitOf(r);
       if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
-      const f = fn(r.name, r.entry, environment, r.nodeModules);
-      grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key });
+      const f = fn(r.name, r.entry, environment, r.nodeModules, undefined, home);
+      // A dashboard read writes only its organisation limit's counter, and may write nothing else.
+      const writesOnly = limit && r.access === 'read' ? [ORG_LIMIT_TABLE_ACCESS.entity] : undefined;
+      grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key, writesOnly });
       if (r.group === 'gateway') gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);
       const [route] = api.addRoutes({
         path: r.path,
         methods: [r.method as HttpMethod],
-        integration: new HttpLambdaIntegration(`Int${r.name}`, f),
+        integration: new HomedLambdaIntegration(`Int${r.name}`, f, home),
       });
       functions.set(r.name, f);
       routes.set(r.name, route!);
+    }
+    // API Gateway matches method and path together: a method a fixed path lacks would reach a less
+    // specific sibling that has it (GET /api/apis/oas would read the API "oas"). Those go where
+    // $default goes, a 405 (shared/http/fallback.ts).
+    for (const r of closedRoutes(routeList)) {
+      const [route] = api.addRoutes({ path: r.path, methods: [r.method as HttpMethod], integration: fallbackIntegration });
+      routes.set(`closed ${r.method} ${r.path}`, route!);
     }
 
     // The demo's functions (-c demo=on) get the same cdk-nag acknowledgements as the routes' (their grants: the check's).
@@ -221,7 +248,8 @@ export class ManagementStack extends Stack {
       encryptionKey: key,
       removalPolicy: keep,
       queueNames: { attempts: names.queue('hook-attempts'), deadLetter: names.queue('hook-dead-letters') },
-      // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults (README "Configuration"); ALLOW_PRIVATE_TARGETS is never set here.
+      // HOOK_RETRY_SECONDS and HOOK_SECRET_ROTATION_SECONDS are left to their defaults
+      // (docs/reference/configuration.md); ALLOW_PRIVATE_TARGETS is never set here.
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 

@@ -1,5 +1,5 @@
 /**
- * npm run claims:report (README "Put an API behind it"): the listen claims stored before the
+ * npm run claims:report (docs/using/serving-apis.md): the listen claims stored before the
  * routing rules of contract §13 that break them, for an operator to settle with the APIs' owners:
  * custom domains not granted to the API's organisation, the root on the shared hosts, and listen
  * paths nesting with another organisation's there. The external authorization never chooses such

@@ -1,5 +1,5 @@
 /**
- * npm run durability (README "Local stage durability"): crash the local stage and check that every
+ * npm run durability (docs/operating/local-stage.md): crash the local stage and check that every
  * write it acknowledged is still there after a restart on the same DATA_DIR. Two cases:
  * - mid-load: concurrent writers send acknowledged writes, after a random 1-3 s the server and
  *   its DynamoDB Local (Java) are both killed with SIGKILL;
@@ -12,7 +12,7 @@
  * (spawn -> GET /hello pass is the restart time) and every acknowledged write is read back
  * through the API. Exits 1 when any is lost. `DURABILITY_MIDLOAD_TRIALS` (3) and
  * `DURABILITY_BURST_TRIALS` (20; the test suite runs 5) set the trials; `LOCAL_COMMIT_WAIT=off`
- * runs the stage without its commit wait, to see the loss (README "Local stage durability").
+ * runs the stage without its commit wait, to see the loss (docs/operating/local-stage.md).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -585,7 +585,7 @@ async function main() {
   const bursts: BurstResult[] = [];
   for (let trial = 1; trial <= BURST_TRIALS; trial++) {
     const run = `b${trial}${Date.now().toString(36)}`;
-    // The burst's webhooks go to an organisation of their own: one holds at most 100 (README "Limits").
+    // The burst's webhooks go to an organisation of their own: one holds at most 100 (docs/reference/limits.md).
     const hooksOrg = `hooks-${run}`;
     const ho = await call(stage.url, 'POST', '/admin/organisations', { 'admin-auth': secrets.adminSecret }, { id: hooksOrg });
     const hu = await call(

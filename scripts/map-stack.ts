@@ -1,7 +1,7 @@
 /**
  * npm run map-stack -- <route name> < trace.txt
  *
- * Functions ship without source maps (README "Reading stack traces": they would cost every cold
+ * Functions ship without source maps (docs/operating/observability.md "Reading stack traces": they would cost every cold
  * start), so a stack trace in the logs points into the minified bundle (`index.mjs:1:48213`).
  * This rebuilds the route's bundle exactly as the stack does (infra/bundling.ts), with a source
  * map beside it, and prints the trace with each bundle position replaced by its source position.

@@ -1,6 +1,7 @@
 import { permissionOf, type RouteDef } from '../shared/route-def';
 import { routeList } from '../shared/routes';
 import { PERMISSION_GROUPS, type PermissionGroup } from '../shared/schemas/permissions';
+import { gatewayMembersMarkdown, MEMBERS_DOCUMENT, MEMBERS_END, MEMBERS_START } from './gateway-members-table';
 
 const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as const;
 
@@ -17,13 +18,16 @@ function what(r: RouteDef): string {
   return [r.summary, ...statuses].join('; ');
 }
 
-/** The README's routes table, rendered from the route table so the two cannot drift. */
+/** The routes table of docs/reference/routes.md, rendered from the route table so the two cannot drift. */
 export function routesMarkdown(): string {
   const rows = routeList.map((r) => `| ${r.method} | \`${r.path}\` | ${credential(r)} | ${what(r).replace(/\|/g, '\\|')} |`);
   return ['| Method | Path | Cred. | What |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const START = '<!-- routes:start (npm run readme:routes) -->';
+/** The documents that hold the routes and the permissions tables (npm run generate rewrites them there). */
+export const ROUTES_DOCUMENT = 'docs/reference/routes.md';
+export const PERMISSIONS_DOCUMENT = 'docs/using/permissions.md';
+export const START = '<!-- routes:start (npm run generate) -->';
 export const END = '<!-- routes:end -->';
 
 /** What each permission group covers, in words (the routes come from the route table). */
@@ -42,7 +46,7 @@ const GROUP_MEANING: Record<PermissionGroup, string> = {
 const routeNames = (rs: RouteDef[]) => (rs.length ? rs.map((r) => `\`${r.method} ${r.path}\``).join(', ') : 'none');
 
 /**
- * The README's permissions table, rendered from the route table: per group, the dashboard routes
+ * The permissions table of docs/using/permissions.md, rendered from the route table: per group, the dashboard routes
  * that need read (read or write grants them) and those that need write.
  */
 export function permissionsMarkdown(): string {
@@ -54,8 +58,20 @@ export function permissionsMarkdown(): string {
   return ['| Group | What | Needs read (or write) | Needs write |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const PERMISSIONS_START = '<!-- permissions:start (npm run readme:routes) -->';
+export const PERMISSIONS_START = '<!-- permissions:start (npm run generate) -->';
 export const PERMISSIONS_END = '<!-- permissions:end -->';
+
+/** Each document that holds generated tables, with its text as generated now (npm run generate writes them; a test compares). */
+export function generatedSections(read: (file: string) => string): Array<{ path: string; text: string }> {
+  const routes = withSection(read(ROUTES_DOCUMENT), START, END, routesMarkdown());
+  const permissions = withSection(read(PERMISSIONS_DOCUMENT), PERMISSIONS_START, PERMISSIONS_END, permissionsMarkdown());
+  const members = withSection(read(MEMBERS_DOCUMENT), MEMBERS_START, MEMBERS_END, gatewayMembersMarkdown());
+  return [
+    { path: ROUTES_DOCUMENT, text: routes },
+    { path: PERMISSIONS_DOCUMENT, text: permissions },
+    { path: MEMBERS_DOCUMENT, text: members },
+  ];
+}
 
 /** `text` with what lies between `start` and `end` replaced by `body`. */
 export function withSection(text: string, start: string, end: string, body: string): string {

@@ -16,8 +16,7 @@ export interface Config {
   serverSecret?: string;
   /**
    * Secrets Manager ARNs (cloud). The gateway and admin secrets are read on first use and again
-   * at most every `secretRefreshMs`; the service key once per process (README "Rotate a
-   * deployment secret").
+   * at most every `secretRefreshMs`; the service key once per process (docs/operating/security.md "Rotate a deployment secret").
    */
   gwSecretArn?: string;
   adminSecretArn?: string;
@@ -50,7 +49,7 @@ export interface Config {
    * second `v1=` signature made with the replaced secret.
    */
   hookSecretRotationMs: number;
-  /** ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (README "Limits"). */
+  /** ORG_READ_LIMIT, ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT: each organisation's requests per window, by class (docs/reference/limits.md). */
   orgLimits: Record<OrgLimitClass, number>;
   /**
    * ORIGIN_VERIFY (cloud with `-c edge=on`): the value CloudFront sends in X-Origin-Verify; set,

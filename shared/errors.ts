@@ -24,7 +24,7 @@ export class BadRequest extends AppError {
     super(400, message, details);
   }
 }
-/** An answer over Lambda's response limit (README "Limits"); the caller is told to page. */
+/** An answer over Lambda's response limit (docs/reference/limits.md); the caller is told to page. */
 export class ResponseTooLarge extends BadRequest {
   constructor() {
     super('The result is larger than the 6 MB response limit; ask for it in pages (p, page_size or cursor)');
@@ -53,8 +53,8 @@ export class MethodNotAllowed extends AppError {
   }
 }
 export class Conflict extends AppError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(409, message, details);
   }
 }
 /**
@@ -92,7 +92,7 @@ export class Unprocessable extends AppError {
     super(422, message, details);
   }
 }
-/** A per-organisation limit is spent (README "Limits"); answered with `Retry-After`. */
+/** A per-organisation limit is spent (docs/reference/limits.md); answered with `Retry-After`. */
 export class TooManyRequests extends AppError {
   constructor(
     message: string,

@@ -41,9 +41,9 @@ export function addressRefusal(address: string, allowLoopback = false): string |
 
 /**
  * ALLOW_PRIVATE_TARGETS=1 lets webhooks call loopback and private addresses: for the local stage
- * and the tests, whose receivers listen on 127.0.0.1; the cloud stack never sets it (README
- * "Configuration"). Read from the environment at each use (not from shared/config.ts) because the
- * schemas, which sit below the settings, check webhook targets too.
+ * and the tests, whose receivers listen on 127.0.0.1; the cloud stack never sets it
+ * (docs/reference/configuration.md). Read from the environment at each use (not from
+ * shared/config.ts) because the schemas, which sit below the settings, check webhook targets too.
  */
 export function privateTargetsAllowed(): boolean {
   return process.env.ALLOW_PRIVATE_TARGETS === '1';

@@ -1,34 +1,50 @@
 /**
- * The request an invocation serves, for whatever runs below the handler: its id, its route and
- * who sends it. createHandler (shared/http) opens one per invocation and auth names the actor;
- * the store stamps the actor and request id onto every item it writes (shared/store/db/audit-stamp.ts),
- * so the change feed knows who made each change without a write of its own (contract §12).
- * AsyncLocalStorage keeps requests apart however they interleave in one process (the local stage
- * serves many at once).
+ * The work an invocation does, for whatever runs below its handler: a request (its id, its route,
+ * who sends it) or a batch of an event source (the change feed, the attempt queue: its name as the
+ * route, no request id). shared/observability/invocation.ts opens one per invocation and auth
+ * names the actor. The store stamps the actor and request id onto every item it writes
+ * (shared/store/db/audit-stamp.ts), so the change feed knows who made each change without a write
+ * of its own (contract §12), and every log line carries the work's request id and route
+ * (shared/observability/logger.ts). AsyncLocalStorage keeps works apart however they interleave
+ * in one process: the local stage serves many requests at once and runs the change feed beside them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Context } from 'aws-lambda';
 
 /** Who made a change: a dashboard user, the gateway, an operator (admin), or the service itself. */
 export type Actor = { type: 'user'; id: string; email?: string } | { type: 'gateway' } | { type: 'admin' } | { type: 'system' };
 
-export interface RequestContext {
-  requestId: string;
-  /** `METHOD /path/{template}`. */
+export interface WorkContext {
+  /** A request's `METHOD /path/{template}`; an event source's name (`change-feed`, `attempt-queue`, `audit-trail`). */
   route: string;
-  /** Known once the credential is checked; absent before, and on public routes. */
+  /** A request's id; an event source's work has none. */
+  requestId?: string;
+  /** Known once a request's credential is checked; absent before, on public routes and for event sources. */
   actor?: Actor;
+  /** The Lambda context the work was invoked with, when it has one, and whether it was the process's first. */
+  invocation?: { context: Context; coldStart: boolean };
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+export interface RequestContext extends WorkContext {
+  requestId: string;
+}
 
-/** Runs `fn` as the request `context`: everything it awaits sees the context. */
-export const runInRequest = <T>(context: RequestContext, fn: () => Promise<T>): Promise<T> => storage.run(context, fn);
+const storage = new AsyncLocalStorage<WorkContext>();
+
+/** Runs `fn` as `work`: everything it awaits sees the work. */
+export const runAs = <T>(work: WorkContext, fn: () => T): T => storage.run(work, fn);
+
+/** The work being done, or undefined outside any (start-up, scripts). */
+export const currentWork = (): WorkContext | undefined => storage.getStore();
 
 /** The request being served, or undefined outside one (the change feed, scripts). */
-export const currentRequest = (): RequestContext | undefined => storage.getStore();
+export function currentRequest(): RequestContext | undefined {
+  const work = storage.getStore();
+  return work?.requestId === undefined ? undefined : (work as RequestContext);
+}
 
 /** Names who sends the request being served (a no-op outside one). */
 export function setActor(actor: Actor): void {
-  const context = storage.getStore();
+  const context = currentRequest();
   if (context) context.actor = actor;
 }

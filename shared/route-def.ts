@@ -28,7 +28,7 @@ export type TableAction = (typeof READ_TABLE_ACTIONS)[number] | (typeof WRITE_TA
  */
 type Statuses = Partial<Record<400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 503, string>>;
 
-/** The quota's headers a check answers (README "Put an API behind it"). */
+/** The quota's headers a check answers (docs/using/serving-apis.md). */
 export const RATE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /**
@@ -41,6 +41,7 @@ type SuccessHeader =
   | (typeof RATE_HEADERS)[number]
   | 'X-Gw-Api-Id'
   | 'X-Gw-Path'
+  | 'X-Gw-Api-Path'
   | 'X-Gw-Key-Hash'
   | 'X-Gw-Org-Id'
   | 'X-Gw-Quota-Remaining';
@@ -75,13 +76,13 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   method: Method;
   path: string;
   group: Group;
-  /** What the route does, in one line (the document's summary, the README's routes table). */
+  /** What the route does, in one line (the document's summary, the routes table of docs/reference/routes.md). */
   summary: string;
   /** What the document says beyond the summary: the rules JSON Schema cannot state (cross-field, references). */
   description: string;
   /** The 200 answer in a few words ("Webhook created; Meta is its id"). */
   success: string;
-  /** Statuses of its own and what each means here (the document, the README and tests read them). */
+  /** Statuses of its own and what each means here (the document, the routes table of the docs and tests read them). */
   statuses?: Statuses;
   /** Headers of the 200 answer beyond those of every answer (ETag: the stored version If-Match repeats). */
   successHeaders?: readonly SuccessHeader[];
@@ -100,8 +101,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   permission?: PermissionGroup | 'none';
   /**
    * The per-organisation limit (shared/limits.ts) the route spends once authorised, when it is not
-   * the default: `writes` for every dashboard write; reads spend none. A route that spends one
-   * declares UpdateItem (the counter's).
+   * the default: `writes` for every dashboard write, `reads` for every dashboard read. The route
+   * builder adds the counter's UpdateItem and entity to what a route that spends one declares.
    */
   orgLimit?: OrgLimitClass;
   /**
@@ -181,11 +182,14 @@ export function permissionOf(r: Pick<RouteDef, 'group' | 'permission' | 'access'
   return r.group === 'dashboard' && r.permission && r.permission !== 'none' ? { group: r.permission, level: r.access } : undefined;
 }
 
-/** The per-organisation limit a route spends: its own, else `writes` for a dashboard write. */
+/** The per-organisation limit a route spends: its own, else `writes` for a dashboard write and `reads` for a dashboard read. */
 export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): OrgLimitClass | undefined {
-  if (r.group !== 'dashboard' || r.access !== 'write') return undefined;
-  return r.orgLimit ?? 'writes';
+  if (r.group !== 'dashboard') return undefined;
+  return r.orgLimit ?? (r.access === 'write' ? 'writes' : 'reads');
 }
+
+/** What spending a route's organisation limit sends to the table: one UpdateItem of the window's counter. */
+export const ORG_LIMIT_TABLE_ACCESS = { action: 'UpdateItem', entity: 'org_limit' } as const;
 
 /** Group of a request path by its prefix; everything else answers in the dashboard envelope. */
 export function groupOfPath(path: string): Group {
@@ -196,7 +200,7 @@ export function groupOfPath(path: string): Group {
 
 /** Causes several groups' routes answer alike, as parts of a status's meaning. */
 export const SHARED_CAUSES = {
-  /** Any route that reads a stored definition (README "Limits"). */
+  /** Any route that reads a stored definition (docs/reference/limits.md). */
   storedTooLarge: 'a definition this route reads was stored larger than any read decompresses (before the 12 MB limit), named in the message',
   /** Every write of an API definition (contract §11). */
   handlerLimits:

@@ -16,6 +16,7 @@ import { hooksRoutes } from './route-groups/hooks';
 import { oauthRoutes } from './route-groups/oauth';
 import { analyticsRoutes } from './route-groups/analytics';
 import { auditRoutes } from './route-groups/audit';
+import { routingRoutes } from './route-groups/routing';
 
 /**
  * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
@@ -38,6 +39,7 @@ export const routeGroups = {
   oauth: oauthRoutes,
   analytics: analyticsRoutes,
   audit: auditRoutes,
+  routing: routingRoutes,
 } satisfies Record<string, Record<string, RouteDef>>;
 
 export const routes = {
@@ -54,6 +56,7 @@ export const routes = {
   ...oauthRoutes,
   ...analyticsRoutes,
   ...auditRoutes,
+  ...routingRoutes,
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;

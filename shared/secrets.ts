@@ -21,7 +21,7 @@ const serverSecret = new Map<'server', Promise<string>>();
 const derived = new Map<KeyPurpose, Promise<Buffer>>();
 
 /**
- * The values a gateway or admin credential may equal now (README "Rotate a deployment secret").
+ * The values a gateway or admin credential may equal now (docs/operating/security.md "Rotate a deployment secret").
  * Local stage and tests: the clear value from the environment. Cloud: the version staged
  * AWSCURRENT, read on first use and again at most every SECRET_REFRESH_SECONDS, plus the version
  * staged AWSPREVIOUS until SECRET_ROTATION_WINDOW_SECONDS after the current one was created. A
@@ -56,7 +56,7 @@ export async function acceptedSecrets(which: GroupSecret): Promise<string[]> {
  * A key for one purpose, derived from the service key (SERVER_SECRET): one secret serves
  * idempotency records, request fingerprints, sealed replies and cursors, and no two of those
  * uses share a key. The service key is read once per process: every key it derives must stay
- * the same for the life of the records and cursors it seals (README "Rotate a deployment secret").
+ * the same for the life of the records and cursors it seals (docs/operating/security.md "Rotate a deployment secret").
  */
 export function serviceKey(purpose: KeyPurpose): Promise<Buffer> {
   const hit = derived.get(purpose);

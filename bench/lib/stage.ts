@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../../infra/local/dynamodb-local';
-import { randomHex } from '../../shared/domain/hashing';
+import { randomHex } from '../../shared/lib/hashing';
 import { spawnStage } from '../../test/support/stage';
 
 export interface BenchStage {
@@ -23,10 +23,10 @@ export interface BenchStage {
 }
 
 /**
- * The benchmarks measure what a request costs, thousands of writes a minute in one organisation:
- * its limits are set as high as they go, so every write still spends one (README "Limits").
+ * The benchmarks measure what a request costs, thousands of reads and writes a minute in one
+ * organisation: its limits are set as high as they go, so every request still spends one (docs/reference/limits.md).
  */
-export const UNLIMITED_ORGS = { ORG_WRITE_LIMIT: '1000000', ORG_HOOK_TEST_LIMIT: '1000000' };
+export const UNLIMITED_ORGS = { ORG_READ_LIMIT: '1000000', ORG_WRITE_LIMIT: '1000000', ORG_HOOK_TEST_LIMIT: '1000000' };
 
 export async function startBenchStage(): Promise<BenchStage> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));

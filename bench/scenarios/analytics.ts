@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { mapLimit } from '../../shared/domain/concurrency';
+import { mapLimit } from '../../shared/lib/concurrency';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { call, timed } from '../lib/http';
 import { median, round, type Row } from '../lib/stats';

@@ -1,5 +1,5 @@
 /**
- * The Lambda authorizer as Lambda bills it, in the emulator (README "Put an API behind it"): the
+ * The Lambda authorizer as Lambda bills it, in the emulator (docs/using/serving-apis.md): the
  * `-c demo=on` stack's authorizer bundle, invoked with API Gateway's authorizer event for a key
  * with quota (one unit spent per call), against a floor function bundled the same way that sends
  * only the check's conditional UpdateItem; and its cold INIT against the SDK-only function. Both

@@ -1,5 +1,5 @@
 /**
- * Real nginx in front of an API (README "Put an API behind it"): the same example config
+ * Real nginx in front of an API (docs/using/serving-apis.md): the same example config
  * (examples/nginx/api-gateway.conf) authorising through the stage's /gw/ext-authz, and through
  * the floor auth server (bench/floor.ts: one raw conditional UpdateItem per request), 50
  * concurrent clients, 1,500 requests on a quota of 1,000 that runs out mid-run. Five rounds of
@@ -24,10 +24,10 @@ type Run = { perSecond: number; p50: number; allowed: number; refused: number; o
 /**
  * CONNECTIONS clients, each sending its next request when its answer arrives, until ATTEMPTS
  * were answered. Not autocannon: nginx closes the client's connection after every refusal it
- * maps from the auth subrequest (README "Put an API behind it"), and autocannon's fixed amount
+ * maps from the auth subrequest (docs/using/serving-apis.md), and autocannon's fixed amount
  * then loses the requests pipelined on it (237 of 1,500 went unanswered and uncounted).
  */
-async function fire(url: string, headers: Record<string, string>, authServerPid: number): Promise<Run> {
+export async function fire(url: string, headers: Record<string, string>, authServerPid: number): Promise<Run> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   let sockets = 0;
   const codes = new Map<number, number>();

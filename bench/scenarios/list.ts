@@ -1,6 +1,6 @@
 import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { recordFromClassic } from '../../shared/domain/api-builders';
-import { createApiItems } from '../../shared/store/apis';
+import { insertApiItems } from '../../shared/store/apis';
 import { apiKeys } from '../../shared/store/apis';
 import { orgKeys } from '../../shared/store/organisations';
 import type { Ctx } from '../lib/context';
@@ -9,7 +9,7 @@ import { interleaved, percentile, round, type Row } from '../lib/stats';
 
 /**
  * Seeds `count` APIs with exactly the items the create route writes (built by the store's own
- * createApiItems), in batches rather than one transaction each: seeding is not what is measured.
+ * insertApiItems), in batches rather than one transaction each: seeding is not what is measured.
  */
 async function seed(ctx: Ctx, orgId: string, count: number): Promise<void> {
   const start = Date.parse('2026-01-01T00:00:00Z');
@@ -20,7 +20,7 @@ async function seed(ctx: Ctx, orgId: string, count: number): Promise<void> {
       { api_id: `${orgId}-api-${i}`, name: `API ${String(i).padStart(5, '0')}`, org_id: orgId, proxy: { listen_path: `/a${i}/` } },
       at,
     );
-    for (const item of createApiItems(api)) if (item.op.Put) puts.push(item.op.Put.Item as Record<string, unknown>);
+    for (const item of insertApiItems(api)) if (item.op.Put) puts.push(item.op.Put.Item as Record<string, unknown>);
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < puts.length; i += 25) batches.push(puts.slice(i, i + 25));

@@ -34,11 +34,11 @@ export async function read(ctx: Ctx, samples = 2000): Promise<Row[]> {
   const { handler } = await import('../../functions/keys/get');
   const event = {
     version: '2.0',
-    routeKey: 'GET /gw/keys/{keyID}',
+    routeKey: 'GET /gw/keys/{keyRef}',
     rawPath: `/gw/keys/${key}`,
     rawQueryString: '',
     headers: { ...ctx.gw },
-    pathParameters: { keyID: key },
+    pathParameters: { keyRef: key },
     isBase64Encoded: false,
     requestContext: { requestId: 'bench', http: { method: 'GET', path: `/gw/keys/${key}`, sourceIp: '127.0.0.1', protocol: 'HTTP/1.1', userAgent: 'bench' } },
   };

@@ -1,12 +1,9 @@
-/**
- * npm run console:build: builds console/dist. `--if-stale` (npm start and npm run emulate run it
- * first, as their pre-scripts) builds only when console/dist is missing or older than its sources.
- */
+/** npm run console:build: builds console/dist (the stages build it on their first console request when it is stale). */
 import { buildConsole, DIST_DIR } from './build';
 
 try {
-  const built = buildConsole(DIST_DIR, { ifStale: process.argv.includes('--if-stale'), log: (l) => console.log(l) });
-  if (built) console.log('console built: console/dist (served at /console/)');
+  buildConsole(DIST_DIR, { log: (l) => console.log(l) });
+  console.log('console built: console/dist (served at /console/)');
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   process.exit(1);

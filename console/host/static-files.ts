@@ -4,11 +4,14 @@
  * headers; a path without a file extension is a page of the single-page app, answered with
  * index.html (the cloud's viewer-request function does the same); `/console` redirects to
  * `/console/`. Only GET and HEAD; nothing outside the folder, and no dot file, is ever read.
+ *
+ * A stage starts without building the console: `consoleOnDemand` builds it on the first console
+ * request when the folder is missing or stale, answering a page that reloads itself until the build is done.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { DIST_DIR } from './build';
+import { buildConsoleInBackground, DIST_DIR, isConsoleFresh } from './build';
 import { cacheControlOf, CONSOLE_BASE, SECURITY_HEADERS } from './headers';
 
 const TYPES: Record<string, string> = {
@@ -47,7 +50,7 @@ function consoleFileOf(pathname: string, dir: string): string | undefined {
 }
 
 /** Answers a console request (`isConsolePath`) from `dir` (default console/dist). */
-export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
+function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DIST_DIR): void {
   const method = (req.method ?? 'GET').toUpperCase();
   const { pathname, search } = new URL(req.url ?? '/', 'http://local');
   if (method !== 'GET' && method !== 'HEAD')
@@ -58,7 +61,7 @@ export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DI
       res,
       503,
       { 'content-type': 'text/plain; charset=utf-8' },
-      'The console is not built: run npm run console:build (npm start does it when it starts).\n',
+      'The console is not built: run npm run console:build (npm start and npm run emulate build it on its first request).\n',
     );
   }
   const file = consoleFileOf(pathname, dir);
@@ -75,4 +78,75 @@ export function serveConsole(req: IncomingMessage, res: ServerResponse, dir = DI
   });
   if (method === 'HEAD') return void res.end();
   createReadStream(file).pipe(res);
+}
+
+/** Seconds the "building" page waits before it reloads itself. */
+const RELOAD_SECONDS = 2;
+const BUILDING_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" content="' +
+  RELOAD_SECONDS +
+  '"><title>Building the console</title>' +
+  '<p>The console is being built (its sources changed since the last build, or it was never built). ' +
+  'This page reloads itself in a few seconds.</p></html>\n';
+
+export interface OnDemandOptions {
+  /** The built folder (default console/dist). */
+  dir?: string;
+  /** Where the build's progress and errors go (the stage's output). */
+  log?: (line: string) => void;
+  /** Whether `dir` holds a current build, and the build itself (the real ones by default). */
+  isFresh?: (dir: string) => boolean;
+  build?: (dir: string, log?: (line: string) => void) => Promise<unknown>;
+}
+
+/**
+ * Answers console requests as `serveConsole` does, once `dir` holds a current build. The first
+ * console request checks it; when it is missing or stale, that request starts a build and every
+ * request until it is done gets 503 with a page that reloads itself. A failed build answers 500 with
+ * its error, once; the next request tries again. `built` settles when the first check or build has.
+ */
+export function consoleOnDemand(opts: OnDemandOptions = {}): { serve: (req: IncomingMessage, res: ServerResponse) => void; built: () => Promise<void> } {
+  const dir = opts.dir ?? DIST_DIR;
+  const isFresh = opts.isFresh ?? isConsoleFresh;
+  const build = opts.build ?? buildConsoleInBackground;
+  let state: 'unchecked' | 'building' | 'ready' = 'unchecked';
+  let failed: string | undefined;
+  let building: Promise<void> = Promise.resolve();
+  const start = () => {
+    state = 'building';
+    building = build(dir, opts.log).then(
+      () => {
+        state = 'ready';
+      },
+      (e: unknown) => {
+        failed = e instanceof Error ? e.message : String(e);
+        opts.log?.(failed);
+        state = 'unchecked';
+      },
+    );
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const { pathname } = new URL(req.url ?? '/', 'http://local');
+    const needsFiles = (method === 'GET' || method === 'HEAD') && pathname !== CONSOLE_BASE.slice(0, -1);
+    if (needsFiles && failed !== undefined) {
+      const message = failed;
+      failed = undefined;
+      return answer(res, 500, { 'content-type': 'text/plain; charset=utf-8' }, `The console's build failed (reload to try again):\n${message}\n`);
+    }
+    if (needsFiles && state === 'unchecked') {
+      if (isFresh(dir)) state = 'ready';
+      else start();
+    }
+    if (needsFiles && state === 'building') {
+      return answer(
+        res,
+        503,
+        { 'content-type': 'text/html; charset=utf-8', 'retry-after': String(RELOAD_SECONDS) },
+        method === 'HEAD' ? undefined : BUILDING_PAGE,
+      );
+    }
+    serveConsole(req, res, dir);
+  };
+  return { serve, built: () => building };
 }

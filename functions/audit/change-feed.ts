@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { observed } from '../../shared/observability/invocation';
 import { recordAuditTrail, type FeedRecord } from '../../shared/services/audit';
 
 /**
@@ -8,7 +9,7 @@ import { recordAuditTrail, type FeedRecord } from '../../shared/services/audit';
  * only writer of audit entries. Records that failed are reported (partial batch failures), so the
  * feed resumes from the first of them; entries already made are not made again.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+export const handler = observed('audit-trail', async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const failed = await recordAuditTrail(event.Records as FeedRecord[]);
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+});

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { observed } from '../../shared/observability/invocation';
-import { runQueuedAttempt, type AttemptMessage } from '../../shared/services/deliveries';
+import { runQueuedAttempt, type AttemptMessage } from '../../shared/services/delivery-attempts';
 
 /**
  * Webhook attempts from the attempt queue (cloud only; contract §11): each message names one

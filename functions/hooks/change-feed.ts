@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { observed } from '../../shared/observability/invocation';
-import { processChangeFeed, type FeedRecord } from '../../shared/services/deliveries';
+import { processChangeFeed, type FeedRecord } from '../../shared/services/delivery-routing';
 
 /**
  * The change feed's one consumer (contract §11): the table's stream in the cloud (event source

@@ -3,7 +3,7 @@ import { reply } from '../../shared/http/envelopes';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { deleteKey } from '../../shared/services/keys';
 
-/** DELETE /gw/keys/{keyID}: a key, its live quotas and its user-name marker go together. */
+/** DELETE /gw/keys/{keyRef}: a key, its live quotas and its user-name marker go together. */
 export const handler = createHandler(routes.keysDelete, async ({ params, query }) =>
-  reply.gateway('deleted', params.keyID, { keyHash: await deleteKey(params.keyID, query) }),
+  reply.gateway('deleted', params.keyRef, { keyHash: await deleteKey(params.keyRef, query) }),
 );

@@ -3,8 +3,8 @@ import { reply } from '../../shared/http/envelopes';
 import { keysRoutes as routes } from '../../shared/route-groups/keys';
 import { getKey } from '../../shared/services/keys';
 
-/** GET /gw/keys/{keyID}: the session a key's policies make, with its live quota. */
+/** GET /gw/keys/{keyRef}: the session a key's policies make, with its live quota. */
 export const handler = createHandler(routes.keysGet, async ({ params, query }) => {
-  const { session, version } = await getKey(params.keyID, query);
+  const { session, version } = await getKey(params.keyRef, query);
   return reply.ok(session, { etag: version });
 });

@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
 import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
-import { updateClient } from '../../shared/services/oauth-clients';
+import { replaceClient } from '../../shared/services/oauth-clients';
 
 /** PUT /api/apis/oauth/{apiID}/{clientID}: replace the editable members of an OAuth client of the caller's organisation. */
 export const handler = createHandler(routes.oauthDashboardUpdate, async ({ org, params, body, ifMatch }) => {
-  const { client, version } = await updateClient(params.apiID, params.clientID, body, ifMatch, org);
+  const { client, version } = await replaceClient(params.apiID, params.clientID, body, ifMatch, org);
   return reply.ok(client, { etag: version });
 });

@@ -1,5 +1,5 @@
 /**
- * What the service does, on the stage's dashboard and alarms (README "Alarms and dashboard"): the
+ * What the service does, on the stage's dashboard and alarms (docs/operating/observability.md "Alarms and dashboard"): the
  * business metrics the functions write as EMF lines (shared/observability/: checks allowed and
  * refused by reason, organisation limit refusals, webhook deliveries and their lag, the change
  * feed's record age) beside Lambda's own iterator age of the change feed. Three alarms:

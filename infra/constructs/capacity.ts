@@ -1,5 +1,5 @@
 /**
- * Capacity for the data plane (README "Stages and settings"): per-route throttles on the HTTP API
+ * Capacity for the data plane (docs/operating/deploy.md "Stages and settings"): per-route throttles on the HTTP API
  * stage, so admin and dashboard writes stay low while POST /gw/sessions/check may run high, and
  * concurrency reserved for the check's function, so no other function can take its executions.
  */

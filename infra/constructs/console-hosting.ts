@@ -1,5 +1,5 @@
 /**
- * The web console in the cloud (README "Console"), a nested stack of the stage:
+ * The web console in the cloud (docs/using/console.md), a nested stack of the stage:
  *
  *   browser --HTTPS--> CloudFront ─┬─ /console/* and the rest ──OAC──> private S3 bucket (console/dist)
  *                                  └─ /api/* ──HTTPS──> the HTTP API (the same routes the CLI uses)

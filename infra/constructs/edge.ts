@@ -1,5 +1,5 @@
 /**
- * `-c edge=on` (README "Edge protection"): HTTP APIs cannot carry a WAF web ACL, so a CloudFront
+ * `-c edge=on` (docs/operating/security.md "Edge protection"): HTTP APIs cannot carry a WAF web ACL, so a CloudFront
  * distribution goes in front of the API with one.
  * - The distribution forwards every method, path, query string, cookie and viewer header but
  *   Host (API Gateway needs its own), caches nothing, and adds X-Origin-Verify with the stage's

@@ -2,7 +2,7 @@
  * A function's role whose grants are written into the role itself (one inline policy) instead of
  * a separate AWS::IAM::Policy per role. Same statements, same least privilege, one resource
  * fewer per function: with about 80 functions a stage would otherwise pass CloudFormation's 500
- * resources per stack (README "Limits").
+ * resources per stack (docs/reference/limits.md).
  */
 import { ManagedPolicy, PolicyDocument, Role, ServicePrincipal, type AddToPrincipalPolicyResult, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';

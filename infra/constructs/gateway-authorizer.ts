@@ -1,5 +1,5 @@
 /**
- * Put an API Gateway HTTP API behind this service (README "Put an API behind it"): a Lambda
+ * Put an API Gateway HTTP API behind this service (docs/using/serving-apis.md): a Lambda
  * REQUEST authorizer, payload 2.0 with simple responses, the key header its identity source, that
  * decides as POST /gw/sessions/check does, in process, against this stack's table, with only the
  * check's table actions. Attach `authorizer` to your own routes:

@@ -12,13 +12,16 @@
  * those as well; the patterns below name the narrowest entities.
  */
 // The store modules that define the entities: loading them fills the registry.
-import '../../shared/store/analytics';
+import '../../shared/store/analytics-batches';
+import '../../shared/store/api-usage';
+import '../../shared/store/key-activity';
 import '../../shared/store/apis';
 import '../../shared/store/assets';
 import '../../shared/store/audit-log';
 import '../../shared/store/delivery-budget';
 import '../../shared/store/domain-grants';
 import '../../shared/store/events';
+import '../../shared/store/gateway-reports';
 import '../../shared/store/health';
 import '../../shared/store/hook-deliveries';
 import '../../shared/store/hooks';
@@ -30,6 +33,7 @@ import '../../shared/store/org-limits';
 import '../../shared/store/org-sessions';
 import '../../shared/store/organisations';
 import '../../shared/store/policies';
+import '../../shared/store/routing-version';
 import '../../shared/store/users';
 import { definedEntities } from '../../shared/store/db/entity';
 

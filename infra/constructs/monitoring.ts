@@ -1,5 +1,5 @@
 /**
- * Alarms and one dashboard per stage (README "Alarms and dashboard"): every function's errors and
+ * Alarms and one dashboard per stage (docs/operating/observability.md "Alarms and dashboard"): every function's errors and
  * throttles, the API's 5xx rate, the p99 latency of POST /gw/sessions/check, the table's
  * throttled requests and system errors, and what the service does (business-metrics.ts). Alarms notify an SNS topic (e-mail from context), both
  * when they fire and when they clear. Thresholds come from the stage settings.
@@ -165,7 +165,7 @@ export class Monitoring extends NestedStack {
       widgets: [
         [
           new TextWidget({
-            markdown: `# ${names.stack}\nAlarms notify SNS topic \`${names.alarmTopic}\`. Thresholds: README, "Stages and settings".`,
+            markdown: `# ${names.stack}\nAlarms notify SNS topic \`${names.alarmTopic}\`. Thresholds: docs/operating/deploy.md "Stages and settings".`,
             width: 24,
             height: 2,
           }),

@@ -5,12 +5,13 @@
  * acknowledged here on that resource; an acknowledgement that no longer matches a finding fails
  * test/infra/nag.test.ts, so none outlives its reason.
  */
-import { type CfnElement, DefaultStackSynthesizer, Stack, Token, Validations } from 'aws-cdk-lib';
+import { type CfnElement, DefaultStackSynthesizer, Names, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { HttpApi, HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IConstruct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import type { ConsoleHosting } from './console-hosting';
 
@@ -31,7 +32,11 @@ export interface AcknowledgedResources {
 }
 
 export function acknowledgeFindings({ table, secrets, functions, api, routes, queueSenders = [], edge, console: hosting }: AcknowledgedResources): void {
-  const tableArn = `<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>`;
+  // The table's ARN as a finding names it: its own logical id in its stack; in a nested stack of
+  // route functions (route-functions.ts), the parameter CDK makes to pass it in.
+  const cfnTable = table.node.defaultChild as CfnElement;
+  const tableArnIn = (scope: IConstruct) =>
+    Stack.of(scope) === Stack.of(table) ? `<${Stack.of(table).getLogicalId(cfnTable)}.Arn>` : `<referenceto${Names.uniqueId(cfnTable)}Arn>`;
 
   // The $default route (unknown paths and methods) answers 404/405 without any credential.
   for (const route of [...routes, api.node.findChild('DefaultRoute')]) {
@@ -58,7 +63,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     );
     if (actions.includes('Query')) {
       Validations.of(f.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${tableArn}/index/*]`,
+        id: `AwsSolutions-IAM5[Resource::${tableArnIn(f.role!)}/index/*]`,
         reason: "The route queries the table's own indexes; the wildcard covers only this table's indexes, and only for dynamodb:Query.",
       });
     }
@@ -69,8 +74,8 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       id: 'AwsSolutions-SMG4',
       reason:
         'The new value of a gateway or admin secret must reach its users outside AWS before the two-version ' +
-        'window closes, so a rotation is started by an operator with put-secret-value (README "Rotate a ' +
-        'deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
+        'window closes, so a rotation is started by an operator with put-secret-value (docs/operating/security.md ' +
+        '"Rotate a deployment secret"), not by a schedule that would lock the gateway out when nobody acts on it.',
     });
   }
   Validations.of(secrets.serviceKey).acknowledge({
@@ -78,7 +83,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
     reason:
       'The service key keys stored idempotency records and seals outstanding cursors, and functions read ' +
       'it once per container: a new value voids open cursors and lets a recent Idempotency-Key run again, ' +
-      'so it is changed deliberately (README "Rotate a deployment secret"), not on a timer.',
+      'so it is changed deliberately (docs/operating/security.md "Rotate a deployment secret"), not on a timer.',
   });
 
   for (const f of queueSenders) {
@@ -98,7 +103,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
       reason:
         "The value reaches CloudFront's origin header and the functions' environment by dynamic references, " +
         'resolved only when CloudFormation updates them: a scheduled rotation would change it for neither. ' +
-        'It is changed with a deploy (README "Edge protection").',
+        'It is changed with a deploy (docs/operating/security.md "Edge protection").',
     });
     Validations.of(edge.distribution).acknowledge(
       {
@@ -117,7 +122,7 @@ export function acknowledgeFindings({ table, secrets, functions, api, routes, qu
         reason:
           'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the ' +
           'TLSv1 policy; a minimum of TLS 1.2 needs a custom domain with its own ACM certificate, outside this ' +
-          'option (README "Edge protection").',
+          'option (docs/operating/security.md "Edge protection").',
       },
     );
   }
@@ -144,7 +149,7 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
       id: 'AwsSolutions-CFR4',
       reason:
         'The distribution answers on its cloudfront.net name, whose certificate CloudFront fixes at the TLSv1 policy; a minimum of TLS 1.2 needs a custom ' +
-        'domain with its own ACM certificate (README "Console").',
+        'domain with its own ACM certificate (docs/using/console.md).',
     },
   );
   if (!hosting.behindWebAcl) {
@@ -152,7 +157,7 @@ function acknowledgeConsole(hosting: ConsoleHosting): void {
       id: 'AwsSolutions-CFR2',
       reason:
         'Without the edge option the stage has no web ACL, and the API behind /api/* is as reachable at its own address; -c edge=on puts this distribution ' +
-        'behind the stage\'s web ACL too (README "Console").',
+        "behind the stage's web ACL too (docs/using/console.md).",
     });
   }
   const stack = Stack.of(hosting);

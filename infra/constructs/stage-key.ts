@@ -1,5 +1,5 @@
 /**
- * `-c cmk=on` (README "Encryption keys"): one customer-managed KMS key per stage, rotated every
+ * `-c cmk=on` (docs/operating/security.md "Encryption keys"): one customer-managed KMS key per stage, rotated every
  * year, for the table (and its stream), the webhook queues and the stage's log groups. Functions
  * get only the key actions their table and queue access needs (infra/constructs/table-grants.ts,
  * the queues' grants); CloudWatch Logs may use it for the stage's own log groups only.

@@ -7,7 +7,9 @@
  * The item grant names the partitions of the entities the function touches (leading-keys.ts:
  * a `dynamodb:LeadingKeys` condition); with no entity, it has no item grant at all (a function
  * that only queries indexes). The index grant (Query only) carries no LeadingKeys condition: for
- * an index that key names the index's partition, not the item's.
+ * an index that key names the index's partition, not the item's. With `writesOnly`, the write
+ * actions are granted on those entities' partitions alone, and the rest on the other entities'
+ * (a read route, whose one write is its organisation limit's counter).
  */
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -16,24 +18,37 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { WRITE_TABLE_ACTIONS, type TableAction } from '../../shared/route-def';
 import { leadingKeysOf } from './leading-keys';
 
-export function grantTableActions(fn: IFunction, table: ITableV2, grant: { actions: readonly TableAction[]; entities: readonly string[]; key?: IKey }): void {
-  const { actions, key } = grant;
+export function grantTableActions(
+  fn: IFunction,
+  table: ITableV2,
+  grant: { actions: readonly TableAction[]; entities: readonly string[]; key?: IKey; writesOnly?: readonly string[] },
+): void {
+  const { actions, key, writesOnly } = grant;
   if (actions.length === 0) return;
-  const leadingKeys = leadingKeysOf(grant.entities);
-  if (leadingKeys.length) {
+  const isWrite = (a: TableAction) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a);
+  const itemGrant = (granted: readonly TableAction[], entities: readonly string[]) => {
+    const leadingKeys = leadingKeysOf(entities);
+    if (!granted.length || !leadingKeys.length) return;
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: actions.map((a) => `dynamodb:${a}`),
+        actions: granted.map((a) => `dynamodb:${a}`),
         resources: [table.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
       }),
     );
-  }
+  };
+  if (writesOnly) {
+    itemGrant(
+      actions.filter((a) => !isWrite(a)),
+      grant.entities.filter((e) => !writesOnly.includes(e)),
+    );
+    itemGrant(actions.filter(isWrite), writesOnly);
+  } else itemGrant(actions, grant.entities);
   if (actions.includes('Query')) {
     fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/*`] }));
   }
   if (key) {
-    const writes = actions.some((a) => (WRITE_TABLE_ACTIONS as readonly string[]).includes(a));
+    const writes = actions.some(isWrite);
     fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', ...(writes ? ['kms:Encrypt', 'kms:GenerateDataKey'] : [])], resources: [key.keyArn] }));
   }
 }

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
 
 /**
- * The demo's upstream (`-c demo=on`, README "Put an API behind it"): stands in for the user's own
+ * The demo's upstream (`-c demo=on`, docs/using/serving-apis.md): stands in for the user's own
  * integration behind the authorizer, answering what the authorizer passed on, so a deploy shows
  * who was let through and how much quota is left.
  */

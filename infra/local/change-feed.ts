@@ -31,7 +31,10 @@ import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
-import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/deliveries';
+import { observed } from '../../shared/observability/invocation';
+import { logger } from '../../shared/observability/logger';
+import { runAs } from '../../shared/request-context';
+import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/delivery-attempts';
 import { FairQueue } from './attempt-queue';
 
 export interface ChangeFeedOptions {
@@ -45,6 +48,7 @@ export interface ChangeFeedOptions {
   pollMs?: number;
   /** Milliseconds between two looks at the due index (default 1000). */
   dueMs?: number;
+  /** Where the feed's own messages go (default: the service's log, as warnings of the work that writes them). */
   log?: (msg: string) => void;
 }
 
@@ -228,14 +232,22 @@ function streamConsumer(
 }
 
 /**
+ * The attempt queue's worker, as the cloud's (functions/hooks/attempt-queue.ts): an invocation of
+ * its own per message, so its lines name the attempt queue, never the work that queued it.
+ */
+const attemptWorker = observed('attempt-queue', (m: AttemptMessage) => runQueuedAttempt(m));
+
+/**
  * A step run every `every` ms, and at once for whoever asks for a round: `round()` resolves with
  * what a run of the step that started after the call answered (true: it found work; a step that
  * threw found work too, since it did not finish it). Waking early changes nothing but the timing.
  */
-function repeating(what: string, every: number, step: () => Promise<boolean>, log: (msg: string) => void, stopped: () => boolean) {
+function repeating(work: string, what: string, every: number, step: () => Promise<boolean>, log: (msg: string) => void, stopped: () => boolean) {
   let asked: Array<{ resolve: (busy: boolean) => void; reject: (e: Error) => void }> = [];
   let wake: (() => void) | undefined;
-  const running = (async () => {
+  // The loop is the work of its cloud counterpart (a stream consumer, the queue's delayed messages),
+  // so its own lines carry that name and never a request's, whatever runs beside it.
+  const running = runAs({ route: work }, async () => {
     while (!stopped()) {
       const served = asked;
       asked = [];
@@ -258,7 +270,7 @@ function repeating(what: string, every: number, step: () => Promise<boolean>, lo
       wake = undefined;
     }
     for (const w of asked.splice(0)) w.reject(new Error('the change feed stopped'));
-  })();
+  });
   return {
     running,
     round: () =>
@@ -288,7 +300,7 @@ export interface ChangeFeed {
 /** Starts reading: the stream into both consumers, the due index into the attempt queue. */
 export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const log = opts.log ?? ((m: string) => console.error(m));
+  const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
   const consumer = (name: string, handler: StreamHandler, checkpointFile: string | undefined) =>
@@ -299,14 +311,15 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
     total: WORKERS,
     groupOf: (m) => m.org_id,
     idOf: (m) => `${m.org_id}\n${m.hook_id}\n${m.id}`,
-    run: (m) => runQueuedAttempt(m),
-    onError: (m, e) => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`),
+    run: attemptWorker,
+    onError: (m, e) =>
+      runAs({ route: 'attempt-queue' }, () => log(`change feed: attempt of delivery ${m.id} failed: ${e instanceof Error ? e.message : String(e)}`)),
   });
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const pollMs = opts.pollMs ?? 250;
-  const deliveries = repeating('reading the stream', pollMs, consumer('webhook delivery', deliver, opts.checkpointFile), log, isStopped);
-  const audit = repeating('reading the stream into the audit trail', pollMs, consumer('audit trail', recordAudit, opts.auditCheckpointFile), log, isStopped);
-  const due = repeating('queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0, log, isStopped);
+  const deliveries = repeating('change-feed', 'reading the stream', pollMs, consumer('webhook delivery', deliver, opts.checkpointFile), log, isStopped);
+  const audit = repeating('audit-trail', 'reading the stream into the audit trail', pollMs, consumer('audit trail', recordAudit, opts.auditCheckpointFile), log, isStopped);
+  const due = repeating('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0, log, isStopped);
   const loops = [deliveries, audit, due];
   const running = Promise.all(loops.map((l) => l.running));
 

@@ -5,8 +5,7 @@
  * (`SQLiteDBAccess.commitTransaction` in the jar: `queue.execute(commit)` with no `get()`). If the
  * JVM is killed before the thread reaches the COMMIT, SQLite rolls the transaction back on the
  * next start: an acknowledged write is lost. Any later request that touches the database waits on
- * the same thread behind that COMMIT, so its answer proves the COMMIT has run (README "Local
- * stage durability" has the measurements).
+ * the same thread behind that COMMIT, so its answer proves the COMMIT has run (docs/operating/local-stage.md has the measurements).
  *
  * The local stage therefore answers a transactional write only after one such request has been
  * answered: `ListTables` with `Limit: 1`, the cheapest (no table, no item). Transactions answered

@@ -1,16 +1,16 @@
 /**
- * npm run emulate: the synthesized stack on this machine, as the cloud runs it (README, "Emulate the
- * cloud stage"). Routes, functions, environments, timeouts and IAM policies come from the
- * template, not from the route table; each function runs its bundle on Lambda's Node.
+ * npm run emulate: the synthesized stack on this machine, as the cloud runs it
+ * (docs/operating/emulator.md). Routes, functions, environments, timeouts and IAM policies come
+ * from the template, not from the route table; each function runs its bundle on Lambda's Node.
  */
 import { createGateway } from './emulator/gateway';
 import { flag, parseArgs, settings, templateFor } from './emulator/cli';
 import { startEmulator } from './emulator/stage';
 import { JavaMissingError } from './dynamodb-local';
-import { isConsolePath, serveConsole } from '../../console/host/static-files';
+import { consoleOnDemand, isConsolePath } from '../../console/host/static-files';
 
 async function main() {
-  // The SDK warns that its 2027 releases need Node 22; the tools' Node is 20 (the functions run on Lambda's).
+  // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20 (the functions run on Lambda's).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const args = parseArgs(process.argv.slice(2), ['synth']);
   const s = settings(process.env);
@@ -26,7 +26,7 @@ async function main() {
     executeApiArn: stage.executeApiArn,
     log,
     addHeaders: emulator.edgeHeaders,
-    site: { owns: isConsolePath, serve: (req, res) => serveConsole(req, res) },
+    site: { owns: isConsolePath, serve: consoleOnDemand({ log }).serve },
   });
 
   let stopping = false;
@@ -53,7 +53,7 @@ async function main() {
           `${authorized ? `, ${authorized} behind Lambda authorizers` : ''}`,
         `  storage      ${emulator.storage}, table${stage.tables.length === 1 ? '' : 's'} ${stage.tables.map((t) => t.name).join(', ')}`,
         `  IAM          each function's template policy, checked on every DynamoDB and Secrets Manager call`,
-        `  console      ${url}/console/ (console/dist, built by npm run emulate when missing or stale)`,
+        `  console      ${url}/console/ (console/dist, built on its first request when missing or stale)`,
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),
         ...stage.warnings.map((w) => `  note         ${w}`),
       ].join('\n'),

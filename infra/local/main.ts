@@ -1,6 +1,7 @@
 /**
  * npm start: the whole interface on this machine (contract §1). DynamoDB Local keeps its data
- * under DATA_DIR, so everything created survives a restart.
+ * under DATA_DIR, so everything created survives a restart. Its JVM boots while the stage's
+ * modules load: each takes seconds, and neither needs the other until the table is checked.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -9,14 +10,8 @@ import { handlersDone } from '../../shared/http/create-handler';
 import { parseOrgLimits } from '../../shared/domain/org-limits';
 import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
 import { parseHostAllowList } from '../../shared/domain/upstream-hosts';
-import { WEBHOOK_LIMITS } from '../../shared/limits';
-import { ddb } from '../../shared/store/db/client';
-import { awaitLocalCommits } from './commit-wait';
 import { JavaMissingError, startDynamoLocal, type DynamoLocal } from './dynamodb-local';
-import { startChangeFeed } from './change-feed';
-import { ensureTable } from './ensure-table';
 import { localSecrets, SECRET_ENV, type LocalSecrets, type SecretName } from './secrets';
-import { createLocalServer } from './server';
 
 async function main() {
   const env = process.env;
@@ -24,7 +19,7 @@ async function main() {
   parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS);
   parseRetrySchedule(env.HOOK_RETRY_SECONDS);
   parseOrgLimits(env);
-  // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
+  // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // No CloudWatch reads the local stage's output: its business metrics (EMF lines) would be noise.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -34,20 +29,50 @@ async function main() {
   const tableName = env.TABLE_NAME || 'gw-management';
   mkdirSync(dataDir, { recursive: true });
 
+  // Settled either way before it is awaited, so a failed start waits for the modules instead of crashing beside them.
+  const dynamoStarting = env.DYNAMODB_ENDPOINT
+    ? undefined
+    : startDynamoLocal(join(dataDir, 'dynamodb')).then(
+        (started) => ({ started }),
+        (error: unknown) => ({ error }),
+      );
+  const [
+    { resetConfig },
+    { WEBHOOK_LIMITS },
+    { ddb },
+    { saveMissingPolicyCounts },
+    { awaitLocalCommits },
+    { startChangeFeed },
+    { ensureTable },
+    { createLocalServer },
+  ] = await Promise.all([
+    import('../../shared/config'),
+    import('../../shared/limits'),
+    import('../../shared/store/db/client'),
+    import('../../shared/store/policy-counts'),
+    import('./commit-wait'),
+    import('./change-feed'),
+    import('./ensure-table'),
+    import('./server'),
+  ]).catch(async (e: unknown) => {
+    // A module that fails to load stops the JVM that started beside it.
+    const result = await dynamoStarting;
+    if (result && 'started' in result) await result.started.stop();
+    throw e;
+  });
   let dynamo: DynamoLocal | undefined;
-  let endpoint = env.DYNAMODB_ENDPOINT;
-  if (!endpoint) {
-    try {
-      dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'));
-    } catch (e) {
-      if (e instanceof JavaMissingError) {
-        console.error(e.message);
+  if (dynamoStarting) {
+    const result = await dynamoStarting;
+    if ('error' in result) {
+      if (result.error instanceof JavaMissingError) {
+        console.error(result.error.message);
         process.exit(1);
       }
-      throw e;
+      throw result.error;
     }
-    endpoint = dynamo.endpoint;
+    dynamo = result.started;
   }
+  const endpoint = dynamo ? dynamo.endpoint : env.DYNAMODB_ENDPOINT!;
   const secrets = localSecrets(dataDir, env);
   Object.assign(env, {
     DYNAMODB_ENDPOINT: endpoint,
@@ -60,6 +85,9 @@ async function main() {
   // No transactional write is answered before DynamoDB Local has committed it (commit-wait.ts).
   awaitLocalCommits(ddb());
   const table = await ensureTable(endpoint, tableName);
+  // Policies stored by a release that kept no policy counts are counted once (docs/reference/lists.md).
+  const counted = await saveMissingPolicyCounts();
+  if (counted.policies) console.log(`counted ${counted.policies} policies stored before policy counts were kept (${counted.organisations} organisations)`);
 
   const server = createLocalServer();
   // Webhook deliveries and the audit trail (contract §11, §12): the table's stream, read from where the last start stopped.
@@ -113,7 +141,7 @@ async function main() {
           `${WEBHOOK_LIMITS.attemptsInFlightPerOrg} in flight per organisation`,
         `  audit trail  written from the table's stream (position kept in ${join(dataDir, 'audit-feed.json')})`,
         `  docs         ${url}/openapi.json   health ${url}/hello`,
-        `  console      ${url}/console/ (sign in with a dashboard access key)`,
+        `  console      ${url}/console/ (sign in with a dashboard access key; built on its first request when stale)`,
       ].join('\n'),
     );
   });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomHex } from '../../shared/domain/hashing';
+import { randomHex } from '../../shared/lib/hashing';
 
 export type SecretName = 'gwSecret' | 'adminSecret' | 'serverSecret';
 

@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { PayloadTooLarge } from '../../shared/errors';
-import { fallbackResponse, tableRoutes } from '../../shared/http/fallback';
+import { fallbackResponse, matchRoute } from '../../shared/http/fallback';
 import { errorResult, finalise } from '../../shared/http/respond';
 import { groupOfPath } from '../../shared/route-def';
 import { LIMITS } from '../../shared/limits';
-import { isConsolePath, serveConsole } from '../../console/host/static-files';
+import { runAs } from '../../shared/request-context';
+import { consoleOnDemand, isConsolePath } from '../../console/host/static-files';
 import { toApiGatewayEvent } from './event';
 import { inRouteScope } from './route-scope';
 
@@ -61,13 +62,14 @@ function send(res: ServerResponse, r: { statusCode: number; headers?: Record<str
 }
 
 export function createLocalServer(): Server {
+  // The web console's files (docs/using/console.md), on the service's origin as CloudFront serves them; built on the first request when stale.
+  const site = consoleOnDemand({ log: (line) => console.log(line) });
   return createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
-    // The web console's files (README "Console"), on the service's origin as CloudFront serves them.
-    if (isConsolePath(url.pathname)) return serveConsole(req, res);
+    if (isConsolePath(url.pathname)) return site.serve(req, res);
     const method = (req.method ?? 'GET').toUpperCase();
     // One match per request, by API Gateway's precedence; its parameters are kept for the event.
-    const hit = tableRoutes.match(method, url.pathname);
+    const hit = matchRoute(method, url.pathname);
     const route = hit?.route;
     const pathParameters = hit?.params ?? {};
     const chunks: Buffer[] = [];
@@ -95,10 +97,14 @@ export function createLocalServer(): Server {
         const handler = await loadHandler(route.entry);
         send(res, await inRouteScope(route.name, () => handler(event, lambdaContext(event.requestContext.requestId))));
       } catch (e) {
-        // A handler that could not even be loaded: logged, and answered as the wrapper would.
+        // A handler that could not even be loaded: logged under the answer's request id, and answered as the wrapper would.
         const group = groupOfPath(url.pathname);
         const id = randomUUID();
-        send(res, finalise(errorResult(group, e, id), group, id));
+        const work = { requestId: id, route: route ? `${route.method} ${route.path}` : 'fallback' };
+        send(
+          res,
+          runAs(work, () => finalise(errorResult(group, e, id), group, id)),
+        );
       }
     });
   });

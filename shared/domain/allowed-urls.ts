@@ -4,9 +4,15 @@
  * path (unanchored, as the gateway does), its `methods` the methods it allows (none listed: any).
  * An access entry without rules allows every path. The path is tried as the client sent it and
  * as the API sees it after its listen path, so a rule may be written either way.
+ *
+ * RE2 semantics (re2js), as the reference gateway's Go regexp: a tenant's pattern runs in time
+ * linear in the path (JavaScript's RegExp backtracks). All the rules of an entry run as one
+ * automaton (an RE2 set), which answers every rule that matches in one pass over the path, so a
+ * check's cost does not grow with the number of rules; the writes bound what that automaton may
+ * hold (shared/schemas/allowed-urls.ts, docs/reference/limits.md).
  */
-import { RE2JS } from 're2js';
-import { isPlainObject } from './plain-object';
+import { RE2JS, RE2Set } from 're2js';
+import { isPlainObject } from '../lib/plain-object';
 
 /** The request a check is asked about, as far as path rules need it. */
 export interface RequestLine {
@@ -15,35 +21,106 @@ export interface RequestLine {
   method: string | undefined;
 }
 
-const compiled = new Map<string, RE2JS | null>();
-
-/**
- * A rule's pattern, compiled once per process; an invalid one matches nothing (it can only refuse).
- * RE2 semantics (re2js), as the reference gateway's Go regexp: a tenant's pattern runs in time
- * linear in the path, so no rule can stall the check (JavaScript's RegExp backtracks).
- */
-function patternOf(url: string): RE2JS | null {
-  let re = compiled.get(url);
-  if (re === undefined) {
-    try {
-      re = RE2JS.compile(url);
-    } catch {
-      re = null;
-    }
-    if (compiled.size >= 1000) compiled.clear();
-    compiled.set(url, re);
-  }
-  return re;
+interface Rule {
+  url: string;
+  /** Upper-cased; empty: any method. */
+  methods: ReadonlySet<string>;
 }
 
 /** The entry's rules, or undefined when it has none (every path allowed). */
-function rulesOf(entry: unknown): Array<{ url: string; methods: string[] }> | undefined {
+function rulesOf(entry: unknown): Rule[] | undefined {
   const urls = isPlainObject(entry) ? entry.allowed_urls : undefined;
   if (!Array.isArray(urls) || urls.length === 0) return undefined;
   return urls.filter(isPlainObject).map((u) => ({
     url: typeof u.url === 'string' ? u.url : '',
-    methods: Array.isArray(u.methods) ? u.methods.filter((m): m is string => typeof m === 'string') : [],
+    methods: new Set(Array.isArray(u.methods) ? u.methods.filter((m): m is string => typeof m === 'string').map((m) => m.toUpperCase()) : []),
   }));
+}
+
+/** One compiled automaton: the indexes (into `rules`) of its patterns that match a path. */
+interface Part {
+  matching(path: string): readonly number[];
+  rules: readonly number[];
+}
+
+/**
+ * An entry's rules compiled: the sets their valid patterns form (an invalid pattern matches
+ * nothing, as it always has, so it can only refuse). One set unless the patterns are too large
+ * together for one program, which only rules stored before the write limits can be.
+ */
+class RulesMatcher {
+  private readonly parts: Part[];
+
+  constructor(private readonly rules: readonly Rule[]) {
+    this.parts = compileParts(
+      rules.map((_, i) => i),
+      rules,
+    );
+  }
+
+  /** Whether a rule matches one of the paths and allows the method. */
+  allows(request: RequestLine): boolean {
+    const method = request.method?.toUpperCase();
+    for (const path of request.paths) {
+      for (const part of this.parts) {
+        for (const k of part.matching(path)) {
+          const methods = this.rules[part.rules[k]!]!.methods;
+          if (methods.size === 0 || (method !== undefined && methods.has(method))) return true;
+        }
+      }
+    }
+    return false;
+  }
+}
+
+/** Sets of the rules' valid patterns; a set whose program is too large is split in halves. */
+function compileParts(indexes: readonly number[], rules: readonly Rule[]): Part[] {
+  const set = new RE2Set();
+  const kept: number[] = [];
+  for (const i of indexes) {
+    try {
+      set.add(rules[i]!.url);
+      kept.push(i);
+    } catch {
+      // Not RE2 syntax: matches nothing.
+    }
+  }
+  try {
+    set.compile();
+    return [{ matching: (path) => set.match(path), rules: kept }];
+  } catch {
+    // "Expression too large": each pattern parsed alone, so halves fit, down to one pattern,
+    // which compiles alone as a plain expression, or (as any pattern that does not compile)
+    // matches nothing.
+    if (kept.length === 1) {
+      try {
+        const re = RE2JS.compile(rules[kept[0]!]!.url);
+        return [{ matching: (path) => (re.test(path) ? [0] : []), rules: kept }];
+      } catch {
+        return [];
+      }
+    }
+    const half = Math.ceil(kept.length / 2);
+    return [...compileParts(kept.slice(0, half), rules), ...compileParts(kept.slice(half), rules)];
+  }
+}
+
+/**
+ * Compiled rules per access entry object. An entry lives as long as the cached session holding it
+ * (shared/services/session-cache.ts), so its automaton is built once per session read and goes
+ * with it; nothing one key's rules do can evict or rebuild another key's.
+ */
+const matchers = new WeakMap<object, RulesMatcher>();
+
+function matcherOf(entry: object): RulesMatcher | undefined {
+  let matcher = matchers.get(entry);
+  if (!matcher) {
+    const rules = rulesOf(entry);
+    if (!rules) return undefined;
+    matcher = new RulesMatcher(rules);
+    matchers.set(entry, matcher);
+  }
+  return matcher;
 }
 
 /**
@@ -51,13 +128,9 @@ function rulesOf(entry: unknown): Array<{ url: string; methods: string[] }> | un
  * (a check that sent none), nothing can match: refused, never silently allowed.
  */
 export function urlAllowed(entry: unknown, request: RequestLine | undefined): boolean {
-  const rules = rulesOf(entry);
-  if (!rules) return true;
+  if (!isPlainObject(entry)) return true;
+  const matcher = matcherOf(entry);
+  if (!matcher) return true;
   if (!request || request.paths.length === 0) return false;
-  const method = request.method?.toUpperCase();
-  return rules.some((rule) => {
-    const re = patternOf(rule.url);
-    if (!re || !request.paths.some((p) => re.matcher(p).find())) return false;
-    return rule.methods.length === 0 || (method !== undefined && rule.methods.some((m) => m.toUpperCase() === method));
-  });
+  return matcher.allows(request);
 }

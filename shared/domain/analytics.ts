@@ -3,9 +3,7 @@
  * the counters of a range are folded into one row per (API, path) when read.
  */
 import { BadRequest } from '../errors';
-import { openCursor, sealCursor } from './cursors';
-import { sha256Hex } from './hashing';
-import type { PageRequest } from './paging';
+import { sha256Hex } from '../lib/hashing';
 import type { ActivityRow, AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
 /** Longest range one activity read covers (contract §9). */
@@ -125,13 +123,6 @@ export function planIngest(
  * TransactWriteItems (100 items).
  */
 export const COUNTERS_PER_CHUNK = 99;
-
-/** `items` in runs of at most `size`, in order (the same runs for the same input, every time). */
-export function chunksOf<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * What a batch id stands for: its validated records (members the schema drops are left out, in
@@ -283,29 +274,4 @@ export function aggregateActivity(keyHash: string, items: readonly CounterItem[]
         year: 0,
       },
     }));
-}
-
-/**
- * A page of rows computed in memory (contract §5). The cursor is the offset of the next row,
- * sealed with the service's cursor key and bound to the list it belongs to (`scope`), so that
- * only a cursor issued for this list opens (400 otherwise).
- */
-export function pageRows<T>(rows: readonly T[], req: PageRequest, scope: string, cursorKey: Buffer): { data: T[]; pages: number; next_cursor?: string } {
-  if (req.mode === 'all') return { data: [...rows], pages: 1 };
-  const offset = req.mode === 'cursor' ? decodeOffset(req.cursor, cursorKey, scope) : req.offset;
-  const data = rows.slice(offset, offset + req.size);
-  const next = offset + req.size;
-  return {
-    data,
-    pages: Math.ceil(rows.length / req.size),
-    ...(next < rows.length ? { next_cursor: sealCursor(next, cursorKey, `activity ${scope}`) } : {}),
-  };
-}
-
-function decodeOffset(cursor: string, key: Buffer, scope: string): number {
-  const o = openCursor(cursor, key, `activity ${scope}`);
-  if (!Number.isSafeInteger(o) || (o as number) < 0) {
-    throw new BadRequest('cursor is not valid for this list', [{ path: 'query.cursor', message: 'unknown cursor' }]);
-  }
-  return o as number;
 }

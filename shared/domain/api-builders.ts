@@ -3,7 +3,7 @@
  * definition itself (contract §7); ids the client leaves out are generated.
  */
 import type { ApiRecord } from './api-records';
-import { newDbId } from './hashing';
+import { newDbId } from '../lib/hashing';
 import { newApiId } from './key-ids';
 import { oasToClassic } from './oas-classic';
 

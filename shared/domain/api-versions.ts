@@ -1,5 +1,5 @@
 import { Conflict, Unprocessable } from '../errors';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

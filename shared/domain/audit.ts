@@ -1,13 +1,13 @@
 /**
  * The audit trail's rules (contract §12), pure: which objects it follows, what of them it may
- * show, and the change itself as an RFC 6902 JSON Patch (fast-json-patch, README "Dependencies").
+ * show, and the change itself as an RFC 6902 JSON Patch (fast-json-patch, docs/developing/dependencies.md).
  */
 import type { Operation } from 'fast-json-patch';
 // Its CommonJS entry names no ESM exports Node can detect: the default import works everywhere (Node, tsx, esbuild).
 import jsonPatch from 'fast-json-patch';
 import type { AuditObjectType } from '../schemas/audit';
 import { CREDENTIAL_MASK, credentialSpots, replaceSpots } from './credential-members';
-import { sha256Hex } from './hashing';
+import { sha256Hex } from '../lib/hashing';
 
 export type { AuditObjectType };
 

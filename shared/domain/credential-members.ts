@@ -27,7 +27,7 @@ export const CREDENTIAL_MASK = HEADER_VALUE_MASK;
 /** Name patterns (regular expressions, ignoring case) the rules refer to as `~name`. */
 const NAME_RES = {
   /** A member whose string value is a credential; `key_hash` names a key in the audit trail and is kept. */
-  member: /^(?!key_hash$).*(password|passwd|secret|private_?key|api_?key|access_?key|credentials?|hmac_string|hash|sealed|token)$/i,
+  member: /(?:password|passwd|secret|private_?key|api_?key|access_?key|credentials?|hmac_string|(?<!^key_)hash|sealed|token)$/i,
   /** A member holding headers. */
   headers: /header/i,
   /** A header or URL query parameter whose value is a credential. */

@@ -1,10 +1,10 @@
 /**
  * Ids of other objects that an API definition names (pure): policies it hands out on successful
  * authentication, and the APIs it lists as its versions, in the OAS and the classic form. A dashboard write may name only its own
- * organisation's (README, "Choices where the spec is silent"); the store checks them.
+ * organisation's (docs/developing/choices.md); the store checks them.
  */
 import { GW_EXTENSION } from './oas-document';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

@@ -3,13 +3,13 @@
  * stored API has (an OAS API's `server.eventHandlers[]` is converted into it): entries of
  * `event_handlers.events.<Event>[]` whose `handler_name` is `eh_web_hook_handler`. A handler names
  * a hook by `handler_meta.webhook_id` (classic) or `handler_meta.id` (the OAS `id`), or carries an
- * inline `target_path`, `method` and `header_map` (read, but not delivered to: README "Events").
+ * inline `target_path`, `method` and `header_map` (read, but not delivered to: docs/using/events-and-webhooks.md).
  * Pure: the services check that named hooks exist and the delivery reads them.
  */
 import type { ErrorDetail } from '../errors';
 import { WEBHOOK_LIMITS } from '../limits';
 import type { HOOK_METHODS } from '../schemas/hooks';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

@@ -2,13 +2,13 @@
  * The original request a gateway forwards for external authorization (pure): nginx
  * `auth_request` names it in headers (X-Original-URI, X-Original-Method, X-Original-Host), Envoy's
  * `ext_authz` HTTP service sends it as it is, its path after the authorization route's prefix.
- * The gateway's configuration says where the client's key is (README "Put an API behind it").
+ * The gateway's configuration says where the client's key is (docs/using/serving-apis.md).
  *
  * Every header read here but the key's is a routing hint (contract §13): trusted because only the
  * gateway's configuration sets it, so the example configurations pass no client copy of any of
  * them. The path is decided in its normal form (request-path.ts), never as the client spelled it.
  */
-import { LISTEN_PATH_DEPTH, normaliseDomain } from './listen-paths';
+import { LISTEN_PATH_DEPTH, normaliseDomain, normaliseListenPath } from './listen-paths';
 import { decidedPath, headerText } from './request-path';
 
 type Headers = Record<string, string | undefined>;
@@ -25,6 +25,10 @@ export interface ForwardedRequest {
   method: string;
   /** The API, when the gateway names it (X-Gw-Api-Id) instead of leaving it to host and path. */
   apiId: string | undefined;
+  /** The named API's listen path (X-Gw-Listen-Path), so the path after it can be told apart. */
+  listenPath: string | undefined;
+  /** The gateway routes the named API without a key (X-Gw-Keyless: 1); the service checks that the API is keyless. */
+  keyless: boolean;
 }
 
 /** The header holding the key unless the gateway names another (X-Gw-Key-Header). */
@@ -73,7 +77,17 @@ export function forwardedRequest(headers: Headers, own: { path: string; query: s
     path: decidedPath(raw.startsWith('/') ? raw : `/${raw}`),
     method: (headers['x-original-method'] ?? own.method).toUpperCase(),
     apiId: headers['x-gw-api-id']?.trim() || undefined,
+    listenPath: headers['x-gw-listen-path'] === undefined ? undefined : normaliseListenPath(headers['x-gw-listen-path']),
+    keyless: headers['x-gw-keyless']?.trim() === '1',
   };
+}
+
+/** The path `path` asks of the API listening on `listenPath` (`/` for the listen path itself), or undefined when it is not under it. */
+export function pathUnder(path: string, listenPath: string): string | undefined {
+  const [p, l] = [path.split('/').filter(Boolean), listenPath.split('/').filter(Boolean)];
+  if (l.some((seg, i) => p[i] !== seg)) return undefined;
+  const rest = `/${p.slice(l.length).join('/')}`;
+  return rest === '/' || !path.endsWith('/') ? rest : `${rest}/`;
 }
 
 /**

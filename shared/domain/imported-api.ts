@@ -9,7 +9,7 @@ import { assertBodyIdIsPathId } from './path-ids';
 import { applyImportFlags, buildImportedDocument, type ImportOptions } from './oas-import';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 import { checkUpstreamAllowed, type HostAllowList } from './upstream-hosts';
 import { keepLinkedVersions } from './api-versions';
 

@@ -1,4 +1,4 @@
-import { randomHex, sha256Hex } from './hashing';
+import { randomHex, sha256Hex } from '../lib/hashing';
 
 /**
  * Key ids (contract §4): `<org_id><32 hex>`, or 32 hex when the organisation is blank, so that

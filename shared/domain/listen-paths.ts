@@ -7,7 +7,7 @@
  */
 import { ListenPathTaken } from '../errors';
 import type { ApiRecord } from './api-records';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 import { decidedPath } from './request-path';
 
 export interface ListenClaim {
@@ -98,9 +98,9 @@ export function listenClaimOf(api: Pick<ApiRecord, 'kind' | 'classic' | 'oas'>):
 /** The members of a definition that claim, for messages: its listen path's and its custom domain's. */
 export const claimMembersOf = (api: Pick<ApiRecord, 'kind' | 'classic' | 'oas'>) => membersOf(api).at;
 
-/** The longest listen path claimed, in bytes of its normal form (README "Limits"). */
+/** The longest listen path claimed, in bytes of its normal form (docs/reference/limits.md). */
 export const LISTEN_PATH_BYTES = 1000;
-/** The deepest listen path a request is looked up under (README "Limits"): deeper ones would never be found. */
+/** The deepest listen path a request is looked up under (docs/reference/limits.md): deeper ones would never be found. */
 export const LISTEN_PATH_DEPTH = 24;
 
 /**
@@ -151,8 +151,9 @@ export const sameClaim = (a: ListenClaim | undefined, b: ListenClaim | undefined
  * The 409 of a claim that is taken (contract §13): it says that the listen path is taken, never
  * by whom, not even whether by the caller's own organisation.
  */
-export function claimTaken(c: ListenClaim): ListenPathTaken {
-  return new ListenPathTaken(`listen path ${c.path}${c.domain ? ` on domain ${c.domain}` : ''} is taken`);
+export function claimTaken(c: ListenClaim, member?: string): ListenPathTaken {
+  const message = `listen path ${c.path}${c.domain ? ` on domain ${c.domain}` : ''} is taken`;
+  return new ListenPathTaken(message, member ? [{ path: member, message }] : undefined);
 }
 
 /**
@@ -160,7 +161,9 @@ export function claimTaken(c: ListenClaim): ListenPathTaken {
  * the parameter that picks another one (contract §8); any other error as it is.
  */
 export function withListenPathHint(e: unknown): unknown {
-  return e instanceof ListenPathTaken ? new ListenPathTaken(`${e.message}; pass the listenPath query parameter to serve this API on another path`) : e;
+  if (!(e instanceof ListenPathTaken)) return e;
+  const message = `${e.message}; pass the listenPath query parameter to serve this API on another path`;
+  return new ListenPathTaken(message, [{ path: 'query.listenPath', message: e.message }]);
 }
 
 /** A claim as stored, with the API and organisation holding it. */

@@ -4,7 +4,7 @@ import { LIMITS } from '../limits';
 import { defaultListenPath } from './listen-paths';
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 import { deepMerge } from './template-merge';
 import { isHttpUrl } from './urls';
 

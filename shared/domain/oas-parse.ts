@@ -1,9 +1,9 @@
 import type { Validator } from '@seriousme/openapi-schema-validator';
 import { isScalar, LineCounter, parseDocument, visit, type YAMLError } from 'yaml';
-import { mediaType, parseJson } from '../parsing';
+import { mediaType, memberPath, parseJson } from '../parsing';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType, type ErrorDetail } from '../errors';
 import { LIMITS } from '../limits';
-import { jsonBytesWithin } from './json-size';
+import { jsonBytesWithin } from '../lib/json-size';
 import { GW_EXTENSION } from './oas-document';
 import { refuseLongUrlMembers } from './oas-urls';
 
@@ -30,9 +30,9 @@ export function parseOasBody(raw: string, contentType: string | undefined): OasD
  */
 export function parseFetchedDocument(body: string, contentType: string | undefined): OasDoc {
   const type = mediaType(contentType);
-  if (type === 'application/json') return asDocument(parseJson(body));
-  if ((YAML_MEDIA_TYPES as readonly string[]).includes(type)) return asDocument(parseYaml(body));
-  return asDocument(body.trimStart().startsWith('{') ? parseJson(body) : parseYaml(body));
+  if (type === 'application/json') return asDocument(parseJson(body, 'document'));
+  if ((YAML_MEDIA_TYPES as readonly string[]).includes(type)) return asDocument(parseYaml(body, 'document'));
+  return asDocument(body.trimStart().startsWith('{') ? parseJson(body, 'document') : parseYaml(body, 'document'));
 }
 
 /**
@@ -45,7 +45,7 @@ export function parseFetchedDocument(body: string, contentType: string | undefin
  * each be repeated 99 times), and the expanded document at most as large as a JSON body may be
  * (413): a hundred aliases of one 5 MB string would otherwise store 500 MB.
  */
-export function parseYaml(raw: string): unknown {
+export function parseYaml(raw: string, where = 'body'): unknown {
   if (raw.trim() === '') return undefined;
   const lineCounter = new LineCounter();
   const doc = parseDocument(raw, {
@@ -81,7 +81,7 @@ export function parseYaml(raw: string): unknown {
         `counts as a copy of its anchor), the limit of a JSON body`,
     );
   }
-  refuseDeepOrProtoKeys(value);
+  refuseDeepOrProtoKeys(value, where);
   return value;
 }
 
@@ -110,19 +110,22 @@ function refuseDuplicateKeysAndManyAliases(doc: ReturnType<typeof parseDocument>
  * could reach an object's prototype, and only finite numbers (YAML's .inf and .nan would be
  * stored as null, silently changing the document).
  */
-function refuseDeepOrProtoKeys(value: unknown): void {
-  const stack: Array<[unknown, number]> = [[value, 1]];
+function refuseDeepOrProtoKeys(value: unknown, where: string): void {
+  const stack: Array<[unknown, number, PropertyKey[]]> = [[value, 1, [where]]];
   while (stack.length) {
-    const [v, depth] = stack.pop()!;
+    const [v, depth, path] = stack.pop()!;
     if (typeof v === 'number' && !Number.isFinite(v)) throw new BadRequest('YAML number out of range (.inf or .nan)');
     if (v === null || typeof v !== 'object') continue;
-    if (depth > LIMITS.jsonDepth) throw new BadRequest(`YAML is nested deeper than ${LIMITS.jsonDepth} levels`);
+    if (depth > LIMITS.jsonDepth) {
+      const detail = { path: memberPath(path), message: `nests deeper than ${LIMITS.jsonDepth} levels (the ${where} is the first)` };
+      throw new BadRequest(`YAML is nested deeper than ${LIMITS.jsonDepth} levels`, [detail]);
+    }
     for (const [k, child] of Object.entries(v)) {
       const viaConstructor = k === 'constructor' && child !== null && typeof child === 'object' && 'prototype' in child;
       if (k === '__proto__' || viaConstructor) {
         throw new BadRequest('Malformed YAML body: forbidden key __proto__ or constructor.prototype');
       }
-      if ((child !== null && typeof child === 'object') || typeof child === 'number') stack.push([child, depth + 1]);
+      if ((child !== null && typeof child === 'object') || typeof child === 'number') stack.push([child, depth + 1, [...path, k]]);
     }
   }
 }
@@ -182,7 +185,7 @@ export async function validateOpenApi(doc: OasDoc): Promise<void> {
       { path: 'body.openapi', message: 'must be an OpenAPI 3.x version such as 3.0.3' },
     ]);
   }
-  // The validator runs format regexes on these; bound them first (README "Limits").
+  // The validator runs format regexes on these; bound them first (docs/reference/limits.md).
   refuseLongUrlMembers(doc);
   // Loaded on first use, so a cold start does not pay for the validator and its schemas.
   validator ??= new (await import('@seriousme/openapi-schema-validator')).Validator();

@@ -5,7 +5,7 @@ import { LIMITS } from '../limits';
  * The members of an OpenAPI document that the validator checks with format regexes (uri,
  * uri-reference, email; in 3.0 `pattern` is compiled as a regex), with the length each may have.
  * ajv-formats' uri-reference regex is polynomial on long input, so these strings are bounded
- * before the validator sees them (README "Limits": URLs 2,048, e-mail 254).
+ * before the validator sees them (docs/reference/limits.md: URLs 2,048, e-mail 254).
  */
 export const BOUNDED_MEMBERS: Readonly<Record<string, number>> = {
   $ref: LIMITS.url,

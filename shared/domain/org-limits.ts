@@ -1,8 +1,8 @@
-/** Per-organisation limits (README "Limits"): their settings and their fixed windows. Pure. */
+/** Per-organisation limits (docs/reference/limits.md): their settings and their fixed windows. Pure. */
 import { ORG_LIMIT_MAX, ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS, type OrgLimitClass } from '../limits';
 
 /**
- * Each class's units per window from the environment (ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT; unset
+ * Each class's units per window from the environment (ORG_READ_LIMIT, ORG_WRITE_LIMIT, ORG_HOOK_TEST_LIMIT; unset
  * or empty: the default), or an error naming the variable, so a typo never silently changes one.
  */
 export function parseOrgLimits(env: Readonly<Record<string, string | undefined>>): Record<OrgLimitClass, number> {

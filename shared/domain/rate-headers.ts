@@ -1,8 +1,8 @@
 /**
- * The rate headers the check and the external-authorization route answer (README "Put an API
- * behind it"), as the reference gateway names them: `X-RateLimit-Limit` (quota_max),
- * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (when the quota window renews, epoch seconds),
- * for a key with a quota; and `Retry-After` on every 429.
+ * The rate headers the check and the external-authorization route answer
+ * (docs/using/serving-apis.md), as the reference gateway names them: `X-RateLimit-Limit`
+ * (quota_max), `X-RateLimit-Remaining` and `X-RateLimit-Reset` (when the quota window renews, epoch
+ * seconds), for a key with a quota; and `Retry-After` on every 429.
  */
 import { isUnlimited } from './quota';
 

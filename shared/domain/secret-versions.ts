@@ -1,9 +1,9 @@
 /**
- * Which values of a rotating deployment secret a warm function accepts (README "Rotate a
- * deployment secret"): the current version always; the previous one only while the rotation
- * window, counted from the moment the current version was created, is open. Every container
- * measures the window from the same instant (the version's creation date in Secrets Manager), so
- * all of them stop accepting the old value together, however long each has been warm.
+ * Which values of a rotating deployment secret a warm function accepts (docs/operating/security.md
+ * "Rotate a deployment secret"): the current version always; the previous one only while the
+ * rotation window, counted from the moment the current version was created, is open. Every
+ * container measures the window from the same instant (the version's creation date in Secrets
+ * Manager), so all of them stop accepting the old value together, however long each has been warm.
  */
 export interface SecretVersion {
   value: string;

@@ -1,8 +1,8 @@
 import { PayloadTooLarge } from '../errors';
 import { LIMITS } from '../limits';
-import { jsonBytesWithin } from './json-size';
+import { jsonBytesWithin } from '../lib/json-size';
 import type { OasDoc } from './oas-parse';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../lib/plain-object';
 
 type Obj = Record<string, unknown>;
 

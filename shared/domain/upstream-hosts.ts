@@ -1,9 +1,9 @@
 /**
- * The opt-in list of hosts an API's upstream may name (UPSTREAM_ALLOWED_HOSTS, README
- * "Configuration"). By design a definition may point the gateway at any host, internal ones
- * included; an installation whose dashboard users must not do that lists what they may use.
- * Names are matched as names (the gateway resolves them later, perhaps to other addresses, so
- * resolving here would prove nothing); address ranges match upstreams given as IP literals.
+ * The opt-in list of hosts an API's upstream may name (UPSTREAM_ALLOWED_HOSTS,
+ * docs/reference/configuration.md). By design a definition may point the gateway at any host,
+ * internal ones included; an installation whose dashboard users must not do that lists what they
+ * may use. Names are matched as names (the gateway resolves them later, perhaps to other addresses,
+ * so resolving here would prove nothing); address ranges match upstreams given as IP literals.
  */
 import ipaddr from 'ipaddr.js';
 import { BadRequest } from '../errors';

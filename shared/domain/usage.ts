@@ -8,7 +8,7 @@ import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 
 export type Resolution = 'hour' | 'day';
 
-/** Longest range per resolution, in days (README "Limits"). */
+/** Longest range per resolution, in days (docs/reference/limits.md). */
 const MAX_USAGE_DAYS: Record<Resolution, number> = { hour: 31, day: 366 };
 
 /** What one call adds to the hourly usage counter of one (organisation, API, hour). */

@@ -6,7 +6,7 @@
  * the new one first: a receiver that still holds the old secret keeps verifying.
  *
  * `verifyWebhookSignature` is what a receiver runs; it needs nothing but `node:crypto`, so it can
- * be copied into a receiver as it is (README "Events and webhooks" has a sample).
+ * be copied into a receiver as it is (docs/using/events-and-webhooks.md has a sample).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 

@@ -18,10 +18,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { parseIfMatch, type IfMatch } from '../domain/if-match';
-import { runInRequest } from '../request-context';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';
-import { beginInvocation, endInvocation } from '../observability/invocation';
+import { invoke } from '../observability/invocation';
 import { logger } from '../observability/logger';
 import { edgeRefusal } from './origin-verify';
 import { auth } from './middleware/auth';
@@ -100,15 +99,15 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     .use(errorEnvelope(route))
     .handler(async (_event, context) => jsonResult(await underWay(() => fn(context.handlerInput as HandlerContext<R>))));
 
-  // One request context per invocation: what the store stamps on the items it writes (who, which request).
-  return (event: APIGatewayProxyEventV2, context: Context): Promise<Result> =>
-    runInRequest({ requestId: requestIdOf(event), route: label }, () => serve(event, context));
-
-  async function serve(event: APIGatewayProxyEventV2, context: Context): Promise<Result> {
+  // One work per invocation: its request id and route are on every line any layer logs while it
+  // runs, and the store stamps its request id and actor on the items it writes.
+  return (event: APIGatewayProxyEventV2, context: Context): Promise<Result> => {
     const started = Date.now();
     const requestId = requestIdOf(event);
-    // Every line any layer logs during this request carries these two keys.
-    await beginInvocation({ requestId, route: label }, context);
+    return invoke({ requestId, route: label }, context, () => serve(event, context, requestId, started));
+  };
+
+  async function serve(event: APIGatewayProxyEventV2, context: Context, requestId: string, started: number): Promise<Result> {
     let result: Result;
     try {
       result = edgeRefusal(event.headers, route.group, requestId) ?? (await core(event, context as InputContext));
@@ -120,7 +119,6 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     // Successful requests log at debug: the cloud's API Gateway access log already has one line
     // per request. Refusals stay at info, where they help a caller's support case.
     logger[result.statusCode < 400 ? 'debug' : 'info']('request', { status: result.statusCode, ms: Date.now() - started });
-    endInvocation();
     return result;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The edge's proof (README "Edge protection"). With `-c edge=on` CloudFront adds X-Origin-Verify
+ * The edge's proof (docs/operating/security.md "Edge protection"). With `-c edge=on` CloudFront adds X-Origin-Verify
  * with a secret value to every request it forwards, and every HTTP function gets that value in
  * ORIGIN_VERIFY. A request without it did not pass CloudFront and its WAF (it was sent to the
  * HTTP API's own execute-api address): it is refused with 403, in the group's envelope, before its
@@ -7,7 +7,7 @@
  * stage without the edge) nothing is checked.
  */
 import { config } from '../config';
-import { secretEquals } from '../domain/hashing';
+import { secretEquals } from '../lib/hashing';
 import { AppError } from '../errors';
 import type { Group } from '../route-def';
 import { errorResult, finalise, type Result } from './respond';

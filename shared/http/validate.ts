@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { BadRequest, type ErrorDetail } from '../errors';
+import { memberPath } from '../parsing';
 
 function issuesOf(part: string, error: z.ZodError): ErrorDetail[] {
   return error.issues.map((i) => ({
-    path: [part, ...i.path.map(String)].join('.'),
+    path: memberPath([part, ...i.path]),
     message: i.message,
   }));
 }
@@ -26,9 +27,15 @@ export function validateParts(
     else details.push(...issuesOf(part, r.error));
   }
   if (details.length) {
-    const first = details[0]!;
-    const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
-    throw new BadRequest(`Invalid request: ${first.path}: ${first.message}${more}`, details.slice(0, 50));
+    // A rule a body and the objects inside it both hold (an import's storage rules) reports once.
+    const seen = new Set<string>();
+    const unique = details.filter((d) => {
+      const k = `${d.path}\n${d.message}`;
+      return !seen.has(k) && Boolean(seen.add(k));
+    });
+    const first = unique[0]!;
+    const more = unique.length > 1 ? ` (and ${unique.length - 1} more)` : '';
+    throw new BadRequest(`Invalid request: ${first.path}: ${first.message}${more}`, unique.slice(0, 50));
   }
   return out as { params: unknown; query: unknown; body: unknown };
 }

@@ -10,7 +10,7 @@ export const METRIC = {
   checkAllowed: 'CheckAllowed',
   /** Dimension `reason`: a DenialReason, or OrgQuotaExceeded when the organisation's quota refused. */
   checkRefused: 'CheckRefused',
-  /** Dimension `class`: the organisation limit's class (writes, hookTest). */
+  /** Dimension `class`: the organisation limit's class (reads, writes, hookTest). */
   orgLimitRefused: 'OrgLimitRefused',
   deliveryDelivered: 'WebhookDelivered',
   deliveryFailed: 'WebhookFailed',

@@ -34,6 +34,8 @@ import { gwStreamingSchema, streamsBodySchema } from '../schemas/streams';
 import { userPermissionsSchema } from '../schemas/permissions';
 import { userCreateSchema, userIssuedSchema, userListSchema, userSchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 import { healthSchema, openApiDescriptionSchema } from '../route-groups/system';
+import { LIMITS } from '../limits';
+import { STORABLE_MAX } from '../schemas/storable';
 
 /** One problem of a refused request: where (`body.method`, `query.p`, `params.apiID`) and what. */
 const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
@@ -135,13 +137,46 @@ const model = (name: string): Json => ({ $ref: `input:${name}` });
 
 /**
  * Models written in JSON Schema directly (those no operation or model references are left out): what the body parser refuses in every object (contract
- * §3, README "Limits"), and the document forms whose rule is a choice between schemas.
+ * §3, docs/reference/limits.md), and the document forms whose rule is a choice between schemas.
  */
 export const JSON_SCHEMAS: Record<string, Json> = {
   SafePropertyName: {
     type: 'string',
     not: { const: '__proto__' },
     description: 'Any member name but __proto__, which every body refuses (as it does a constructor member holding prototype).',
+  },
+  StoredMemberName: {
+    type: 'string',
+    minLength: 1,
+    maxLength: LIMITS.storedNameChars,
+    not: { const: '__proto__' },
+    description: `A member name in a body stored as attributes: 1 to ${LIMITS.storedNameChars} characters (storage holds no other), not __proto__.`,
+  },
+  StoredNumber: {
+    type: 'number',
+    minimum: -STORABLE_MAX,
+    maximum: STORABLE_MAX,
+    not: { $ref: '#/components/schemas/TinyNumber' },
+    description: 'A number storage holds: 0, or a magnitude from 1e-130 to 2^53−1 (contract §11).',
+  },
+  UnstorableValue: {
+    description:
+      'A value storage cannot hold as attributes: a body stored as attributes is never one (400 naming the member). It nests no ' +
+      `deeper than the body's x-stored-depth levels either (${LIMITS.storedDepth} for the object stored, which is the first).`,
+    not: { $ref: '#/components/schemas/StoredValue' },
+  },
+  StoredValue: {
+    description: 'A JSON value storage holds as attributes (as far as JSON Schema can say): its numbers are StoredNumbers, its member names StoredMemberNames.',
+    anyOf: [
+      { type: ['string', 'boolean', 'null'] },
+      { $ref: '#/components/schemas/StoredNumber' },
+      { type: 'array', items: { $ref: '#/components/schemas/StoredValue' } },
+      {
+        type: 'object',
+        propertyNames: { $ref: '#/components/schemas/StoredMemberName' },
+        additionalProperties: { $ref: '#/components/schemas/StoredValue' },
+      },
+    ],
   },
   TinyNumber: {
     type: 'number',

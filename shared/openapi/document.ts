@@ -10,7 +10,7 @@ import { SECRET_WITHHELD } from '../domain/idempotent-reply';
 import { routeGroups } from '../routes';
 import { ORG_LIMIT_WINDOW_SECONDS, ORG_LIMITS } from '../limits';
 import { orgLimitOf, permissionOf, RATE_HEADERS, type RouteDef } from '../route-def';
-import { STORABLE_MAX } from '../schemas/numbers';
+import { isStoredOpenObject, STORABLE_MAX, storedName } from '../schemas/storable';
 import { importedPolicySchema } from '../schemas/policies';
 import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
 import { PARAMETER_DOCS } from './parameters';
@@ -101,6 +101,12 @@ const HEADERS: Record<string, Json> = {
     required: true,
     schema: { type: 'string', pattern: '^/' },
   },
+  'X-Gw-Api-Path': {
+    description:
+      'The decided path after the listen path of the API (`/` for the listen path itself), when the API was found by its listen ' +
+      'path or the gateway named it (X-Gw-Listen-Path): the path to send upstream for an API that strips its listen path',
+    schema: { type: 'string', pattern: '^/' },
+  },
   'X-Gw-Key-Hash': {
     description: "The key's hash (SHA-256 hex of the key id): pass it upstream to tell callers apart without the key",
     required: true,
@@ -189,11 +195,19 @@ class SchemaSet {
         unrepresentable: 'any',
         uri: (id) => `${io}:${id}`,
         override: (ctx) => {
+          const js = ctx.jsonSchema as Json;
           if (ctx.zodSchema === importedPolicySchema) {
-            delete (ctx.jsonSchema as Json).$ref;
-            Object.assign(ctx.jsonSchema, structuredClone(IMPORTED_POLICY));
+            delete js.$ref;
+            Object.assign(js, structuredClone(IMPORTED_POLICY));
           }
-          refine(ctx.jsonSchema as Json, io);
+          // Names a stored body's records declare: the model says them (its values: the body's UnstorableValue rule).
+          if (ctx.zodSchema === storedName) {
+            for (const k of Object.keys(js)) delete js[k];
+            Object.assign(js, ref('StoredMemberName'));
+            return;
+          }
+          refine(js, io);
+          if (isStoredOpenObject(ctx.zodSchema)) js.propertyNames = ref('StoredMemberName');
         },
       }) as { schemas: Record<string, Json> };
       for (const s of Object.values(schemas)) {
@@ -271,7 +285,9 @@ const IMPORTED_POLICY: Json = { anyOf: [{ $ref: 'input:Policy' }, { $ref: 'input
 function refine(s: Json, io: Io): void {
   if (s.type === 'object' || 'additionalProperties' in s || 'properties' in s) {
     const names = s.propertyNames as Json | undefined;
-    s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
+    // StoredMemberName refuses __proto__ itself.
+    if (names?.$ref !== ref('StoredMemberName').$ref)
+      s.propertyNames = names && Object.keys(names).some((k) => k !== 'type') ? { allOf: [names, ref('SafePropertyName')] } : ref('SafePropertyName');
   }
   // A request member with a default is optional: the default goes to the description, since
   // generated clients (openapi-typescript's defaultNonNullable) would make it a required member.
@@ -375,10 +391,11 @@ function responses(r: Route, set: SchemaSet): Json {
     if (r.refusalHeaders && status === 429) for (const h of RATE_HEADERS) headers[h] = headerRef(h);
     if (r.refusalHeaders && status === 429) headers['Retry-After'] = headerRef('Retry-After-Check');
     const model = r.doc?.models?.[status];
-    // A route's own 401 model (the external authorization's refusal) sits beside the group's:
-    // a request without the group's credential is refused by the credential check first.
+    // A route's own 400 and 401 models (the external authorization's refusal) sit beside the
+    // group's: a request without the group's credential, or with input its schemas refuse, is
+    // answered by the credential check or the validation first, in the group's envelope.
     const refusal =
-      model && status === 401
+      model && (status === 401 || status === 400)
         ? { anyOf: [set.named(model, 'output'), set.named(errorModel(r.group), 'output')] }
         : set.named(model ?? errorModel(r.group), 'output');
     const schema = status === 200 ? set.use(r.result, 'output') : refusal;
@@ -398,7 +415,7 @@ function shortSummary(summary: string): string {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
-/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, README "Limits"). */
+/** What a dashboard route needs beyond its credential: its permission, and the limit it spends (contract §9, docs/reference/limits.md). */
 function gate(r: Route): string {
   const p = permissionOf(r);
   if (!p) return '';
@@ -480,8 +497,19 @@ export function openApiDocument(): Json {
   // The models written in JSON Schema may reference named Zod models: resolved with the paths.
   const doc: Json = { paths, direct: structuredClone(JSON_SCHEMAS) };
   const generated = set.resolve(doc);
-  const used = JSON.stringify([doc.paths, generated]);
-  const direct = Object.fromEntries(Object.entries(doc.direct as Json).filter(([name]) => used.includes(`"${SCHEMAS}${name}"`)));
+  // The models written in JSON Schema that anything references, through one another too.
+  const written = doc.direct as Json;
+  const direct: Json = {};
+  let used = JSON.stringify([doc.paths, generated]);
+  for (let added = true; added; ) {
+    added = false;
+    for (const [name, schema] of Object.entries(written)) {
+      if (name in direct || !used.includes(`"${SCHEMAS}${name}"`)) continue;
+      direct[name] = schema;
+      used += JSON.stringify(schema);
+      added = true;
+    }
+  }
   cached = {
     openapi: '3.1.0',
     info: {

@@ -2,7 +2,7 @@
 export const PARAMETER_DOCS: Record<string, string> = {
   // Path: ids (contract §4)
   apiID: "The API's api_id (dashboard key and streams routes also take its 24-hex database id)",
-  keyID: 'The key id, or its SHA-256 hash with hashed=true',
+  keyRef: 'The key: its id, or its SHA-256 hash with hashed=true',
   hookID: 'The webhook id (24 lowercase hex)',
   assetID: "The template's database _id or its custom id",
   policyID: 'The policy id',

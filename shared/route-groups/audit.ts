@@ -11,7 +11,8 @@ const entries =
   "GET /api/audit-log a user entry's e-mail, names and permissions read ******** unless the caller may also read users. " +
   'Entries are written only by the change feed, ' +
   'seconds after the change, and expire after AUDIT_RETENTION_DAYS (default 365). Filters: object_type, object_id, actor (a user id or ' +
-  'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive).';
+  'e-mail, gateway, admin or system), from and to (ISO 8601, inclusive). Entries expire and filters apply, so no count is kept: pages is the ' +
+  'pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).';
 const range = { 400: 'A filter is not valid, or to is before from' };
 
 export const auditRoutes = routeGroup('audit', {

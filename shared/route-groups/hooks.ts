@@ -13,23 +13,21 @@ import {
   hookSecretAnswerSchema,
   pingAnswerSchema,
 } from '../schemas/hooks';
+import { anyCase } from '../schemas/url-patterns';
 import { DENIED_HEADER_NAMES, HEADER_LIMITS } from '../schemas/webhook-headers';
 
 const target =
   'target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public ' +
   'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
-/** A pattern matching `text` in any case (JSON Schema patterns have no case-insensitive flag). */
-const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
 const deniedNames = DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase);
 const deniedPrefixes = DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1)));
 /**
- * What JSON Schema can say of target_path (an absolute http(s) URL with a host) and of header_map
- * (the header count and the names the delivery owns, in any case), for the document. Names equal
- * but for case and the total size stay in the description.
+ * What JSON Schema can say of header_map (the header count and the names the delivery owns, in
+ * any case), for the document. Names equal but for case and the total size stay in the
+ * description; target_path's form is its schema's.
  */
 const bodyRule = {
   properties: {
-    target_path: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
     header_map: {
       maxProperties: HEADER_LIMITS.count,
       propertyNames: { not: { pattern: `^(?:(?:${deniedNames.join('|')})$|${deniedPrefixes.join('|')})` } },
@@ -58,7 +56,7 @@ export const hooksRoutes = routeGroup('hooks', {
     tableEntities: ['access_key', 'hook', 'idempotency', 'org', 'org_limit', 'user'],
     summary:
       'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; ' +
-      'header_map limited (README Choices); Meta is the new id, signing_secret its signing secret (shown this once)',
+      'header_map limited (docs/reference/limits.md); Meta is the new id, signing_secret its signing secret (shown this once)',
     description: `${target} ${headers} The answer carries the hook's signing secret (signing_secret) this once; deliveries are signed with it (${signature}).`,
     success: 'Webhook created; Meta is its id, signing_secret its signing secret (shown this once)',
     successHeaders: ['ETag'],
@@ -172,7 +170,8 @@ export const hooksRoutes = routeGroup('hooks', {
     description:
       'The delivery log of a webhook, newest first, paged (contract §5): one entry per event delivered to it, with its status (pending, delivered, failed), ' +
       'attempts, last response code, duration, next attempt time and error class (refused_target, connection_failed, tls_error, timeout, http_error, ' +
-      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event.',
+      'hook_deleted, refused_headers, secret_unavailable: never an address, DNS answer or system error). Entries expire 30 days after their event, ' +
+      'so no count is kept: pages is the pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).',
     success: 'A page of deliveries',
     statuses: { 404: noSuchHook },
     query: deliveryListQuerySchema,

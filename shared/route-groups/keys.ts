@@ -17,6 +17,7 @@ import {
   keyUpdateQuerySchema,
   orgKeyQuerySchema,
 } from '../schemas/keys';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
 /**
  * The rule the key writes add to their body schema (contract §6), in JSON Schema for the
@@ -24,10 +25,11 @@ import {
  */
 const grantRule = {
   // No `type` in the branches: the base schema has it, and a restated bare object type would make
-  // generated clients read it as an object with no members.
+  // generated clients read it as an object with no members. access_rights and apply_policies may
+  // be null in the base, which no count keyword refuses: `not null` does.
   anyOf: [
-    { required: ['access_rights'], properties: { access_rights: { minProperties: 1 } } },
-    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1 } } },
+    { required: ['access_rights'], properties: { access_rights: { minProperties: 1, not: { type: 'null' } } } },
+    { required: ['apply_policies'], properties: { apply_policies: { minItems: 1, not: { type: 'null' } } } },
     { required: ['apply_policy_id'], properties: { apply_policy_id: { minLength: 1 } } },
   ],
 };
@@ -35,7 +37,7 @@ const noGrant = 'Neither an access_rights entry nor a policy (apply_policies or 
 const userNameTaken = 'The basic-auth user name is taken in the organisation';
 const badHashed = 'hashed is none of true, 1, false or 0';
 const references = 'Every API in access_rights and every policy in apply_policies must exist';
-const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const storable = STORED_BODY_RULES;
 const byHash = "The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one.";
 const ownReferences = "Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist).";
 
@@ -61,7 +63,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysGet: route({
     method: 'GET',
-    path: '/gw/keys/{keyID}',
+    path: '/gw/keys/{keyRef}',
     group: 'gateway',
     access: 'read',
     tableActions: ['BatchGetItem', 'Query'],
@@ -78,7 +80,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysDelete: route({
     method: 'DELETE',
-    path: '/gw/keys/{keyID}',
+    path: '/gw/keys/{keyRef}',
     group: 'gateway',
     access: 'write',
     tableActions: ['Query', 'PutItem', 'DeleteItem', 'UpdateItem'],
@@ -90,9 +92,9 @@ export const keysRoutes = routeGroup('keys', {
     query: keyGetQuerySchema,
     result: keyWriteSchema,
   }),
-  keysDashboardUpdate: route({
+  apiKeysUpdate: route({
     method: 'PUT',
-    path: '/api/apis/{apiID}/keys/{keyID}',
+    path: '/api/apis/{apiID}/keys/{keyRef}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -111,14 +113,14 @@ export const keysRoutes = routeGroup('keys', {
       409: userNameTaken,
       422: "An API or policy the body names is not the caller organisation's",
     },
-    params: z.object({ apiID: idSchema, keyID: usernameSchema }),
+    params: z.object({ apiID: idSchema, keyRef: usernameSchema }),
     query: keyUpdateQuerySchema,
     body: keyDashboardSchema,
     result: keyResultSchema,
     doc: {
       bodyRule: grantRule,
       params: {
-        keyID: 'The key id, its hash (hashed), or a basic-auth user name (username=true)',
+        keyRef: 'The key id, its hash (hashed), or a basic-auth user name (username=true)',
         hashed: 'Any non-empty value but 0 and false (any case): the path holds the key hash',
       },
     },
@@ -197,7 +199,7 @@ export const keysRoutes = routeGroup('keys', {
   }),
   keysDashboardGet: route({
     method: 'GET',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'read',
     permission: 'keys',
@@ -209,11 +211,11 @@ export const keysRoutes = routeGroup('keys', {
     successHeaders: ['ETag'],
     statuses: { 404: "No such key in the caller's organisation" },
     result: keyByHashResultSchema,
-    doc: { params: { keyID: 'The key hash' } },
+    doc: { params: { keyHash: 'The key hash' } },
   }),
-  keysDashboardReplace: route({
+  keysDashboardUpdate: route({
     method: 'PUT',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -233,11 +235,11 @@ export const keysRoutes = routeGroup('keys', {
     query: keyReplaceQuerySchema,
     body: keyDashboardSchema,
     result: keyByHashResultSchema,
-    doc: { bodyRule: grantRule, params: { keyID: 'The key hash' } },
+    doc: { bodyRule: grantRule, params: { keyHash: 'The key hash' } },
   }),
   keysDashboardDelete: route({
     method: 'DELETE',
-    path: '/api/keys/{keyID}',
+    path: '/api/keys/{keyHash}',
     group: 'dashboard',
     access: 'write',
     permission: 'keys',
@@ -249,6 +251,6 @@ export const keysRoutes = routeGroup('keys', {
     success: 'Key deleted',
     statuses: { 404: "No such key in the caller's organisation", 409: 'The key changed while it was being deleted; try again' },
     result: okNullSchema,
-    doc: { params: { keyID: 'The key hash' } },
+    doc: { params: { keyHash: 'The key hash' } },
   }),
 }) satisfies Record<string, RouteDef>;

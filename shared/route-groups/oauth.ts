@@ -13,8 +13,9 @@ import {
   oauthPageQuerySchema,
   oauthUpdateSchema,
 } from '../schemas/oauth';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
-const storable = 'Every number of meta_data is stored and must fit storage (contract §11).';
+const storable = STORED_BODY_RULES;
 const policyLacksApi = 'The policy does not grant the API';
 const ownApi = "The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one.";
 const ownPolicy = "policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400).";

@@ -10,6 +10,7 @@ const domainParams = z.object({ orgID: idSchema, domain: domainSchema });
 const DOMAINS_RULE =
   'A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation ' +
   "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
+import { STORED_BODY_RULES } from '../schemas/storable';
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
@@ -21,7 +22,7 @@ export const organisationsRoutes = routeGroup('organisations', {
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['idempotency', 'org'],
     summary: 'Create an organisation; Meta is the new id',
-    description: "The id is the body's `id` when given, else 24 lowercase hex. Every number of the body is stored, so it must fit storage (contract §11).",
+    description: `The id is the body's \`id\` when given, else 24 lowercase hex. ${STORED_BODY_RULES}`,
     success: 'Organisation created; Meta is its id',
     statuses: { 409: 'The id is taken' },
     body: organisationInputSchema,
@@ -45,8 +46,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
     access: 'write',
-    tableActions: ['PutItem', 'ConditionCheckItem'],
-    tableEntities: ['domain_grant', 'org'],
+    tableActions: ['PutItem', 'ConditionCheckItem', 'UpdateItem'],
+    tableEntities: ['domain_grant', 'org', 'routing_version'],
     summary: 'Grant a domain to an organisation',
     description: `${DOMAINS_RULE} Granting a domain the organisation already holds changes nothing.`,
     success: 'Granted (Message "Domain granted"), or already the organisation\'s ("Domain already granted")',
@@ -59,8 +60,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
     access: 'write',
-    tableActions: ['DeleteItem', 'PutItem'],
-    tableEntities: ['deletion', 'domain_grant'],
+    tableActions: ['DeleteItem', 'PutItem', 'UpdateItem'],
+    tableEntities: ['deletion', 'domain_grant', 'routing_version'],
     summary: 'Revoke a domain from an organisation',
     description:
       "The organisation's APIs that name it keep their definitions, but requests to the domain no longer reach them, and their " +

@@ -3,8 +3,9 @@ import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { gatewayWriteSchema, okIdPairSchema, okIdSchema, pageQuerySchema } from '../schemas/common';
 import { policiesImportedSchema, policyDashboardSchema, policyImportSchema, policyPageSchema, policySchema } from '../schemas/policies';
+import { STORED_BODY_RULES } from '../schemas/storable';
 
-const storable = 'Every number of the body, meta_data included, is stored and must fit storage (contract §11).';
+const storable = STORED_BODY_RULES;
 const perApi = 'partitions.per_api cannot be combined with acl, complexity, quota or rate_limit.';
 const own = "Only the caller's organisation's policies: another organisation's id is 404 like an unknown one.";
 const ownBody =
@@ -47,7 +48,7 @@ export const policiesRoutes = routeGroup('policies', {
     group: 'gateway',
     access: 'write',
     etag: true,
-    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
     tableEntities: ['org', 'policy'],
     summary: 'Replace a policy',
     description:
@@ -63,8 +64,8 @@ export const policiesRoutes = routeGroup('policies', {
     group: 'gateway',
     access: 'write',
     etag: true,
-    tableActions: ['PutItem', 'DeleteItem'],
-    tableEntities: ['deletion', 'policy'],
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: ['deletion', 'org', 'policy'],
     summary: 'Delete a policy',
     description: 'Keys naming the policy simply stop receiving what it granted.',
     success: 'Policy deleted; key is its id',
@@ -76,7 +77,7 @@ export const policiesRoutes = routeGroup('policies', {
     path: '/admin/policies/import',
     group: 'admin',
     access: 'write',
-    tableActions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem'],
+    tableActions: ['BatchGetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'],
     tableEntities: ['org', 'policy'],
     summary: 'Import policies: all validated before any is written; ids kept; Meta maps each id to true',
     description:
@@ -94,9 +95,11 @@ export const policiesRoutes = routeGroup('policies', {
     access: 'read',
     permission: 'policies',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: ['access_key'],
+    tableEntities: ['access_key', 'org'],
     summary: "List the caller's organisation's policies, oldest first: {Data, Pages, next_cursor?}",
-    description: "Policies whose org_id is the caller's organisation, in the spec's policy wrapper names.",
+    description:
+      "Policies whose org_id is the caller's organisation, in the spec's policy wrapper names. Pages comes from the organisation's policy count; " +
+      'for an organisation made before policies were counted it is the pages seen until an operator counts them (contract §5).',
     success: 'A page of policies',
     query: pageQuerySchema,
     result: policyPageSchema,
@@ -140,7 +143,7 @@ export const policiesRoutes = routeGroup('policies', {
     permission: 'policies',
     etag: true,
     tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'],
-    tableEntities: ['access_key', 'api', 'org_limit', 'policy'],
+    tableEntities: ['access_key', 'api', 'org', 'org_limit', 'policy'],
     summary: "Replace a policy of the caller's organisation",
     description: `${own} Full replacement; _id and date_created are kept; a body id that is not the path's is 400. ${ownBody} ${perApi} ${storable}`,
     success: 'Policy updated; Meta is its id',
@@ -161,7 +164,7 @@ export const policiesRoutes = routeGroup('policies', {
     permission: 'policies',
     etag: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['access_key', 'deletion', 'org_limit', 'policy'],
+    tableEntities: ['access_key', 'deletion', 'org', 'org_limit', 'policy'],
     summary: "Delete a policy of the caller's organisation",
     description: `${own} Keys naming the policy simply stop receiving what it granted.`,
     success: 'Policy deleted; Meta is its id',

@@ -35,11 +35,11 @@ export const sessionsRoutes = routeGroup('sessions', {
     path: '/gw/ext-authz/{proxy+}',
     group: 'gateway',
     access: 'write',
-    tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
-    tableEntities: ['event', 'domain_grant', 'key', 'listen_path', 'org'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'PutItem'],
+    tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
-      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (README "Put an API behind it"). ' +
+      'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). ' +
       "The original request is X-Original-Method, X-Original-URI and X-Original-Host when sent (nginx), else this request's " +
       'method, its path after /gw/ext-authz and its Host (Envoy, path_prefix /gw/ext-authz). These and X-Gw-Api-Id, X-Gw-Key-Header ' +
       "and X-Gw-Key-Param are routing hints, trusted as the gateway's configuration sets them: it must pass no client copy (contract §13). " +
@@ -48,17 +48,22 @@ export const sessionsRoutes = routeGroup('sessions', {
       '§13: on a host granted to an organisation only its APIs, its claims on the host first; the longest listen path). The key is in ' +
       'the header X-Gw-Key-Header names (default Authorization, with or without Bearer), else in the query parameter X-Gw-Key-Param ' +
       "names. The decision is exactly POST /gw/sessions/check's, with the key's allowed_urls tried on the decided path and on it after " +
-      'the listen path: one unit of quota spent, the same events.',
+      'the listen path: one unit of quota spent, the same events. A gateway that pins the API may name its listen path ' +
+      '(X-Gw-Listen-Path): a decided path outside it is 404, and the path after it is answered in X-Gw-Api-Path; and may route it ' +
+      'without a key (X-Gw-Keyless: 1): if the API is keyless and active the answer is the paths alone, nothing spent (gwctl gateway ' +
+      'nginx renders both).',
     success:
       'Allowed, nothing in the body: the headers name the API, the key hash, the organisation and the quota left, for the gateway to ' +
       'pass upstream, and the decided path to send upstream (X-Gw-Path)',
     statuses: {
-      400: 'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason AmbiguousPath)',
+      400:
+        'Refused before any API is chosen: the path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray % (reason ' +
+        'AmbiguousPath); or the forwarded path is longer than the route takes (the group envelope, naming params.proxy)',
       401:
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',
       403: 'Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method)',
-      404: 'Refused: no API listens on this host and path (reason UnknownApi)',
+      404: 'Refused: no API listens on this host and path, or the decided path is outside the listen path the gateway named (reason UnknownApi)',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded; Retry-After says when to try again',
     },
     successHeaders: [
@@ -72,10 +77,15 @@ export const sessionsRoutes = routeGroup('sessions', {
       'X-RateLimit-Reset',
     ],
     refusalHeaders: true,
-    params: z.object({ proxy: z.string().max(LIMITS.longString) }),
+    params: z.object({ proxy: z.string().max(LIMITS.forwardedPath) }),
     result: z.null(),
     noContent: true,
     doc: {
+      params: {
+        proxy:
+          `The forwarded request's path after /gw/ext-authz, decoded: at most ${LIMITS.forwardedPath} characters, and the request line ` +
+          'with its headers within what the stage reads: 10,240 bytes behind API Gateway, 16 KB on the local stage (431 past it)',
+      },
       models: { 400: 'CheckRefusal', 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
       freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",
     },

@@ -85,7 +85,10 @@ export const usersRoutes = routeGroup('users', {
     tableActions: ['GetItem', 'Query'],
     tableEntities: ['access_key'],
     summary: 'Search users by a case-insensitive substring of the e-mail (deprecated)',
-    description: 'Deprecated: list with a filter. Matches q against the e-mail address, ignoring case.',
+    description:
+      'Deprecated: list with a filter. Matches q against the e-mail address, ignoring case. No count follows a search term: pages is the pages ' +
+      'seen (this page and those before it, plus one while next_cursor is answered; exact on the last page), and a page ends early, with ' +
+      'next_cursor, once the search has read 3 MB of users (contract §5).',
     success: 'A page of matching users',
     statuses: { 400: 'q is missing, empty or longer than 254 characters' },
     query: userSearchQuerySchema,

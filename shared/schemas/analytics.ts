@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idSchema, pageQuerySchema, shortText } from './common';
-import { storableNumber } from './numbers';
+import { storableNumber } from './storable';
 
 /** Most records one POST /gw/analytics may carry (contract §9). */
 const MAX_RECORDS = 1000;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idSchema } from './common';
+import { apiIdSchema, idSchema } from './common';
 import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
 
 const skew = z.number().int().min(0);
@@ -71,7 +71,7 @@ export const classicApiSchema = o({
     bool,
   ),
   // Blank means "generate one" (contract §4), as the gateway's own clients send it.
-  api_id: z.union([idSchema, z.literal('')]),
+  api_id: z.union([apiIdSchema, z.literal('')]),
   org_id: z.union([idSchema, z.literal('')]),
   id: str,
   ...fields(

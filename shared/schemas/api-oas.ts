@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { idSchema } from './common';
+import { apiIdSchema, idSchema } from './common';
 import { LIMITS } from '../limits';
 import { arr, bool, fields, int, num, o, obj, str, strs, urlText } from './loose';
-import { smoothingSchema } from './smoothing';
+import { smoothingFields } from './smoothing';
 
 const plugin = o({ enabled: bool, functionName: str, path: str, rawBodyOnly: bool, requireSession: bool });
 const authSource = o({ enabled: bool, name: str });
@@ -21,7 +21,7 @@ export const gwApiGatewaySchema = o({
     dbId: str,
     expiration: str,
     // Blank ids mean "not chosen yet": the service generates api_id (contract §4).
-    id: z.union([idSchema, z.literal('')]),
+    id: z.union([apiIdSchema, z.literal('')]),
     name: str,
     orgId: z.union([idSchema, z.literal('')]),
     state: o({ active: bool, internal: bool }),
@@ -101,7 +101,7 @@ export const gwApiGatewaySchema = o({
     mutualTLS: o({ enabled: bool, domainToCertificateMapping: arr(o({ certificate: str, domain: str })) }),
     // per: seconds in most forms; the streams form shows an ISO 8601 duration. Smoothing is
     // accepted here as for keys (same bounds).
-    rateLimit: o({ enabled: bool, rate: int.min(0), per: z.union([num.min(0), str]), smoothing: smoothingSchema }),
+    rateLimit: o({ enabled: bool, rate: int.min(0), per: z.union([num.min(0), str]), smoothing: z.looseObject(smoothingFields) }),
     serviceDiscovery,
     test: o({ serviceDiscovery }),
     url: urlText,

@@ -12,7 +12,8 @@ export const ASSET_KIND = 'oas-template';
 const assetDataSchema = z.looseObject({ 'x-gw-api-gateway': gwApiGatewaySchema.optional() });
 
 /**
- * Body of create and replace. `kind` is free text here so that a wrong kind is 422, not 400.
+ * Body of create and replace. `kind` is free text here so that a wrong kind is 422, not 400; the
+ * document names the one kind, so a client working from it sends no other.
  * `_id`, `org_id` and `last_updated` are server-owned: accepted (a client may send back what it
  * read) and ignored. Other unknown members are dropped.
  */
@@ -20,7 +21,7 @@ export const assetInputSchema = z.object({
   id: idSchema.optional(),
   name: shortText.optional(),
   description: longText.optional(),
-  kind: shortText.optional(),
+  kind: shortText.optional().meta({ enum: [ASSET_KIND], description: `Only ${ASSET_KIND} (the default); any other kind is 422` }),
   data: assetDataSchema,
   _id: z.string().max(128).optional(),
   org_id: z.string().max(128).optional(),

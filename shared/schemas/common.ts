@@ -5,6 +5,21 @@ import { LIMITS } from '../limits';
 export const ID_PATTERN = /^[A-Za-z0-9._~-]{1,128}$/;
 export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -');
 
+/**
+ * Words a path parameter never takes, because a path of its own sits where the parameter would
+ * (`/api/apis/oas` beside `/api/apis/{apiID}`): derived from the route table by reservedWords()
+ * (shared/http/route-match.ts) and checked against it by test/unit/route-match.test.ts. A key id
+ * is always generated, so only API ids, which clients choose, are refused for them.
+ */
+export const RESERVED_PATH_WORDS = { apiID: ['create', 'import', 'oas'], keyRef: ['create'] } as const;
+
+/** An API id a client chooses (contract §4): an id, but none of the words fixed paths hold where an API id would be. */
+export const apiIdSchema = idSchema
+  .refine((id) => !(RESERVED_PATH_WORDS.apiID as readonly string[]).includes(id), {
+    message: `must not be ${RESERVED_PATH_WORDS.apiID.join(' / ')}: a path of its own sits where that API id would`,
+  })
+  .meta({ not: { enum: [...RESERVED_PATH_WORDS.apiID] } });
+
 /** Basic-auth user names may also hold `@` and `+`. */
 export const usernameSchema = z.string().regex(/^[A-Za-z0-9._~@+-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ - @ +');
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { okEnvelope, pageQuerySchema, shortText } from './common';
 import { DENIED_HEADER_NAMES, HEADER_LIMITS, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_MASK, headerMapProblems } from './webhook-headers';
+import { HTTP_URL_PATTERN, RESERVED_HOST_URL_PATTERN } from './url-patterns';
 import { MAX_TARGET_CHARS, targetRefusal } from './webhook-target';
 
 export const HOOK_METHODS = ['DELETE', 'GET', 'PUT', 'POST', 'PATCH'] as const;
@@ -13,7 +14,7 @@ const headerValue = z
   .max(HEADER_LIMITS.valueChars)
   .regex(HEADER_VALUE, 'must not contain line breaks or other control characters (tab excepted), nor characters above U+00FF');
 
-/** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (README "Webhooks"). */
+/** The hook's own headers: valid names and values, none the delivery owns, no case twins, bounded (docs/using/events-and-webhooks.md). */
 const headerMap = z
   .record(headerName, headerValue, {
     error: (issue) => (issue.code === 'invalid_key' ? `must be a valid HTTP header name (RFC 9110 token, 1-${HEADER_LIMITS.nameChars} characters)` : undefined),
@@ -37,7 +38,10 @@ const targetPath = z
     const why = targetRefusal(value);
     if (why) ctx.addIssue({ code: 'custom', message: why });
   })
+  // What the document can say of it: the URL's form, the names it never calls, and that its credentials are write-only.
   .meta({
+    pattern: HTTP_URL_PATTERN,
+    not: { pattern: RESERVED_HOST_URL_PATTERN },
     description:
       'The URL each delivery calls. Its credentials (the userinfo, user:password@, and the values of query parameters named like ' +
       `credentials: token, key, secret, auth, sig, password...) are write-only: ${HEADER_VALUE_MASK} in one's place keeps the stored one ` +

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { idSchema, queryBool, shortText } from './common';
+import { HTTP_URL_PATTERN } from './url-patterns';
 
 const httpUrl = z
   .string()
@@ -11,7 +12,8 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http or https URL');
+  }, 'must be an absolute http or https URL')
+  .meta({ pattern: HTTP_URL_PATTERN });
 
 /** A listen path is a URL path: starts with `/`, no spaces, query or fragment. */
 const listenPath = z

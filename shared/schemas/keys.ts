@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { idSchema, longText, looseObject, queryBool, shortText, usernameSchema } from './common';
 import { LIMITS } from '../limits';
+import { checkAllowedUrls } from './allowed-urls';
 import { smoothingSchema } from './smoothing';
-import { storableBody, storableNumber } from './numbers';
+import { storableBody, storableNumber, storedLooseObject, storedObject, storedRecord, storedValue } from './storable';
 
 const int = z.number().int();
 /** Every number of a session is stored as a DynamoDB number (contract §11). */
@@ -10,7 +11,7 @@ const num = storableNumber;
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.arrayItems);
 
 /** Per-API limits inside an access entry (per_api policies write them). */
-export const apiLimitSchema = z.looseObject({
+export const apiLimitSchema = storedLooseObject({
   rate: num.optional(),
   per: num.optional(),
   quota_max: int.optional(),
@@ -25,18 +26,21 @@ export const apiLimitSchema = z.looseObject({
 export type ApiLimit = z.infer<typeof apiLimitSchema>;
 
 /** One access entry (contract §6); the gateway's further members (allowed_urls, limit, ...) are kept. */
-export const accessDefinitionSchema = z.looseObject({
+export const accessDefinitionSchema = storedLooseObject({
   api_id: idSchema,
   api_name: shortText.optional(),
   versions: list(shortText).nullable().optional(),
-  allowed_urls: list(z.looseObject({ url: longText, methods: list(shortText).nullable().optional() }))
+  allowed_urls: list(storedLooseObject({ url: longText, methods: list(shortText).nullable().optional() }))
     .nullable()
     .optional(),
   limit: apiLimitSchema.nullable().optional(),
 });
 export type AccessDefinition = z.infer<typeof accessDefinitionSchema>;
 
-/** Map keyed by API id; an entry naming another API than its key would grant the wrong API. */
+/**
+ * Map keyed by API id; an entry naming another API than its key would grant the wrong API. Its
+ * path rules together are bounded (shared/schemas/allowed-urls.ts), on keys and policies alike.
+ */
 export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).superRefine((rights, ctx) => {
   const ids = Object.keys(rights);
   if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
@@ -45,6 +49,7 @@ export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).sup
       ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
     }
   }
+  checkAllowedUrls(rights, ctx);
 });
 export type AccessRights = z.infer<typeof accessRightsSchema>;
 
@@ -57,9 +62,11 @@ const sessionFields = {
   allowance: num.optional(),
   apply_policies: list(idSchema).nullable().optional(),
   apply_policy_id: policyRef.optional(),
-  basic_auth_data: z
-    .looseObject({ hash_type: shortText.optional(), password: shortText.optional(), user: usernameSchema.or(z.literal('')).optional() })
-    .optional(),
+  basic_auth_data: storedLooseObject({
+    hash_type: shortText.optional(),
+    password: shortText.optional(),
+    user: usernameSchema.or(z.literal('')).optional(),
+  }).optional(),
   certificate: longText.optional(),
   data_expires: int.optional(),
   date_created: z.string().max(64).optional(),
@@ -70,15 +77,15 @@ const sessionFields = {
   hmac_string: longText.optional(),
   id_extractor_deadline: int.optional(),
   is_inactive: z.boolean().optional(),
-  jwt_data: z.looseObject({ secret: longText.optional() }).optional(),
+  jwt_data: storedLooseObject({ secret: longText.optional() }).optional(),
   key_hash: z.string().max(128).optional(),
   last_check: int.optional(),
   last_updated: z.string().max(64).optional(),
   max_query_depth: int.optional(),
-  meta_data: looseObject.nullable().optional(),
-  monitor: z.looseObject({ trigger_limits: list(num).nullable().optional() }).optional(),
+  meta_data: storedObject.nullable().optional(),
+  monitor: storedLooseObject({ trigger_limits: list(num).nullable().optional() }).optional(),
   oauth_client_id: shortText.optional(),
-  oauth_keys: z.record(z.string().max(LIMITS.shortString), longText).nullable().optional(),
+  oauth_keys: storedRecord(longText).nullable().optional(),
   org_id: z.union([idSchema, z.literal('')]).optional(),
   per: num.optional(),
   quota_max: int.optional(),
@@ -103,7 +110,7 @@ const gatewayOnlyFields = {
  * The stored session object (all forms' fields): what repositories hold and reads return,
  * minus secrets the response mappers remove (basic-auth passwords).
  */
-export const keySessionSchema = z.looseObject({ ...sessionFields, ...gatewayOnlyFields, key_id: idSchema.optional() });
+export const keySessionSchema = storedLooseObject({ ...sessionFields, ...gatewayOnlyFields, key_id: idSchema.optional() });
 export type KeySession = z.infer<typeof keySessionSchema>;
 
 /** Fields the server owns on every write: computed (`key_hash`) or stamped (`date_created`, `last_updated`). */
@@ -124,21 +131,21 @@ function without<T extends Record<string, unknown>, K extends string>(names: rea
  * Gateway form (POST /gw/keys/create, PUT /gw/org/keys/{orgID}): server-owned fields sent by a
  * client (for example a GET result sent back) are dropped, not rejected.
  */
-export const keyGatewaySchema = storableBody(z.looseObject({ ...sessionFields, ...gatewayOnlyFields }).transform(without([...SERVER_OWNED, 'key_id'])));
+export const keyGatewaySchema = storableBody(storedLooseObject({ ...sessionFields, ...gatewayOnlyFields }).transform(without([...SERVER_OWNED, 'key_id'])));
 
-const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: z.unknown().optional() };
+const dashboardFields = { ...sessionFields, key_id: idSchema.optional(), meta_data: storedValue.optional() };
 
 /**
- * Dashboard form (PUT /api/apis/{apiID}/keys/{keyID}): the body replaces the session but
+ * Dashboard form (PUT /api/apis/{apiID}/keys/{keyRef}): the body replaces the session but
  * `org_id`, `date_created` and `key_hash` are kept from the stored key (contract §6), and the
  * key id comes from the path.
  */
-export const keyDashboardSchema = storableBody(z.looseObject(dashboardFields).transform(without([...SERVER_OWNED, 'org_id', 'key_id'])));
+export const keyDashboardSchema = storableBody(storedLooseObject(dashboardFields).transform(without([...SERVER_OWNED, 'org_id', 'key_id'])));
 
 /** Admin form (POST /admin/org/keys): the dashboard form, where `org_id` names the key's organisation. */
-export const keyAdminSchema = storableBody(z.looseObject({ ...dashboardFields, org_id: idSchema }).transform(without([...SERVER_OWNED, 'key_id'])));
+export const keyAdminSchema = storableBody(storedLooseObject({ ...dashboardFields, org_id: idSchema }).transform(without([...SERVER_OWNED, 'key_id'])));
 
-/** The key result of PUT /api/apis/{apiID}/keys/{keyID} and POST /admin/org/keys. */
+/** The key result of PUT /api/apis/{apiID}/keys/{keyRef} and POST /admin/org/keys. */
 export const keyResultSchema = z.object({
   api_model: looseObject,
   key_id: z.string(),
@@ -151,7 +158,7 @@ export const keyResultSchema = z.object({
  * caller's organisation (the service answers 400 for another).
  */
 export const keyDashboardCreateSchema = storableBody(
-  z.looseObject({ ...dashboardFields, org_id: z.union([idSchema, z.literal('')]).optional() }).transform(without([...SERVER_OWNED, 'key_id'])),
+  storedLooseObject({ ...dashboardFields, org_id: z.union([idSchema, z.literal('')]).optional() }).transform(without([...SERVER_OWNED, 'key_id'])),
 );
 
 /** A key as the dashboard's key routes answer it: by its hash, never the clear key. */
@@ -174,16 +181,16 @@ const keyListRowSchema = z.object({
 export type KeyListRow = z.infer<typeof keyListRowSchema>;
 export const keyListSchema = z.object({ keys: z.array(keyListRowSchema), pages: z.number().int(), next_cursor: z.string().optional() });
 
-/** Query of PUT /api/keys/{keyID}: reset_quota=1 resets the live quota (kept otherwise). */
+/** Query of PUT /api/keys/{keyHash}: reset_quota=1 resets the live quota (kept otherwise). */
 export const keyReplaceQuerySchema = z.object({ reset_quota: queryBool.optional() });
 
-/** Query of PUT /api/apis/{apiID}/keys/{keyID} (contract §6). */
+/** Query of PUT /api/apis/{apiID}/keys/{keyRef} (contract §6). */
 export const keyUpdateQuerySchema = z.object({
   suppress_reset: queryBool.optional(),
   auto_guess: queryBool.optional(),
   /**
    * Any non-empty value means the path holds the hash (contract §6), except `0` and `false`
-   * (any case), which say the opposite and so mean the key itself (README "Choices").
+   * (any case), which say the opposite and so mean the key itself (docs/developing/choices.md).
    */
   hashed: z
     .string()
@@ -193,7 +200,7 @@ export const keyUpdateQuerySchema = z.object({
   username: queryBool.optional(),
 });
 
-/** Query of GET and DELETE /gw/keys/{keyID}: hashed=true|1 the path holds the hash, false|0 the key; anything else is 400. */
+/** Query of GET and DELETE /gw/keys/{keyRef}: hashed=true|1 the path holds the hash, false|0 the key; anything else is 400. */
 export const keyGetQuerySchema = z.object({
   hashed: queryBool.optional(),
 });

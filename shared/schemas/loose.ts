@@ -7,7 +7,7 @@ import { LIMITS } from '../limits';
  */
 export const o = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape).partial();
 export const str = z.string().max(LIMITS.longString);
-/** A URL member (README "Limits": URLs 2,048). */
+/** A URL member (docs/reference/limits.md: URLs 2,048). */
 export const urlText = z.string().max(LIMITS.url);
 export const bool = z.boolean();
 export const int = z.number().int();

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idSchema, looseObject, okEnvelope, pageQuerySchema, shortText } from './common';
-import { storableBody } from './numbers';
+import { storableBody, storedObject } from './storable';
+import { REDIRECT_URIS_PATTERN } from './url-patterns';
 
 function isAbsoluteUri(value: string): boolean {
   try {
@@ -15,15 +16,15 @@ const redirectUri = z
   .string()
   .max(4096)
   .refine((v) => v.split(';').every((u) => isAbsoluteUri(u.trim())), 'must be absolute URIs, separated by ;')
-  // What the OpenAPI document can say of the rule: each part starts with a scheme.
-  .meta({ pattern: '^\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*(;\\s*[A-Za-z][A-Za-z0-9+.-]*:[^;]*)*$' });
+  // What the OpenAPI document can say of the rule: URIs the URL parser takes.
+  .meta({ pattern: REDIRECT_URIS_PATTERN });
 
 const policyId = z.union([idSchema, z.literal('')]);
 
 /** The members a create sets and a replace empties when omitted. */
 const replacedFields = {
   policy_id: policyId.optional().default(''),
-  meta_data: looseObject
+  meta_data: storedObject
     .nullable()
     .optional()
     .transform((v) => v ?? {}),

@@ -1,31 +1,29 @@
 import * as z from 'zod';
-import { dbIdSchema, idSchema, looseObject, shortText } from './common';
-import { storableBody } from './numbers';
+import { dbIdSchema, idSchema, shortText } from './common';
+import { storableBody, storedLooseObject, storedObject } from './storable';
 
-const uiSchema = z
-  .looseObject({
-    cloud: z.boolean(),
-    cloudmenu: z.boolean(),
-    dev: z.boolean(),
-    dont_allow_license_management: z.boolean(),
-    dont_allow_license_management_view: z.boolean(),
-    dont_show_admin_sockets: z.boolean(),
-    hide_help: z.boolean(),
-    default_lang: shortText,
-    designer: looseObject,
-    languages: looseObject,
-    login_page: looseObject,
-    nav: looseObject,
-    portal_section: looseObject,
-    uptime: looseObject,
-    labs: z.looseObject({ streaming: looseObject.optional() }),
-    onboarding: z.looseObject({ enabled: z.boolean().optional() }),
-    trial: z.looseObject({
-      end_date: z.number().int().optional(),
-      crm_form: z.looseObject({ form_id: shortText.optional(), portal_id: shortText.optional(), region: shortText.optional() }).optional(),
-    }),
-  })
-  .partial();
+const uiSchema = storedLooseObject({
+  cloud: z.boolean(),
+  cloudmenu: z.boolean(),
+  dev: z.boolean(),
+  dont_allow_license_management: z.boolean(),
+  dont_allow_license_management_view: z.boolean(),
+  dont_show_admin_sockets: z.boolean(),
+  hide_help: z.boolean(),
+  default_lang: shortText,
+  designer: storedObject,
+  languages: storedObject,
+  login_page: storedObject,
+  nav: storedObject,
+  portal_section: storedObject,
+  uptime: storedObject,
+  labs: storedLooseObject({ streaming: storedObject.optional() }),
+  onboarding: storedLooseObject({ enabled: z.boolean().optional() }),
+  trial: storedLooseObject({
+    end_date: z.number().int().optional(),
+    crm_form: storedLooseObject({ form_id: shortText.optional(), portal_id: shortText.optional(), region: shortText.optional() }).optional(),
+  }),
+}).partial();
 
 const organisationFields = z.object({
   id: idSchema.optional(),
@@ -37,12 +35,12 @@ const organisationFields = z.object({
   developer_quota: z.number().int().optional(),
   hybrid_enabled: z.boolean().optional(),
   sso_enabled: z.boolean().optional(),
-  additional_permissions: looseObject.optional(),
-  event_options: looseObject.optional(),
-  org_options_meta: looseObject.optional(),
-  open_policy: z.looseObject({ enabled: z.boolean().optional(), rules: shortText.optional() }).optional(),
+  additional_permissions: storedObject.optional(),
+  event_options: storedObject.optional(),
+  org_options_meta: storedObject.optional(),
+  open_policy: storedLooseObject({ enabled: z.boolean().optional(), rules: shortText.optional() }).optional(),
   apis: z
-    .array(z.looseObject({ api_human_name: shortText.optional(), api_id: idSchema.optional() }))
+    .array(storedLooseObject({ api_human_name: shortText.optional(), api_id: idSchema.optional() }))
     .max(10_000)
     .nullable()
     .optional(),

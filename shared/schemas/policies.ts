@@ -1,19 +1,28 @@
 import * as z from 'zod';
-import { idSchema, looseObject, okEnvelope, shortText } from './common';
+import { idSchema, okEnvelope, shortText } from './common';
 import { LIMITS } from '../limits';
 import { accessRightsSchema } from './keys';
 import { smoothingSchema } from './smoothing';
-import { storableBody, storableNumber } from './numbers';
+import { storableBody, storableNumber, storedLooseObject, storedObject } from './storable';
 
 const int = z.number().int();
 
-/** Which parts of a key a policy sets; none set means all of them (contract §6). */
-export const partitionsSchema = z.looseObject({
+const KEY_WIDE_PARTITIONS = ['acl', 'complexity', 'quota', 'rate_limit'] as const;
+const isTrue = (name: string) => ({ required: [name], properties: { [name]: { const: true } } });
+
+/**
+ * Which parts of a key a policy sets; none set means all of them (contract §6). per_api alone
+ * (perApiAlone below) is said in JSON Schema for the document.
+ */
+export const partitionsSchema = storedLooseObject({
   acl: z.boolean().optional(),
   complexity: z.boolean().optional(),
   per_api: z.boolean().optional(),
   quota: z.boolean().optional(),
   rate_limit: z.boolean().optional(),
+}).meta({
+  description: 'per_api true cannot be combined with acl, complexity, quota or rate_limit true',
+  not: { allOf: [isTrue('per_api'), { anyOf: KEY_WIDE_PARTITIONS.map(isTrue) }] },
 });
 export type Partitions = z.infer<typeof partitionsSchema>;
 
@@ -24,13 +33,13 @@ const policyFields = {
   active: z.boolean().optional(),
   date_created: z.string().max(64).optional(),
   enable_http_signature_validation: z.boolean().optional(),
-  graphql_access_rights: looseObject.nullable().optional(),
+  graphql_access_rights: storedObject.nullable().optional(),
   hmac_enabled: z.boolean().optional(),
   is_inactive: z.boolean().optional(),
   key_expires_in: int.optional(),
   last_updated: z.string().max(64).optional(),
   max_query_depth: int.optional(),
-  meta_data: looseObject.nullable().optional(),
+  meta_data: storedObject.nullable().optional(),
   name: shortText.optional(),
   org_id: z.union([idSchema, z.literal('')]).optional(),
   partitions: partitionsSchema.optional(),
@@ -50,17 +59,17 @@ const policyFields = {
  */
 function perApiAlone(p: { partitions?: Partitions | undefined }, ctx: z.RefinementCtx) {
   const parts = p.partitions;
-  if (parts?.per_api && (parts.acl || parts.complexity || parts.quota || parts.rate_limit)) {
+  if (parts?.per_api && KEY_WIDE_PARTITIONS.some((k) => parts[k])) {
     ctx.addIssue({ code: 'custom', path: ['partitions', 'per_api'], message: 'per_api cannot be combined with acl, complexity, quota or rate_limit' });
   }
 }
 
 /** A policy; `id` is the client's (required on POST /gw/policies). */
-export const policySchema = storableBody(z.looseObject(policyFields).superRefine(perApiAlone));
+export const policySchema = storableBody(storedLooseObject(policyFields).superRefine(perApiAlone));
 export type Policy = z.infer<typeof policySchema>;
 
 /** A policy as the dashboard writes it: `id` optional (a create generates 24 hex; an update takes the path's). */
-export const policyDashboardSchema = storableBody(z.looseObject({ ...policyFields, id: idSchema.optional() }).superRefine(perApiAlone));
+export const policyDashboardSchema = storableBody(storedLooseObject({ ...policyFields, id: idSchema.optional() }).superRefine(perApiAlone));
 export type PolicyDashboard = z.infer<typeof policyDashboardSchema>;
 
 /** GET /api/portal/policies: a page of the organisation's policies, in the spec's policy wrapper names. */
@@ -71,7 +80,7 @@ export const policyPageSchema = z.object({ Data: z.array(policySchema), Pages: i
  * becomes its id. The import takes it through `importedPolicySchema`'s preprocess; this states
  * the same rules for the OpenAPI document, which cannot express a preprocess.
  */
-export const exportedPolicySchema = storableBody(z.looseObject({ ...policyFields, id: z.literal('').optional(), _id: idSchema }).superRefine(perApiAlone));
+export const exportedPolicySchema = storableBody(storedLooseObject({ ...policyFields, id: z.literal('').optional(), _id: idSchema }).superRefine(perApiAlone));
 
 /** Exported policies may carry only the database `_id` (their `id` blank): that id is kept. */
 export const importedPolicySchema = z.preprocess((v) => {
@@ -87,7 +96,7 @@ export const importedPolicySchema = z.preprocess((v) => {
  * and no number anywhere in the body may be one storage cannot hold (contract §11).
  */
 export const policyImportSchema = storableBody(
-  z.looseObject({
+  storedLooseObject({
     Data: z
       .array(importedPolicySchema)
       .min(1)
@@ -101,6 +110,8 @@ export const policyImportSchema = storableBody(
       }),
     Pages: int.min(0).optional(),
   }),
+  // Each policy is stored as an item of its own, two levels inside this body (Data, its index).
+  2,
 );
 
 /** Answer of POST /admin/policies/import: Meta maps each imported id to true. */

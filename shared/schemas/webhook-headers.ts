@@ -1,5 +1,5 @@
 /**
- * What a webhook's `header_map` may hold (README "Webhooks"). Checked when a hook is written, and
+ * What a webhook's `header_map` may hold (docs/using/events-and-webhooks.md). Checked when a hook is written, and
  * meant to be checked again when it is delivered, so these are plain functions without I/O.
  */
 

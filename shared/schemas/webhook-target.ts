@@ -1,6 +1,6 @@
 import { addressRefusal, privateTargetsAllowed } from '../ip-addresses';
 
-/** Longest webhook target URL (README "Limits"). */
+/** Longest webhook target URL (docs/reference/limits.md). */
 export const MAX_TARGET_CHARS = 2048;
 
 /**

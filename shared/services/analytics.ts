@@ -3,17 +3,20 @@
  * updates; the dashboard reads a key's activity over whole days (contract §9).
  */
 import { NotFound } from '../errors';
-import { activityRange, aggregateActivity, batchFingerprint, chunksOf, COUNTERS_PER_CHUNK, pageRows, planIngest, type KeyInfo } from '../domain/analytics';
-import { mapLimit } from '../domain/concurrency';
-import { pageRequest } from '../domain/paging';
+import { activityRange, aggregateActivity, batchFingerprint, COUNTERS_PER_CHUNK, planIngest, type KeyInfo } from '../domain/analytics';
+import { slicesOf } from '../lib/slices';
+import { mapLimit } from '../lib/concurrency';
+import { pageRequest, pageRows } from '../domain/paging';
 import type { AnalyticsRecord, KeyActivityParams } from '../schemas/analytics';
 import type { PageQuery } from '../schemas/common';
 import { serviceKey } from '../secrets';
 import { summariseUsage, usageRange, usageRows, type Resolution } from '../domain/usage';
 import type { UsageParams } from '../schemas/analytics';
-import { appliedChunks, applyBounds, applyUsageMaxima, claimBatch, readApiUsage, readKeyCounters, writeChunk } from '../store/analytics';
+import { claimBatch, loadAppliedChunks, saveChunk } from '../store/analytics-batches';
+import { loadApiUsage, saveUsageMaxima } from '../store/api-usage';
+import { loadKeyCounters, saveCounterBounds } from '../store/key-activity';
 import { loadKeySession, loadKeySessions } from '../store/keys';
-import { ownApiSummary } from './own-apis';
+import { orgApiSummary } from './org-apis';
 
 /** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
 const CHUNK_WRITERS = 4;
@@ -42,7 +45,7 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
     const claim = await claimBatch(batchId, batchFingerprint(records), plan.refused);
     plan = planIngest(records, keyOf, claim.refused);
     chunkOf = (n) => ({ batchId, run: claim.run, n });
-    if (claim.retry) applied = await appliedChunks(batchId, claim.run);
+    if (claim.retry) applied = await loadAppliedChunks(batchId, claim.run);
   }
   // Each stored record also adds to its API's hourly usage: the runs of those counters are numbered
   // after the key counters', so a retried batch finds both among its applied chunks.
@@ -51,17 +54,17 @@ export async function ingestRecords(records: readonly AnalyticsRecord[], batchId
     records.filter((_, i) => !skip.has(i)),
     (r) => r.org_id || keyOf(r.key_hash)?.org_id || '',
   );
-  const keyChunks = chunksOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof writeChunk>[0], n }));
-  const usageChunks = chunksOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
+  const keyChunks = slicesOf(plan.deltas, COUNTERS_PER_CHUNK).map((deltas, n) => ({ deltas: deltas as Parameters<typeof saveChunk>[0], n }));
+  const usageChunks = slicesOf(usage, COUNTERS_PER_CHUNK).map((u, i) => ({ deltas: { usage: u }, n: keyChunks.length + i }));
   // The marker in each transaction still guards a chunk that a concurrent attempt applies meanwhile.
   await mapLimit(
     [...keyChunks, ...usageChunks].filter((c) => !applied.has(c.n)),
     CHUNK_WRITERS,
-    (c) => writeChunk(c.deltas, chunkOf(c.n)),
+    (c) => saveChunk(c.deltas, chunkOf(c.n)),
   );
   // Also after a retry: the attempt that applied the chunks may have died before this step.
-  await applyBounds(plan.deltas);
-  await applyUsageMaxima(usage);
+  await saveCounterBounds(plan.deltas);
+  await saveUsageMaxima(usage);
   return { stored: plan.stored, unknown_keys: plan.unknown, counters: plan.deltas.length };
 }
 
@@ -73,8 +76,8 @@ export async function keyActivity(orgId: string, params: KeyActivityParams, quer
   const range = activityRange(params);
   const key = await loadKeySession(params.keyHash);
   if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
-  const rows = aggregateActivity(params.keyHash, await readKeyCounters(params.keyHash, range));
-  return pageRows(rows, pageRequest(query), `${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));
+  const rows = aggregateActivity(params.keyHash, await loadKeyCounters(params.keyHash, range));
+  return pageRows(rows, pageRequest(query), `activity ${params.keyHash}/${range.from}/${range.to}`, await serviceKey('cursor'));
 }
 
 /**
@@ -83,9 +86,9 @@ export async function keyActivity(orgId: string, params: KeyActivityParams, quer
  */
 export async function apiUsage(orgId: string, params: UsageParams & { apiID: string }, resolution: Resolution) {
   const range = usageRange(params, resolution);
-  const api = await ownApiSummary(orgId, params.apiID);
+  const api = await orgApiSummary(orgId, params.apiID);
   if (!api) throw new NotFound(`API ${params.apiID} not found`);
-  const items = await readApiUsage(orgId, api.api_id, range.firstHour, range.lastHour);
+  const items = await loadApiUsage(orgId, api.api_id, range.firstHour, range.lastHour);
   return { resolution, from: range.from, to: range.to, data: usageRows(items, range) };
 }
 
@@ -95,6 +98,6 @@ export async function keyUsage(orgId: string, params: UsageParams & { keyHash: s
   const key = await loadKeySession(params.keyHash);
   if (!key || key.org_id !== orgId) throw new NotFound(`key ${params.keyHash} not found`);
   const days = { from: range.from.slice(0, 10), to: range.lastHour.slice(0, 10), days: 0 };
-  const items = await readKeyCounters(params.keyHash, days);
+  const items = await loadKeyCounters(params.keyHash, days);
   return { resolution, from: range.from, to: range.to, data: usageRows(items as unknown as Parameters<typeof usageRows>[0], range) };
 }

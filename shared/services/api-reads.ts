@@ -8,7 +8,7 @@ import { publicView } from '../domain/oas-document';
 import { pageRequest } from '../domain/paging';
 import type { ApiListQuery } from '../schemas/apis';
 import { loadApi, loadApiPage, type StoredApi } from '../store/apis';
-import { ownApi } from './own-apis';
+import { orgApi } from './org-apis';
 
 type Obj = Record<string, unknown>;
 
@@ -33,15 +33,15 @@ export async function listOrgApis(orgId: string, query: ApiListQuery) {
 }
 
 /** GET /api/apis/{apiID}: an API of the caller's organisation (api_id or database id) as its listing entry; 404 otherwise. */
-export async function getOwnApiEntry(orgId: string, anyId: string) {
-  const api = await ownApi(orgId, anyId);
+export async function getOrgApiEntry(orgId: string, anyId: string) {
+  const api = await orgApi(orgId, anyId);
   if (!api) throw new NotFound(`API ${anyId} not found`);
   return { entry: listingEntry(api), version: api.version };
 }
 
 /** GET /api/apis/oas/{apiID}: an OAS API of the caller's organisation; 404 for classic, unknown or another organisation's. */
-export async function getOwnOasApi(orgId: string, anyId: string, mode: string | undefined): Promise<{ document: Obj; version: number }> {
-  const api = await ownApi(orgId, anyId);
+export async function getOrgOasApi(orgId: string, anyId: string, mode: string | undefined): Promise<{ document: Obj; version: number }> {
+  const api = await orgApi(orgId, anyId);
   if (!api?.oas) throw new NotFound(`OAS API ${anyId} not found`);
   return { document: mode === 'public' ? publicView(api.oas) : api.oas, version: api.version };
 }

@@ -14,13 +14,13 @@ import { classicToOas } from '../domain/oas-classic';
 import { GW_EXTENSION, normaliseOasWriteBody } from '../domain/oas-document';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { VersionQuery } from '../schemas/import';
-import { deleteApiItems, insertApi, loadApi, loadApiSummaries, replaceApiItems, saveApi, type StoredApi } from '../store/apis';
+import { removeApiItems, insertApi, loadApi, loadApiSummaries, saveApiItems, saveApi, type StoredApi } from '../store/apis';
 import { writeItems, type TxItem } from '../store/db/transactions';
 import { retryWhileMoved, writeVersioned } from '../store/db/versioned-write';
-import { clientDeleteItems } from '../store/oauth-clients';
-import { requireOwnReferences } from './definition-references';
+import { removeClientItems } from '../store/oauth-clients';
+import { requireOrgReferences } from './definition-references';
 import { assertHandlersNameHooks } from './hooks';
-import { ownApi } from './own-apis';
+import { orgApi } from './org-apis';
 
 type Obj = Record<string, unknown>;
 
@@ -44,13 +44,13 @@ export type Writer = { org?: undefined } | { org: string };
 
 /** The checks of every definition write: references of a dashboard write in its organisation, webhook handlers. */
 async function checkDefinition(record: ApiRecord, by: Writer): Promise<void> {
-  if (by.org !== undefined) await requireOwnReferences(by.org, record, { versions: true });
+  if (by.org !== undefined) await requireOrgReferences(by.org, record, { versions: true });
   await assertHandlersNameHooks(record.org_id, record.classic);
 }
 
 /** The API a write replaces: for a dashboard write, only the caller's, by api_id or database id; 404 otherwise. */
 async function existingApi(apiId: string, by: Writer): Promise<StoredApi> {
-  const existing = by.org === undefined ? await loadApi(apiId) : await ownApi(by.org, apiId);
+  const existing = by.org === undefined ? await loadApi(apiId) : await orgApi(by.org, apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   return existing;
 }
@@ -131,7 +131,7 @@ const unknownBase = (id: string) => new Unprocessable(`base API ${id} does not e
 
 /** The base named by the query, in the child's organisation and in OAS form; 422 otherwise. */
 async function loadBase(baseId: string, orgId: string, childApiId: string): Promise<StoredApi> {
-  const base = await ownApi(orgId, baseId);
+  const base = await orgApi(orgId, baseId);
   if (!base) throw unknownBase(baseId);
   if (base.api_id === childApiId) {
     throw new Unprocessable('an API cannot be a version of itself', [{ path: 'query.base_api_id', message: 'is the API itself' }]);
@@ -148,7 +148,7 @@ async function loadBase(baseId: string, orgId: string, childApiId: string): Prom
  */
 function baseItems(base: StoredApi, gateway: Obj, stamp: string): TxItem[] {
   const doc = { ...base.oas!, [GW_EXTENSION]: gateway };
-  return replaceApiItems(recordFromOas(doc, stamp, base), base, { subject: false });
+  return saveApiItems(recordFromOas(doc, stamp, base), base, { subject: false });
 }
 
 function linkedBaseItems(base: StoredApi, childApiId: string, q: VersionQuery, stamp: string): TxItem[] {
@@ -262,12 +262,12 @@ async function liveChildren(base: StoredApi): Promise<string[]> {
  * overwritten).
  */
 async function deleteItems(api: StoredApi): Promise<TxItem[]> {
-  const clients = await clientDeleteItems(api.api_id);
+  const clients = await removeClientItems(api.api_id);
   // One transaction holds at most 100 items; an API with very many clients asks for them first.
   if (clients.length > MAX_CLIENTS_IN_DELETE) {
     throw new Conflict(`API ${api.api_id} has ${clients.length} OAuth clients; delete them first (at most ${MAX_CLIENTS_IN_DELETE} go with the API)`);
   }
-  const items = [...deleteApiItems(api), ...clients];
+  const items = [...removeApiItems(api), ...clients];
   if (!api.base_api_id) return items;
   const base = await loadApi(api.base_api_id);
   // Nothing to unlink when the base is gone or no longer lists this version.

@@ -3,7 +3,7 @@
  * by their custom `id`: ids, stamps and defaults. The only kind is oas-template (422 for another).
  */
 import { NotFound, Unprocessable } from '../errors';
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset, type AssetInput } from '../schemas/assets';

@@ -9,8 +9,9 @@ import { config } from '../config';
 import { auditPatch, withoutPersonalData } from '../domain/audit';
 import { pageRequest } from '../domain/paging';
 import { allows, type StoredPermissions } from '../domain/permissions';
+import { errorField, logger } from '../observability/logger';
 import type { AdminAuditListQuery, AuditListQuery } from '../schemas/audit';
-import { readAuditedChange, type AuditedChange } from '../store/audit-feed';
+import { loadAuditedChange, type AuditedChange } from '../store/audit-feed';
 import { loadAuditPage, putAuditEntry, type AuditEntry } from '../store/audit-log';
 import type { FeedRecord } from '../store/change-feed';
 
@@ -46,21 +47,13 @@ export async function recordAuditTrail(records: readonly FeedRecord[]): Promise<
   await Promise.all(
     records.map(async (r) => {
       try {
-        const change = await readAuditedChange(r);
+        const change = await loadAuditedChange(r);
         const entry = change && entryOf(change);
         if (entry) await putAuditEntry(entry, Math.floor(Date.parse(entry.at) / 1000) + retentionSeconds);
       } catch (e) {
         const seq = r.dynamodb?.SequenceNumber;
         if (!seq) throw e;
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            time: new Date().toISOString(),
-            msg: 'audit trail: record failed; it is handed over again',
-            sequence: seq,
-            error: e instanceof Error ? e.message : String(e),
-          }),
-        );
+        logger.error('audit trail: record failed; it is handed over again', { sequence: seq, error: errorField(e) });
         failed.push(seq);
       }
     }),

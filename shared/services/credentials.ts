@@ -6,8 +6,8 @@
  * within CACHE_SECONDS.
  */
 import { config } from '../config';
-import { sha256Hex } from '../domain/hashing';
-import { TtlCache } from '../domain/ttl-cache';
+import { sha256Hex } from '../lib/hashing';
+import { TtlCache } from '../lib/ttl-cache';
 import { loadAccessKeyOwner, type AccessKeyOwner } from '../store/users';
 
 const accessKeyCache = new TtlCache<AccessKeyOwner>(() => config().cacheMs);

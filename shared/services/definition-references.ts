@@ -15,7 +15,7 @@ import { missingApis, resolvePolicies } from './references';
  * that is not `orgId`'s. A streams patch leaves `versions`
  * off: its version list is the stored one, which the patch cannot change.
  */
-export async function requireOwnReferences(orgId: string, api: Pick<ApiRecord, 'oas' | 'classic'>, opts: { versions: boolean }): Promise<void> {
+export async function requireOrgReferences(orgId: string, api: Pick<ApiRecord, 'oas' | 'classic'>, opts: { versions: boolean }): Promise<void> {
   const refs = definitionRefs(api);
   const [apis, policies] = await Promise.all([opts.versions ? missingApis(refs.versionApis, orgId) : [], resolvePolicies(refs.policies, orgId)]);
   if (apis.length) {

@@ -1,13 +1,13 @@
 /**
  * What the data plane records for webhooks (contract §11). The check never calls a webhook: a
  * refusal, or a spend that crossed a `monitor.trigger_limits` percentage, becomes one PutItem of
- * an event item, which the table's change feed carries to the delivery (services/deliveries.ts).
+ * an event item, which the table's change feed carries to the delivery (services/delivery-routing.ts).
  * Kept apart from the delivery so the check's function loads none of it.
  */
 import { randomUUID } from 'node:crypto';
 import { crossedTriggers, EVENT_MESSAGES, EVENT_OF_REFUSAL, type CheckEvent, type EventPayload } from '../domain/events';
 import { isUnlimited, type DenialReason } from '../domain/quota';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import { errorField, logger } from '../observability/logger';
 import { putEvent } from '../store/events';
 

@@ -1,22 +1,23 @@
 /**
- * External authorization for nginx `auth_request` and Envoy `ext_authz` (README "Put an API
- * behind it"): the original request's API is found by its host and path, then the decision is
- * the check's own (session-check.ts: decide), with its single write and its events. Only the
- * answer's shape differs: a missing or unknown key is 401 (what gateways send a client to
+ * External authorization for nginx `auth_request` and Envoy `ext_authz`
+ * (docs/using/serving-apis.md): the original request's API is found by its host and path, then the
+ * decision is the check's own (session-check.ts: decide), with its single write and its events.
+ * Only the answer's shape differs: a missing or unknown key is 401 (what gateways send a client to
  * authenticate), and everything the gateway passes on travels in headers.
  */
 import { config } from '../config';
 import { DENIAL_STATUS } from '../domain/quota';
-import { forwardedRequest, listenPathCandidates } from '../domain/forwarded-request';
+import { forwardedRequest, listenPathCandidates, pathUnder } from '../domain/forwarded-request';
 import { servingClaim } from '../domain/listen-paths';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import { Refusal } from '../errors';
+import { loadApi } from '../store/apis';
 import { claimsAt } from '../store/listen-claims';
 import { decide, rateHeadersOf, refusalMessage } from './session-check';
 
 interface FoundApi {
   apiId: string;
-  /** The path the API sees after its listen path. */
+  /** The path the API sees after its listen path, when it is known. */
   apiPath: string | undefined;
 }
 
@@ -47,9 +48,32 @@ async function apiAt(host: string, path: string): Promise<FoundApi | undefined> 
     holders,
   );
   if (!best) return undefined;
-  const result = { apiId: best.api_id, apiPath: candidates.find((x) => x.listenPath === best.path)?.rest };
+  const result = { apiId: best.api_id, apiPath: pathUnder(path, best.path) };
   found.set(memo, result);
   return result;
+}
+
+/**
+ * The API the gateway names (X-Gw-Api-Id), with the path after its listen path when the gateway
+ * names that too (X-Gw-Listen-Path); none when the decided path is not under it (a gateway's
+ * location matching may differ from the decided path: `/books/../admin` is not /books').
+ */
+function pinnedApi(apiId: string, listenPath: string | undefined, path: string): FoundApi | undefined {
+  if (listenPath === undefined) return { apiId, apiPath: undefined };
+  const apiPath = pathUnder(path, listenPath);
+  return apiPath === undefined ? undefined : { apiId, apiPath };
+}
+
+/** Whether an API is keyless and active, for CACHE_SECONDS: a gateway that routes it without a key is told the path only then. */
+const keylessApis = new TtlCache<boolean>(() => config().cacheMs);
+
+async function isKeyless(apiId: string): Promise<boolean> {
+  const hit = keylessApis.get(apiId);
+  if (hit !== undefined) return hit;
+  const api = await loadApi(apiId);
+  const keyless = api?.classic.use_keyless === true && api.classic.active !== false;
+  keylessApis.set(apiId, keyless);
+  return keyless;
 }
 
 /**
@@ -65,12 +89,15 @@ export async function authorizeForwarded(
   if (!req.path.ok)
     throw new Refusal(400, `The request path holds ${req.path.reason}, which upstreams read in different ways`, { allowed: false, reason: 'AmbiguousPath' });
   const path = req.path.path;
-  if (!req.key) throw new Refusal(401, `No key in ${req.keyFrom}`, { allowed: false, reason: 'NoKey' }, { 'WWW-Authenticate': 'Bearer' });
-  const api = req.apiId ? { apiId: req.apiId, apiPath: undefined } : await apiAt(req.host, path);
+  const api = req.apiId ? pinnedApi(req.apiId, req.listenPath, path) : await apiAt(req.host, path);
   if (!api) throw new Refusal(404, `No API listens on ${req.host || 'this host'} at ${path}`, { allowed: false, reason: 'UnknownApi' });
+  // The path decided on travels with the answer, so the gateway sends the upstream that very path
+  // (X-Gw-Api-Path: the same after the listen path, for an API that strips it).
+  const paths = { 'X-Gw-Api-Id': api.apiId, 'X-Gw-Path': path, ...(api.apiPath ? { 'X-Gw-Api-Path': api.apiPath } : {}) };
+  if (req.keyless && (await isKeyless(api.apiId))) return paths;
+  if (!req.key) throw new Refusal(401, `No key in ${req.keyFrom}`, { allowed: false, reason: 'NoKey' }, { 'WWW-Authenticate': 'Bearer' });
   const result = await decide({ key: req.key, api_id: api.apiId, path, api_path: api.apiPath, method: req.method });
-  // The path decided on travels with the answer, so the gateway sends the upstream that very path.
-  const headers = { 'X-Gw-Api-Id': api.apiId, 'X-Gw-Path': path, ...rateHeadersOf(result) };
+  const headers = { ...paths, ...rateHeadersOf(result) };
   if (!result.allowed) {
     const status = result.reason === 'UnknownKey' ? 401 : DENIAL_STATUS[result.reason];
     throw new Refusal(

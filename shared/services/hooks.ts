@@ -9,7 +9,7 @@
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
 import { handlerLimitProblems, hookIdsOf } from '../domain/event-handlers';
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import { maskCredentials } from '../domain/credential-members';
 import { keepMaskedHeaderValues } from '../domain/hook-headers';
 import { keepMaskedTargetCredentials } from '../domain/hook-target';
@@ -21,7 +21,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
 import { writeVersioned } from '../store/db/versioned-write';
-import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, removeHook, saveHook, setSigningSecret } from '../store/hooks';
+import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, removeHook, saveHook, saveSigningSecret } from '../store/hooks';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
 
@@ -49,7 +49,7 @@ export async function createHook(orgId: string, input: HookInput): Promise<{ hoo
 /** A new signing secret for the hook, answered once; deliveries from now on are signed with it. */
 export async function rotateSigningSecret(orgId: string, hookId: string): Promise<{ version: number; signingSecret: string }> {
   const { secret, sealed } = await sealedSecret(orgId, hookId);
-  return { version: await setSigningSecret(orgId, hookId, sealed), signingSecret: secret };
+  return { version: await saveSigningSecret(orgId, hookId, sealed), signingSecret: secret };
 }
 
 /** The clear signing secret of a stored hook, for signing a delivery; undefined when it cannot be opened. */

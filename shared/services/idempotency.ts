@@ -18,9 +18,9 @@ import {
   claimRecord,
   completeRecord,
   completeRecordWithoutReply,
-  deleteRecord,
-  readRecord,
-  readReplyParts,
+  removeRecord,
+  loadRecord,
+  loadReplyParts,
   REPLY_PART_BYTES,
   type IdempotencyRecord,
 } from '../store/idempotency';
@@ -56,7 +56,7 @@ export async function claimIdempotencyKey(scope: string, key: string, request: r
   const id = await recordId(scope, key);
   const requestHash = await fingerprint(scope, request);
   if (await claimRecord(scope, id, requestHash)) return { kind: 'claimed' };
-  const record = await readRecord(scope, id);
+  const record = await loadRecord(scope, id);
   if (!record) return claimIdempotencyKey(scope, key, request);
   if (record.request_hash !== requestHash) return { kind: 'mismatch' };
   if (record.state !== 'done') return { kind: 'in-progress' };
@@ -72,7 +72,7 @@ async function openRecord(scope: string, key: string, record: IdempotencyRecord)
   const { sealed } = record;
   if (sealed === undefined) return undefined;
   if (typeof sealed === 'string') return unseal(sealed, await sealingKey(scope, key), scope);
-  const rest = record.parts > 1 ? await readReplyParts(scope, await recordId(scope, key), record.parts) : [];
+  const rest = record.parts > 1 ? await loadReplyParts(scope, await recordId(scope, key), record.parts) : [];
   return rest ? openReply([sealed, ...rest], await sealingKey(scope, key), scope) : undefined;
 }
 
@@ -88,5 +88,5 @@ export async function completeIdempotencyKeyWithoutReply(scope: string, key: str
 
 /** A request that failed created nothing, so its key is released for a retry. */
 export async function releaseIdempotencyKey(scope: string, key: string): Promise<void> {
-  await deleteRecord(scope, await recordId(scope, key));
+  await removeRecord(scope, await recordId(scope, key));
 }

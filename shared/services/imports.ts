@@ -14,7 +14,7 @@ import { importDocumentOf } from '../net/import-source';
 import { loadAsset } from '../store/assets';
 import { createApiWithVersion } from './apis';
 import { assertHandlersNameHooks } from './hooks';
-import { requireOwnReferences } from './definition-references';
+import { requireOrgReferences } from './definition-references';
 
 /**
  * POST /api/apis/oas/import: JSON or YAML (415 otherwise) or {"url"}; 400 with the validator's
@@ -31,7 +31,7 @@ export async function importApi(orgId: string, rawBody: string | undefined, cont
   }
   await validateOpenApi(doc);
   const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), config().upstreamAllowedHosts);
-  await requireOwnReferences(orgId, record, { versions: true });
+  await requireOrgReferences(orgId, record, { versions: true });
   await assertHandlersNameHooks(orgId, record.classic);
   return createApiWithVersion(record, query).catch((e: unknown) => {
     throw withListenPathHint(e);

@@ -19,7 +19,7 @@ import type { PageQuery } from '../schemas/common';
 import { hashOfUsername, insertKey, loadKey, loadOrgKeyPage, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
 import { putOrgSession } from '../store/org-sessions';
 import { loadPolicies, type StoredPolicy } from '../store/policies';
-import { ownApiSummary } from './own-apis';
+import { orgApiSummary } from './org-apis';
 import { missingApis, resolvePolicies } from './references';
 import { effectiveSession, forgetSessions } from './session-cache';
 
@@ -72,7 +72,7 @@ export function createGatewayKey(input: SessionInput & { org_id?: string }): Pro
 }
 
 /** POST /admin/org/keys: a key of the organisation in org_id (422 when it does not exist). */
-export async function createOrganisationKey(input: SessionInput & { org_id: string }) {
+export async function createKeyForOrganisation(input: SessionInput & { org_id: string }) {
   const { key, hash, shown } = await issueKey(input, input.org_id);
   return { api_model: {}, key_id: key, data: shown, key_hash: hash };
 }
@@ -83,7 +83,7 @@ export async function createOrganisationKey(input: SessionInput & { org_id: stri
  * the key's organisation (422 as for one that does not exist). Resets the live quota unless
  * `reset` is false. `hash` makes a new password's scrypt hash once, whatever the attempts.
  */
-async function updateKey(
+async function replaceKeySession(
   current: KeyItem,
   input: SessionInput,
   reset: boolean,
@@ -119,17 +119,17 @@ async function updateKey(
 }
 
 /**
- * PUT /api/apis/{apiID}/keys/{keyID}: the API (id or api_id) and the key must be the caller's
+ * PUT /api/apis/{apiID}/keys/{keyRef}: the API (id or api_id) and the key must be the caller's
  * organisation's, and the key must grant the API; otherwise 404. 412 on a stale If-Match.
  */
-export async function updateKeyFromDashboard(
+export async function replaceOrgKeyOfApi(
   orgId: string,
-  params: { apiID: string; keyID: string },
+  params: { apiID: string; keyRef: string },
   query: KeyLookup & { suppress_reset?: boolean },
   input: SessionInput,
   ifMatch: IfMatch | undefined,
 ) {
-  const api = await ownApiSummary(orgId, params.apiID);
+  const api = await orgApiSummary(orgId, params.apiID);
   if (!api) throw new NotFound(`API ${params.apiID} not found`);
   let hashed: Promise<string> | undefined;
   const hashOnce = (password: string) => (hashed ??= hashPassword(password));
@@ -137,15 +137,15 @@ export async function updateKeyFromDashboard(
     what: 'the key',
     ifMatch,
     read: async () => {
-      const current = await findOwnKey(orgId, params.keyID, query);
+      const current = await findOrgKey(orgId, params.keyRef, query);
       if (!(await effectiveSession(current.session)).access_rights?.[api.api_id]) throw new NotFound(`the key does not grant API ${params.apiID}`);
       return current;
     },
     notFound: () => new NotFound('key not found'),
-    write: (current) => updateKey(current, input, !query.suppress_reset, hashOnce),
+    write: (current) => replaceKeySession(current, input, !query.suppress_reset, hashOnce),
   });
   const data = await showKey(item, effective);
-  return { result: { api_model: {}, key_id: params.keyID, data, key_hash: item.session.key_hash }, version: item.version };
+  return { result: { api_model: {}, key_id: params.keyRef, data, key_hash: item.session.key_hash }, version: item.version };
 }
 
 /** The stored key a path id names (the key or its hash, as `q` says); 404 when none. */
@@ -157,7 +157,7 @@ async function findKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<K
  * A key of `orgId` named by a path id: key, hash, or basic-auth user name (looked up within the
  * organisation); a key of another organisation is 404 like an unknown one.
  */
-async function findOwnKey(orgId: string, keyId: string, q: KeyLookup): Promise<KeyItem> {
+async function findOrgKey(orgId: string, keyId: string, q: KeyLookup): Promise<KeyItem> {
   const hashes = q.username ? [await hashOfUsername(orgId, keyId)].filter((h): h is string => !!h) : candidateHashes(keyId, q);
   const item = await firstKey(hashes);
   if (item.session.org_id !== orgId) throw new NotFound('key not found');
@@ -182,13 +182,13 @@ async function showKey(item: KeyItem, effective?: StoredKey): Promise<StoredKey>
   return shownSession(effective, item.live, effective.quota_max, nowSeconds());
 }
 
-/** GET /gw/keys/{keyID}: the effective session with its live quota, and its version. */
+/** GET /gw/keys/{keyRef}: the effective session with its live quota, and its version. */
 export async function getKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<{ session: StoredKey; version: number }> {
   const item = await findKey(keyId, q);
   return { session: await showKey(item), version: item.version };
 }
 
-/** DELETE /gw/keys/{keyID}: the key, its live quotas and its user-name marker go together; answers its hash. */
+/** DELETE /gw/keys/{keyRef}: the key, its live quotas and its user-name marker go together; answers its hash. */
 export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): Promise<string> {
   const { session } = await findKey(keyId, q);
   await writeVersioned({
@@ -212,7 +212,7 @@ export async function setOrganisationSession(orgId: string, session: KeySession,
 // --- the dashboard's keys, by hash (self-service) ----------------------------------------------
 
 /** A key of `orgId` by its hash, or undefined (another organisation's is undefined like an unknown one). */
-async function ownKeyByHash(orgId: string, hash: string): Promise<KeyItem | undefined> {
+async function orgKeyByHash(orgId: string, hash: string): Promise<KeyItem | undefined> {
   const item = await loadKey(hash);
   return item?.session.org_id === orgId ? item : undefined;
 }
@@ -223,41 +223,41 @@ const keyNotFound = () => new NotFound('key not found');
  * POST /api/keys: a key of the caller's organisation (an org_id in the body must be the caller's,
  * else 400); every API and policy it names must be the organisation's (422 as for a missing one).
  */
-export async function createDashboardKey(orgId: string, input: SessionInput & { org_id?: string }) {
+export async function createOrgKey(orgId: string, input: SessionInput & { org_id?: string }) {
   callerOrg(input.org_id, orgId, 'body.org_id');
   const { org_id: _o, ...session } = input;
   const { key, hash, shown } = await issueKey(session, orgId, orgId);
   return { api_model: {}, key_id: key, key_hash: hash, data: shown };
 }
 
-/** GET /api/keys/{keyID} (the hash): the effective session with its live quota, and its version; 404 unless the caller's. */
-export async function getDashboardKey(orgId: string, hash: string) {
-  const item = await ownKeyByHash(orgId, hash);
+/** GET /api/keys/{keyHash} (the hash): the effective session with its live quota, and its version; 404 unless the caller's. */
+export async function getOrgKey(orgId: string, hash: string) {
+  const item = await orgKeyByHash(orgId, hash);
   if (!item) throw keyNotFound();
   return { result: { api_model: {}, key_hash: hash, data: await showKey(item) }, version: item.version };
 }
 
 /**
- * PUT /api/keys/{keyID} (the hash): replaces the session of a key of the caller's organisation
+ * PUT /api/keys/{keyHash} (the hash): replaces the session of a key of the caller's organisation
  * (server-owned fields kept); the live quota is reset only with `reset`. 404 unless the caller's,
  * 412 on a stale If-Match, 422 for an API or policy that is not the organisation's.
  */
-export async function replaceDashboardKey(orgId: string, hash: string, input: SessionInput, reset: boolean, ifMatch: IfMatch | undefined) {
+export async function replaceOrgKey(orgId: string, hash: string, input: SessionInput, reset: boolean, ifMatch: IfMatch | undefined) {
   let hashed: Promise<string> | undefined;
   const hashOnce = (password: string) => (hashed ??= hashPassword(password));
   const { item, effective } = await writeVersioned({
     what: 'the key',
     ifMatch,
-    read: () => ownKeyByHash(orgId, hash),
+    read: () => orgKeyByHash(orgId, hash),
     notFound: keyNotFound,
-    write: (current) => updateKey(current, input, reset, hashOnce),
+    write: (current) => replaceKeySession(current, input, reset, hashOnce),
   });
   return { result: { api_model: {}, key_hash: hash, data: await showKey(item, effective) }, version: item.version };
 }
 
-/** DELETE /api/keys/{keyID} (the hash): a key of the caller's organisation with its live quotas; 404 unless the caller's, 412 stale If-Match. */
-export async function deleteDashboardKey(orgId: string, hash: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await writeVersioned({ what: 'the key', ifMatch, read: () => ownKeyByHash(orgId, hash), notFound: keyNotFound, write: removeKey });
+/** DELETE /api/keys/{keyHash} (the hash): a key of the caller's organisation with its live quotas; 404 unless the caller's, 412 stale If-Match. */
+export async function deleteOrgKey(orgId: string, hash: string, ifMatch: IfMatch | undefined): Promise<void> {
+  await writeVersioned({ what: 'the key', ifMatch, read: () => orgKeyByHash(orgId, hash), notFound: keyNotFound, write: removeKey });
   forgetSessions();
 }
 
@@ -265,7 +265,7 @@ export async function deleteDashboardKey(orgId: string, hash: string, ifMatch: I
  * GET /api/keys: a page of the organisation's keys, newest first, by hash: APIs and quota as the
  * check enforces them (the policies of the whole page read at once), with the live quota.
  */
-export async function listDashboardKeys(orgId: string, query: PageQuery) {
+export async function listOrgKeys(orgId: string, query: PageQuery) {
   const page = await loadOrgKeyPage(orgId, pageRequest(query));
   const policies = await loadPolicies([...new Set(page.keys.flatMap((k) => policyIdsOf(k.session)))]);
   const now = nowSeconds();

@@ -4,7 +4,7 @@
  * API (400), and neither the ids nor the secret change after the create.
  */
 import { BadRequest, NotFound, Unprocessable } from '../errors';
-import { randomHex, sha256Hex } from '../domain/hashing';
+import { randomHex, sha256Hex } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { pageCount, pageRequest } from '../domain/paging';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
@@ -13,7 +13,7 @@ import { loadApiSummary } from '../store/apis';
 import { writeVersioned } from '../store/db/versioned-write';
 import { insertClient, loadClient, loadClientsOfApi, removeClientOfApi, saveClient, shownClient, type StoredClient } from '../store/oauth-clients';
 import { loadPolicy } from '../store/policies';
-import { ownApiSummary } from './own-apis';
+import { orgApiSummary } from './org-apis';
 
 const clientNotFound = (clientId: string) => new NotFound(`OAuth client ${clientId} not found`);
 
@@ -36,7 +36,7 @@ async function checkPolicy(policyId: string, apiId: string, path: string, within
  * the database id, and another organisation's API is 404 like an unknown one.
  */
 async function requireApi(apiId: string, withinOrg?: string): Promise<string> {
-  const api = withinOrg === undefined ? await loadApiSummary(apiId) : await ownApiSummary(withinOrg, apiId);
+  const api = withinOrg === undefined ? await loadApiSummary(apiId) : await orgApiSummary(withinOrg, apiId);
   if (!api) throw new NotFound(`API ${apiId} not found`);
   return api.api_id;
 }
@@ -81,7 +81,7 @@ export async function createClient(input: OAuthCreate, withinOrg?: string): Prom
  * or a client of another API, is 404; a body naming other ids (400), another secret (400) or a
  * policy that is unknown (422) or lacks the API (400) is refused before If-Match is compared (412).
  */
-export async function updateClient(pathApiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined, withinOrg?: string) {
+export async function replaceClient(pathApiId: string, clientId: string, input: OAuthUpdate, ifMatch: IfMatch | undefined, withinOrg?: string) {
   const apiId = await requireApi(pathApiId, withinOrg);
   return writeVersioned({
     what: `OAuth client ${clientId}`,

@@ -1,5 +1,5 @@
 /** Organisations (admin routes): ids, stamps and the 409 of a taken id. */
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import type { Organisation, OrganisationInput } from '../schemas/organisations';
 import { insertOrganisation } from '../store/organisations';
 

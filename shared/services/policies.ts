@@ -8,16 +8,17 @@ import { callerOrg } from '../domain/caller-org';
 import { apiIdsOf } from '../domain/key-rules';
 import { pageRequest } from '../domain/paging';
 import type { PageQuery } from '../schemas/common';
-import { newDbId } from '../domain/hashing';
+import { newDbId } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { assertBodyIdIsPathId } from '../domain/path-ids';
 import type { Policy, PolicyDashboard } from '../schemas/policies';
 import { writeVersioned } from '../store/db/versioned-write';
+import { logger } from '../observability/logger';
 import {
   insertPolicy,
   loadOrgPolicyPage,
-  loadPolicies,
   loadPolicy,
+  loadPolicyState,
   putPolicies,
   removePolicy,
   savePolicy,
@@ -54,15 +55,15 @@ export async function replacePolicy(policyId: string, policy: Policy, ifMatch: I
     what: `policy ${policyId}`,
     ifMatch,
     read: async () => {
-      const found = await loadPolicy(policyId);
-      return withinOrg === undefined || found?.org_id === withinOrg ? found : undefined;
+      const found = await loadPolicyState(policyId);
+      return withinOrg === undefined || found?.record.org_id === withinOrg ? found : undefined;
     },
     notFound: () => new NotFound(`policy ${policyId} not found`),
     write: async (current) => {
       const next: PolicyRecord = {
         ...policy,
-        _id: current._id,
-        date_created: current.date_created,
+        _id: current.record._id,
+        date_created: current.record.date_created,
         last_updated: new Date().toISOString(),
         version: current.version + 1,
       };
@@ -87,19 +88,13 @@ export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Pr
  */
 export async function importPolicies(policies: readonly Policy[]): Promise<void> {
   const now = new Date().toISOString();
-  const existing = new Map((await loadPolicies(policies.map((p) => p.id))).map((p) => [p.id, p]));
-  await putPolicies(
-    policies.map((p) => {
-      const before = existing.get(p.id);
-      return {
-        ...p,
-        _id: before?._id ?? p._id ?? newDbId(),
-        date_created: before?.date_created ?? now,
-        last_updated: now,
-        version: (before?.version ?? 0) + 1,
-      };
-    }),
-  );
+  await putPolicies(policies, (p, before) => ({
+    ...p,
+    _id: before?._id ?? p._id ?? newDbId(),
+    date_created: before?.date_created ?? now,
+    last_updated: now,
+    version: (before?.version ?? 0) + 1,
+  }));
   forgetSessions();
 }
 
@@ -147,5 +142,15 @@ export async function deleteOrgPolicy(orgId: string, id: string, ifMatch: IfMatc
 /** GET /api/portal/policies: a page of the caller's organisation's policies, oldest first. */
 export async function listOrgPolicies(orgId: string, query: PageQuery) {
   const page = await loadOrgPolicyPage(orgId, pageRequest(query));
+  if (!page.counted) warnUncounted(orgId);
   return { Data: page.data, Pages: page.pages, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) };
+}
+
+const warnedUncounted = new Set<string>();
+
+/** Once per process and organisation: its `pages` of policies stay a lower bound until an operator counts them. */
+function warnUncounted(orgId: string): void {
+  if (warnedUncounted.has(orgId)) return;
+  warnedUncounted.add(orgId);
+  logger.warn('policies of this organisation are not counted yet: Pages is the pages seen; run `npm run count-policies`', { org_id: orgId });
 }

@@ -6,12 +6,12 @@
  * services call forgetSessions), with what the live-quota store remembers of hot keys' shards,
  * so one process (the local stage) never sees a stale session; other warm processes see a
  * change within CACHE_SECONDS. A stale shard layout costs one failed conditional write, never a
- * unit; a stale spent-shard hint is the bound README "Limits" states for hot keys.
+ * unit; a stale spent-shard hint is the bound docs/reference/limits.md states for hot keys.
  */
 import { config } from '../config';
 import { policyIdsOf } from '../domain/key-rules';
 import { applyPolicies } from '../domain/policies';
-import { TtlCache } from '../domain/ttl-cache';
+import { TtlCache } from '../lib/ttl-cache';
 import type { KeySession } from '../schemas/keys';
 import type { StoredKey } from '../store/keys';
 import { forgetCounterHints } from '../store/live-quota/counters';

@@ -142,7 +142,7 @@ export async function decide(input: CheckInput, now: number = nowSeconds()): Pro
   return result;
 }
 
-/** The rate headers of an answer (README "Put an API behind it"): the quota's, and Retry-After on a 429. */
+/** The rate headers of an answer (docs/using/serving-apis.md): the quota's, and Retry-After on a 429. */
 export function rateHeadersOf(result: CheckResult, now: number = nowSeconds()): Record<string, string> {
   if (result.allowed) return quotaHeaders({ quota_max: result.quota_max, remaining: result.quota_remaining, renews: result.quota_renews });
   if (result.until === undefined) return {};

@@ -11,8 +11,8 @@ import { withListenPathHint } from '../domain/listen-paths';
 import { importOptionsOf, type ImportFlagsQuery } from '../schemas/import';
 import { replaceApi } from './apis';
 import { assertHandlersNameHooks } from './hooks';
-import { ownApi } from './own-apis';
-import { requireOwnReferences } from './definition-references';
+import { orgApi } from './org-apis';
+import { requireOrgReferences } from './definition-references';
 
 /**
  * PATCH /api/apis/streams/{apiID}: an unknown API, or another organisation's, is 404 from its
@@ -20,10 +20,10 @@ import { requireOwnReferences } from './definition-references';
  * names that is not the caller's; 409 listen path taken, saying to pass `listenPath`.
  */
 export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: IfMatch | undefined) {
-  const existing = await ownApi(orgId, apiId);
+  const existing = await orgApi(orgId, apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
   const record = patchedStreamsRecord(body, importOptionsOf(query), existing, new Date().toISOString(), config().upstreamAllowedHosts);
-  await requireOwnReferences(orgId, record, { versions: false });
+  await requireOrgReferences(orgId, record, { versions: false });
   await assertHandlersNameHooks(orgId, record.classic);
   await replaceApi(record.api_id, ifMatch, async () => ({ record })).catch((e: unknown) => {
     throw withListenPathHint(e);

@@ -5,7 +5,7 @@
  * once (and everywhere within CACHE_SECONDS).
  */
 import { NotFound } from '../errors';
-import { newDbId, randomHex, sha256Hex } from '../domain/hashing';
+import { newDbId, randomHex, sha256Hex } from '../lib/hashing';
 import type { IfMatch } from '../domain/if-match';
 import { pageRequest } from '../domain/paging';
 import { levelOn } from '../domain/permissions';
@@ -14,7 +14,7 @@ import { hashPassword } from '../domain/passwords';
 import type { PageQuery } from '../schemas/common';
 import type { User, UserCreate, UserUpdate } from '../schemas/users';
 import { writeVersioned } from '../store/db/versioned-write';
-import { insertUser, loadUser, loadUserPage, saveUser, searchUserPage, shownUser, type UserRecord } from '../store/users';
+import { insertUser, loadUser, loadUserPage, saveUser, loadUserSearchPage, shownUser, type UserRecord } from '../store/users';
 import { forgetAccessKeys } from './credentials';
 
 /** A new dashboard access key: answered once, stored as its hash. */
@@ -54,7 +54,7 @@ export function listOrgUsers(orgId: string, query: PageQuery) {
 }
 
 export function searchOrgUsers(orgId: string, query: PageQuery & { q: string }) {
-  return searchUserPage(orgId, query.q, pageRequest(query));
+  return loadUserSearchPage(orgId, query.q, pageRequest(query));
 }
 
 /** A change of one user on the version it was read at (shared/store/db/versioned-write.ts). */
@@ -68,7 +68,7 @@ function writeUser<R>(id: string, ifMatch: IfMatch | undefined, change: (current
  * and changed permissions apply, from the next table read. An omitted password keeps the stored hash,
  * omitted permissions the stored ones (contract §9: `{}` would grant every group).
  */
-export async function updateUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
+export async function replaceUser(id: string, input: UserUpdate, ifMatch: IfMatch | undefined): Promise<{ user: User; version: number }> {
   // Hashing is slow on purpose (scrypt): once, before the change that may be tried again.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const out = await writeUser(id, ifMatch, async (current) => {

@@ -7,7 +7,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, IdTaken, PayloadTooLarge, ResponseTooLarge, type AppError } from '../errors';
-import { decodeChunks, encodeChunks } from '../domain/chunks';
+import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { LIMITS } from '../limits';
 import { ddb, tableName } from './db/client';
@@ -17,8 +17,9 @@ import { listPage } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, orgMustExist, readCount } from './organisations';
+import { countChange, orgMustExist, loadCount } from './organisations';
 import { CLAIM_ATTEMPTS, ClaimsMoved, claimItems, releaseItems } from './listen-claims';
+import { routingVersionMove } from './routing-version';
 import type { ApiRecord } from '../domain/api-records';
 
 export type { ApiRecord };
@@ -79,7 +80,7 @@ function metaOf(api: ApiRecord): Meta {
 
 /** The items of an API: the main item and the compressed document parts that do not fit in it. */
 function itemsOf(api: ApiRecord): { main: Main; parts: Array<{ body: Uint8Array }> } {
-  const chunks = encodeChunks({ classic: api.classic, oas: api.oas }, PART_BYTES);
+  const chunks = encodeParts({ classic: api.classic, oas: api.oas }, PART_BYTES);
   const stored = chunks.reduce((n, c) => n + c.length, 0);
   if (stored > MAX_STORED_BYTES) {
     throw new PayloadTooLarge(
@@ -96,7 +97,7 @@ const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] 
  * Transaction items that create an API, its listen claim aside (listen-claims.ts): its
  * organisation exists unless blank (422), api_id and database id unique (409), org count +1.
  */
-export function createApiItems(api: ApiRecord): TxItem[] {
+export function insertApiItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   return [
     mains.insert(main, { taken: () => new IdTaken('api_id') }),
@@ -114,7 +115,7 @@ export function createApiItems(api: ApiRecord): TxItem[] {
  * rewritten, surplus parts removed, counts moved when the organisation changes (to one that
  * exists, 422 otherwise).
  */
-export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { subject?: boolean } = {}): TxItem[] {
+export function saveApiItems(api: ApiRecord, previous: Stored, opts: { subject?: boolean } = {}): TxItem[] {
   const { main, parts } = itemsOf(api);
   const items: TxItem[] = [guardVersion(mains.put(main), previous.version, { subject: opts.subject ?? true }), ...partPuts(api.api_id, parts)];
   for (let n = parts.length + 1; n < previous.parts; n++) items.push(partItems.remove(api.api_id, n));
@@ -127,13 +128,14 @@ export function replaceApiItems(api: ApiRecord, previous: Stored, opts: { subjec
 }
 
 /**
- * Writes `items` with the listen claim moved from `previous` to `next` (listen-claims.ts), built
- * again while a concurrent claim on the same first segment moves the index between read and write.
+ * Writes `items` with the listen claim moved from `previous` to `next` (listen-claims.ts) and the
+ * routing version moved, built again while a concurrent claim on the same first segment moves the
+ * index between read and write.
  */
 async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, previous: ApiRecord | undefined): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeItems([...items, ...(await claimItems(next, previous))]);
+      return await writeItems([...items, ...(await claimItems(next, previous)), routingVersionMove()]);
     } catch (e) {
       if (!(e instanceof ClaimsMoved)) throw e;
       if (attempt >= CLAIM_ATTEMPTS) throw new Conflict('listen paths kept changing while this one was being claimed; try again');
@@ -143,13 +145,13 @@ async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, prev
 
 /** Stores a new API, with `extra` items in the same transaction (a version's base). */
 export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<ApiRecord> {
-  await writeWithClaim([...createApiItems(api), ...extra], api, undefined);
+  await writeWithClaim([...insertApiItems(api), ...extra], api, undefined);
   return api;
 }
 
 /** Writes `next` over the API read as `previous` (guarded by its version), with `extra` items in the same transaction. */
 export async function saveApi(next: ApiRecord, previous: Stored, extra: TxItem[] = []): Promise<void> {
-  await writeWithClaim([...replaceApiItems(next, previous), ...extra], next, previous);
+  await writeWithClaim([...saveApiItems(next, previous), ...extra], next, previous);
 }
 
 /** The record and the size of its stored JSON (decompression capped at LIMITS.storedJsonBytes). */
@@ -160,7 +162,7 @@ function decodeItems(items: Json[]): { api: Stored; bytes: number } | undefined 
     .filter((i) => String(i.SK).startsWith('PART#'))
     .sort((a, b) => String(a.SK).localeCompare(String(b.SK)))
     .map((i) => i.body as Uint8Array);
-  const decoded = decodeChunks(
+  const decoded = decodeParts(
     [main.body as Uint8Array, ...parts].map((b) => Buffer.from(b)),
     `The stored definition of API ${String(main.api_id)}`,
   );
@@ -207,15 +209,16 @@ function getApiItems(apiId: string): Promise<Json[]> {
 }
 
 /** What owner and link checks need, without the definition: one GetItem of the main item. */
-export type ApiSummary = Pick<ApiRecord, 'id' | 'api_id' | 'org_id' | 'base_api_id'>;
+export type ApiSummary = Pick<ApiRecord, 'id' | 'api_id' | 'org_id' | 'base_api_id' | 'updated_at'>;
 
-const SUMMARY_ATTRS = ['id', 'api_id', 'org_id', 'base_api_id'];
+const SUMMARY_ATTRS = ['id', 'api_id', 'org_id', 'base_api_id', 'updated_at'];
 
 function summaryOf(main: Json): ApiSummary {
   return {
     id: String(main.id),
     api_id: String(main.api_id),
     org_id: String(main.org_id),
+    updated_at: String(main.updated_at),
     ...(main.base_api_id ? { base_api_id: String(main.base_api_id) } : {}),
   };
 }
@@ -258,13 +261,14 @@ export const apiMustExist = (apiId: string, missing: () => AppError): TxItem => 
  * The delete of an API read as `previous`: the main item only if still at that version
  * (guardVersion), its markers (listen claim too), parts and count.
  */
-export function deleteApiItems(previous: Stored): TxItem[] {
+export function removeApiItems(previous: Stored): TxItem[] {
   const apiId = previous.api_id;
   const items: TxItem[] = [
     guardVersion(mains.remove(apiId), previous.version),
     dbIds.release(previous.id),
     countChange(previous.org_id, 'API', -1),
     ...releaseItems(previous),
+    routingVersionMove(),
   ];
   for (let n = 1; n < previous.parts; n++) items.push(partItems.remove(apiId, n));
   return items;
@@ -297,7 +301,7 @@ export async function loadApiPage(orgId: string, sort: ApiSort, req: PageRequest
     forward: !sort.startsWith('-'),
     budget: { bytes: LIMITS.responseBytes, sizeOf: packedLowerBound, exceeded: () => new ResponseTooLarge() },
   };
-  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'API')]);
+  const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'API')]);
   const apis: Stored[] = [];
   let bytes = 0;
   for (const item of page.items) {

@@ -5,7 +5,7 @@
  * is stored gzipped in the asset item.
  */
 import { Conflict, PayloadTooLarge } from '../errors';
-import { decodeChunks, encodeChunks } from '../domain/chunks';
+import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset } from '../schemas/assets';
 import { defineEntity, defineMarker } from './db/entity';
@@ -14,7 +14,7 @@ import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, readCount } from './organisations';
+import { countChange, loadCount } from './organisations';
 
 export const assetKeys = {
   main: (orgId: string, dbId: string): StorageKey => ({ PK: `ORG#${orgId}#ASSET#${dbId}`, SK: 'ASSET' }),
@@ -45,7 +45,7 @@ const DB_ID = /^[0-9a-f]{24}$/;
 const MAX_PACKED_BYTES = 350_000;
 
 function pack({ data, ...rest }: AssetRecord): Packed {
-  const parts = encodeChunks(data, MAX_PACKED_BYTES);
+  const parts = encodeParts(data, MAX_PACKED_BYTES);
   if (parts.length > 1) throw new PayloadTooLarge('The template data is too large: at most 350 KB after compression');
   return { ...rest, body: parts[0]! };
 }
@@ -57,7 +57,7 @@ function unpack(item: Record<string, unknown>): AssetRecord {
     name: String(item.name ?? ''),
     description: String(item.description ?? ''),
     kind: ASSET_KIND,
-    data: decodeChunks([Buffer.from(item.body as Uint8Array)], `Template ${String(item._id)}`).value as Record<string, unknown>,
+    data: decodeParts([Buffer.from(item.body as Uint8Array)], `Template ${String(item._id)}`).value as Record<string, unknown>,
     org_id: String(item.org_id),
     created_at: String(item.created_at),
     last_updated: String(item.last_updated),
@@ -118,6 +118,6 @@ export async function removeAsset(previous: AssetRecord): Promise<void> {
 
 export async function loadAssetPage(orgId: string, req: PageRequest) {
   const q = { index: 'GSI1' as const, partition: assetKeys.ofOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'ASSET')]);
+  const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'ASSET')]);
   return { assets: page.items.map(unpack).map(shownAsset), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

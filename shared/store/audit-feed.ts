@@ -6,13 +6,14 @@
  * wrote. Counters, quotas, deliveries, markers and every other item are not configuration and are
  * skipped. Items are recognised by their `entity`, so this module builds no storage key of another.
  */
-import { decodeChunks } from '../domain/chunks';
+import { decodeParts } from './db/stored-parts';
 import type { AuditAction, AuditObjectType } from '../domain/audit';
 import type { Actor } from '../request-context';
 import { deletionKeys, STAMP, STAMP_ATTRS } from './db/audit-stamp';
 import { queryAll, stripItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { image, type FeedRecord } from './change-feed';
+import { COUNTED_IN } from './policies';
 
 type Item = Record<string, unknown>;
 
@@ -44,15 +45,15 @@ const session = (i: Item) => (i.session ?? {}) as Item;
 /** The gzip body of an item (Uint8Array from the SDK, base64 text in Lambda's JSON event). */
 const bytesOf = (b: unknown): Buffer => (typeof b === 'string' ? Buffer.from(b, 'base64') : Buffer.from(b as Uint8Array));
 
-/** A definition of one part rides whole in the main item; one stored in several parts is too large to compare here (README "Limits"). */
+/** A definition of one part rides whole in the main item; one stored in several parts is too large to compare here (docs/reference/limits.md). */
 function apiValue({ body, ...meta }: Item): Item {
   const parts = Number(meta.parts ?? 1);
   if (parts > 1) return { ...meta, definition: { stored_in_parts: parts } };
-  return { ...meta, definition: body === undefined ? null : decodeChunks([bytesOf(body)], `API ${String(meta.api_id)}`).value };
+  return { ...meta, definition: body === undefined ? null : decodeParts([bytesOf(body)], `API ${String(meta.api_id)}`).value };
 }
 
 function templateValue({ body, ...meta }: Item): Item {
-  return { ...meta, data: body === undefined ? null : decodeChunks([bytesOf(body)], `Template ${String(meta._id)}`).value };
+  return { ...meta, data: body === undefined ? null : decodeParts([bytesOf(body)], `Template ${String(meta._id)}`).value };
 }
 
 /** The audited entities (shared/store/*.ts, `audited: true`) and how the trail names them. */
@@ -61,7 +62,8 @@ const FOLLOWED: Record<string, Follows> = {
   user: { type: 'user', id: (i) => i.id, org: (i) => i.org_id },
   api: { type: 'api', id: (i) => i.api_id, org: (i) => i.org_id, value: apiValue },
   key: { type: 'key', id: (i) => session(i).key_hash, org: (i) => session(i).org_id },
-  policy: { type: 'policy', id: (i) => i.id, org: (i) => i.org_id },
+  // The count a policy is held in is the store's bookkeeping, not the policy.
+  policy: { type: 'policy', id: (i) => i.id, org: (i) => i.org_id, value: ({ [COUNTED_IN]: _counted, ...policy }) => policy },
   org_session: { type: 'org_key', id: (i) => session(i).org_id, org: (i) => session(i).org_id },
   hook: { type: 'webhook', id: (i) => i.id, org: (i) => i.org_id },
   asset: { type: 'template', id: (i) => i._id, org: (i) => i.org_id, value: templateValue },
@@ -105,7 +107,7 @@ async function deletionOf(key: StorageKey, approxMs: number | undefined): Promis
 }
 
 /** The change of a configuration object a record carries, or undefined for every other record. */
-export async function readAuditedChange(r: FeedRecord): Promise<AuditedChange | undefined> {
+export async function loadAuditedChange(r: FeedRecord): Promise<AuditedChange | undefined> {
   const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
   const follows = entity ? FOLLOWED[entity] : undefined;
   if (!follows || !r.eventName) return undefined;

@@ -8,11 +8,11 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AuditAction, AuditObjectType, Operation } from '../domain/audit';
-import { pageCount, type PageRequest } from '../domain/paging';
+import { pagesSeen, type PageRequest } from '../domain/paging';
 import type { Actor } from '../request-context';
 import { defineEntity } from './db/entity';
 import { isConditionFailure } from './db/items';
-import { countMatching, listPage, type ListQuery } from './db/paging';
+import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
 import { writeItems } from './db/transactions';
@@ -34,7 +34,7 @@ export interface AuditEntry {
   action: AuditAction;
   object: { type: AuditObjectType; id: string };
   changes: Operation[];
-  /** Set when the patch was too large to keep (README "Limits"): its size as JSON. */
+  /** Set when the patch was too large to keep (docs/reference/limits.md): its size as JSON. */
   changes_omitted_bytes?: number;
 }
 
@@ -120,9 +120,11 @@ function auditQuery(f: AuditFilter): ListQuery {
   };
 }
 
-/** A page of entries, newest first; the total is a Query count of the matching range. */
+/**
+ * A page of entries, newest first. Entries expire by TTL and lists filter them, neither of which a
+ * counter can follow, so `pages` is the pages the read has seen (contract §5).
+ */
 export async function loadAuditPage(f: AuditFilter, req: PageRequest) {
-  const q = auditQuery(f);
-  const [page, total] = await Promise.all([listPage(q, req), countMatching(q)]);
-  return { entries: page.items.map(shownEntry), pages: pageCount(total, req), next_cursor: page.nextCursor };
+  const page = await listPage(auditQuery(f), req);
+  return { entries: page.items.map(shownEntry), pages: pagesSeen(page.extent, req), next_cursor: page.nextCursor };
 }

@@ -49,7 +49,7 @@ export const image = (i: Record<string, unknown> | undefined): Record<string, un
 const entityOf = (i: Record<string, unknown> | undefined): unknown => (i?.entity as { S?: string } | undefined)?.S;
 
 /** What a record means for events, or undefined when nothing. */
-export function readFeedRecord(r: FeedRecord): FeedChange | undefined {
+export function feedChangeOf(r: FeedRecord): FeedChange | undefined {
   const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
   if (entity !== EVENT_ENTITY && entity !== 'key' && entity !== DELIVERY_ENTITY) return undefined;
   const next = image(r.dynamodb?.NewImage);

@@ -1,5 +1,5 @@
 /**
- * Each organisation's budget of webhook attempts in flight (contract §11, README "Limits"): one
+ * Each organisation's budget of webhook attempts in flight (contract §11, docs/reference/limits.md): one
  * item per organisation holding a lease per running attempt, `leases.<delivery id> = <lease end
  * in ms>`. A claim is one conditional update that adds a lease only while fewer than the budget
  * are held, so the budget is exact across every worker and every Lambda container. An attempt

@@ -11,6 +11,7 @@ import { queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { orgMustExist } from './organisations';
+import { routingVersionMove } from './routing-version';
 
 export interface DomainGrant {
   domain: string;
@@ -19,7 +20,11 @@ export interface DomainGrant {
 }
 
 export const domainKeys = {
-  grant: (domain: string): StorageKey => ({ PK: `DOMAIN#${domain}`, SK: 'DOMAIN' }),
+  /**
+   * One partition holds every grant: the gateway model reads them all in one consistent Query
+   * (an index would answer a moment late), and the installation holds few.
+   */
+  grant: (domain: string): StorageKey => ({ PK: 'DOMAINS#ALL', SK: `DOMAIN#${domain}` }),
   /** GSI1: an organisation's domains, by name. */
   ofOrg: (orgId: string) => `ORG#${orgId}#DOMAINS`,
 };
@@ -54,6 +59,7 @@ export async function insertDomainGrant(grant: DomainGrant): Promise<'granted' |
         onConditionFail: (old) => new DomainHeld(old?.org_id?.S === grant.org_id),
       },
       orgMustExist(grant.org_id),
+      routingVersionMove(),
     ]);
     return 'granted';
   } catch (e) {
@@ -77,7 +83,18 @@ export async function removeDomainGrant(orgId: string, domain: string): Promise<
       op: { Delete: { ...removal.op.Delete!, ConditionExpression: 'org_id = :org', ExpressionAttributeValues: { ':org': orgId } } },
       onConditionFail: () => new NotFound(`domain ${domain} is not granted to organisation ${orgId}`),
     },
+    routingVersionMove(),
   ]);
+}
+
+/** Every granted domain and its organisation (one consistent Query of their partition). */
+export async function loadEveryDomainGrant(): Promise<Map<string, string>> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': domainKeys.grant('').PK },
+    ConsistentRead: true,
+  });
+  return new Map(items.map((i) => [String(i.domain), String(i.org_id)]));
 }
 
 /** The domains of an organisation, by name (a Query of its index partition: organisations hold a few). */

@@ -14,12 +14,11 @@
  */
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../errors';
-import type { PageRequest } from '../domain/paging';
-import { pageCount } from '../domain/paging';
+import { pagesSeen, type PageRequest } from '../domain/paging';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { isConditionFailure, getItem, stripItem } from './db/items';
-import { countMatching, listPage, type ListQuery } from './db/paging';
+import { listPage, type ListQuery } from './db/paging';
 import type { StorageKey } from './db/storage-key';
 import { putOp, transactWrite } from './db/transactions';
 
@@ -96,7 +95,7 @@ export interface Cooldown {
  * Makes a pending delivery, due now, together with its cooldown window when it has one. Answers
  * what happened: made, already made (a repeated change-feed record), or inside a window.
  */
-export async function createDelivery(
+export async function insertDelivery(
   d: Omit<StoredDelivery, 'status' | 'attempts' | 'queued' | 'updated_at'>,
   cooldown: Cooldown | undefined,
   nowMs: number,
@@ -148,7 +147,7 @@ export async function createDelivery(
   }
 }
 
-export async function getDelivery(orgId: string, hookId: string, id: string): Promise<StoredDelivery | undefined> {
+export async function loadDelivery(orgId: string, hookId: string, id: string): Promise<StoredDelivery | undefined> {
   const item = await getItem(deliveryKeys.delivery(orgId, hookId, id), true);
   return item ? stripItem<StoredDelivery>(item, ['GSI2PK', 'GSI2SK', 'expires_at', 'lease_until']) : undefined;
 }
@@ -194,7 +193,12 @@ export interface AttemptOutcome {
 }
 
 /** Records an attempt's outcome under the lease that claimed it; false when the lease was lost. */
-export async function recordAttempt(d: Pick<StoredDelivery, 'org_id' | 'hook_id' | 'id'>, lease: number, o: AttemptOutcome, nowMs: number): Promise<boolean> {
+export async function saveAttemptOutcome(
+  d: Pick<StoredDelivery, 'org_id' | 'hook_id' | 'id'>,
+  lease: number,
+  o: AttemptOutcome,
+  nowMs: number,
+): Promise<boolean> {
   const set = ['#s = :status', 'last_attempt_at = :at', 'updated_at = :at', 'duration_ms = :dur'];
   const remove = ['lease_until'];
   const values: Record<string, unknown> = { ':status': o.status, ':at': iso(nowMs), ':dur': o.durationMs, ':lease': lease, ':one': 1 };
@@ -230,7 +234,7 @@ export async function recordAttempt(d: Pick<StoredDelivery, 'org_id' | 'hook_id'
 }
 
 /** Queues one more attempt, due now (redeliver); false when the delivery does not exist. */
-export async function requeueDelivery(orgId: string, hookId: string, id: string, nowMs: number): Promise<boolean> {
+export async function saveRedelivery(orgId: string, hookId: string, id: string, nowMs: number): Promise<boolean> {
   const due = dueAttrs({ org_id: orgId, hook_id: hookId, id }, nowMs);
   try {
     await ddb().send(
@@ -259,13 +263,16 @@ export async function requeueDelivery(orgId: string, hookId: string, id: string,
   }
 }
 
-/** A hook's deliveries, newest first, paged; the total is counted (log items expire, so no counter is kept). */
-export async function listDeliveries(orgId: string, hookId: string, req: PageRequest) {
+/**
+ * A hook's deliveries, newest first, paged. Log items expire by TTL, which no counter can follow,
+ * so `pages` is the pages the read has seen (contract §5).
+ */
+export async function loadDeliveryPage(orgId: string, hookId: string, req: PageRequest) {
   const q: ListQuery = { partition: deliveryKeys.partition(orgId, hookId), sortPrefix: deliveryKeys.sortPrefix, forward: false };
-  const [page, total] = await Promise.all([listPage(q, req), countMatching(q)]);
+  const page = await listPage(q, req);
   return {
     deliveries: page.items.map((i) => stripItem<Delivery>(i, [...PRIVATE, 'GSI2PK', 'GSI2SK', 'expires_at'])),
-    pages: pageCount(total, req),
+    pages: pagesSeen(page.extent, req),
     next_cursor: page.nextCursor,
   };
 }

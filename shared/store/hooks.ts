@@ -11,7 +11,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, countUpWithin, readCount } from './organisations';
+import { countChange, countUpWithin, loadCount } from './organisations';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
@@ -72,7 +72,7 @@ export async function loadHook(orgId: string, hookId: string): Promise<Hook | un
 export const loadHookRecord = (orgId: string, hookId: string): Promise<HookRecord | undefined> => hooks.get(orgId, hookId);
 
 /** A hook with its sealed signing secret (and the one a rotation replaced), for the delivery, which signs with them. */
-export async function getHookForDelivery(
+export async function loadHookForDelivery(
   orgId: string,
   hookId: string,
 ): Promise<{ hook: Hook; sealedSecret: string | undefined; previous?: PreviousSecret } | undefined> {
@@ -87,7 +87,7 @@ export async function getHookForDelivery(
 export type RoutedHook = Pick<Hook, 'id' | 'org_id' | 'event_timeout'>;
 
 /** The hooks among `refs` that exist, keyed by `routedHookKey` (one BatchGetItem per 100, three attributes each). */
-export async function getRoutedHooks(refs: ReadonlyArray<{ orgId: string; hookId: string }>): Promise<Map<string, RoutedHook>> {
+export async function loadRoutedHooks(refs: ReadonlyArray<{ orgId: string; hookId: string }>): Promise<Map<string, RoutedHook>> {
   const unique = new Map(refs.map((r) => [routedHookKey(r.orgId, r.hookId), hookKeys.hook(r.orgId, r.hookId)]));
   const items = await batchGet([...unique.values()], true, ['id', 'org_id', 'event_timeout']);
   return new Map(items.map((i) => [routedHookKey(String(i.org_id), String(i.id)), i as unknown as RoutedHook]));
@@ -111,7 +111,7 @@ export async function missingHooks(orgId: string, hookIds: readonly string[]): P
  * Replaces the sealed signing secret of an existing hook (its version moves on) and keeps the one
  * it replaces, with the time, for the rotation window; 404 unknown.
  */
-export async function setSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
+export async function saveSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
   const now = new Date();
   const stamp = stampUpdate(now.getTime());
   try {
@@ -149,6 +149,6 @@ export async function removeHook(orgId: string, hookId: string, version: number)
 
 export async function loadHookPage(orgId: string, req: PageRequest) {
   const q: ListQuery = { index: 'GSI1', partition: hookKeys.ofOrg(orgId), forward: true };
-  const [page, total] = await Promise.all([listPage(q, req), readCount(orgId, 'HOOK')]);
+  const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'HOOK')]);
   return { hooks: page.items.map((i) => shown(hooks.fromItem(i))), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }

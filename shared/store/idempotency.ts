@@ -62,7 +62,7 @@ export async function claimRecord(scope: string, recordId: string, requestHash: 
 }
 
 /** The record as stored (consistent read), or undefined when it is gone. */
-export async function readRecord(scope: string, recordId: string): Promise<IdempotencyRecord | undefined> {
+export async function loadRecord(scope: string, recordId: string): Promise<IdempotencyRecord | undefined> {
   const item = await getItem(idempotencyKey(scope, recordId), true);
   if (!item) return undefined;
   const sealed = item.sealed;
@@ -75,7 +75,7 @@ export async function readRecord(scope: string, recordId: string): Promise<Idemp
 }
 
 /** Parts 1..count-1 of a reply, in order; undefined when one is missing (expired by TTL). */
-export async function readReplyParts(scope: string, recordId: string, count: number): Promise<Uint8Array[] | undefined> {
+export async function loadReplyParts(scope: string, recordId: string, count: number): Promise<Uint8Array[] | undefined> {
   const items = await Promise.all(Array.from({ length: count - 1 }, (_, i) => getItem(replyPartKey(scope, recordId, i + 1), true)));
   const parts = items.map((item) => item?.data);
   return parts.every((p): p is Uint8Array => p instanceof Uint8Array) ? parts : undefined;
@@ -124,6 +124,6 @@ export async function completeRecordWithoutReply(scope: string, recordId: string
 }
 
 /** Removes the record, so the key may be used again. */
-export async function deleteRecord(scope: string, recordId: string): Promise<void> {
+export async function removeRecord(scope: string, recordId: string): Promise<void> {
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: idempotencyKey(scope, recordId) }));
 }

@@ -29,7 +29,7 @@ import {
 import { refund } from './live-quota/refund';
 import { demoteCounter, liveOf } from './live-quota/shards';
 import { spend } from './live-quota/spend';
-import { countChange, orgMustExist, readCount } from './organisations';
+import { countChange, orgMustExist, loadCount } from './organisations';
 
 export const keyKeys = {
   key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
@@ -147,7 +147,7 @@ export async function hashOfUsername(orgId: string, user: string): Promise<strin
  * key's shards one Query more).
  */
 export async function loadOrgKeyPage(orgId: string, req: PageRequest): Promise<{ keys: KeyItem[]; pages: number; next_cursor?: string }> {
-  const [page, total] = await Promise.all([listPage({ index: 'GSI1', partition: keyKeys.ofOrg(orgId), forward: false }, req), readCount(orgId, 'KEY')]);
+  const [page, total] = await Promise.all([listPage({ index: 'GSI1', partition: keyKeys.ofOrg(orgId), forward: false }, req), loadCount(orgId, 'KEY')]);
   const items = page.items.map((i) => keys.fromItem(i));
   const heads = await batchGet(
     items.map((k) => keyKeys.quota(k.session.key_hash)),

@@ -14,7 +14,7 @@
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { BadRequest } from '../errors';
-import { sha256Hex } from '../domain/hashing';
+import { sha256Hex } from '../lib/hashing';
 import {
   claimMembersOf,
   claimTaken,
@@ -29,7 +29,7 @@ import {
 import type { ApiRecord } from '../domain/api-records';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
-import { batchGet } from './db/items';
+import { batchGet, queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import type { TxItem } from './db/transactions';
 import { DOMAIN_GRANT_ENTITY, domainGrantedTo, domainKeys, notGranted } from './domain-grants';
@@ -53,15 +53,20 @@ export const claimKeys = {
   head: (segmentHash: string): StorageKey => ({ PK: claimKeys.index(segmentHash), SK: 'HEAD' }),
   /** The sort keys of the listen paths under `path` in its first segment's index start with this. */
   below: (path: string): string => `PATH#${path}/`,
+  /**
+   * Every claim of the installation, in one partition beside the markers: the gateway model reads
+   * them all in one consistent Query (an index would answer a moment late, and a follower that
+   * read a version's table from it could miss that version's own change).
+   */
+  routed: (claimHash: string): StorageKey => ({ PK: 'ROUTES#CLAIMS', SK: `CLAIM#${claimHash}` }),
 };
 /** The index keys of a listen path of the shared hosts: its entry and its first segment's head. */
 const sharedKey = (path: string) => claimKeys.shared(segmentHashOf(path), path);
 const headKey = (path: string) => claimKeys.head(segmentHashOf(path));
 
-const markers = defineEntity<{ api_id: string; org_id: string; domain: string; listen_path: string }, [claimHash: string]>({
-  name: 'listen_path',
-  key: claimKeys.marker,
-});
+type Claimed = { api_id: string; org_id: string; domain: string; listen_path: string };
+const markers = defineEntity<Claimed, [claimHash: string]>({ name: 'listen_path', key: claimKeys.marker });
+const routed = defineEntity<Claimed, [claimHash: string]>({ name: 'routed_claim', key: claimKeys.routed });
 const sharedPaths = defineEntity<{ api_id: string; org_id: string; path: string }, [segmentHash: string, path: string]>({
   name: 'shared_path',
   key: claimKeys.shared,
@@ -79,14 +84,23 @@ export class ClaimsMoved extends Error {
 /** Attempts of a claim whose index keeps moving before the write gives up with a 409 to try again. */
 export const CLAIM_ATTEMPTS = 8;
 
-/** The marker of a claim for `api`: unique across the installation, 409 when another API holds it. */
-function markerPut(api: Api, claim: ListenClaim): TxItem {
-  const { op } = markers.put({ api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path }, { at: [claimHashOf(claim)] });
-  return {
-    op: { Put: { ...op.Put!, ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me', ExpressionAttributeValues: { ':me': api.api_id } } },
-    onConditionFail: () => claimTaken(claim),
-  };
+/**
+ * The marker of a claim for `api` (unique across the installation, 409 when another API holds it)
+ * and its entry among every claim.
+ */
+function markerPuts(api: Api, claim: ListenClaim): TxItem[] {
+  const value = { api_id: api.api_id, org_id: api.org_id, domain: claim.domain, listen_path: claim.path };
+  const { op } = markers.put(value, { at: [claimHashOf(claim)] });
+  return [
+    {
+      op: { Put: { ...op.Put!, ConditionExpression: 'attribute_not_exists(PK) OR api_id = :me', ExpressionAttributeValues: { ':me': api.api_id } } },
+      onConditionFail: () => claimTaken(claim, claimMembersOf(api).listenPath),
+    },
+    routed.put(value, { at: [claimHashOf(claim)] }),
+  ];
 }
+
+const markerRemoves = (claim: ListenClaim): TxItem[] => [markers.remove(claimHashOf(claim)), routed.remove(claimHashOf(claim))];
 
 /** The head's move from the version read to the next: fails when another claim moved it meanwhile. */
 function headMove(path: string, seen: number): TxItem {
@@ -161,13 +175,13 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
   const moved = !sameClaim(before, after);
   const newHolder = moved || previous?.org_id !== next?.org_id;
   if (before && moved) {
-    items.push(markers.remove(claimHashOf(before)));
+    items.push(...markerRemoves(before));
     if (!before.domain) items.push(sharedPaths.remove(...sharedAt(before.path)));
   }
   if (!next || !after) return items;
   const problem = listenPathProblem(next);
   if (problem) throw new BadRequest(`The API cannot claim its listen path: ${problem}`, [{ path: claimMembersOf(next).listenPath, message: problem }]);
-  items.push(markerPut(next, after));
+  items.push(...markerPuts(next, after));
   if (after.domain) {
     items.push(domainGrantedTo(after.domain, next.org_id, () => notGranted(after.domain, claimMembersOf(next).domain)));
     return items;
@@ -175,7 +189,7 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
   items.push(sharedPaths.put({ api_id: next.api_id, org_id: next.org_id, path: after.path }, { at: sharedAt(after.path) }));
   if (!newHolder) return items;
   const { taken, seen } = await sharedNesting(next, after.path);
-  if (taken) throw claimTaken(after);
+  if (taken) throw claimTaken(after, claimMembersOf(next).listenPath);
   items.push(headMove(after.path, seen));
   return items;
 }
@@ -187,7 +201,20 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
 export function releaseItems(api: Api): TxItem[] {
   const claim = listenClaimOf(api);
   if (!claim) return [];
-  return [markers.remove(claimHashOf(claim)), ...(claim.domain ? [] : [sharedPaths.remove(...sharedAt(claim.path))])];
+  return [...markerRemoves(claim), ...(claim.domain ? [] : [sharedPaths.remove(...sharedAt(claim.path))])];
+}
+
+/**
+ * Every claim of the installation (one consistent Query per 1 MB of claims; a claim stored before
+ * the entries existed gets its own on its API's next write).
+ */
+export async function loadEveryClaim(): Promise<ClaimHolder[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': claimKeys.routed('').PK },
+    ConsistentRead: true,
+  });
+  return items.map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
 }
 
 /** A listen claim as the external authorization finds it: whose API holds it. */

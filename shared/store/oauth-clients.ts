@@ -60,7 +60,7 @@ export async function loadClientsOfApi(apiId: string): Promise<OAuthClient[]> {
 }
 
 /** Delete operations for every OAuth client of an API (its delete removes them in the same transaction). */
-export async function clientDeleteItems(apiId: string): Promise<TxItem[]> {
+export async function removeClientItems(apiId: string): Promise<TxItem[]> {
   const keys = await queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',

@@ -1,5 +1,5 @@
 /**
- * Per-organisation limit counters (README "Limits"): one item per organisation, class and fixed
+ * Per-organisation limit counters (docs/reference/limits.md): one item per organisation, class and fixed
  * window, spent only by one conditional ADD, never read-modify-write. Every window has its own
  * item, so a new window needs no reset (its first unit creates it) and under any concurrency at
  * most `max` units are spent in it. Each item expires by TTL when its window ends; none is ever

@@ -49,7 +49,7 @@ export async function loadOrgSession(orgId: string): Promise<KeySession | undefi
 
 /**
  * Spends one unit of the organisation's live quota. It is one item, never sharded: every check
- * of the organisation's keys shares its write ceiling (README "Limits").
+ * of the organisation's keys shares its write ceiling (docs/reference/limits.md).
  */
 export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number): Promise<Spend> {
   return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null }, now);

@@ -1,7 +1,7 @@
 /**
  * Organisations: the organisation item, and the item counts kept in its partition (one per kind
- * of object the organisation lists: users, APIs, webhooks, assets, keys), which drive `pages`
- * (contract §5). Every count moves in the same transaction as the create or delete it counts.
+ * of object the organisation lists: users, APIs, webhooks, assets, keys, policies), which drive
+ * `pages` (contract §5). Every count moves in the same transaction as the write it counts.
  */
 import { IdTaken, Unprocessable, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
@@ -12,7 +12,7 @@ import type { StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 
 /** The kinds of object an organisation counts. */
-export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET' | 'KEY';
+export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET' | 'KEY' | 'POLICY';
 
 export const orgKeys = {
   /** The organisation's partition: its item, its counts, and its session (org-sessions.ts). */
@@ -26,15 +26,25 @@ const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: org
 // Changed only by the ADDs below.
 defineEntity({ name: 'counter', key: orgKeys.counter });
 
-/** Stores a new organisation; a taken id is 409 (one conditional Put, no read first). */
+/**
+ * Stores a new organisation; a taken id is 409 (a conditional Put, no read first). Its policy count
+ * starts with it, marked exact: every policy it will hold is counted (store/policies.ts), unlike
+ * those of an organisation made before policies were counted (store/policy-counts.ts).
+ */
 export async function insertOrganisation(org: Organisation): Promise<void> {
-  await writeItems([orgs.insert(org, { taken: () => new IdTaken('organisation id') })]);
+  await writeItems([
+    orgs.insert(org, { taken: () => new IdTaken('organisation id') }),
+    { op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(org.id, 'POLICY'), entity: 'counter', n: 0, [EXACT]: true } } } },
+  ]);
 }
 
 /** Whether an organisation exists (a consistent read of its item). */
 export async function organisationExists(orgId: string): Promise<boolean> {
   return (await orgs.getItem(orgId)) !== undefined;
 }
+
+/** Marks a count as holding every item of its kind (one that was not kept from the start is not). */
+export const EXACT = 'exact';
 
 /** Condition of a write that needs the organisation to exist; `missing` is its error otherwise. */
 export const orgExists = (orgId: string, missing: () => AppError): TxItem => orgs.mustExist(missing, orgId);
@@ -47,7 +57,7 @@ export const orgExists = (orgId: string, missing: () => AppError): TxItem => org
 export const orgMustExist = (orgId: string): TxItem => orgExists(orgId, () => new Unprocessable(`organisation ${orgId} does not exist`));
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
-export function countChange(orgId: string, kind: CountedKind, delta: 1 | -1): TxItem {
+export function countChange(orgId: string, kind: CountedKind, delta: number): TxItem {
   return {
     op: {
       Update: {
@@ -83,7 +93,13 @@ export function countUpWithin(orgId: string, kind: CountedKind, max: number, ref
 }
 
 /** An organisation's count of `kind` (0 when it has none of that kind yet). */
-export async function readCount(orgId: string, kind: CountedKind): Promise<number> {
+export async function loadCount(orgId: string, kind: CountedKind): Promise<number> {
   const item = await getItem(orgKeys.counter(orgId, kind), true);
   return typeof item?.n === 'number' ? item.n : 0;
+}
+
+/** An organisation's count of `kind` when it is marked exact (see EXACT), else undefined. */
+export async function loadExactCount(orgId: string, kind: CountedKind): Promise<number | undefined> {
+  const item = await getItem(orgKeys.counter(orgId, kind), true);
+  return item?.[EXACT] === true && typeof item.n === 'number' ? item.n : undefined;
 }

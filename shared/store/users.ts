@@ -4,15 +4,15 @@
  * change are the service's (shared/services/users.ts).
  */
 import { Conflict } from '../errors';
-import { pageCount, type PageRequest } from '../domain/paging';
+import { pageCount, pagesSeen, type PageRequest } from '../domain/paging';
 import type { User } from '../schemas/users';
 import { defineEntity, defineMarker } from './db/entity';
 import { stripItem } from './db/items';
-import { countMatching, listPage, type ListQuery } from './db/paging';
+import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, orgMustExist, readCount } from './organisations';
+import { countChange, orgMustExist, loadCount } from './organisations';
 
 export const userKeys = {
   user: (userId: string): StorageKey => ({ PK: `USER#${userId}`, SK: 'USER' }),
@@ -139,16 +139,19 @@ function permissionsOf(item: object | undefined): Record<string, unknown> | unde
 const usersQuery = (orgId: string): ListQuery => ({ index: 'GSI1', partition: userKeys.ofOrg(orgId), forward: true });
 
 export async function loadUserPage(orgId: string, req: PageRequest) {
-  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), readCount(orgId, 'USER')]);
+  const [page, total] = await Promise.all([listPage(usersQuery(orgId), req), loadCount(orgId, 'USER')]);
   return { pages: pageCount(total, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }
 
-/** Case-insensitive substring of the e-mail; the match count is a filtered Query (no counter). */
-export async function searchUserPage(orgId: string, term: string, req: PageRequest) {
+/**
+ * Case-insensitive substring of the e-mail. No count can follow a search term, so `pages` is the
+ * pages the read has seen (contract §5), never a count of every match.
+ */
+export async function loadUserSearchPage(orgId: string, term: string, req: PageRequest) {
   const q: ListQuery = {
     ...usersQuery(orgId),
     filter: { expression: 'contains(#e, :q)', names: { '#e': 'email_lower' }, values: { ':q': term.toLowerCase() } },
   };
-  const [page, total] = await Promise.all([listPage(q, req), countMatching(q)]);
-  return { pages: pageCount(total, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
+  const page = await listPage(q, req);
+  return { pages: pagesSeen(page.extent, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }

@@ -7,14 +7,11 @@
  * components.responses (UnknownPath, MethodNotAllowed). Every request the stage accepted is also
  * valid against the document: it is never stricter than the server.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
 import { describe, expect, inject, it } from 'vitest';
 import { openApiDocument } from '../../shared/openapi/document';
-import { routeList } from '../../shared/routes';
+import { ajvFor, documentApi as api, documentPathOf, operationOf } from '../support/document-check';
 import type { RecordedExchange } from '../support/record-traffic';
 
 interface Report {
@@ -28,20 +25,6 @@ const dir = inject('trafficDir');
 const reports: Report[] = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Report);
 const document = openApiDocument() as Json;
 
-const ajvFor = (opts: object) => {
-  const ajv = new Ajv2020({ ...opts, strict: false, allErrors: true });
-  addFormats(ajv);
-  return ajv;
-};
-
-const api = new OpenAPIBackend({
-  definition: structuredClone(document) as unknown as Document,
-  // quick: no check of the document itself (its own is for OpenAPI 3.0; the 3.1 schema and the
-  // linter check it in test/e2e/openapi.test.ts), validators compiled as they are needed.
-  quick: true,
-  customizeAjv: (_default, opts) => ajvFor(opts) as never,
-});
-
 /** The document's own out-of-operation answers, compiled against its components. */
 const outside = ajvFor({});
 outside.addSchema(document, 'doc');
@@ -49,20 +32,11 @@ const outsideSchema = (name: string) => outside.compile({ $ref: `doc#/components
 
 const lower = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
-/** Literal prefixes of the routes with a greedy `{proxy+}`, whose document path takes one segment. */
-const greedyPrefixes = routeList.filter((r) => /\{[A-Za-z]+\+\}$/.test(r.path)).map((r) => r.path.replace(/\{[A-Za-z]+\+\}$/, ''));
-
-/** The path as the document's router matches it: a greedy parameter's slashes escaped into one segment. */
-function documentPathOf(pathname: string): string {
-  const prefix = greedyPrefixes.find((p) => pathname.startsWith(p) && pathname.length > p.length);
-  return prefix ? prefix + encodeURIComponent(pathname.slice(prefix.length)) : pathname;
-}
-
 /** What is wrong with one answer, as readable lines (none when it matches the document). */
 function violations(x: RecordedExchange): string[] {
   const url = new URL(x.path, 'http://stage');
   const query = Object.fromEntries(url.searchParams);
-  const operation = api.router.matchOperation({ method: x.method, path: documentPathOf(url.pathname), headers: {}, query }) as Operation | undefined;
+  const operation = operationOf(x.method, url.pathname, query);
   const documented = operation ? ((operation.responses as Json)[String(x.status)] as Json | undefined) : undefined;
   if (documented && (!documented.content || x.method === 'HEAD')) {
     // An answer documented without a body (an external authorization's allow), or any answer to
@@ -111,7 +85,7 @@ function violations(x: RecordedExchange): string[] {
 function requestViolations(x: RecordedExchange): string[] {
   const url = new URL(x.path, 'http://stage');
   const query = Object.fromEntries(url.searchParams);
-  const operation = api.router.matchOperation({ method: x.method, path: documentPathOf(url.pathname), headers: {}, query }) as Operation | undefined;
+  const operation = operationOf(x.method, url.pathname, query);
   if (!operation) return [];
   let body: unknown;
   if (x.requestBody !== undefined) {

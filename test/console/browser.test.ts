@@ -7,7 +7,7 @@
  * finds no serious or critical violation, and nothing breaks the Content-Security-Policy.
  * Every answer comes from the service; nothing is stubbed.
  *
- * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (the README shows them).
+ * CONSOLE_SCREENSHOTS=1 also writes the main pages to docs/console/*.png (docs/using/console.md shows them).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../../console/host/build';
 import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
 import { verifyWebhookSignature } from '../../shared/domain/webhook-signature';
-import { getHookForDelivery } from '../../shared/store/hooks';
+import { loadHookForDelivery } from '../../shared/store/hooks';
 import { axeViolations, launchChromium, seriousOf, type AxeViolation, type Browser } from '../support/chromium';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startStage, type Stage } from '../support/stage';
@@ -96,7 +96,7 @@ const STORED_KEY = "sessionStorage.getItem('gw-console.access-key')";
 
 const WRITE_CONTROLS = new RegExp(
   '^(Import an API|Create a key|Create a policy|Create a webhook|Delete API|Delete webhook|Send a test|' +
-    'Rotate signing secret|Save|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$',
+    'Rotate signing secret|Save|Save routing|Reset quota.*|Revoke.*|Redeliver.*|Edit this webhook)$',
 );
 /** The names of buttons and links on the page that would change something. */
 async function writeControls(page: Page): Promise<string[]> {
@@ -268,7 +268,7 @@ describe('the console in chromium', () => {
     await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Changed elsewhere');
     expect((await s.dash(owner.key, 'GET', `/api/hooks/${run.hookId}`)).body.name).toBe('Changed elsewhere');
     // The masked value sent back by the first save kept the stored one.
-    expect((await getHookForDelivery(owner.orgId, run.hookId!))?.hook.header_map).toEqual({ 'X-Receiver-Token': 's3cret-token' });
+    expect((await loadHookForDelivery(owner.orgId, run.hookId!))?.hook.header_map).toEqual({ 'X-Receiver-Token': 's3cret-token' });
   });
 
   it('rotates the signing secret after asking, and shows the new one once', async () => {

@@ -1,5 +1,5 @@
 /**
- * The console's size budget (README "Limits"): the JavaScript a first load fetches (the entry
+ * The console's size budget (docs/reference/limits.md): the JavaScript a first load fetches (the entry
  * index.html names and every chunk it imports statically) is at most 150 KB gzipped. The usage
  * page and its chart library are loaded on demand, so they stay out of it. Read from the build's
  * manifest (console/vite.config.ts), which names each chunk's static and dynamic imports.

@@ -2,7 +2,7 @@
  * API names of any length the schema allows, multibyte or not, through the local stage: the
  * create answers 200 (the name sort key used to pass DynamoDB's 1,024-byte key limit: 500), the
  * name reads back whole, and the list sorted by name pages with cursors across them (a cursor
- * holding such a key used to pass the 2,048 characters a list accepts: 400). README "Limits".
+ * holding such a key used to pass the 2,048 characters a list accepts: 400). docs/reference/limits.md.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

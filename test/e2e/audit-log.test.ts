@@ -380,12 +380,21 @@ describe.skipIf(onEmulator)('exactly once, scoped, permitted', () => {
     const until = await s.dash(t.key, 'GET', `/api/audit-log?to=${at}&p=-1`);
     expect(until.body.entries.map((e: Json) => e.id)).toEqual(entries.filter((e) => e.at <= at).map((e) => e.id));
     expect((await s.dash(t.key, 'GET', `/api/audit-log?from=${at}&to=2000-01-01T00:00:00Z`)).status).toBe(400);
+    // No count follows entries that expire: pages is the pages seen (this one, and one more while
+    // more follow), exact on the last page (contract §5).
     const page1 = await s.dash(t.key, 'GET', '/api/audit-log?page_size=2');
-    expect(page1.body.pages).toBe(Math.ceil(entries.length / 2));
+    expect(page1.body.pages).toBe(2);
+    const last = Math.ceil(entries.length / 2);
+    const lastPage = await s.dash(t.key, 'GET', `/api/audit-log?page_size=2&p=${last}`);
+    expect(lastPage.body).toMatchObject({ pages: last, entries: entries.slice(2 * (last - 1)) });
+    expect(lastPage.body.next_cursor).toBeUndefined();
+    expect((await s.dash(t.key, 'GET', `/api/audit-log?page_size=2&p=${last + 3}`)).body).toEqual({ entries: [], pages: last });
     const page2 = await s.dash(t.key, 'GET', `/api/audit-log?page_size=2&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
     const byNumber = await s.dash(t.key, 'GET', '/api/audit-log?page_size=2&p=2');
     expect(page2.body.entries.map((e: Json) => e.id)).toEqual(entries.slice(2, 4).map((e) => e.id));
     expect(byNumber.body.entries).toEqual(page2.body.entries);
+    // A cursor carries how many entries lie before it, so its page counts the same as by number.
+    expect([page2.body.pages, byNumber.body.pages]).toEqual([3, 3]);
     // The admin list sees both organisations, and one with org_id.
     const all = await s.admin('GET', '/admin/audit-log?page_size=100');
     expect(all.body.entries.some((e: Json) => e.org_id === other.orgId)).toBe(true);
@@ -441,13 +450,17 @@ describe.skipIf(onEmulator)('the request path', () => {
     const apiId = await makeApi(s, t.orgId, 'audit-writes-api');
     const id = uid('counted-policy');
     const created = await writesOf(() => s.gw('POST', '/gw/policies', { id, name: id, org_id: t.orgId, access_rights: rightsFor(apiId) }));
-    // One write: the policy with its organisation's condition (a transaction of two), stamped.
+    // One write: the policy with its organisation's condition and count (a transaction of three), stamped.
     expect(created.map((w) => w.command)).toEqual(['TransactWriteItemsCommand']);
     const policy = created[0]!.items.find((i) => i.key === `POLICY#${id}|POLICY`)!;
     expect(policy.item).toMatchObject({ audit_actor: { type: 'gateway' }, audit_request_id: expect.any(String), audit_at: expect.any(String) });
     const removed = await writesOf(() => s.gw('DELETE', `/gw/policies/${id}`));
     expect(removed.map((w) => w.command)).toEqual(['TransactWriteItemsCommand']);
-    expect(removed[0]!.items.map((i) => i.key)).toEqual([`POLICY#${id}|POLICY`, expect.stringMatching(new RegExp(`^DELETED#POLICY#${id}\\|POLICY\\|`))]);
+    expect(removed[0]!.items.map((i) => i.key)).toEqual([
+      `POLICY#${id}|POLICY`,
+      expect.stringMatching(new RegExp(`^DELETED#POLICY#${id}\\|POLICY\\|`)),
+      `ORG#${t.orgId}|COUNT#POLICY`,
+    ]);
     const hook = await writesOf(() => s.dash(t.key, 'POST', '/api/hooks', { name: 'counted', method: 'POST', target_path: 'https://hooks.example/c' }));
     const keys = hook.flatMap((w) => w.items.map((i) => String(i.key)));
     expect(keys.filter((k) => k.startsWith('AUDIT'))).toEqual([]);

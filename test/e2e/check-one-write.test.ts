@@ -25,7 +25,7 @@ const read = async (key: { PK: string; SK: string }) => (await ddb().send(new Ge
 
 describe("the organisation's quota after the key's", () => {
   // These read the commands this process's client sends; on the emulated stage the check's
-  // functions send them from their own processes (README "Tests").
+  // functions send them from their own processes (docs/developing/tests.md).
   const ownCommands = it.skipIf(onEmulator);
   const check = (key: string, api: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: api });
 

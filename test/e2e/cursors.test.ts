@@ -1,5 +1,5 @@
 /**
- * List cursors (README "Lists"): sealed by this service and bound to their list. A cursor that
+ * List cursors (docs/reference/lists.md): sealed by this service and bound to their list. A cursor that
  * this service did not issue for this very list (forged, altered, another organisation's,
  * another list's, or the unsigned form with storage key members of the caller's choosing) is 400
  * in the dashboard envelope before storage sees it, never a 500 and never a page.

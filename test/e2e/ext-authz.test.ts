@@ -1,5 +1,5 @@
 /**
- * The external-authorization route (README "Put an API behind it") through the local stage, as
+ * The external-authorization route (docs/using/serving-apis.md) through the local stage, as
  * nginx auth_request (X-Original-*) and Envoy ext_authz (path after /gw/ext-authz, own method)
  * call it; and the rate headers it shares with POST /gw/sessions/check. Real nginx in front of it:
  * test/gateways/nginx.test.ts.

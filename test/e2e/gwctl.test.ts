@@ -1,5 +1,5 @@
 /**
- * gwctl against local stages (README "Configuration as code"): stage A (in this process) holds an
+ * gwctl against local stages (docs/using/configuration-as-code.md): stage A (in this process) holds an
  * organisation with every kind of configuration; stage B (`npm start`'s entry point over a table
  * of its own) is another installation with an empty organisation, as a promotion from one stage to
  * another is. gwctl runs in this process through its `run` (the same code `npx gwctl` runs), except
@@ -540,7 +540,7 @@ describe('gwctl and credentials', () => {
     writeFileSync(join(bad, 'gwctl.yaml'), stringify(index));
     const expected = [
       `apis/${api}.yaml: spec.x-gw-api-gateway.info.name: \${env:GW_HOOK_BILLING_AUTHORIZATION}: a reference is expanded only where a credential is ` +
-        '(README "Configuration as code"), and this is not one',
+        '(docs/using/configuration-as-code.md), and this is not one',
       `apis/${api}.yaml: spec.x-gw-api-gateway.middleware.global.transformRequestHeaders.add[0].value: \${env:GW_DASHBOARD_KEY} is gwctl's own credential: ` +
         'no file may name it',
       "hooks/billing.yaml: spec.target_path: ${env:GW_DASHBOARD_KEY} is gwctl's own credential: no file may name it",

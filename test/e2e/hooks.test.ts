@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStage, type Stage } from '../support/stage';
-import { getHookForDelivery } from '../../shared/store/hooks';
+import { loadHookForDelivery } from '../../shared/store/hooks';
 import { HEADER_VALUE_MASK } from '../../shared/schemas/webhook-headers';
 
 let s: Stage;
@@ -17,7 +17,7 @@ const valid = { name: 'Alerts', method: 'POST', target_path: 'https://hooks.exam
 /** Header values are write-only: reads show each as the mask. */
 const masked = (m: Record<string, string>) => Object.fromEntries(Object.keys(m).map((k) => [k, HEADER_VALUE_MASK]));
 /** What the delivery will send: the stored header map. */
-const storedHeaders = async (orgId: string, id: string) => (await getHookForDelivery(orgId, id))?.hook.header_map;
+const storedHeaders = async (orgId: string, id: string) => (await loadHookForDelivery(orgId, id))?.hook.header_map;
 
 describe('webhooks', () => {
   it('rejects a missing or invalid method and a missing or relative target_path with 400, storing nothing', async () => {

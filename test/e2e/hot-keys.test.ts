@@ -27,7 +27,7 @@ const tally = <T>(xs: T[]) => xs.reduce<Record<string, number>>((a, x) => ({ ...
 describe('a hot key behind a per-item write ceiling', () => {
   let throttle: ThrottlingDynamo;
   beforeAll(async () => {
-    throttle = await startThrottlingDynamo(inject('dynamoEndpoint'), 30);
+    throttle = await startThrottlingDynamo(inject('dynamoEndpoint'), 10);
     process.env.DYNAMODB_ENDPOINT = throttle.url;
     resetConfig();
     resetClient();
@@ -42,7 +42,7 @@ describe('a hot key behind a per-item write ceiling', () => {
   const check = (key: string, api: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: api });
 
   // The ceiling sits in front of this process's client; the emulated stack's functions reach
-  // DynamoDB through the emulator's own endpoint (README "Tests").
+  // DynamoDB through the emulator's own endpoint (docs/developing/tests.md).
   it.skipIf(onEmulator)(
     'is sharded when throttled and never admits more than quota_max; a reset folds the shards back',
     async () => {

@@ -1,8 +1,8 @@
 /**
- * What a stored idempotency record gives away to someone holding only the table (README
- * "Choices"): its request fingerprint is keyed with the service key, so a password in a create
- * body cannot be guessed offline against it, and its sealed reply needs the service key as well
- * as the client's Idempotency-Key, so a guessable key (`1`) does not open it.
+ * What a stored idempotency record gives away to someone holding only the table
+ * (docs/developing/choices.md): its request fingerprint is keyed with the service key, so a
+ * password in a create body cannot be guessed offline against it, and its sealed reply needs the
+ * service key as well as the client's Idempotency-Key, so a guessable key (`1`) does not open it.
  */
 import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -18,7 +18,7 @@ afterAll(() => s.close());
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
-describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyID})', () => {
+describe('gateway keys (POST /gw/keys/create, GET and DELETE /gw/keys/{keyRef})', () => {
   it('creates a key whose hash is the SHA-256 of the clear key; get by key and by hash; delete', async () => {
     const r = await s.gw('POST', '/gw/keys/create', {
       org_id: t.orgId,
@@ -120,7 +120,7 @@ describe('idempotent key create', () => {
   });
 });
 
-describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyID})', () => {
+describe('dashboard key update (PUT /api/apis/{apiID}/keys/{keyRef})', () => {
   const spendOne = (key: string) => s.gw('POST', '/gw/sessions/check', { key, api_id: apiId });
 
   it('resets the live quota by default and keeps it with suppress_reset=1; server-owned fields kept', async () => {
@@ -358,7 +358,7 @@ describe('key reads and write answers show the session the check enforces (contr
   const storedSession = async (hash: string) => (await ddb().send(new GetCommand({ TableName: s.table, Key: { PK: `KEY#${hash}`, SK: 'KEY' } }))).Item!.session;
   const limitsOf = (k: Record<string, unknown>) => [k.rate, k.per, k.quota_max];
 
-  it("a policy's rate, per and quota show in GET /gw/keys/{keyID}, quota_remaining counts against them, and the key keeps its own", async () => {
+  it("a policy's rate, per and quota show in GET /gw/keys/{keyRef}, quota_remaining counts against them, and the key keeps its own", async () => {
     const policy = await newPolicy({ access_rights: rightsFor(apiId), rate: 50, per: 10, quota_max: 77, quota_renewal_rate: 3600 });
     const { key, hash } = await makeKey(s, { org_id: t.orgId, apply_policies: [policy], rate: 1, per: 1, quota_max: 1 });
     const got = await read(key);

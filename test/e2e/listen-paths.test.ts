@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { claimKeys } from '../../shared/store/listen-claims';
-import { sha256Hex } from '../../shared/domain/hashing';
+import { sha256Hex } from '../../shared/lib/hashing';
 import { startStage, type Stage } from '../support/stage';
 import { petstoreJson } from '../unit/import-fixtures';
 
@@ -80,7 +80,11 @@ describe('one API per domain and listen path', () => {
     const second = id('second');
     const clash = await create(second, a.orgId, server('/shop/'));
     expect(clash.status).toBe(409);
-    expect(clash.body).toEqual({ status: 'error', message: taken('/shop') });
+    expect(clash.body).toEqual({
+      status: 'error',
+      message: taken('/shop'),
+      errors: [{ path: 'x-gw-api-gateway.server.listenPath.value', message: taken('/shop') }],
+    });
     expect(await exists(second)).toBe(false);
     // Written the other ways, the path is the same one.
     for (const path of ['/shop', 'shop/', '//shop//']) expect((await create(id('again'), a.orgId, server(path))).status, path).toBe(409);
@@ -96,7 +100,7 @@ describe('one API per domain and listen path', () => {
     const before = await count(b.key);
     const r = await importAt(b.key, 'listenPath=/held/');
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ Status: 'Error', Message: `${taken('/held')}${HINT}`, Meta: null });
+    expect(r.body).toEqual({ Status: 'Error', Message: `${taken('/held')}${HINT}`, Meta: { errors: [{ path: 'query.listenPath', message: taken('/held') }] } });
     expect(JSON.stringify(r.body)).not.toContain(held);
     expect(await count(b.key)).toBe(before);
     const gw = await create(id('b-held'), b.orgId, server('/held'));

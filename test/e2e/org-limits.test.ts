@@ -1,14 +1,14 @@
 /**
- * Per-organisation limits (README "Limits"): a dashboard write spends one unit of its
+ * Per-organisation limits (docs/reference/limits.md): a dashboard write spends one unit of its
  * organisation's `writes` limit, the webhook test and redelivery one of the tighter `hookTest`
- * limit, each per fixed 60-second window; a spent limit is 429 in the dashboard envelope with
+ * limit, a dashboard read one of the `reads` limit (while it reads), each per fixed 60-second window; a spent limit is 429 in the dashboard envelope with
  * Retry-After, the seconds until the window ends. Exact under concurrency, per organisation, and
  * spent only by requests that are authenticated, allowed by the user's permissions and valid.
  *
  * The clock is this process's Date, faked (the stage runs in this process): each test starts at a
  * known second of a window, so no burst straddles two windows and Retry-After is exact. The
- * `writes` limit is lowered for this file (ORG_WRITE_LIMIT) to keep its bursts small; `hookTest`
- * runs on its real default. The emulated stage runs in other processes, whose clock and
+ * `writes` and `reads` limits are lowered for this file (ORG_WRITE_LIMIT, ORG_READ_LIMIT) to keep
+ * its bursts small; `hookTest` runs on its real default. The emulated stage runs in other processes, whose clock and
  * environment these tests cannot set: they skip there.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,9 +16,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ORG_LIMITS } from '../../shared/limits';
 import { ddb } from '../../shared/store/db/client';
 import { hookBody, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
+import { commandRecorder } from '../support/sent-commands';
 import { onEmulator, startStage, type Answer, type Stage } from '../support/stage';
 
 const WRITE_LIMIT = 30;
+const READ_LIMIT = 40;
 const HOOK_TEST_LIMIT = ORG_LIMITS.hookTest.perWindow;
 
 let s: Stage;
@@ -28,6 +30,7 @@ let window = Math.floor(Date.UTC(2031, 0, 1) / 60_000) * 60;
 beforeAll(async () => {
   if (onEmulator) return;
   process.env.ORG_WRITE_LIMIT = String(WRITE_LIMIT);
+  process.env.ORG_READ_LIMIT = String(READ_LIMIT);
   delete process.env.ORG_HOOK_TEST_LIMIT;
   s = await startStage();
 });
@@ -35,6 +38,7 @@ afterAll(async () => {
   vi.useRealTimers();
   await s?.close();
 });
+const recorded = commandRecorder();
 
 /** Each test in a window of its own, 15 s in: Retry-After is then 45. */
 beforeEach(() => {
@@ -100,6 +104,32 @@ describe.skipIf(onEmulator)('per-organisation limits', () => {
       expect((await s.dash(b.key, 'POST', '/api/hooks', hookBody('other org'))).status).toBe(200);
       expect((await s.dash(a.key, 'GET', `/api/hooks/${a.hookId}`)).status).toBe(200);
       expect((await s.dash(a.key, 'POST', `/api/hooks/${a.hookId}/test`)).status).toBe(200);
+    },
+  );
+
+  it(
+    `dashboard reads: of ${READ_LIMIT + 10} concurrent reads exactly ${READ_LIMIT} pass (answered as read, 404 included), the rest ` +
+      'are 429 with Retry-After and spend nothing; once the window is seen full a read is refused before it reads; ' +
+      'other organisations and writes are untouched',
+    async () => {
+      const a = await org(1);
+      const b = await org();
+      const answers = await Promise.all(
+        Array.from({ length: READ_LIMIT + 10 }, (_, i) => s.dash(a.key, 'GET', i % 2 ? `/api/hooks/${a.hookId}` : '/api/hooks/nohook')),
+      );
+      const t = tally(answers);
+      expect(t[429]).toBe(10);
+      expect((t[200] ?? 0) + (t[404] ?? 0)).toBe(READ_LIMIT);
+      for (const r of answers.filter((x) => x.status === 429))
+        expectLimited(r, new RegExp(`made its ${READ_LIMIT} dashboard reads of this 60-second window; retry in 45 s`));
+      expect(await counter(a.orgId, 'reads')).toMatchObject({ used: READ_LIMIT, expires_at: window + 60, entity: 'org_limit' });
+      // Every read route spends the same budget; a refused one reads neither the list nor the counter.
+      const refused = await recorded(() => s.dash(a.key, 'GET', '/api/portal/policies'));
+      expectLimited(refused.result, /dashboard reads/);
+      expect(refused.commands.filter((c) => c.command === 'QueryCommand' || c.command === 'UpdateItemCommand')).toEqual([]);
+      expect((await s.dash(b.key, 'GET', `/api/hooks/${b.hookId}`)).status).toBe(200);
+      expect((await keyUpdate(a, a.keys[0]!)).status).toBe(200);
+      expect(await counter(a.orgId, 'reads')).toMatchObject({ used: READ_LIMIT });
     },
   );
 

@@ -1,5 +1,5 @@
 /**
- * Issue 20 items 2 and 3 through the local stage: unbounded strings before regexes, YAML alias
+ * Parse limits through the local stage: unbounded strings before regexes, YAML alias
  * amplification, decompression of stored definitions, ownership before any document is read,
  * malformed $ref escapes, and the opt-in upstream allow-list.
  */
@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { recordFromClassic } from '../../shared/domain/api-builders';
-import { createApiItems } from '../../shared/store/apis';
+import { insertApiItems } from '../../shared/store/apis';
 import { apiKeys } from '../../shared/store/apis';
 import { tableName } from '../../shared/store/db/client';
 import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
@@ -33,7 +33,7 @@ async function plantOversized(orgId: string): Promise<string> {
   const ten = gzipSync(Buffer.alloc(10 * 1024 * 1024, 'x'));
   const packed = Buffer.concat([gzipSync('{"classic":{"name":"bomb"},"oas":{"s":"'), ...Array(60).fill(ten), gzipSync('"}}')]);
   const record = recordFromClassic({ api_id: apiId, name: 'bomb', org_id: orgId }, new Date().toISOString());
-  const items = createApiItems({ ...record, kind: 'oas' });
+  const items = insertApiItems({ ...record, kind: 'oas' });
   const PART = 300_000;
   const chunks: Buffer[] = [];
   for (let at = 0; at < packed.length; at += PART) chunks.push(packed.subarray(at, at + PART));

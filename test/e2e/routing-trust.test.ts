@@ -185,3 +185,47 @@ describe('npm run claims:report (contract §13)', () => {
     expect(run.stdout).toMatch(/\d+ claims break the routing rules \(contract §13\)/);
   });
 });
+
+describe('an API pinned by the gateway (X-Gw-Api-Id with X-Gw-Listen-Path, as gwctl gateway nginx renders it)', () => {
+  const pinned = (uri: string, apiId: string, listenPath: string, headers: Record<string, string> = {}) =>
+    s.call('GET', '/gw/ext-authz/nginx', {
+      headers: {
+        'x-gw-authorization': GW_SECRET,
+        'x-original-uri': uri,
+        'x-original-method': 'GET',
+        'x-gw-api-id': apiId,
+        'x-gw-listen-path': listenPath,
+        ...headers,
+      },
+    });
+
+  it('answers the path after the listen path (X-Gw-Api-Path), and 404 for a decided path outside it', async () => {
+    const root = `/${uid('pin')}`;
+    const apiId = await api(acme, `${root}/`);
+    const { key } = await makeKey(s, { org_id: acme, access_rights: rightsFor(apiId) });
+    const ok = await pinned(`${root}/a/./b?x=1`, apiId, root, { authorization: key });
+    expect([ok.status, ok.headers.get('x-gw-path'), ok.headers.get('x-gw-api-path')]).toEqual([200, `${root}/a/b`, '/a/b']);
+    expect((await pinned(root, apiId, root, { authorization: key })).headers.get('x-gw-api-path')).toBe('/');
+    expect((await pinned(`${root}/x/`, apiId, root, { authorization: key })).headers.get('x-gw-api-path')).toBe('/x/');
+    const outside = await pinned(`${root}/../elsewhere`, apiId, root, { authorization: key });
+    expect([outside.status, outside.body.reason]).toEqual([404, 'UnknownApi']);
+  });
+
+  it('X-Gw-Keyless answers the paths without a key only for an API that is keyless and active', async () => {
+    const root = `/${uid('open')}`;
+    const open = uid('open');
+    const r = await s.gw('POST', '/gw/apis', {
+      api_id: open,
+      name: open,
+      org_id: acme,
+      use_keyless: true,
+      proxy: { listen_path: `${root}/`, target_url: 'http://u.example' },
+    });
+    expect(r.status).toBe(200);
+    const keyed = await api(acme, `/${uid('keyed')}/`);
+    const freeRide = await pinned(`${root}/x`, open, root, { 'x-gw-keyless': '1' });
+    expect([freeRide.status, freeRide.headers.get('x-gw-api-path')]).toEqual([200, '/x']);
+    const keyedPath = (await s.gw('GET', `/gw/apis/${keyed}`)).body.proxy.listen_path.replace(/\/$/, '');
+    expect((await pinned(`${keyedPath}/x`, keyed, keyedPath, { 'x-gw-keyless': '1' })).status).toBe(401);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Self-service (issue 27): the dashboard group manages everything an organisation owns with its
+ * Self-service (contract §9a): the dashboard group manages everything an organisation owns with its
  * own access key. Tenancy of every route is the tenant matrix's (test/hardening/tenant.test.ts);
  * here each route's own behaviour.
  */

@@ -1,9 +1,9 @@
 /**
- * Deactivation and key revocation as routes (PUT /admin/users/{userID} and
- * POST /admin/users/{userID}/access-key), and how fast they reach a credential in use (README
- * "Configuration", CACHE_SECONDS): at once in the process that made the change, within
- * CACHE_SECONDS in another warm process however often the credential is used meanwhile. The other
- * process is a second local stage (npm start's entry point) on the same table.
+ * Deactivation and key revocation as routes (PUT /admin/users/{userID} and POST
+ * /admin/users/{userID}/access-key), and how fast they reach a credential in use
+ * (docs/reference/configuration.md, CACHE_SECONDS): at once in the process that made the change,
+ * within CACHE_SECONDS in another warm process however often the credential is used meanwhile. The
+ * other process is a second local stage (npm start's entry point) on the same table.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
 /**
  * In process, the test's clock passes it at once; the emulated stage's functions see only the
- * template's environment (as in the cloud), so the README default of 2 s, waited out there.
+ * template's environment (as in the cloud), so the documented default of 2 s (docs/reference/configuration.md), waited out there.
  */
 const CACHE_SECONDS = onEmulator ? 2 : 1;
 /** How often the emulator's case uses the key while it waits for the refusal: all the time, as a client would. */

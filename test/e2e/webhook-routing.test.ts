@@ -1,5 +1,5 @@
 /**
- * The change feed's routing work per record is bounded (issue 24; README "Limits"): the delivery
+ * The change feed's routing work per record is bounded (issue 24; docs/reference/limits.md): the delivery
  * handler is invoked in this process with a key's stream record, on data made through the stage,
  * and every DynamoDB call it makes is counted at the client. And it reports the records that
  * failed (partial batch failures) instead of failing the batch.

@@ -1,5 +1,5 @@
 /**
- * Tenants cannot hurt each other through webhooks (issue 24; contract §11, README "Limits"), end
+ * Tenants cannot hurt each other through webhooks (issue 24; contract §11, docs/reference/limits.md), end
  * to end on the local stage with its change feed and real receivers on 127.0.0.1: one
  * organisation's slow receivers do not delay another's deliveries, fan-out is deduplicated and
  * bounded at write time, and the delivery log names failures by class only.

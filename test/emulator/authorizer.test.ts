@@ -1,5 +1,5 @@
 /**
- * The Lambda authorizer on the built bundles (README "Put an API behind it"): the stack
+ * The Lambda authorizer on the built bundles (docs/using/serving-apis.md): the stack
  * synthesized with `-c demo=on` served by `npm run emulate`, IAM enforced, so ANY /demo/{proxy+}
  * runs the demo authorizer's bundle before the echo integration (infra/demo/echo.ts) as API
  * Gateway does. A key with quota is let through with its context, each request spends exactly one

@@ -3,15 +3,16 @@
  * fails when any function is refused an action by its policy. Shown by running one e2e file that
  * way on a copy of the synthesized template whose hooks list function lacks dynamodb:Query, and on
  * the real template, where the same file passes with zero denials.
- * (The whole suite on the real template: `npm run test:emulator`, README "Tests".)
+ * (The whole suite on the real template: `npm run test:emulator`, docs/developing/tests.md.)
  */
 import { roleStatements } from '../support/role-statements';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/local/emulator/synth';
+import { readStackTemplate } from '../../infra/local/emulator/template';
 import { cloudAssembly } from '../support/assembly';
 
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
@@ -42,7 +43,8 @@ function runOnEmulator(template: string): Promise<{ code: number | null; output:
 
 beforeAll(async () => {
   real = (await cloudAssembly()).template;
-  const t = JSON.parse(readFileSync(real, 'utf8')) as { Resources: Record<string, Resource> };
+  // The route functions live in nested stacks: the copy is the stage with them merged in, as the emulator reads it.
+  const t = readStackTemplate(real) as unknown as { Resources: Record<string, Resource> };
   const fn = Object.values(t.Resources).find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.ROUTE_NAME === ROUTE)!;
   const role = fn.Properties.Role['Fn::GetAtt'][0];
   let removed = 0;

@@ -12,6 +12,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStackTemplate } from '../../infra/local/emulator/template';
 import { cloudAssembly } from '../support/assembly';
 import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/stage';
 
@@ -45,7 +46,8 @@ function replaceBundle(t: Template, templateDir: string, route: string, edit: (d
 
 beforeAll(async () => {
   const { template } = await cloudAssembly();
-  const t = JSON.parse(readFileSync(template, 'utf8')) as Template;
+  // Nested stacks merged in: the copy is one template, its functions wherever the stage put them.
+  const t = readStackTemplate(template) as unknown as Template;
 
   // 1. One action out of one function's policy.
   const [, denied] = functionOf(t, DENIED_ROUTE);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
 import { readCloudStage } from '../../infra/local/emulator/template';
 import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
+import { closedRoutes } from '../../shared/http/route-match';
 import { routeList } from '../../shared/routes';
 import { walkRoutes, type Walk } from '../hardening/support/route-walk';
 import { cloudAssembly } from '../support/assembly';
@@ -30,8 +31,9 @@ beforeAll(async () => {
 afterAll(() => emulated?.close());
 
 describe('npm run emulate serves the synthesized stack', () => {
-  it('serves exactly the built routes of the route table (a route missing from either side fails)', () => {
-    expect([...served].sort()).toEqual(routeList.map((r) => `${r.method} ${r.path}`).sort());
+  it('serves exactly the built routes of the route table and the closed ones (a route missing from either side fails)', () => {
+    const closed = closedRoutes(routeList).map((r) => `${r.method} ${r.path}`);
+    expect([...served].sort()).toEqual([...routeList.map((r) => `${r.method} ${r.path}`), ...closed].sort());
   });
 
   it(`runs every function on Lambda's Node (${LAMBDA_RUNTIME}, node v${LAMBDA_NODE_MAJOR})`, () => {
@@ -39,7 +41,7 @@ describe('npm run emulate serves the synthesized stack', () => {
     expect(banner).toMatch(new RegExp(`${LAMBDA_RUNTIME} on node v${LAMBDA_NODE_MAJOR}\\.`));
   });
 
-  it('serves the web console at /console/ with its Content-Security-Policy (built by npm run emulate)', async () => {
+  it('serves the web console at /console/ with its Content-Security-Policy (built by synth)', async () => {
     const page = await fetch(`${emulated.url}/console/keys`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);

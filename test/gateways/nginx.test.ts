@@ -1,7 +1,7 @@
 /**
  * Real nginx (auth_request) in front of a small upstream, authorising every request through the
- * local stage with examples/nginx/api-gateway.conf as users copy it (README "Put an API behind
- * it"). nginx missing: installed when root, else the suite fails naming the command.
+ * local stage with examples/nginx/api-gateway.conf as users copy it (docs/using/serving-apis.md).
+ * nginx missing: installed when root, else the suite fails naming the command.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import { startReceiver, type Receiver } from '../support/receiver';
 import { onEmulator, startStage, type Stage } from '../support/stage';
 import { GW_SECRET } from '../support/table';
 
-// The webhook part needs the in-process stage's change feed (README "Tests").
+// The webhook part needs the in-process stage's change feed (docs/developing/tests.md).
 const suite = onEmulator ? describe.skip : describe;
 
 let s: Stage;

@@ -36,7 +36,7 @@ const paramNames = (r: RouteDef) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m)
 /** Each path parameter name -> the values that name A's objects (every alias of the object). */
 const A_VALUES: Record<string, (a: World) => string[]> = {
   apiID: (a) => [a.apiId, a.apiDbId, a.importedApiId],
-  keyID: (a) => [a.gwKey, a.adminKey],
+  keyRef: (a) => [a.gwKey, a.adminKey],
   keyHash: (a) => [a.gwKeyHash],
   policyID: (a) => [a.policyId],
   clientID: (a) => [a.clientId],
@@ -52,22 +52,22 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
   EndYear: () => [ACTIVITY_DAY.year],
 };
 
-/** Routes whose parameter of a shared name holds another form of the object: the self-service key routes take the hash. */
+/** Routes that name more of A's objects than the parameter's default: the self-service key routes also take the admin-made key's hash. */
 const ROUTE_VALUES: Record<string, Record<string, (a: World) => string[]>> = Object.fromEntries(
-  ['keysDashboardGet', 'keysDashboardReplace', 'keysDashboardDelete'].map((n) => [n, { keyID: (a: World) => [a.gwKeyHash, a.adminKeyHash] }]),
+  ['keysDashboardGet', 'keysDashboardUpdate', 'keysDashboardDelete'].map((n) => [n, { keyHash: (a: World) => [a.gwKeyHash, a.adminKeyHash] }]),
 );
 
 /** A valid body for each dashboard route that takes one, so only the tenant check can refuse it. */
 const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
   // The key keeps its basic-auth user: a full replace without it would free the name.
-  keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
+  apiKeysUpdate: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
   streamsPatch: (p) => ({ body: JSON.stringify(streamsDoc(p.apiID!)), type: STREAMS_TYPE }),
   assetsUpdate: () => ({ body: { id: 'hijacked', name: 'hijacked', data: assetData('hijacked') } }),
   hooksUpdate: () => ({ body: hookBody('hijacked') }),
-  // Self-service (issue 27): each body valid for the world whose object the path names.
+  // Self-service (contract §9a): each body valid for the world whose object the path names.
   apisUpdate: (_p, a) => ({ body: { api_definition: { name: 'hijacked', proxy: { listen_path: `/${a.apiId}/`, target_url: 'http://upstream.example' } } } }),
   oasDashboardUpdate: (_p, a) => ({ body: oasDoc(a.apiId, '', { title: 'hijacked' }) }),
-  keysDashboardReplace: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
+  keysDashboardUpdate: (_p, a) => ({ body: { access_rights: rightsFor(a.apiId), alias: 'hijacked', basic_auth_data: { user: a.username } } }),
   policiesDashboardUpdate: (_p, a) => ({ body: { name: 'hijacked', access_rights: rightsFor(a.apiId) } }),
   oauthDashboardCreate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
   oauthDashboardUpdate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
@@ -258,7 +258,7 @@ describe("references in B's writes to A's objects", () => {
   it("B's check on A's API stays 403 after B tried to grant it to its own key", async () => {
     const check = () => s.gw('POST', '/gw/sessions/check', { key: B.gwKey, api_id: A.apiId, path: '/x', method: 'GET' });
     expect((await check()).status).toBe(403);
-    for (const slot of referenceSlots(s, B).filter((x) => x.route === 'keysDashboardUpdate')) {
+    for (const slot of referenceSlots(s, B).filter((x) => x.route === 'apiKeysUpdate')) {
       const id = slot.kind === 'api' ? A.apiId : A.policyId; // A's policy grants A's API
       expect((await slot.send(id)).status, slot.what).toBe(422);
       expect((await check()).body, slot.what).toMatchObject({ allowed: false, reason: 'AccessDenied' });

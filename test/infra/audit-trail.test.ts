@@ -1,9 +1,12 @@
 /**
  * The audit trail in the synthesized stack (contract §12): the consumer reads the table's stream
  * through its own event source mapping, filtered to the configuration objects; it is granted the
- * Query and the PutItem its code sends and nothing else; the audit-log routes only read.
+ * Query and the PutItem its code sends and nothing else; the audit-log routes only read the trail
+ * (their one write is the organisation's read unit, on the limit counter's partition alone).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leadingKeysOf } from '../../infra/constructs/leading-keys';
+import { ORG_LIMIT_TABLE_ACCESS } from '../../shared/route-def';
 import { routes } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
@@ -41,9 +44,14 @@ describe('the audit consumer', () => {
     ]);
   });
 
-  it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read', () => {
+  it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read the trail (and spend a read unit)', () => {
     expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem']));
-    expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query']));
+    expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
+    // Its one write is the organisation limit's counter: granted on that partition alone.
+    const counter = leadingKeysOf([ORG_LIMIT_TABLE_ACCESS.entity]);
+    const writes = t.statementsOf(t.functionOf(routes.auditList.name)[1]).filter((s) => [s.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(writes.map((s) => [s.Action].flat())).toEqual([['dynamodb:UpdateItem']]);
+    expect((writes[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': counter } });
     expect(new Set(tableActions(routes.auditAdminList.name))).toEqual(new Set(['dynamodb:Query']));
   });
 });

@@ -17,7 +17,7 @@ describe('stage settings', () => {
       protected: false,
       alarmEmail: undefined,
       throttle: { check: { rate: 2000, burst: 4000 }, writes: { rate: 20, burst: 40 }, other: { rate: 500, burst: 1000 } },
-      orgLimits: { writes: 600, hookTest: 60 },
+      orgLimits: { reads: 1200, writes: 600, hookTest: 60 },
       checkReservedConcurrency: 10,
       secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
       auditRetentionDays: 365,
@@ -128,9 +128,9 @@ describe('the app entries', () => {
   }, 120_000);
 });
 
-describe('the README settings table', () => {
+describe('the deploy guide settings table', () => {
   it('lists every setting with its default', () => {
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/operating/deploy.md', 'utf8');
     const table = /<!-- settings:start -->([\s\S]*?)<!-- settings:end -->/.exec(readme)![1]!;
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     const rowOf = (key: string) => rows.find((r) => r.split('|')[1]!.includes(`\`${key}\``));

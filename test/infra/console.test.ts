@@ -1,5 +1,5 @@
 /**
- * The web console's hosting (infra/constructs/console-hosting.ts, README "Console"): a nested stack
+ * The web console's hosting (infra/constructs/console-hosting.ts, docs/using/console.md): a nested stack
  * with a private bucket read only by its CloudFront distribution (origin access control), the
  * HTTP API as the distribution's second origin for /api/*, the console's Content-Security-Policy
  * as a response headers policy, the page-path function, and the files uploaded by a

@@ -42,7 +42,7 @@ beforeAll(async () => {
   mkdirSync(dir);
   for (const f of readdirSync(assembly.dir).filter((x) => x.endsWith('.json'))) copyFileSync(join(assembly.dir, f), join(dir, f));
   const template = readFileSync(join(dir, `${STACK}.template.json`), 'utf8');
-  // Every nested stack (alarms and dashboard, the console), deployed under a generated name.
+  // Every nested stack (the route groups' functions, alarms and dashboard, the console), deployed under a generated name.
   const nested = Object.entries(JSON.parse(template).Resources as Record<string, { Type: string; Metadata?: Record<string, string> }>)
     .filter(([, r]) => r.Type === 'AWS::CloudFormation::Stack')
     .map(([id, r]) => ({ id, name: `${STACK}-${id}-1ABCDEF`, template: readFileSync(join(dir, r.Metadata!['aws:asset:path']!), 'utf8') }));

@@ -1,5 +1,5 @@
 /**
- * `-c edge=on` (infra/constructs/edge.ts, README "Edge protection"): CloudFront in front of the
+ * `-c edge=on` (infra/constructs/edge.ts, docs/operating/security.md "Edge protection"): CloudFront in front of the
  * HTTP API with a WAF web ACL (per-IP rate rule, AWS common rule set with the rules that would
  * refuse this service's own traffic counted), the origin secret sent by CloudFront and required by
  * every HTTP function, the stage held to us-east-1. Off (the default), none of it exists.

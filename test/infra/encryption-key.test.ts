@@ -1,5 +1,5 @@
 /**
- * `-c cmk=on` (infra/constructs/stage-key.ts, README "Encryption keys"): one customer-managed key
+ * `-c cmk=on` (infra/constructs/stage-key.ts, docs/operating/security.md "Encryption keys"): one customer-managed key
  * per stage, rotated, encrypting the table, both webhook queues and every log group; CloudWatch
  * Logs may use it for the stage's log groups only; each function gets only the key actions its
  * table and queue access needs. Off (the default), AWS's own keys do all of it.

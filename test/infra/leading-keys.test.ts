@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_CONSUMER_ENTITIES, leadingKeysOf } from '../../infra/constructs/leading-keys';
 import { dynamodbAuthorizations, evaluate, type Statement, toStatement } from '../../infra/local/emulator/iam';
-import { READ_TABLE_ACTIONS, WRITE_TABLE_ACTIONS } from '../../shared/route-def';
+import { ORG_LIMIT_TABLE_ACCESS, orgLimitOf, READ_TABLE_ACTIONS, WRITE_TABLE_ACTIONS } from '../../shared/route-def';
 import { definedEntities } from '../../shared/store/db/entity';
 import { routeList, routes } from '../../shared/routes';
 import { keyKeys } from '../../shared/store/keys';
@@ -60,8 +60,21 @@ describe('item-level grants (dynamodb:LeadingKeys)', () => {
         expect(items, r.name).toEqual([]);
         continue;
       }
-      expect(items, r.name).toHaveLength(1);
-      expect(items[0]!.Condition, r.name).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': declared } });
+      const condition = (entities: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeysOf(entities) } });
+      if (r.access === 'read' && orgLimitOf(r)) {
+        // A read's one write, its organisation limit's counter, is granted on that counter's partitions alone.
+        const others = (r.tableEntities ?? []).filter((e) => e !== ORG_LIMIT_TABLE_ACCESS.entity);
+        expect(
+          items.map((s) => ({ actions: [s.Action].flat(), condition: s.Condition })),
+          r.name,
+        ).toEqual([
+          { actions: r.tableActions!.filter((a) => a !== ORG_LIMIT_TABLE_ACCESS.action).map((a) => `dynamodb:${a}`), condition: condition(others) },
+          { actions: [`dynamodb:${ORG_LIMIT_TABLE_ACCESS.action}`], condition: condition([ORG_LIMIT_TABLE_ACCESS.entity]) },
+        ]);
+      } else {
+        expect(items, r.name).toHaveLength(1);
+        expect(items[0]!.Condition, r.name).toEqual(condition(r.tableEntities ?? []));
+      }
       for (const s of raw.filter((x) => JSON.stringify(x.Resource).includes('/index/'))) {
         expect(s.Condition, r.name).toBeUndefined();
         expect(s.Action, r.name).toBe('dynamodb:Query');
@@ -100,6 +113,19 @@ describe('the audit fence: only the change feed writes audit entries (contract Â
     expect(ask(routes.keysCreate.name, 'PutItem', user)).toEqual(['no allow']);
     expect(ask('hookAttempts', 'UpdateItem', user)).toEqual(['no allow']);
     expect(ask('hookAttempts', 'GetItem', user)).toEqual(['no allow']);
+  });
+
+  it('lets a dashboard read update its organisation limit counter and nothing else', () => {
+    const counter = {
+      PK: definedEntities()
+        .find((e) => e.name === 'org_limit')!
+        .partition.replace(/\*/g, 'org-1'),
+      SK: 'W#0',
+    };
+    expect(ask(routes.usersMe.name, 'UpdateItem', counter)).toEqual(['allowed']);
+    expect(ask(routes.usersMe.name, 'GetItem', user)).toEqual(['allowed']);
+    expect(ask(routes.usersMe.name, 'UpdateItem', user)).toEqual(['no allow']);
+    expect(ask(routes.usersMe.name, 'PutItem', counter)).toEqual(['no allow']);
   });
 });
 

@@ -4,26 +4,29 @@
  * may read which secret, and the policies as the emulator evaluates them. Alarms and the
  * dashboard: monitoring.test.ts; table actions: table-actions.test.ts.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { NestedStack, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultOf, STAGES, stageNames, type StageName } from '../../infra/config';
+import { RouteFunctions } from '../../infra/constructs/route-functions';
 import { evaluate } from '../../infra/local/emulator/iam';
 import { lambdaNode } from '../../infra/local/emulator/lambda-node';
 import { readCloudStage, type CloudStage, type EmulatedFunction } from '../../infra/local/emulator/template';
 import { ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { needsServiceKey, orgLimitOf } from '../../shared/route-def';
-import { routeList } from '../../shared/routes';
+import { closedRoutes } from '../../shared/http/route-match';
+import { routeGroups, routeList } from '../../shared/routes';
 import { stageStack, templateOf } from '../support/cdk';
 
-const synthesized = new Map<StageName, ReturnType<typeof templateOf> & { monitoring: ReturnType<typeof templateOf> }>();
+const synthesized = new Map<StageName, ReturnType<typeof templateOf> & { monitoring: ReturnType<typeof templateOf>; stack: Stack }>();
 beforeAll(() => {
   for (const stage of STAGES) {
     const { stack } = stageStack({ stage });
-    synthesized.set(stage, { ...templateOf(stack), monitoring: templateOf(stack.monitoring) });
+    synthesized.set(stage, { ...templateOf(stack), monitoring: templateOf(stack.monitoring), stack });
   }
 }, 180_000);
 
@@ -80,6 +83,18 @@ describe.each(STAGES)('stage %s', (stage) => {
       .map(([, r]) => r.Properties.RouteKey);
     for (const r of routeList) expect(keys).toContain(`${r.method} ${r.path}`);
     expect(keys).toContain('$default');
+  });
+
+  it("closes a fixed path's methods that only a templated sibling has: they go to $default's function (405), not the sibling's", () => {
+    const routes = t().resources('AWS::ApiGatewayV2::Route');
+    const target = (key: string) => JSON.stringify(routes.find(([, r]) => r.Properties.RouteKey === key)?.[1].Properties.Target);
+    const closed = closedRoutes(routeList);
+    expect(closed.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /api/apis/oas', 'PUT /api/apis/oas/import', 'GET /gw/keys/create']),
+    );
+    for (const r of closed) expect(target(`${r.method} ${r.path}`), `${r.method} ${r.path}`).toBe(target('$default'));
+    // One invoke permission serves them all (scoped to the API), not one per route.
+    expect(t().resources('AWS::Lambda::Permission').length).toBeLessThanOrEqual(routeList.length + 6);
   });
 
   it(`names the table, secrets, log groups, API, topic and dashboard for ${stage}`, () => {
@@ -249,24 +264,26 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
 });
 
 describe('stack size', () => {
-  it("stays well inside CloudFormation's 500 resources per stack (alarms live in a nested stack)", () => {
-    const { resources } = synthesized.get('prod')!;
-    const count = [
-      'AWS::Lambda::Function',
-      'AWS::IAM::Role',
-      'AWS::IAM::Policy',
-      'AWS::Logs::LogGroup',
-      'AWS::ApiGatewayV2::Integration',
-      'AWS::Lambda::Permission',
-      'AWS::ApiGatewayV2::Route',
-    ]
-      .map((type) => resources(type).length)
-      .reduce((a, b) => a + b, 0);
-    const total = Object.keys(synthesized.get('prod')!.template.toJSON().Resources).length;
-    expect(total - count).toBeLessThan(20);
-    // About 5 resources per route (roles carry their grants inline, one log group per folder):
-    // split the functions into nested stacks before this fails.
-    expect(total, `${total} resources`).toBeLessThanOrEqual(450);
+  it("keeps every stack well inside CloudFormation's 500 resources: each route group's functions in a nested stack of their own", () => {
+    const { stack } = synthesized.get('prod')!;
+    const own = (s: Stack) => Template.fromStack(s).toJSON().Resources as Record<string, { Type: string }>;
+    const root = own(stack);
+    // The stage keeps one resource per route (the route, beside the HTTP API and its stage); the
+    // functions, roles, permissions and integrations are in the groups' nested stacks.
+    expect(Object.keys(root).length, `${Object.keys(root).length} resources in the stage stack`).toBeLessThanOrEqual(200);
+    expect(Object.values(root).filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(4);
+    const homes = stack.node.findAll().filter((c): c is RouteFunctions => c instanceof RouteFunctions);
+    expect(homes).toHaveLength(Object.keys(routeGroups).length);
+    for (const [group, defs] of Object.entries(routeGroups)) {
+      const home = homes.find((h) => h.node.id === `Routes${group[0]!.toUpperCase()}${group.slice(1)}`)!;
+      const fns = Object.values(own(home)).filter((r) => r.Type === 'AWS::Lambda::Function');
+      expect(fns, group).toHaveLength(Object.keys(defs).length);
+    }
+    // About four resources per route in a group's stack; alarms (two per function) in Monitoring's.
+    for (const nested of stack.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack)) {
+      const n = Object.keys(own(nested)).length;
+      expect(n, `${n} resources in ${nested.node.id}`).toBeLessThanOrEqual(300);
+    }
   });
 });
 
@@ -298,16 +315,18 @@ describe('capacity settings from context', () => {
   it('give each dashboard function that spends an organisation limit its number, the default or a -c value', () => {
     const spending = routeList.filter((r) => orgLimitOf(r));
     expect(spending.length).toBeGreaterThan(0);
-    const lowered = templateOf(stageStack({ orgWriteLimit: '100', orgHookTestLimit: '5' }).stack);
+    const lowered = templateOf(stageStack({ orgReadLimit: '300', orgWriteLimit: '100', orgHookTestLimit: '5' }).stack);
     for (const r of routeList) {
       const limit = orgLimitOf(r);
       const vars = lowered.functionOf(r.name)[1].Properties.Environment.Variables;
-      expect([vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([
+      expect([vars.ORG_READ_LIMIT, vars.ORG_WRITE_LIMIT, vars.ORG_HOOK_TEST_LIMIT], r.name).toEqual([
+        limit === 'reads' ? '300' : undefined,
         limit === 'writes' ? '100' : undefined,
         limit === 'hookTest' ? '5' : undefined,
       ]);
     }
     const vars = (name: string) => templateOf(stageStack({}).stack).functionOf(name)[1].Properties.Environment.Variables;
+    expect(vars('hooksList').ORG_READ_LIMIT).toBe('1200');
     expect(vars('hooksCreate').ORG_WRITE_LIMIT).toBe('600');
     expect(vars('hooksTest').ORG_HOOK_TEST_LIMIT).toBe('60');
     expect(() => stageStack({ orgWriteLimit: '0' })).toThrow(/context "orgWriteLimit": expected 1\.\.1000000, got 0/);

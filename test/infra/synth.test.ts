@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtimeClosure, type Lockfile } from '../../infra/node-modules';
 import { LAMBDA_RUNTIME } from '../../infra/runtime';
+import { readStackTemplate } from '../../infra/local/emulator/template';
 import { routes } from '../../shared/routes';
 import { cloudAssembly, type Assembly } from '../support/assembly';
 
@@ -22,7 +23,8 @@ const assetDir = (r: Resource) => resolve(dirname(a.template), r.Metadata!['aws:
 
 beforeAll(async () => {
   a = await cloudAssembly();
-  resources = JSON.parse(readFileSync(a.template, 'utf8')).Resources;
+  // The route functions are in nested stacks of the stage: their templates merged in.
+  resources = readStackTemplate(a.template).Resources as Record<string, Resource>;
 }, 900_000);
 
 describe('cdk synth with bundling', () => {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { aggregateActivity, type CounterItem } from '../../shared/domain/analytics';
 import type { AnalyticsRecord } from '../../shared/schemas/analytics';
 import { ingestRecords } from '../../shared/services/analytics';
-import { readKeyCounters } from '../../shared/store/analytics';
+import { loadKeyCounters } from '../../shared/store/key-activity';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
 import { useTestTable } from '../support/table';
@@ -40,7 +40,7 @@ const records = (day: string): AnalyticsRecord[] =>
     latency: { total: 20 + (i % 17), upstream: 10 + (i % 5) },
   }));
 
-const rows = async (day: string) => aggregateActivity(HASH, (await readKeyCounters(HASH, { from: day, to: day, days: 1 })) as CounterItem[]);
+const rows = async (day: string) => aggregateActivity(HASH, (await loadKeyCounters(HASH, { from: day, to: day, days: 1 })) as CounterItem[]);
 const hits = async (day: string) => (await rows(day)).reduce((t, r) => t + r.hits, 0);
 
 /** Rows as the records alone say they should be. */

@@ -1,6 +1,6 @@
 /**
- * GET /api/apis refuses an answer over the 6 MB response limit while it reads the list (README
- * "Limits"), so `p=-1` never builds, let alone serialises, a list that large.
+ * GET /api/apis refuses an answer over the 6 MB response limit while it reads the list
+ * (docs/reference/limits.md), so `p=-1` never builds, let alone serialises, a list that large.
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

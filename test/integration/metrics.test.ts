@@ -16,7 +16,7 @@ vi.hoisted(() => {
 import { handler as check } from '../../functions/sessions/check';
 import { handler as attemptQueue } from '../../functions/hooks/attempt-queue';
 import { createClassicApi } from '../../shared/services/apis';
-import { pingHook } from '../../shared/services/deliveries';
+import { pingHook } from '../../shared/services/delivery-log';
 import { createHook } from '../../shared/services/hooks';
 import { createOrganisation } from '../../shared/services/organisations';
 import { createGatewayKey } from '../../shared/services/keys';

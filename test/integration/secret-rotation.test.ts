@@ -1,5 +1,5 @@
 /**
- * Rotating a deployment secret without downtime (README "Rotate a deployment secret"), through
+ * Rotating a deployment secret without downtime (docs/operating/security.md "Rotate a deployment secret"), through
  * the local stage's HTTP server with the cloud code path: the group secrets come from a Secrets
  * Manager by ARN (a fake one, reached by the SDK client the functions use), and the clock is fake.
  * - a warm function re-reads its group's secret at most every SECRET_REFRESH_SECONDS;

@@ -5,7 +5,7 @@ import { getItem } from '../../shared/store/db/items';
 import { deleteIfMatch as deleteVersioned, guardVersion, writeVersioned } from '../../shared/store/db/versioned-write';
 import { deleteOp, putOp, transactWrite, writeItems } from '../../shared/store/db/transactions';
 import type { IfMatch } from '../../shared/domain/if-match';
-import { countChange, readCount } from '../../shared/store/organisations';
+import { countChange, loadCount } from '../../shared/store/organisations';
 import { listPage } from '../../shared/store/db/paging';
 import { pageRequest } from '../../shared/domain/paging';
 import { Conflict, NotFound } from '../../shared/errors';
@@ -85,7 +85,7 @@ describe('uniqueness markers and counters in one transaction', () => {
     // Different unique values contend only on the counter: all succeed and it counts each once.
     const distinct = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => create(`d-${i}`, `v-${i}`)));
     expect(distinct.every((r) => r.status === 'fulfilled')).toBe(true);
-    expect(await readCount('u', 'HOOK')).toBe(21);
+    expect(await loadCount('u', 'HOOK')).toBe(21);
 
     const page = await listPage({ index: 'GSI1', partition: 'ORG#u#THINGS', forward: true }, pageRequest({ p: 3 }));
     expect(page.items).toHaveLength(1);

@@ -6,11 +6,11 @@
 import { type SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetConfig } from '../../shared/config';
-import { runQueuedAttempt } from '../../shared/services/deliveries';
+import { runQueuedAttempt } from '../../shared/services/delivery-attempts';
 import { budgetKeys, claimAttemptSlot, releaseAttemptSlot } from '../../shared/store/delivery-budget';
 import { getItem } from '../../shared/store/db/items';
-import { getHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, setSigningSecret } from '../../shared/store/hooks';
-import { newDbId } from '../../shared/domain/hashing';
+import { loadHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, saveSigningSecret } from '../../shared/store/hooks';
+import { newDbId } from '../../shared/lib/hashing';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
@@ -102,18 +102,18 @@ describe('signing-secret rotation in the store', () => {
       version: 1,
     };
     await insertHook(hook as never, 'sealed-1');
-    expect((await getHookForDelivery('rot-org', id))?.previous).toBeUndefined();
+    expect((await loadHookForDelivery('rot-org', id))?.previous).toBeUndefined();
     const before = Date.now();
-    await setSigningSecret('rot-org', id, 'sealed-2');
-    const rotated = await getHookForDelivery('rot-org', id);
+    await saveSigningSecret('rot-org', id, 'sealed-2');
+    const rotated = await loadHookForDelivery('rot-org', id);
     expect(rotated).toMatchObject({ sealedSecret: 'sealed-2', previous: { sealed: 'sealed-1' } });
     expect(rotated!.previous!.rotatedAtMs).toBeGreaterThanOrEqual(before);
     const current = (await loadHookRecord('rot-org', id))!;
     await saveHook({ ...hook, name: 'renamed', method: 'PUT', target_path: 'https://hooks.example/y', version: current.version + 1 } as never, current);
-    expect(await getHookForDelivery('rot-org', id)).toMatchObject({ sealedSecret: 'sealed-2', previous: rotated!.previous, hook: { name: 'renamed' } });
+    expect(await loadHookForDelivery('rot-org', id)).toMatchObject({ sealedSecret: 'sealed-2', previous: rotated!.previous, hook: { name: 'renamed' } });
     const read = JSON.stringify(await loadHook('rot-org', id));
     expect(read).not.toMatch(/sealed|rotated/);
-    await setSigningSecret('rot-org', id, 'sealed-3');
-    expect((await getHookForDelivery('rot-org', id))?.previous?.sealed).toBe('sealed-2');
+    await saveSigningSecret('rot-org', id, 'sealed-3');
+    expect((await loadHookForDelivery('rot-org', id))?.previous?.sealed).toBe('sealed-2');
   });
 });

@@ -9,6 +9,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStageConfig, stageNames, type StageConfig } from '../../infra/config';
+import { RouteFunctions } from '../../infra/constructs/route-functions';
+import type { CfnTemplate } from '../../infra/local/emulator/intrinsics';
+import { mergeNestedStacks } from '../../infra/local/emulator/nested';
 import { ManagementStack } from '../../infra/stack';
 import { roleStatements } from './role-statements';
 
@@ -37,9 +40,30 @@ export function nagReport(app: App): string {
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; DependsOn?: string[] };
 
-/** Reading helpers over a synthesized template. */
+/**
+ * The stack's own template with its nested stacks of route functions merged in, as the emulator
+ * reads the assembly (infra/local/emulator/nested.ts): a route's function, role, permission and
+ * integration are looked for wherever the stage put them. `stack.monitoring` and the console's
+ * nested stack stay apart (templateOf(stack.monitoring)).
+ */
+function mergedTemplate(stack: Stack): Template {
+  const homes = new Map(
+    stack.node
+      .findAll()
+      .filter((c): c is RouteFunctions => c instanceof RouteFunctions && c.nestedStackParent === stack)
+      .map((n) => [stack.getLogicalId(n.nestedStackResource!), n]),
+  );
+  if (!homes.size) return Template.fromStack(stack);
+  const merged = mergeNestedStacks(Template.fromStack(stack).toJSON() as CfnTemplate, (id) => {
+    const home = homes.get(id);
+    return home && (Template.fromStack(home).toJSON() as CfnTemplate);
+  });
+  return Template.fromJSON(merged as unknown as Record<string, unknown>);
+}
+
+/** Reading helpers over a synthesized template (route functions' nested stacks merged in). */
 export function templateOf(stack: Stack) {
-  const template = Template.fromStack(stack);
+  const template = mergedTemplate(stack);
   const resources = (type: string): Array<[string, Resource]> => Object.entries(template.findResources(type) as Record<string, Resource>);
   const functionOf = (routeName: string): [string, Resource] => {
     const hit = resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === routeName);

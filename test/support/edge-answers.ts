@@ -1,7 +1,9 @@
 /**
  * Answers made outside a route's own handler, generated from the route table, for any stage:
  * an unknown path (404) and a known path with another method (405) under every prefix (`/api`,
- * `/gw`, `/admin` and one no route has), and a body over 5 MB (413) on every write route. Each
+ * `/gw`, `/admin` and one no route has), a fixed path asked with a method only its templated
+ * sibling has (405, never the sibling with the path's word as its id), the reserved words refused
+ * as ids, and a body over 5 MB (413) on every write route. Each
  * carries `X-Request-Id` and the other headers every answer has, in the envelope of its prefix
  * (contract §3). It runs against the source stage (test/e2e/edge-answers.test.ts) and the emulated
  * cloud stage (test/emulator/stage.test.ts), where the `$default` route's function answers 404
@@ -9,6 +11,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits';
+import { closedRoutes, reservedWords } from '../../shared/http/route-match';
 import { routeList } from '../../shared/routes';
 import type { Group } from '../../shared/route-def';
 import { concretePath } from './credential-sweep';
@@ -73,6 +76,38 @@ export function describeEdgeAnswers(title: string, stage: () => Stage): void {
         expect(r.headers.get('allow'), label).toBeTruthy();
         expectEnvelope(groupOf(path), r, label);
         expectCommonHeaders(r, label);
+      }
+    });
+
+    it('405 for a fixed path asked with a method only a templated sibling has (PUT /api/apis/oas/import), Allow naming its own', async () => {
+      const closed = closedRoutes(routeList);
+      expect(closed.length).toBeGreaterThan(5);
+      for (const { method, path } of [...closed, { method: 'OPTIONS', path: '/api/apis/oas/import' }]) {
+        const own = routeList.filter((r) => r.path === path).map((r) => r.method);
+        const r = await stage().call(method, path, { headers: credential(groupOf(path)), body: method === 'PUT' ? {} : undefined });
+        const label = `${method} ${path}`;
+        expect([r.status, r.headers.get('allow')], label).toEqual([405, own.join(', ')]);
+        expectEnvelope(groupOf(path), r, label);
+        expectCommonHeaders(r, label);
+      }
+    });
+
+    it('refuses every word a fixed path holds where an API id would sit, as the id of a new API (400 naming it)', async () => {
+      const words = reservedWords(routeList).apiID ?? [];
+      expect(words).toEqual(expect.arrayContaining(['oas', 'import', 'create']));
+      const gw = credential('gateway');
+      for (const id of words) {
+        const listen = { value: `/reserved-${id}/`, strip: true };
+        const classic = await stage().call('POST', '/gw/apis', {
+          headers: gw,
+          body: { api_id: id, name: id, proxy: { listen_path: listen.value, target_url: 'http://u' } },
+        });
+        expect([classic.status, classic.body.errors?.[0]?.path], `classic ${id}`).toEqual([400, 'body.api_id']);
+        const oas = await stage().call('POST', '/gw/apis/oas', {
+          headers: gw,
+          body: { info: { id, name: id }, server: { listenPath: listen }, upstream: { url: 'http://u' } },
+        });
+        expect([oas.status, oas.body.errors?.[0]?.path], `OAS ${id}`).toEqual([400, 'body.info.id']);
       }
     });
 

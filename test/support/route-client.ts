@@ -4,7 +4,7 @@
  * answers were seen and the first request the route accepted (the base the fuzzer breaks). The
  * world seeder (world.ts), the fuzz suite and the per-route walk of the emulator test use it.
  */
-import { tableRoutes } from '../../shared/http/fallback';
+import { matchRoute } from '../../shared/http/fallback';
 import type { Group, RouteDef } from '../../shared/route-def';
 import { hygieneProblems, type Answer } from '../hardening/support/hygiene';
 import type { BaseRequest } from '../hardening/support/cases';
@@ -38,7 +38,7 @@ export class RouteClient {
   /** One request; credentials of the route's group are added unless `headers` names them. */
   async send(method: string, url: string, opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Answer> {
     const pathname = new URL(url, 'http://x').pathname;
-    const route = tableRoutes.match(method, pathname)?.route;
+    const route = matchRoute(method, pathname)?.route;
     const headers = { ...(route ? this.credentials(route.group) : {}), ...(opts.headers ?? {}) };
     const res = await request(this.baseUrl, method, url, { headers, body: opts.body });
     const answer: Answer = { status: res.status, headers: res.headers, text: res.text, body: res.body };
@@ -64,7 +64,7 @@ export class RouteClient {
     const a = await this.send(method, url, { body: text, headers: contentType ? { 'content-type': contentType } : {} });
     if (a.status >= 300) throw new Error(`seed ${method} ${url} answered ${a.status}: ${a.text.slice(0, 300)}`);
     const u = new URL(url, 'http://x');
-    const hit = tableRoutes.match(method, u.pathname);
+    const hit = matchRoute(method, u.pathname);
     const route = hit?.route;
     if (route && !this.bases.has(routeKey(route))) {
       let value: unknown;

@@ -54,7 +54,7 @@ const CATCH_UP_MS = 30_000;
 let counter = 0;
 
 /**
- * STAGE=emulator: startStage() serves the deployed form (README "Tests"). A test that needs what
+ * STAGE=emulator: startStage() serves the deployed form (docs/developing/tests.md). A test that needs what
  * only the in-process server has (this process's environment or caches) skips itself there.
  */
 export const onEmulator = process.env.STAGE === 'emulator';

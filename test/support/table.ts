@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resetConfig } from '../../shared/config';
 import { resetClient } from '../../shared/store/db/client';
 import { resetSecrets } from '../../shared/secrets';
-import { clearEveryCache } from '../../shared/domain/ttl-cache';
+import { clearEveryCache } from '../../shared/lib/ttl-cache';
 import { ensureTable } from '../../infra/local/ensure-table';
 
 export const GW_SECRET = 'test-gw-secret';

@@ -17,7 +17,7 @@ import { onEmulator, startStage, type Stage } from './stage';
 /**
  * The emulated stack feeds no stream to its delivery functions, and its functions see only the
  * template's settings: a suite that needs the change feed or the settings above skips there
- * (README "Tests").
+ * (docs/developing/tests.md).
  */
 export const feedSuite = onEmulator ? describe.skip : describe;
 

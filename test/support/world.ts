@@ -16,6 +16,8 @@ export interface World {
   orgId: string;
   /** A domain granted to the organisation, on which its classic API listens. */
   domain: string;
+  /** A gateway that reported what it serves. */
+  gatewayId: string;
   /** The owner's dashboard access key. */
   key: string;
   userIds: string[];
@@ -56,6 +58,18 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
   const second = await ok('POST', '/admin/users', { org_id: orgId, email_address: emails[1] });
   const key = owner.Meta.access_key as string;
   c.dashKey = key;
+  // A gateway following the routing table reports what it serves.
+  const routing = await ok('GET', '/gw/routing/version');
+  const gatewayId = `edge-${tag}`;
+  await ok('PUT', `/gw/gateways/${gatewayId}`, {
+    kind: 'nginx',
+    version: routing.version,
+    changed_at: routing.changed_at,
+    applied_at: new Date().toISOString(),
+    failures: 0,
+    last_error: null,
+    skipped: [],
+  });
 
   const apiId = `oas-${tag}`;
   await ok('POST', '/gw/apis/oas', oasDoc(apiId, orgId));
@@ -107,6 +121,7 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
     tag,
     orgId,
     domain,
+    gatewayId,
     key,
     emails,
     userIds: [owner.Meta.id, second.Meta.id],
@@ -140,7 +155,7 @@ export interface SeededWorld {
  * rotation (on the second user), a streams patch (of an API of its own), policy import, the
  * organisation session, a dashboard key update, the check, and the list reads with a query.
  */
-export async function seedEveryRoute(c: RouteClient, label: string, tag?: string): Promise<SeededWorld> {
+export async function seedEveryRoute(c: RouteClient, label: string, tag?: string, opts: { keepSelfService?: boolean } = {}): Promise<SeededWorld> {
   const w = await buildWorld(c, label, tag);
   const second = w.userIds[1]!;
   await c.ok('PUT', `/admin/users/${second}`, { email_address: w.emails[1], active: true, first_name: 'S' });
@@ -159,18 +174,19 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', `/api/hooks/${w.hookId}/signing-secret`);
   await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
   const { day, month, year } = ACTIVITY_DAY;
-  const dashKeyHash = await seedSelfService(c, w);
+  const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.
   const forwarded = await c.send('GET', `/gw/ext-authz/${w.apiId}/probe`, { headers: { authorization: w.gwKey, 'x-gw-api-id': w.apiId } });
   if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
   const params = {
     orgID: w.orgId,
     domain: w.domain,
+    gatewayID: w.gatewayId,
     apiID: w.apiId,
     policyID: w.policyId,
     assetID: w.assetCustomId,
     clientID: w.clientId,
-    keyID: w.gwKey,
+    keyRef: w.gwKey,
     keyHash: w.gwKeyHash,
     hookID: w.hookId,
     deliveryID: w.deliveryId,
@@ -189,11 +205,13 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
 }
 
 /**
- * A success on each self-service route (issue 27), on objects of their own: their key routes take
- * the key hash, which the table's `keyID` (a clear key) is not, and their deletes would otherwise
+ * A success on each self-service route (contract §9a), on objects of their own: their key routes take
+ * the hash of a key made for them, and their deletes would otherwise
  * take the world's objects from the gateway routes' deletes. Answers the hash of the key it made.
+ * With `keep`, nothing is deleted, so the requests recorded for the other routes still find their
+ * objects (a walk that sends them again asks for it).
  */
-async function seedSelfService(c: RouteClient, w: World): Promise<string> {
+async function seedSelfService(c: RouteClient, w: World, keep = false): Promise<string> {
   const { day, month, year } = ACTIVITY_DAY;
   const range = `${day}/${month}/${year}/${day}/${month}/${year}`;
   const api = `dash-${w.tag}`;
@@ -218,9 +236,11 @@ async function seedSelfService(c: RouteClient, w: World): Promise<string> {
   await c.ok('GET', `/api/usage/apis/${w.apiId}/${range}?resolution=hour`);
   await c.ok('GET', `/api/usage/keys/${w.gwKeyHash}/${range}?resolution=day`);
   await c.ok('GET', '/api/users/me');
-  await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
-  await c.ok('DELETE', `/api/keys/${key.key_hash}`);
-  await c.ok('DELETE', `/api/portal/policies/${policy}`);
-  await c.ok('DELETE', `/api/apis/${api}`);
+  if (!keep) {
+    await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
+    await c.ok('DELETE', `/api/keys/${key.key_hash}`);
+    await c.ok('DELETE', `/api/portal/policies/${policy}`);
+    await c.ok('DELETE', `/api/apis/${api}`);
+  }
   return key.key_hash as string;
 }

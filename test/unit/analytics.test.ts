@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activityRange,
-  aggregateActivity,
-  batchFingerprint,
-  chunksOf,
-  hourOf,
-  pageRows,
-  planIngest,
-  summariseRecords,
-  type CounterItem,
-} from '../../shared/domain/analytics';
+import { activityRange, aggregateActivity, batchFingerprint, hourOf, planIngest, summariseRecords, type CounterItem } from '../../shared/domain/analytics';
+import { pageRows } from '../../shared/domain/paging';
+import { slicesOf } from '../../shared/lib/slices';
 import { BadRequest } from '../../shared/errors';
 import { analyticsIngestSchema, keyActivityParamsSchema, type AnalyticsRecord } from '../../shared/schemas/analytics';
 
@@ -103,8 +95,8 @@ describe('batches', () => {
   });
 
   it('cuts counters into the same runs every time', () => {
-    expect(chunksOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
-    expect(chunksOf([], 99)).toEqual([]);
+    expect(slicesOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(slicesOf([], 99)).toEqual([]);
   });
 
   it('fingerprints the validated records: member order and members the schema drops do not matter, any counted value does', () => {

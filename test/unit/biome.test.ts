@@ -1,5 +1,5 @@
 /**
- * One format and one set of lint rules (biome.jsonc, README "Tests"): Biome reports no file to
+ * One format and one set of lint rules (biome.jsonc, docs/developing/tests.md): Biome reports no file to
  * format and no lint finding, warnings included. `npm run format` writes the format;
  * `npm run lint` shows what this test found.
  */

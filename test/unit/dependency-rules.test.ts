@@ -1,5 +1,5 @@
 /**
- * The rules of the house (README "Layout"), as .dependency-cruiser.cjs states them, hold over the
+ * The rules of the house (docs/developing/layout.md), as .dependency-cruiser.cjs states them, hold over the
  * whole code base, and no part of a rule is dead:
  * - every path pattern a rule names (its `from`, and each layer of its `to`) matches a module of
  *   the code base, so a pattern left behind by a move (`^shared/openapi[.]ts$` after the file became

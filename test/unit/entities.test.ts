@@ -2,8 +2,9 @@
  * Every item the table stores is defined once, by its store module (shared/store/db/entity.ts):
  * the registry names each entity with the partition keys it writes, as a LeadingKeys pattern.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runInRequest } from '../../shared/request-context';
+import { runAs } from '../../shared/request-context';
 import { defineEntity, definedEntities } from '../../shared/store/db/entity';
 // The stack's own list of store modules (it loads them to derive the grants): the registry as synth sees it.
 import '../../infra/constructs/leading-keys';
@@ -27,7 +28,8 @@ describe('the entity registry', () => {
         'asset ORG#*#ASSET#* versioned',
         'counter ORG#*',
         'deletion DELETED#*|*',
-        'domain_grant DOMAIN#*',
+        'domain_grant DOMAINS#ALL',
+        'gateway_report GATEWAYS#ALL',
         'delivery HOOKDLV#*#*',
         'event EVENT#*',
         'health HEALTH',
@@ -49,6 +51,8 @@ describe('the entity registry', () => {
         'org_limit ORGLIMIT#*#*',
         'org_session ORG#*',
         'policy POLICY#* versioned',
+        'routed_claim ROUTES#CLAIMS',
+        'routing_version ROUTES#VERSION',
         'asset_custom_id ORG#*#ASSETID#*',
         'audit_entry AUDIT#*',
         'user_email ORG#*#EMAIL#*',
@@ -87,11 +91,11 @@ describe('an entity', () => {
   it('stamps every write made in a request with its actor, request id and time; reads never show the stamp', async () => {
     const request = { requestId: 'req-1', route: 'PUT /x', actor: { type: 'user' as const, id: 'u1', email: 'u1@x.example' } };
     const forged = { id: 'a', org: 'o', name: 'n', audit_actor: { type: 'admin' } } as never;
-    const item = await runInRequest(request, async () => things.toItem(forged));
+    const item = await runAs(request, async () => things.toItem(forged));
     expect(item).toMatchObject({ audit_actor: request.actor, audit_request_id: 'req-1' });
     expect(Date.parse(String(item.audit_at))).toBeGreaterThan(Date.now() - 60_000);
     expect(things.fromItem(item)).toEqual({ id: 'a', org: 'o', name: 'n' });
-    const update = await runInRequest(request, async () => things.set(['a'], { name: 'm' }).op.Update!);
+    const update = await runAs(request, async () => things.set(['a'], { name: 'm' }).op.Update!);
     expect(Object.values(update.ExpressionAttributeNames!)).toEqual(['name', 'audit_actor', 'audit_request_id', 'audit_at']);
     // Outside a request (the change feed's own writes) nothing is stamped.
     expect(things.toItem({ id: 'a', org: 'o', name: 'n' })).not.toHaveProperty('audit_actor');
@@ -100,19 +104,30 @@ describe('an entity', () => {
   it("an audited entity's delete writes who deleted it in the same transaction; others' do not", async () => {
     const audited = defineEntity<{ id: string }, [id: string]>({ name: 'test_thing', key: (id) => ({ PK: `T#${id}`, SK: 'T' }), audited: true });
     const request = { requestId: 'req-2', route: 'DELETE /x', actor: { type: 'gateway' as const } };
-    const removal = await runInRequest(request, async () => audited.remove('a'));
+    const removal = await runAs(request, async () => audited.remove('a'));
     expect(removal.op.Delete!.Key).toEqual({ PK: 'T#a', SK: 'T' });
     expect(removal.alongside).toHaveLength(1);
     const record = removal.alongside![0]!.Put!.Item!;
     expect(record).toMatchObject({ PK: 'DELETED#T#a|T', entity: 'deletion', audit_actor: { type: 'gateway' }, audit_request_id: 'req-2' });
     expect(String(record.SK)).toBe(`${String(record.audit_at)}#req-2`);
     expect(record.expires_at).toBeGreaterThan(Date.now() / 1000 + 6 * 86400);
-    expect((await runInRequest(request, async () => things.remove('a'))).alongside).toBeUndefined();
+    expect((await runAs(request, async () => things.remove('a'))).alongside).toBeUndefined();
   });
 
   it('reads a value back without keys, index keys, `entity` or private attributes', () => {
     const item = things.toItem({ id: 'a', org: 'o', name: 'n' }, { extra: { secret: 's' } });
     expect(item.secret).toBe('s');
     expect(things.fromItem(item)).toEqual({ id: 'a', org: 'o', name: 'n' });
+  });
+});
+
+describe("the stack's list of store modules", () => {
+  it('imports every store module that defines an entity, so its partitions are granted', () => {
+    const list = readFileSync('infra/constructs/leading-keys.ts', 'utf8');
+    const defining = readdirSync('shared/store')
+      .filter((f) => f.endsWith('.ts') && /\bdefine(Entity|Marker)[<(]/.test(readFileSync(`shared/store/${f}`, 'utf8')))
+      .map((f) => f.replace(/\.ts$/, ''));
+    expect(defining.length).toBeGreaterThan(10);
+    expect(defining.filter((m) => !list.includes(`'../../shared/store/${m}'`))).toEqual([]);
   });
 });

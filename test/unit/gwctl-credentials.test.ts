@@ -1,5 +1,5 @@
 /**
- * gwctl and credentials, without a stage (README "Configuration as code"): a dump writes each
+ * gwctl and credentials, without a stage (docs/using/configuration-as-code.md): a dump writes each
  * credential as a named environment reference; validate refuses a reference outside a credential,
  * gwctl's own credential anywhere and a credential in clear; a plan compares where credentials are,
  * never their values.

@@ -23,7 +23,7 @@ import { keysRoutes } from '../../shared/route-groups/keys';
 createHandler(hooksRoutes.hooksList, async ({ org, query }) => reply.ok({ org, query }));
 createHandler(hooksRoutes.hooksGet, async ({ org, params }) => reply.ok({ org, params }, { etag: 3 }));
 createHandler(hooksRoutes.hooksDelete, async ({ params }) => reply.status('Webhook deleted', params.hookID));
-createHandler(keysRoutes.keysDelete, async ({ params }) => reply.gateway('deleted', params.keyID));
+createHandler(keysRoutes.keysDelete, async ({ params }) => reply.gateway('deleted', params.keyRef));
 createHandler(keysRoutes.keysGet, async ({ org }) => reply.ok(org, { etag: 1 })); // refused: no org off the dashboard
 createHandler(hooksRoutes.hooksGet, async ({ params }) => reply.ok(params)); // refused: the entry declares ETag
 createHandler(hooksRoutes.hooksDelete, async () => reply.status('Webhook deleted', null, { etag: 2 })); // refused: no ETag declared

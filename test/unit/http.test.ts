@@ -6,7 +6,7 @@ import { fallbackResponse } from '../../shared/http/fallback';
 import { validateParts } from '../../shared/http/validate';
 import { errorBody } from '../../shared/http/envelopes';
 import { AppError } from '../../shared/errors';
-import { secretEquals } from '../../shared/domain/hashing';
+import { secretEquals } from '../../shared/lib/hashing';
 import { idSchema } from '../../shared/schemas/common';
 import type { RouteDef } from '../../shared/route-def';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonBytesWithin } from '../../shared/domain/json-size';
+import { jsonBytesWithin } from '../../shared/lib/json-size';
 
 describe('jsonBytesWithin', () => {
   it('counts exactly the UTF-8 bytes of JSON.stringify for any JSON value', () => {

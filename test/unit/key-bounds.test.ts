@@ -1,11 +1,11 @@
 /**
  * No client text makes a key attribute larger than DynamoDB takes (2,048 bytes for a partition
- * key, 1,024 for a sort key; README "Limits"): every key builder of shared/store/* with the
+ * key, 1,024 for a sort key; docs/reference/limits.md): every key builder of shared/store/* with the
  * longest input each field's schema allows, and the API-name sort key with text of any length,
- * multibyte or not. A too-large key is a DynamoDB ValidationException, which used to be a 500.
+ * multibyte or not. A too-large key is a DynamoDB ValidationException, which must answer 400, never 500.
  */
 import { describe, expect, it } from 'vitest';
-import { activityKeys } from '../../shared/store/analytics';
+import { activityKeys } from '../../shared/store/key-activity';
 import { apiKeys } from '../../shared/store/apis';
 import { domainKeys } from '../../shared/store/domain-grants';
 import { claimKeys } from '../../shared/store/listen-claims';

@@ -1,6 +1,6 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newDbId } from '../../shared/domain/hashing';
+import { newDbId } from '../../shared/lib/hashing';
 import { keyHash, newApiId, newKeyId } from '../../shared/domain/key-ids';
 import { hashPassword } from '../../shared/domain/passwords';
 import {

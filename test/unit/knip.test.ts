@@ -1,5 +1,5 @@
 /**
- * No dead code (README "Tests"): knip, configured in knip.ts (entries: the route table's handler
+ * No dead code (docs/developing/tests.md): knip, configured in knip.ts (entries: the route table's handler
  * files, the functions the stack names, the CDK apps, the local stages, scripts, bench and tests),
  * finds no unused file, export, exported type or dependency, and no dependency used but unlisted.
  * An export used only in its own module is a finding too: it becomes non-exported.

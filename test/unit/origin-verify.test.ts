@@ -1,5 +1,5 @@
 /**
- * The edge check (shared/http/origin-verify.ts, README "Edge protection"): with ORIGIN_VERIFY
+ * The edge check (shared/http/origin-verify.ts, docs/operating/security.md "Edge protection"): with ORIGIN_VERIFY
  * set, as every function of a stage deployed with `-c edge=on` has it, a request without
  * CloudFront's X-Origin-Verify value is refused 403 in its group's envelope before any credential
  * or storage is touched; with the value it is served as usual. Unset, nothing is required.

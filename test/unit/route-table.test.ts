@@ -1,15 +1,16 @@
 /**
- * The route table agrees with the handler files (README "Layout"): one route group per folder of
+ * The route table agrees with the handler files (docs/developing/layout.md): one route group per folder of
  * functions/, every route's handler file derived from its group and name, each handler wired to
  * its own route through its own group, one convention for path parameters, and the entry the one
- * place of a route's statuses (handlers and the README follow it).
+ * place of a route's statuses (handlers and docs/reference/routes.md follow it). Every route has each of the
+ * places CONTRIBUTING.md's checklist names.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handlerEntry } from '../../shared/route-builders';
 import { orgLimitOf, permissionOf } from '../../shared/route-def';
 import { routeGroups, routeList, routes } from '../../shared/routes';
-import { routesMarkdown } from '../../scripts/routes-table';
+import { END, ROUTES_DOCUMENT, routesMarkdown, sectionOf, START } from '../../scripts/routes-table';
 
 /** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
 const NOT_IN_TABLE = [
@@ -21,7 +22,8 @@ const NOT_IN_TABLE = [
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */
-const NON_ID_PARAMS = ['keyHash', 'domain', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
+// keyRef names a key in any of its forms (id, hash or user name, as the query says): no one id.
+const NON_ID_PARAMS = ['keyHash', 'keyRef', 'domain', 'proxy+', 'startDay', 'startMonth', 'startYear', 'EndDay', 'EndMonth', 'EndYear'];
 
 const folders = readdirSync('functions', { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -43,7 +45,7 @@ describe('the route table and the handler files', () => {
   it('derives a handler file from the group and the route name', () => {
     expect(handlerEntry('hooks', 'hooksCreate')).toBe('functions/hooks/create.ts');
     expect(handlerEntry('imports', 'oasImport')).toBe('functions/imports/oas-import.ts');
-    expect(handlerEntry('keys', 'keysDashboardUpdate')).toBe('functions/keys/dashboard-update.ts');
+    expect(handlerEntry('keys', 'apiKeysUpdate')).toBe('functions/keys/api-keys-update.ts');
     expect(handlerEntry('users', 'usersRotateAccessKey')).toBe('functions/users/rotate-access-key.ts');
     expect(handlerEntry('analytics', 'keyActivity')).toBe('functions/analytics/key-activity.ts');
     expect(routes.oasImport.entry).toBe('functions/imports/oas-import.ts');
@@ -66,11 +68,11 @@ describe('the route table and the handler files', () => {
     expect([...entries, ...NOT_IN_TABLE].sort()).toEqual([...handlerFiles].sort());
   });
 
-  it('names every id in a path <thing>ID, and keeps the spec names of the values that are no ids', () => {
+  it('names every id in a path <thing>ID, and each value that is no id by what it holds', () => {
     const params = [...new Set(routeList.flatMap((r) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!)))];
     const odd = params.filter((p) => !/^[a-z]+ID$/.test(p) && !NON_ID_PARAMS.includes(p));
     expect(odd).toEqual([]);
-    expect(params).toEqual(expect.arrayContaining(['apiID', 'keyID', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
+    expect(params).toEqual(expect.arrayContaining(['apiID', 'keyRef', 'keyHash', 'hookID', 'assetID', 'policyID', 'orgID', 'userID', 'clientID']));
   });
 });
 
@@ -85,7 +87,7 @@ describe("the entry is the one place of a route's statuses", () => {
     expect(listing).toEqual([]);
   });
 
-  it('shows every declared status and its meaning in the README routes table', () => {
+  it('shows every declared status and its meaning in the routes table of docs/reference/routes.md', () => {
     const table = routesMarkdown();
     for (const r of routeList) {
       for (const [status, meaning] of Object.entries(r.statuses ?? {})) expect(table).toContain(`${status} ${meaning!.replace(/\|/g, '\\|')}`);
@@ -93,29 +95,71 @@ describe("the entry is the one place of a route's statuses", () => {
   });
 });
 
-describe('permissions and per-organisation limits in the table (README "Credentials", "Limits")', () => {
+describe('permissions and per-organisation limits in the table (docs/using/permissions.md, docs/reference/limits.md)', () => {
   it("names a permission group on every dashboard route and on no other; the level is the route's access", () => {
     expect(routeList.filter((r) => r.group === 'dashboard' && !r.permission).map((r) => r.name)).toEqual([]);
     expect(routeList.filter((r) => r.group !== 'dashboard' && r.permission).map((r) => r.name)).toEqual([]);
     expect(permissionOf(routes.hooksCreate)).toEqual({ group: 'hooks', level: 'write' });
     expect(permissionOf(routes.hooksDeliveries)).toEqual({ group: 'hooks', level: 'read' });
     expect(permissionOf(routes.oasImport)).toEqual({ group: 'apis', level: 'write' });
-    expect(permissionOf(routes.keysDashboardUpdate)).toEqual({ group: 'keys', level: 'write' });
+    expect(permissionOf(routes.apiKeysUpdate)).toEqual({ group: 'keys', level: 'write' });
     expect(permissionOf(routes.keyActivity)).toEqual({ group: 'analytics', level: 'read' });
     expect(permissionOf(routes.usersCreate)).toBeUndefined();
   });
 
-  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, and nothing else spend one', () => {
+  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, every dashboard read reads, and nothing else spend one', () => {
     const spending = routeList.filter((r) => orgLimitOf(r)).map((r) => `${r.name}:${orgLimitOf(r)}`);
-    const writes = routeList.filter((r) => r.group === 'dashboard' && r.access === 'write');
-    expect(spending.sort()).toEqual(writes.map((r) => `${r.name}:${['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes'}`).sort());
+    const dashboard = routeList.filter((r) => r.group === 'dashboard');
+    const classOf = (r: (typeof dashboard)[number]) =>
+      r.access === 'read' ? 'reads' : ['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes';
+    expect(spending.sort()).toEqual(dashboard.map((r) => `${r.name}:${classOf(r)}`).sort());
     expect(
       routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name),
       'orgLimit on a route that spends none',
     ).toEqual([]);
   });
 
-  it("declares UpdateItem (the counter's conditional ADD) on every route that spends a limit", () => {
+  it("declares UpdateItem (the counter's conditional ADD) and the counter's entity on every route that spends a limit", () => {
     expect(routeList.filter((r) => orgLimitOf(r) && !r.tableActions?.includes('UpdateItem')).map((r) => r.name)).toEqual([]);
+    expect(routeList.filter((r) => orgLimitOf(r) && !r.tableEntities?.includes('org_limit')).map((r) => r.name)).toEqual([]);
+  });
+});
+
+describe('every route has each of its places (CONTRIBUTING.md, "Adding a route")', () => {
+  const routesTable = sectionOf(readFileSync(ROUTES_DOCUMENT, 'utf8'), START, END) ?? '';
+  const contract = JSON.parse(readFileSync('tools/gwctl/generated/openapi.json', 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const consoleTypes = readFileSync('console/src/api/openapi.d.ts', 'utf8');
+
+  /** The places a route misses, each with what puts it there. */
+  function missing(r: (typeof routeList)[number]): string[] {
+    // The document names a greedy parameter without API Gateway's `+`, and an ANY route by each of its methods.
+    const path = r.path.replace('+}', '}');
+    const method = r.method === 'ANY' ? 'get' : r.method.toLowerCase();
+    return [
+      !existsSync(r.entry) && `its handler file ${r.entry}`,
+      !r.tableActions && 'tableActions in its entry (the table actions its code sends)',
+      !r.tableEntities && 'tableEntities in its entry (the items it touches)',
+      !routesTable.includes(`| ${r.method} | \`${r.path}\` |`) && `its row in ${ROUTES_DOCUMENT}'s routes table (npm run generate)`,
+      !contract.paths[path]?.[method] && "its operation in gwctl's copy of the document (npm run generate)",
+      !consoleTypes.includes(`"${path}": {`) && "its path in the console's client types (npm run generate)",
+    ].filter((m): m is string => typeof m === 'string');
+  }
+
+  for (const r of routeList) {
+    it(`${r.method} ${r.path} (${r.name})`, () => {
+      expect(missing(r), 'add it').toEqual([]);
+    });
+  }
+
+  it('finds a route that misses its places', () => {
+    const stray = { ...routes.hooksList, name: 'hooksArchive', path: '/api/hooks/{hookID}/archive', entry: 'functions/hooks/archive.ts' };
+    const { tableActions: _actions, ...undeclared } = stray;
+    expect(missing(undeclared as typeof stray)).toEqual([
+      'its handler file functions/hooks/archive.ts',
+      'tableActions in its entry (the table actions its code sends)',
+      `its row in ${ROUTES_DOCUMENT}'s routes table (npm run generate)`,
+      "its operation in gwctl's copy of the document (npm run generate)",
+      "its path in the console's client types (npm run generate)",
+    ]);
   });
 });

@@ -8,7 +8,7 @@ const v = (previous?: string): SecretVersions => ({
   readMs: 20_000,
 });
 
-describe('the two-version window (README "Rotate a deployment secret")', () => {
+describe('the two-version window (docs/operating/security.md "Rotate a deployment secret")', () => {
   it("accepts the previous value until the window, counted from the current version's creation, closes", () => {
     expect(acceptedValues(v('old'), WINDOW, 10_000 + WINDOW - 1)).toEqual(['new', 'old']);
     expect(acceptedValues(v('old'), WINDOW, 10_000 + WINDOW)).toEqual(['new']);

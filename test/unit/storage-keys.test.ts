@@ -1,5 +1,5 @@
 /**
- * "A resource's storage keys are built only in its own store module" (README "Layout" and "Data
+ * "A resource's storage keys are built only in its own store module" (docs/developing/layout.md and "Data
  * model"): every key literal of the single table (an uppercase prefix and `#`, such as
  * `ORG#${org}#HOOK#${id}`) sits in the store module of the resource it belongs to, and nowhere else.
  */
@@ -27,13 +27,21 @@ const OWNER: Record<string, string> = {
   'PATH#*': 'listen-claims',
   'PATH#*/': 'listen-claims',
   'DOMAIN#*': 'domain-grants',
+  'DOMAINS#ALL': 'domain-grants',
+  'ROUTES#CLAIMS': 'listen-claims',
+  'CLAIM#*': 'listen-claims',
+  'ROUTES#VERSION': 'routing-version',
+  'VERSION#*': 'routing-version',
   'ORG#*#DOMAINS': 'domain-grants',
+  'GATEWAYS#ALL': 'gateway-reports',
+  'GATEWAY#*': 'gateway-reports',
+  'GATEWAY#': 'gateway-reports',
   'OAUTH#*': 'oauth-clients',
   'API#*#OAUTH': 'oauth-clients',
   'KEY#*': 'keys',
   'ORG#*#KEYS': 'keys',
   'ORG#*#POLICIES': 'policies',
-  'AUSE#*#*': 'analytics',
+  'AUSE#*#*': 'api-usage',
   'QUOTA#*': 'keys',
   'SHARD#*#*': 'keys',
   'SHARD#*#': 'keys',
@@ -50,10 +58,10 @@ const OWNER: Record<string, string> = {
   'ORG#*#ASSET#*': 'assets',
   'ORG#*#ASSETID#*': 'assets',
   'ORG#*#ASSETS': 'assets',
-  'KACT#*': 'analytics',
-  'ANBATCH#*': 'analytics',
-  'CHUNK#*#': 'analytics',
-  'CHUNK#*#*': 'analytics',
+  'KACT#*': 'key-activity',
+  'ANBATCH#*': 'analytics-batches',
+  'CHUNK#*#': 'analytics-batches',
+  'CHUNK#*#*': 'analytics-batches',
   'ORGLIMIT#*#*': 'org-limits',
   'W#*': 'org-limits',
   'DELETED#*|*': 'db/audit-stamp',

@@ -1,5 +1,5 @@
 /**
- * The pure rules behind the dashboard's gate (contract §9, README "Limits"): what a user's
+ * The pure rules behind the dashboard's gate (contract §9, docs/reference/limits.md): what a user's
  * user_permissions grant on a group, the per-organisation limits' settings, and their windows.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,9 +38,13 @@ describe('user_permissions', () => {
 });
 
 describe('per-organisation limits', () => {
-  it('default to 600 writes and 60 webhook tests per window; the environment may set each', () => {
-    expect(parseOrgLimits({})).toEqual({ writes: 600, hookTest: 60 });
-    expect(parseOrgLimits({ ORG_WRITE_LIMIT: ' 25 ', ORG_HOOK_TEST_LIMIT: '' })).toEqual({ writes: 25, hookTest: ORG_LIMITS.hookTest.perWindow });
+  it('default to 1,200 reads, 600 writes and 60 webhook tests per window; the environment may set each', () => {
+    expect(parseOrgLimits({})).toEqual({ reads: 1200, writes: 600, hookTest: 60 });
+    expect(parseOrgLimits({ ORG_WRITE_LIMIT: ' 25 ', ORG_HOOK_TEST_LIMIT: '', ORG_READ_LIMIT: '7' })).toEqual({
+      reads: 7,
+      writes: 25,
+      hookTest: ORG_LIMITS.hookTest.perWindow,
+    });
     expect(parseOrgLimits({ ORG_HOOK_TEST_LIMIT: '1000000' }).hookTest).toBe(1_000_000);
   });
 

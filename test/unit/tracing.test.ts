@@ -9,7 +9,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import http, { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { beginInvocation } from '../../shared/observability/invocation';
+import { invoke } from '../../shared/observability/invocation';
 import { traced } from '../../shared/observability/tracer';
 import { putBackEnvironment } from '../support/environment';
 
@@ -56,18 +56,20 @@ describe('X-Ray tracing', () => {
   it('an invocation X-Ray does not sample loads no Tracer (what it sent: checked once a sampled one has been heard)', async () => {
     early = client();
     process.env._X_AMZN_TRACE_ID = `Root=${UNSAMPLED};Parent=${PARENT};Sampled=0`;
-    await beginInvocation({ route: 'GET /a' });
-    await early.send(new ListTablesCommand({}));
-    await get(endpoint);
+    await invoke({ route: 'GET /a' }, undefined, async () => {
+      await early.send(new ListTablesCommand({}));
+      await get(endpoint);
+    });
     expect(http.request).toBe(unpatched);
   });
 
   it('a sampled invocation traces the calls of a client made before it and outbound HTTP', async () => {
     process.env._X_AMZN_TRACE_ID = `Root=${ROOT};Parent=${PARENT};Sampled=1`;
-    await beginInvocation({ route: 'GET /a' });
-    expect(http.request).not.toBe(unpatched);
-    await early.send(new ListTablesCommand({}));
-    await get(`${endpoint}/hook`);
+    await invoke({ route: 'GET /a' }, undefined, async () => {
+      expect(http.request).not.toBe(unpatched);
+      await early.send(new ListTablesCommand({}));
+      await get(`${endpoint}/hook`);
+    });
     await arrived(() => {
       const ours = sent.filter((s) => s.trace_id === ROOT && s.parent_id === PARENT && s.type === 'subsegment');
       expect(ours).toContainEqual(expect.objectContaining({ name: 'DynamoDB', namespace: 'aws', aws: expect.objectContaining({ operation: 'ListTables' }) }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearEveryCache, TtlCache } from '../../shared/domain/ttl-cache';
+import { clearEveryCache, TtlCache } from '../../shared/lib/ttl-cache';
 
 describe('TtlCache', () => {
   it('answers an entry until its time is up', () => {

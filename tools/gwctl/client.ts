@@ -3,7 +3,7 @@
  * service's own /openapi.json (generated/api.d.ts): a path, a parameter or a body the document does
  * not have does not compile. Every kind gwctl manages has dashboard routes (kinds/), so one
  * credential serves: an organisation's user manages its configuration without the installation's
- * gateway secret. Credentials come from the environment only (README "Configuration as code"),
+ * gateway secret. Credentials come from the environment only (docs/using/configuration-as-code.md),
  * never from flags that end up in shell history.
  */
 import createClient, { type Client } from 'openapi-fetch';
@@ -42,7 +42,7 @@ export interface Credentials {
 }
 
 /** The environment variables gwctl reads as its own credentials: no file may name them (credentials.ts). */
-export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY'];
+export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY', 'GW_GATEWAY_SECRET'];
 
 /** GW_URL and GW_DASHBOARD_KEY, both required. */
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {

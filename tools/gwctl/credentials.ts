@@ -284,7 +284,7 @@ export function credentialProblems(o: ConfigObject): CredentialProblem[] {
         if (!inside)
           problems.push({
             path: where,
-            message: `\${env:${m[1]}}: a reference is expanded only where a credential is (README "Configuration as code"), and this is not one`,
+            message: `\${env:${m[1]}}: a reference is expanded only where a credential is (docs/using/configuration-as-code.md), and this is not one`,
           });
       }
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i], inSpec));

@@ -1,8 +1,9 @@
 /**
- * gwctl: an organisation's configuration as code (README "Configuration as code").
+ * gwctl: an organisation's configuration as code (docs/using/configuration-as-code.md).
  * Exit codes: 0 done (diff: no change), 2 diff found changes, 1 an error (sync: drift or a failed
  * step included).
  */
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { GwctlError } from './client';
 import { dump } from './commands/dump';
@@ -10,6 +11,7 @@ import type { Io } from './commands/io';
 import { validate } from './commands/validate';
 import { diff } from './commands/diff';
 import { sync } from './commands/sync';
+import { gatewayNginx } from './commands/gateway-nginx';
 
 const HELP = `gwctl: an organisation's gateway configuration as code
 
@@ -25,9 +27,15 @@ Usage:
                  [--secrets-file FILE]       apply the plan (If-Match, Idempotency-Key);
                                              drift or a failed step: exit 1
 
+  gwctl gateway nginx --out FILE --server-name NAME... [--listen ADDR] [--watch [--interval S]]
+                 [--nginx-conf FILE] [--nginx-prefix DIR] [--nginx BIN] [--status-file FILE]
+                 [--gateway-id NAME]         the installation's routing table as an nginx include;
+                                             --watch follows it, checks (nginx -t), swaps, reloads;
+                                             reports what it serves under NAME (nginx-<host>)
+
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
-  --select-tag TAG  only objects carrying TAG (repeat: all of them); see README
+  --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
   --prune           delete objects of the organisation the folder does not have
   --plan FILE       apply the plan diff wrote (--plan-out): objects changed since it was made
                     are drift and are left as they are
@@ -36,6 +44,7 @@ Options:
 Environment (credentials are never flags):
   GW_URL            the stage, such as http://127.0.0.1:8080
   GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
+  GW_GATEWAY_SECRET the gateway credential (gateway commands only)
   plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
 
 API keys are credentials, not configuration: gwctl neither dumps nor syncs them.
@@ -56,10 +65,44 @@ export async function run(argv: string[], io: Io): Promise<number> {
         plan: { type: 'string' },
         'plan-out': { type: 'string' },
         'secrets-file': { type: 'string' },
+        out: { type: 'string' },
+        listen: { type: 'string', default: '8000' },
+        'server-name': { type: 'string', multiple: true, default: [] },
+        watch: { type: 'boolean', default: false },
+        interval: { type: 'string', default: '1' },
+        nginx: { type: 'string', default: '/usr/sbin/nginx' },
+        'nginx-conf': { type: 'string' },
+        'nginx-prefix': { type: 'string' },
+        'status-file': { type: 'string' },
+        'gateway-id': { type: 'string', default: `nginx-${hostname()}` },
+        polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
     const [command, ...rest] = positionals;
+    if (command === 'gateway') {
+      const [kind, ...extra] = rest;
+      if (kind !== 'nginx' || extra.length) throw new GwctlError('gateway renders for nginx only: gwctl gateway nginx --out FILE ...');
+      if (!values.out) throw new GwctlError('--out FILE: the file nginx includes');
+      const interval = Number(values.interval);
+      if (!(interval > 0)) throw new GwctlError('--interval is a number of seconds above 0');
+      return await gatewayNginx(
+        {
+          out: values.out,
+          listen: values.listen,
+          serverNames: values['server-name'],
+          watch: values.watch,
+          interval,
+          nginx: values.nginx,
+          nginxConf: values['nginx-conf'],
+          nginxPrefix: values['nginx-prefix'],
+          statusFile: values['status-file'],
+          gatewayId: values['gateway-id'],
+          polls: values.polls === undefined ? undefined : Number(values.polls),
+        },
+        io,
+      );
+    }
     if (values.help || !command) {
       io.out(HELP);
       return values.help ? 0 : 1;
@@ -86,7 +129,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           io,
         );
       default:
-        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync; --help)`);
+        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway; --help)`);
     }
   } catch (e) {
     if (e instanceof GwctlError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {

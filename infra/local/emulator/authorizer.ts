@@ -1,11 +1,11 @@
 /**
- * Lambda authorizers on HTTP API routes, as API Gateway runs them (README "Emulate the cloud
- * stage"): a REQUEST authorizer with payload 2.0 and simple responses. A request missing an
- * identity source value is 401 `{"message":"Unauthorized"}` without invoking the authorizer;
- * `{isAuthorized: false}` is 403 `{"message":"Forbidden"}`; an authorizer that fails or answers
- * something else is 500 `{"message":"Internal Server Error"}`; an allow hands its `context` to
- * the integration as `requestContext.authorizer.lambda`. With AuthorizerResultTtlInSeconds above 0
- * a decision is reused for the same identity values until the TTL passes (off by default).
+ * Lambda authorizers on HTTP API routes, as API Gateway runs them (docs/operating/emulator.md): a
+ * REQUEST authorizer with payload 2.0 and simple responses. A request missing an identity source
+ * value is 401 `{"message":"Unauthorized"}` without invoking the authorizer; `{isAuthorized:
+ * false}` is 403 `{"message":"Forbidden"}`; an authorizer that fails or answers something else is
+ * 500 `{"message":"Internal Server Error"}`; an allow hands its `context` to the integration as
+ * `requestContext.authorizer.lambda`. With AuthorizerResultTtlInSeconds above 0 a decision is
+ * reused for the same identity values until the TTL passes (off by default).
  */
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { Outcome } from './runtime';

@@ -4,7 +4,7 @@
  * the stack writes: `ForAllValues:StringLike` on `dynamodb:LeadingKeys`, the partition keys a
  * DynamoDB request touches) against the actions, resource ARNs and partition keys a DynamoDB or
  * Secrets Manager request needs, as AWS authorizes them.
- * Not modelled (README, "Emulate the cloud stage"): other conditions, NotAction/NotResource,
+ * Not modelled (docs/operating/emulator.md): other conditions, NotAction/NotResource,
  * permission boundaries, resource policies, session policies, SCPs and PartiQL's actions. A
  * statement using one of them is made stricter (see toStatement) and reported when the template
  * is read, so the emulator may refuse more than AWS, never less.

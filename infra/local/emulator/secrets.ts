@@ -1,4 +1,4 @@
-import { randomHex } from '../../../shared/domain/hashing';
+import { randomHex } from '../../../shared/lib/hashing';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmulatedSecret } from './template';

@@ -21,14 +21,8 @@ export function assemblyFor(context: Record<string, string>, base = DEFAULT_ASSE
 
 /** What the template and the bundles are made from (infra/local only serves them). */
 const SOURCES = ['infra', 'functions', 'shared', 'console', 'package-lock.json', 'package.json', 'cdk.json', 'tsconfig.json'];
-/** What no template or bundle is made from: the local stages, and the console's build output and generated types. */
-const SKIP = new Set([
-  join(ROOT, 'infra', 'local'),
-  join(ROOT, 'console', 'dist'),
-  join(ROOT, 'console', 'test'),
-  join(ROOT, 'console', '.build-lock'),
-  join(ROOT, 'console', 'src', 'api', 'openapi.d.ts'),
-]);
+/** What no template or bundle is made from: the local stages, the console's tests and its build output. */
+const SKIP = new Set([join(ROOT, 'infra', 'local'), join(ROOT, 'console', 'dist'), join(ROOT, 'console', 'test'), join(ROOT, 'console', '.dist-building')]);
 
 function newestMtime(path: string): number {
   if (!existsSync(path) || SKIP.has(path)) return 0;
@@ -52,7 +46,7 @@ export interface SynthOptions {
   cache?: string;
   /** Where cdk's output goes (default: this process's stderr). */
   output?: (chunk: string) => void;
-  /** Context settings, as `cdk synth -c key=value` (README "Stages and settings"). */
+  /** Context settings, as `cdk synth -c key=value` (docs/operating/deploy.md "Stages and settings"). */
   context?: Record<string, string>;
 }
 

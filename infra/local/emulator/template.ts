@@ -3,11 +3,13 @@
  * functions -> their asset folders, handlers, environments, memory, timeouts and role policies;
  * tables and secrets. Nothing here knows our route table: whatever the template holds is served.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { Intrinsics, isTable, type CfnResource, type CfnTemplate, type LocalAccount } from './intrinsics';
 import { toStatement, type Statement } from './iam';
+import { mergeNestedStacks } from './nested';
+import { ROUTE_FUNCTIONS_METADATA } from '../../route-functions-metadata';
 
 export interface EmulatedFunction {
   logicalId: string;
@@ -290,8 +292,24 @@ function edgeHeaders(t: CfnTemplate, apiId: string | undefined, x: Intrinsics, w
   return headers;
 }
 
+/**
+ * The stack template in `templateFile` with its nested stacks of route functions merged in
+ * (nested.ts), read from the assembly beside it. Other nested stacks (alarms, the console's
+ * hosting) hold nothing the emulator serves and stay out.
+ */
+export function readStackTemplate(templateFile: string): CfnTemplate {
+  const dir = dirname(resolve(templateFile));
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as CfnTemplate;
+  return mergeNestedStacks(read(templateFile), (id, r) => {
+    if (r.Metadata?.[ROUTE_FUNCTIONS_METADATA] === undefined) return undefined;
+    const file = r.Metadata['aws:asset:path'];
+    if (typeof file !== 'string' || !existsSync(join(dir, file))) throw new Error(`nested stack ${id}: no template beside ${templateFile}`);
+    return read(join(dir, file));
+  });
+}
+
 export function readCloudStage(templateFile: string, opts: ReadOptions): CloudStage {
-  const template = JSON.parse(readFileSync(templateFile, 'utf8')) as CfnTemplate;
+  const template = readStackTemplate(templateFile);
   const local: LocalAccount = {
     region: opts.region,
     account: opts.account,

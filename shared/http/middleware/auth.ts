@@ -1,7 +1,7 @@
 /** Middleware: the credential of the route's group (contract §2); any failure is 401. */
 import { Unauthorized } from '../../errors';
 import { setActor, type Actor } from '../../request-context';
-import { secretEquals } from '../../domain/hashing';
+import { secretEquals } from '../../lib/hashing';
 import type { Group, RouteDef } from '../../route-def';
 import { acceptedSecrets } from '../../secrets';
 import { activeOwnerOf } from '../../services/credentials';
@@ -34,7 +34,7 @@ async function principalOf(group: Group, headers: Headers): Promise<Principal> {
 async function checkSecret<G extends 'gateway' | 'admin'>(given: string | undefined, which: 'gw' | 'admin', group: G) {
   const header = which === 'gw' ? 'X-Gw-Authorization' : 'Admin-Auth';
   if (!given) throw new Unauthorized(`Missing ${header} header`);
-  // During a rotation window two values are accepted (README "Rotate a deployment secret"); each
+  // During a rotation window two values are accepted (docs/operating/security.md "Rotate a deployment secret"); each
   // is compared in constant time, and all of them always, so the answer's timing names none.
   const matches = (await acceptedSecrets(which)).map((accepted) => secretEquals(given, accepted));
   if (!matches.includes(true)) throw new Unauthorized(`${header} is not valid`);

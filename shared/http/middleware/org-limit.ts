@@ -1,20 +1,52 @@
 /**
- * Middleware: a dashboard write spends one unit of its organisation's limit for the route's class
- * (README "Limits"), or is refused 429 with Retry-After. It runs after auth, the permission check
- * and validation, so neither a request without a valid credential, nor one its user may not make,
- * nor one refused for its shape spends a tenant's budget.
+ * Middleware: a dashboard request spends one unit of its organisation's limit for the route's
+ * class (docs/reference/limits.md), or is refused 429 with Retry-After. It runs after auth, the permission
+ * check and validation, so neither a request without a valid credential, nor one its user may not
+ * make, nor one refused for its shape spends a tenant's budget.
+ *
+ * A write spends its unit before it runs. A read spends it while it reads (no round trip added to
+ * its answer): the answer waits for both, and a refused unit turns it into the 429, whatever the
+ * read answered. The unit is the same conditional ADD, so exactly as many reads pass per window as
+ * the limit says; once this process has seen the window full, a read is refused before it reads.
  */
+import { TooManyRequests } from '../../errors';
 import { orgLimitOf, type RouteDef } from '../../route-def';
-import { spendOrgLimit } from '../../services/org-limits';
-import type { HttpMiddleware } from './state';
+import { knownFull, spendOrgLimit } from '../../services/org-limits';
+import { errorResult } from '../respond';
+import { requestIdOf, type HttpMiddleware } from './state';
 
 export const orgLimit = (route: RouteDef): HttpMiddleware => {
   const limit = orgLimitOf(route);
+  const alongside = route.access === 'read';
+  /** The unit a read is spending: its refusal or failure, once settled (never a rejected promise). */
+  const spending = new WeakMap<object, Promise<Error | undefined>>();
+  const settled = async (request: { internal: object }) => {
+    const unit = spending.get(request.internal);
+    spending.delete(request.internal);
+    return unit && (await unit);
+  };
   return {
     name: 'org-limit',
     before: async (request) => {
       const principal = request.internal.principal!;
-      if (limit && principal.group === 'dashboard') await spendOrgLimit(principal.orgId, limit);
+      if (!limit || principal.group !== 'dashboard') return;
+      if (!alongside || knownFull(principal.orgId, limit)) return spendOrgLimit(principal.orgId, limit);
+      spending.set(
+        request.internal,
+        spendOrgLimit(principal.orgId, limit).then(
+          () => undefined,
+          (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+        ),
+      );
+    },
+    after: async (request) => {
+      const refused = await settled(request);
+      if (refused) throw refused;
+    },
+    onError: async (request) => {
+      // The read failed (404...) while its unit was refused: the refusal is the answer.
+      const refused = await settled(request);
+      if (refused instanceof TooManyRequests) request.response = errorResult(route.group, refused, requestIdOf(request.event));
     },
   };
 };

@@ -3,7 +3,7 @@
  * an entity (shared/store/db/entity.ts) during a request carries the request's actor, request id
  * and time in the attributes below, so the change feed's new image names its author without a
  * write of its own. A delete leaves no new image, so the delete of an audited entity writes a
- * deletion record in the same transaction (README "Audit trail"); the audit consumer finds it by
+ * deletion record in the same transaction (docs/using/audit-trail.md); the audit consumer finds it by
  * the deleted item's key. Reads never show these attributes (shared/store/db/items.ts).
  */
 import { currentRequest } from '../../request-context';

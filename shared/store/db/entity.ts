@@ -1,6 +1,6 @@
 /**
  * One way to define what the table stores (the model is dynamodb-toolbox's and ElectroDB's
- * entities; README "Why our own entity helper" says why not either). Each resource's store module
+ * entities; docs/developing/layout.md "Why our own entity helper" says why not either). Each resource's store module
  * defines its entities, and so owns everything about its items: the key builder (the only place
  * its keys are built), the index keys, the `entity` attribute, the attributes that never leave the
  * store, and whether the item is versioned (then written only through versioned-write.ts).

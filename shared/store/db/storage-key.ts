@@ -8,7 +8,7 @@ export type StorageKey = { PK: string; SK: string };
 
 /**
  * DynamoDB's limits on a key attribute, in UTF-8 bytes (table and index keys alike). Keys built
- * from ids, e-mails and user names stay far below them by their schemas (README "Limits"); client
+ * from ids, e-mails and user names stay far below them by their schemas (docs/reference/limits.md); client
  * text without such a bound (an API name) goes through `textSortKey`.
  */
 export const KEY_BYTES = { partition: 2048, sort: 1024 } as const;

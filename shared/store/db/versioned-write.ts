@@ -96,6 +96,19 @@ export function guardVersion(item: TxItem, version: number, opts: { subject?: bo
 }
 
 /**
+ * `item` (a Put of an object that was read as absent) made conditional on it still being absent;
+ * its failure is a lost race for retryWhileMoved, which reads again and rebuilds the change.
+ */
+export function guardAbsent(item: TxItem): TxItem {
+  const put = item.op.Put!;
+  return {
+    ...item,
+    op: { Put: { ...put, ConditionExpression: 'attribute_not_exists(PK)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+    onConditionFail: () => new VersionMoved(false, true),
+  };
+}
+
+/**
  * The condition a single write puts on the stored `version` for If-Match: none for no header or
  * `*` (the write's own `attribute_exists` covers it), else `version IN (...)`. A list that allows
  * nothing (weak tags only) names -1, a version no object has, so the write fails as a mismatch.

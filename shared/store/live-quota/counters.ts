@@ -14,7 +14,7 @@
  */
 import { config } from '../../config';
 import { renewsAt, type RateWindow } from '../../domain/quota';
-import { TtlCache } from '../../domain/ttl-cache';
+import { TtlCache } from '../../lib/ttl-cache';
 import { tableName } from '../db/client';
 import type { StorageKey } from '../db/storage-key';
 import type { TxItem } from '../db/transactions';

@@ -12,7 +12,7 @@
  * shards back into the head exactly; a quota reset of a sharded key demotes it first.
  * RELIABILITY.md "Live quotas" states the bounds this leaves.
  */
-import { randomHex } from '../../domain/hashing';
+import { randomHex } from '../../lib/hashing';
 import { isUnlimited, renewsAt, shareOf } from '../../domain/quota';
 import { backoff, sleep } from '../db/backoff';
 import { tableName } from '../db/client';

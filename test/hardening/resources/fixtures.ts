@@ -57,7 +57,7 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/apis/oas/${id}`)).status === 200,
     };
   },
-  async keysDashboardUpdate(s, w) {
+  async apiKeysUpdate(s, w) {
     const k = await must(s.gw('POST', '/gw/keys/create', { org_id: w.orgId, access_rights: rightsFor(w.apiId), alias: 'c' }), 'key create');
     const key = k.body.key as string;
     const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', `/api/apis/${w.apiId}/keys/${key}`, { access_rights: rightsFor(w.apiId), alias: 'c2' }, h);
@@ -160,7 +160,7 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/oauth/clients/${w.apiId}`)).body.some((x: { client_id: string }) => x.client_id === c.body.client_id),
     };
   },
-  // Self-service (issue 27): the dashboard's own forms of the guarded writes.
+  // Self-service (contract §9a): the dashboard's own forms of the guarded writes.
   async apisUpdate(s, w) {
     const id = uid('c-dash-api');
     const def = (name: string) => ({ api_definition: { api_id: id, name, proxy: { listen_path: `/${id}/`, target_url: 'http://u.example' } } });
@@ -192,7 +192,7 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       path,
     };
   },
-  async keysDashboardReplace(s, w) {
+  async keysDashboardUpdate(s, w) {
     const k = await must(s.dash(w.key, 'POST', '/api/keys', { access_rights: rightsFor(w.apiId), alias: 'c' }), 'key create');
     const path = `/api/keys/${k.body.key_hash}`;
     const put = (h: Record<string, string>) => s.dash(w.key, 'PUT', path, { access_rights: rightsFor(w.apiId), alias: 'c2' }, h);
@@ -205,7 +205,7 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
     };
   },
   async keysDashboardDelete(s, w) {
-    const g = await GUARDED.keysDashboardReplace!(s, w);
+    const g = await GUARDED.keysDashboardUpdate!(s, w);
     return { ...g, call: (m) => s.dash(w.key, 'DELETE', g.path!, undefined, im(m)) };
   },
   async policiesDashboardUpdate(s, w) {

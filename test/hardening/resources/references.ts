@@ -70,7 +70,7 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
     const body = { ...doc, 'x-gw-api-gateway': { ...own, server: { ...own.server, ...(gw.server as object) } } };
     return s.dash(b.key, 'PATCH', `/api/apis/streams/${b.importedApiId}`, JSON.stringify(body), { 'content-type': STREAMS_TYPE });
   };
-  // Self-service (issue 27): each write's references, on B's own objects.
+  // Self-service (contract §9a): each write's references, on B's own objects.
   const classicWith = (route: 'apisCreate' | 'apisUpdate', extra: Record<string, unknown>) => {
     const id = route === 'apisCreate' ? uid('ref-classic') : b.classicApiId;
     const def = { api_id: id, name: 'ref', proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' }, ...extra };
@@ -133,9 +133,9 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
       kind: 'policy',
       send: (id) => keyCreate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),
     },
-    { route: 'keysDashboardReplace', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyReplace({ access_rights: rightsFor(b.apiId, id) }) },
     {
-      route: 'keysDashboardReplace',
+      route: 'keysDashboardUpdate',
       what: 'apply_policies',
       kind: 'policy',
       send: (id) => keyReplace({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
@@ -167,15 +167,15 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
   ];
   return [
     ...selfService,
-    { route: 'keysDashboardUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
+    { route: 'apiKeysUpdate', what: 'access_rights', kind: 'api', send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId, id) }) },
     {
-      route: 'keysDashboardUpdate',
+      route: 'apiKeysUpdate',
       what: 'apply_policies',
       kind: 'policy',
       send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policies: [id] }),
     },
     {
-      route: 'keysDashboardUpdate',
+      route: 'apiKeysUpdate',
       what: 'apply_policy_id',
       kind: 'policy',
       send: (id) => keyUpdate({ access_rights: rightsFor(b.apiId), apply_policy_id: id }),

@@ -310,7 +310,7 @@ const YAML_GARBAGE = [
     'a: &a ["x","x","x","x","x","x","x","x","x"]',
     ...Array.from({ length: 9 }, (_, i) => `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
   ].join('\n'),
-  // Aliases count per document (README "Limits"): five anchors, 101 aliases in all.
+  // Aliases count per document (docs/reference/limits.md): five anchors, 101 aliases in all.
   [...[0, 1, 2, 3, 4].map((i) => `x-s${i}: &a${i} v${i}`), `x-l: [${Array.from({ length: 101 }, (_, i) => `*a${i % 5}`).join(',')}]`].join('\n'),
   // 100 aliases expanding past 5 MB of JSON: 413.
   [

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { RouteDef } from '../../../shared/route-def';
-import { unstorable } from '../../../shared/schemas/numbers';
+import { unstorable } from '../../../shared/schemas/storable';
 import { concretePath, queryString, type BaseRequest } from './cases';
 import { fieldsOf, unwrap } from './zod-walk';
 
@@ -18,7 +18,7 @@ export const STORED_AS_ATTRIBUTES = [
   'POST /gw/keys/create',
   'POST /admin/org/keys',
   'PUT /gw/org/keys/{orgID}',
-  'PUT /api/apis/{apiID}/keys/{keyID}',
+  'PUT /api/apis/{apiID}/keys/{keyRef}',
   'POST /gw/policies',
   'PUT /gw/policies/{policyID}',
   'POST /admin/policies/import',
@@ -26,6 +26,12 @@ export const STORED_AS_ATTRIBUTES = [
   'PUT /gw/oauth/clients/{apiID}/{clientID}',
   'POST /admin/organisations',
   'POST /gw/analytics',
+  'POST /api/keys',
+  'PUT /api/keys/{keyHash}',
+  'POST /api/portal/policies',
+  'PUT /api/portal/policies/{policyID}',
+  'POST /api/apis/oauth/{apiID}',
+  'PUT /api/apis/oauth/{apiID}/{clientID}',
 ];
 
 /** The edges of IEEE doubles and of DynamoDB's range, every one unstorable. */

@@ -79,13 +79,20 @@ function gzippedJson(v: Uint8Array): unknown {
  * value. Compressed documents are read as what they hold, so a definition's members count too.
  */
 export async function missingFromTable(table: string, members: Record<string, unknown>): Promise<string[]> {
-  const missing = new Map(Object.entries(members).map(([name, value]) => [name, JSON.stringify(canonical(value))]));
+  return (await missingEntries(table, Object.entries(members))).map(([name]) => name);
+}
+
+/** The (name, value) pairs no stored item holds, at any depth, as an own member: many at once, in one read of the table. */
+export async function missingEntries(table: string, entries: ReadonlyArray<readonly [string, unknown]>): Promise<Array<readonly [string, unknown]>> {
+  const key = (name: string, value: unknown) => `${name}\u0000${JSON.stringify(canonical(value))}`;
+  const missing = new Map(entries.map((e) => [key(e[0], e[1]), e]));
+  const names = new Set(entries.map(([name]) => name));
   const visit = (v: unknown): void => {
     if (Array.isArray(v)) return v.forEach(visit);
     if (v instanceof Uint8Array) return visit(gzippedJson(v));
     if (v === null || typeof v !== 'object' || v instanceof Set) return;
     for (const [k, e] of Object.entries(v)) {
-      if (missing.get(k) === JSON.stringify(canonical(e))) missing.delete(k);
+      if (names.has(k) && missing.size) missing.delete(key(k, e));
       visit(e);
     }
   };
@@ -95,5 +102,5 @@ export async function missingFromTable(table: string, members: Record<string, un
     (page.Items ?? []).forEach(visit);
     start = page.LastEvaluatedKey;
   } while (start && missing.size);
-  return [...missing.keys()];
+  return [...missing.values()];
 }

@@ -1,6 +1,6 @@
 /**
  * The kinds in reference order, each with its transport. Which credential group serves each kind
- * is decided here and only here (README "Configuration as code" lists it).
+ * is decided here and only here (docs/using/configuration-as-code.md lists it).
  */
 import type { Kind } from '../model';
 import { apis } from './apis';

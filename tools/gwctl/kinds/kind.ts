@@ -39,7 +39,7 @@ export interface KindAdapter {
   kind: Kind;
   /** Folder of its files. */
   dir: string;
-  /** Which group's routes this kind uses, for the help text and the README. */
+  /** Which group's routes this kind uses, for the help text and docs/using/configuration-as-code.md. */
   transport: string;
   /** The component of the OpenAPI document a file's `spec` must match. */
   schema: string;

@@ -1,5 +1,5 @@
 /**
- * An API: listen path, upstream, state, versions, the event handlers that send to webhooks (and
+ * An API: listen path, upstream, state (editable: api-routing.tsx, with where it is live), versions, the event handlers that send to webhooks (and
  * which webhooks), and its OpenAPI document; deleting it asks first and sends the version read
  * (If-Match), so a change made meanwhile is not deleted unseen.
  */
@@ -13,7 +13,9 @@ import { useResource } from '../../components/use-resource';
 import { dateTime, member, text } from '../../format';
 import { BASE } from '../../layout';
 import { useSession } from '../../session/context';
+import { useState } from 'preact/hooks';
 import { apiIdOf, apiNameOf, isActive, isOas, listenPathOf, upstreamOf, versionsOf } from './api-fields';
+import { ApiLive, ApiRoutingForm } from './api-routing';
 
 export function ApiDetail() {
   const { params } = useRoute();
@@ -24,6 +26,7 @@ export function ApiDetail() {
   const hooks = useResource(async () => (can('hooks', 'read') ? (await get(api.GET('/api/hooks', { params: { query: { p: -1 } } }))).hooks : []), []);
   const hookName = (hookId: string) => hooks.data?.find((h) => h.id === hookId)?.name || hookId;
 
+  const [round, setRound] = useState(0);
   const e = entry.data?.data;
   const title = e ? apiNameOf(e) : 'API';
   const remove = async () => {
@@ -83,6 +86,19 @@ export function ApiDetail() {
             <dt>Updated</dt>
             <dd>{dateTime(e.updated_at)}</dd>
           </dl>
+
+          {can('apis', 'write') && (
+            <ApiRoutingForm
+              entry={e}
+              etag={entry.data?.etag}
+              onSaved={() => {
+                entry.reload();
+                setRound((r) => r + 1);
+              }}
+              onReload={entry.reload}
+            />
+          )}
+          <ApiLive apiId={apiIdOf(e)} round={round} />
 
           <Versions entry={e} />
 

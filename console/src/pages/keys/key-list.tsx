@@ -25,7 +25,7 @@ type KeyEntry = Answer<'/api/keys', 'get'>['keys'][number];
  * The session to send back when resetting: the one read, without the live quota the service owns.
  * A replacement must say what the key opens; the session read always has its access rights.
  */
-export function sessionForReset(data: Answer<'/api/keys/{keyID}', 'get'>['data']): Body<'/api/keys/{keyID}', 'put'> {
+export function sessionForReset(data: Answer<'/api/keys/{keyHash}', 'get'>['data']): Body<'/api/keys/{keyHash}', 'put'> {
   const { quota_remaining: _remaining, quota_renews: _renews, ...session } = data;
   return { ...session, access_rights: session.access_rights ?? {} };
 }
@@ -41,10 +41,10 @@ export function KeyList() {
   const label = (k: KeyEntry) => k.alias || shortHash(k.key_hash);
 
   const resetQuota = async (k: KeyEntry) => {
-    const current = await call(api.GET('/api/keys/{keyID}', { params: { path: { keyID: k.key_hash } } }));
+    const current = await call(api.GET('/api/keys/{keyHash}', { params: { path: { keyHash: k.key_hash } } }));
     await call(
-      api.PUT('/api/keys/{keyID}', {
-        params: { path: { keyID: k.key_hash }, query: { reset_quota: '1' }, header: current.etag ? { 'If-Match': current.etag } : {} },
+      api.PUT('/api/keys/{keyHash}', {
+        params: { path: { keyHash: k.key_hash }, query: { reset_quota: '1' }, header: current.etag ? { 'If-Match': current.etag } : {} },
         body: sessionForReset(current.data.data),
       }),
     );
@@ -52,7 +52,7 @@ export function KeyList() {
     keys.reload();
   };
   const revoke = async (k: KeyEntry) => {
-    await call(api.DELETE('/api/keys/{keyID}', { params: { path: { keyID: k.key_hash } } }));
+    await call(api.DELETE('/api/keys/{keyHash}', { params: { path: { keyHash: k.key_hash } } }));
     setMessage(`Revoked ${label(k)}: it no longer opens any API.`);
     keys.reload();
   };
