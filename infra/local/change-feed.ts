@@ -318,7 +318,14 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const pollMs = opts.pollMs ?? 250;
   const deliveries = repeating('change-feed', 'reading the stream', pollMs, consumer('webhook delivery', deliver, opts.checkpointFile), log, isStopped);
-  const audit = repeating('audit-trail', 'reading the stream into the audit trail', pollMs, consumer('audit trail', recordAudit, opts.auditCheckpointFile), log, isStopped);
+  const audit = repeating(
+    'audit-trail',
+    'reading the stream into the audit trail',
+    pollMs,
+    consumer('audit trail', recordAudit, opts.auditCheckpointFile),
+    log,
+    isStopped,
+  );
   const due = repeating('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0, log, isStopped);
   const loops = [deliveries, audit, due];
   const running = Promise.all(loops.map((l) => l.running));

@@ -5,7 +5,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve, join } from 'node:path';
-import { resetConfig } from '../../shared/config';
 import { handlersDone } from '../../shared/http/create-handler';
 import { parseOrgLimits } from '../../shared/domain/org-limits';
 import { parseRetrySchedule } from '../../shared/domain/retry-schedule';
