@@ -4,8 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { api, get } from '../api/client';
-import { asServiceError, type ServiceError } from '../api/errors';
 import { ErrorNotice } from '../components/error-notice';
+import { SubmitButton, useFormAction } from '../components/form-action';
 import { Field } from '../components/field';
 import { Page } from '../components/page';
 import { forgetAccessKey, keepAccessKey } from '../session/storage';
@@ -13,21 +13,15 @@ import type { Me } from '../session/context';
 
 export function SignIn(props: { onSignedIn: (user: Me) => void; notice?: string | undefined }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, onSubmit } = useFormAction(async () => {
     keepAccessKey(key.trim());
     try {
       props.onSignedIn(await get(api.GET('/api/users/me')));
     } catch (err) {
       forgetAccessKey();
-      setError(asServiceError(err));
-      setBusy(false);
+      throw err;
     }
-  };
+  });
   return (
     <main id="main" class="sign-in">
       <Page title="Sign in">
@@ -37,13 +31,11 @@ export function SignIn(props: { onSignedIn: (user: Me) => void; notice?: string 
           </p>
         )}
         <ErrorNotice error={error} />
-        <form onSubmit={(e) => void submit(e)}>
+        <form onSubmit={onSubmit}>
           <Field form="sign-in" name="access_key" label="Access key" hint="Your dashboard user's access key. It is kept in this tab only, until you sign out or close the tab.">
             {(c) => <input {...c} type="password" autoComplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
           </Field>
-          <button type="submit" class="primary" disabled={busy || !key.trim()}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
+          <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" disabled={!key.trim()} />
         </form>
       </Page>
     </main>

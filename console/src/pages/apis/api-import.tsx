@@ -6,9 +6,10 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { api, call, get } from '../../api/client';
-import { asServiceError, ServiceError } from '../../api/errors';
+import { ServiceError } from '../../api/errors';
 import type { Paths } from '../../api/paths';
 import { ErrorNotice } from '../../components/error-notice';
+import { SubmitButton, useFormAction } from '../../components/form-action';
 import { Check, Field } from '../../components/field';
 import { flash } from '../../components/flash';
 import { Page } from '../../components/page';
@@ -51,8 +52,29 @@ export function ApiImport() {
   const [texts, setTexts] = useState<Record<string, string>>({});
   const [flags, setFlags] = useState<Record<string, boolean>>({});
   const [version, setVersion] = useState({ base_api_id: '', new_version_name: '', base_api_version_name: '', set_default: false });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
+  const { busy, error, onSubmit } = useFormAction(async () => {
+    const query: ImportQuery = {};
+    for (const f of TEXT_FIELDS) if (texts[f.name]?.trim()) query[f.name] = texts[f.name]!.trim();
+    for (const f of FLAGS) if (flags[f.name]) query[f.name] = 'true';
+    if (version.base_api_id) {
+      query.base_api_id = version.base_api_id;
+      query.new_version_name = version.new_version_name.trim();
+      if (version.base_api_version_name.trim()) query.base_api_version_name = version.base_api_version_name.trim();
+      if (version.set_default) query.set_default = 'true';
+    }
+    let reply;
+    if (source === 'url') reply = await call(api.POST('/api/apis/oas/import', { params: { query }, body: { url: url.trim() } }));
+    else {
+      if (source === 'file' && !file) throw new ServiceError(400, undefined, [{ path: 'document', message: 'Choose a file.' }]);
+      const text = source === 'file' ? await file!.text() : pasted;
+      if (!text.trim()) throw new ServiceError(400, undefined, [{ path: 'document', message: 'The document is empty.' }]);
+      const contentType = contentTypeOf(text, source === 'file' ? file!.name : '');
+      reply = await call(api.POST('/api/apis/oas/import', { params: { query }, body: text, bodySerializer: (b) => b, headers: { 'Content-Type': contentType } }));
+    }
+    const { data } = reply;
+    flash(`Imported the API ${data.ID}. `);
+    route(`${BASE}/apis?${new URLSearchParams({ q: data.ID })}`);
+  });
   const apis = useResource(async () => (await get(api.GET('/api/apis', { params: { query: { p: -1, sort: 'name' } } }))).apis, []);
 
   if (!can('apis', 'write')) {
@@ -63,38 +85,6 @@ export function ApiImport() {
     );
   }
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const query: ImportQuery = {};
-      for (const f of TEXT_FIELDS) if (texts[f.name]?.trim()) query[f.name] = texts[f.name]!.trim();
-      for (const f of FLAGS) if (flags[f.name]) query[f.name] = 'true';
-      if (version.base_api_id) {
-        query.base_api_id = version.base_api_id;
-        query.new_version_name = version.new_version_name.trim();
-        if (version.base_api_version_name.trim()) query.base_api_version_name = version.base_api_version_name.trim();
-        if (version.set_default) query.set_default = 'true';
-      }
-      let reply;
-      if (source === 'url') reply = await call(api.POST('/api/apis/oas/import', { params: { query }, body: { url: url.trim() } }));
-      else {
-        if (source === 'file' && !file) throw new ServiceError(400, undefined, [{ path: 'document', message: 'Choose a file.' }]);
-        const text = source === 'file' ? await file!.text() : pasted;
-        if (!text.trim()) throw new ServiceError(400, undefined, [{ path: 'document', message: 'The document is empty.' }]);
-        const contentType = contentTypeOf(text, source === 'file' ? file!.name : '');
-        reply = await call(api.POST('/api/apis/oas/import', { params: { query }, body: text, bodySerializer: (b) => b, headers: { 'Content-Type': contentType } }));
-      }
-      const { data } = reply;
-      flash(`Imported the API ${data.ID}. `);
-      route(`${BASE}/apis?${new URLSearchParams({ q: data.ID })}`);
-    } catch (err) {
-      setError(asServiceError(err));
-      setBusy(false);
-    }
-  };
-
   const shown = ['document', 'url', ...TEXT_FIELDS.map((f) => f.name), 'base_api_id', 'new_version_name', 'base_api_version_name'];
   return (
     <Page title="Import an API">
@@ -102,7 +92,7 @@ export function ApiImport() {
         <a href={`${BASE}/apis`}>All APIs</a>
       </p>
       <ErrorNotice error={error} shownFields={shown} />
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={onSubmit}>
         <fieldset>
           <legend>OpenAPI document (3.0 or 3.1, JSON or YAML)</legend>
           <div class="choices" role="radiogroup" aria-label="Where the document comes from">
@@ -173,9 +163,7 @@ export function ApiImport() {
             </>
           )}
         </fieldset>
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Importing…' : 'Import'}
-        </button>
+        <SubmitButton busy={busy} label="Import" busyLabel="Importing…" />
       </form>
     </Page>
   );

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, get } from '../../api/client';
-import { asServiceError, type ServiceError } from '../../api/errors';
+import { SubmitButton, useFormAction } from '../../components/form-action';
 import { ErrorNotice } from '../../components/error-notice';
 import { Check, Field } from '../../components/field';
 import { Status } from '../../components/page';
@@ -57,35 +57,24 @@ function definitionWith(e: ApiEntry, r: Routing): Record<string, unknown> {
 
 export function ApiRoutingForm(props: { entry: ApiEntry; etag: string | undefined; onSaved: () => void; onReload: () => void }) {
   const [form, setForm] = useState<Routing>(() => routingOf(props.entry));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
   const [saved, setSaved] = useState('');
   useEffect(() => setForm(routingOf(props.entry)), [props.entry]);
 
-  const submit = async (ev: Event) => {
-    ev.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, setError, onSubmit } = useFormAction(async () => {
     setSaved('');
-    try {
-      await call(
-        api.PUT('/api/apis/{apiID}', {
-          params: { path: { apiID: apiIdOf(props.entry) }, header: props.etag ? { 'If-Match': props.etag } : {} },
-          body: { api_definition: definitionWith(props.entry, form) },
-        }),
-      );
-      setSaved('Saved. Gateways that follow the routing table apply it within seconds.');
-      props.onSaved();
-    } catch (e) {
-      setError(asServiceError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await call(
+      api.PUT('/api/apis/{apiID}', {
+        params: { path: { apiID: apiIdOf(props.entry) }, header: props.etag ? { 'If-Match': props.etag } : {} },
+        body: { api_definition: definitionWith(props.entry, form) },
+      }),
+    );
+    setSaved('Saved. Gateways that follow the routing table apply it within seconds.');
+    props.onSaved();
+  });
 
   const shown = ['proxy.listen_path', 'proxy.target_url', 'auth.auth_header_name', 'auth.param_name', 'domain'];
   return (
-    <form onSubmit={(e) => void submit(e)} aria-labelledby="routing-title">
+    <form onSubmit={onSubmit} aria-labelledby="routing-title">
       <h2 id="routing-title">Routing</h2>
       {saved && <Status>{saved}</Status>}
       <ErrorNotice
@@ -110,9 +99,7 @@ export function ApiRoutingForm(props: { entry: ApiEntry; etag: string | undefine
       <Field form={FORM} name="auth.param_name" label="Key query parameter" hint="Optional: the key may also come in this query parameter." error={error}>
         {(c) => <input {...c} type="text" value={form.keyParam} onInput={(e) => setForm({ ...form, keyParam: e.currentTarget.value })} />}
       </Field>
-      <button type="submit" class="primary" disabled={busy}>
-        {busy ? 'Saving…' : 'Save routing'}
-      </button>
+      <SubmitButton busy={busy} label="Save routing" busyLabel="Saving…" />
     </form>
   );
 }

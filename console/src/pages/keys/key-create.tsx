@@ -5,9 +5,9 @@
  */
 import { useState } from 'preact/hooks';
 import { api, call, get } from '../../api/client';
-import { asServiceError, type ServiceError } from '../../api/errors';
 import type { Answer, Body } from '../../api/paths';
 import { ErrorNotice } from '../../components/error-notice';
+import { SubmitButton, useFormAction } from '../../components/form-action';
 import { Check, Field } from '../../components/field';
 import { Page } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
@@ -46,8 +46,10 @@ export function KeyCreate() {
   const names = useApiNames();
   const policies = useResource(async () => (can('policies', 'read') ? (await get(api.GET('/api/portal/policies', { params: { query: { p: -1 } } }))).Data : []), []);
   const [form, setForm] = useState<KeyForm>({ alias: '', apis: [], policies: [], limits: { ...NO_LIMITS, quota_renewal_rate: '3600' }, expires: '', inactive: false });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
+  const { busy, error, onSubmit } = useFormAction(async () => {
+    const { data } = await call(api.POST('/api/keys', { body: keyBody(form, names.data ?? new Map()) }));
+    setCreated(data);
+  });
   const [created, setCreated] = useState<Answer<'/api/keys', 'post'>>();
 
   if (!can('keys', 'write')) {
@@ -73,27 +75,13 @@ export function KeyCreate() {
     );
   }
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { data } = await call(api.POST('/api/keys', { body: keyBody(form, names.data ?? new Map()) }));
-      setCreated(data);
-    } catch (err) {
-      setError(asServiceError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <Page title="Create a key">
       <p>
         <a href={`${BASE}/keys`}>All keys</a>
       </p>
       <ErrorNotice error={error} shownFields={['alias', 'access_rights', 'apply_policies', 'rate', 'per', 'quota_max', 'quota_renewal_rate', 'expires']} />
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={onSubmit}>
         <Field form={FORM} name="alias" label="Alias" hint="A name to tell the key apart (optional)." error={error}>
           {(c) => <input {...c} type="text" value={form.alias} onInput={(e) => setForm({ ...form, alias: e.currentTarget.value })} />}
         </Field>
@@ -118,9 +106,7 @@ export function KeyCreate() {
           {(c) => <input {...c} type="datetime-local" value={form.expires} onInput={(e) => setForm({ ...form, expires: e.currentTarget.value })} />}
         </Field>
         <Check label="Inactive" hint="refused until made active" checked={form.inactive} onChange={(inactive) => setForm({ ...form, inactive })} />
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create key'}
-        </button>
+        <SubmitButton busy={busy} label="Create key" busyLabel="Creating…" />
       </form>
     </Page>
   );

@@ -3,15 +3,10 @@
  * once, when it is created), each with its quota used of max and when it renews; reset a key's
  * quota (PUT with reset_quota=1 and the version read) or revoke it (DELETE), each asked first.
  */
-import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso/router';
 import { api, call, get } from '../../api/client';
 import type { Answer, Body } from '../../api/paths';
 import { ConfirmButton } from '../../components/confirm';
-import { ErrorNotice } from '../../components/error-notice';
-import { takeFlash } from '../../components/flash';
-import { Loading, Page, Status } from '../../components/page';
-import { Pager } from '../../components/pager';
+import { ListPage, useListPage } from '../../components/list-page';
 import { QuotaBar } from '../../components/quota-bar';
 import { useResource } from '../../components/use-resource';
 import { dateTime, shortHash } from '../../format';
@@ -32,9 +27,7 @@ export function sessionForReset(data: Answer<'/api/keys/{keyHash}', 'get'>['data
 
 export function KeyList() {
   const { can } = useSession();
-  const { query, route } = useLocation();
-  const page = Math.max(1, Number(query.p) || 1);
-  const [message, setMessage] = useState(takeFlash);
+  const { page, message, setMessage, route } = useListPage();
   const names = useApiNames();
   const keys = useResource(() => get(api.GET('/api/keys', { params: { query: { p: page, page_size: 20 } } })), [page]);
   const write = can('keys', 'write');
@@ -58,85 +51,73 @@ export function KeyList() {
   };
 
   return (
-    <Page
+    <ListPage
       title="Keys"
-      actions={
-        write && (
-          <a class="button primary" href={`${BASE}/keys/new`}>
-            Create a key
-          </a>
-        )
-      }
-    >
-      {message && <Status>{message}</Status>}
-      <ErrorNotice error={keys.error} />
-      {keys.loading && !keys.data && <Loading />}
-      {keys.data &&
-        (keys.data.keys.length === 0 ? (
-          <p>Your organisation has no keys yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Keys of your organisation</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Alias</th>
-                  <th scope="col">Key hash</th>
-                  <th scope="col">Access</th>
-                  <th scope="col">Quota</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">State</th>
-                  {write && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.keys.map((k) => (
-                  <tr key={k.key_hash}>
-                    <td>{k.alias || <span class="muted">none</span>}</td>
-                    <td>
-                      <code class="nowrap" title={k.key_hash}>
-                        {shortHash(k.key_hash)}
-                      </code>
-                    </td>
-                    <td class="wrap">
-                      {k.apis.map((a) => names.data?.get(a) ?? a).join(', ')}
-                      {k.apply_policies.length > 0 && <span class="muted"> policies: {k.apply_policies.join(', ')}</span>}
-                    </td>
-                    <td>
-                      <QuotaBar label={`Quota of ${label(k)}`} max={k.quota_max} remaining={k.quota_remaining} renews={k.quota_renews} />
-                    </td>
-                    <td>{k.expires > 0 ? dateTime(k.expires) : 'Never'}</td>
-                    <td>{k.is_inactive ? 'Inactive' : 'Active'}</td>
-                    {write && (
-                      <td class="row-actions">
-                        <ConfirmButton
-                          small
-                          label="Reset quota"
-                          name={`Reset quota of ${label(k)}`}
-                          title={`Reset the quota of ${label(k)}?`}
-                          message={<p>Its whole quota is available again at once, and the renewal window starts now.</p>}
-                          confirmLabel="Reset quota"
-                          onConfirm={() => resetQuota(k)}
-                        />
-                        <ConfirmButton
-                          small
-                          danger
-                          label="Revoke"
-                          name={`Revoke ${label(k)}`}
-                          title={`Revoke ${label(k)}?`}
-                          message={<p>The key is deleted: every request with it is refused from now on. This cannot be undone.</p>}
-                          confirmLabel="Revoke"
-                          onConfirm={() => revoke(k)}
-                        />
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {keys.data && <Pager label="Key pages" page={page} pages={keys.data.pages} onPage={(p) => route(`${BASE}/keys?p=${p}`)} />}
-    </Page>
+      noun="Keys"
+      create={write && { href: `${BASE}/keys/new`, label: 'Create a key' }}
+      message={message}
+      list={keys}
+      rows={(d) => d.keys}
+      pages={(d) => d.pages}
+      rowKey={(k) => k.key_hash}
+      empty="Your organisation has no keys yet."
+      pagerLabel="Key pages"
+      page={page}
+      onPage={(p) => route(`${BASE}/keys?p=${p}`)}
+      columns={[
+        { header: 'Alias', cell: (k) => k.alias || <span class="muted">none</span> },
+        {
+          header: 'Key hash',
+          cell: (k) => (
+            <code class="nowrap" title={k.key_hash}>
+              {shortHash(k.key_hash)}
+            </code>
+          ),
+        },
+        {
+          header: 'Access',
+          class: 'wrap',
+          cell: (k) => (
+            <>
+              {k.apis.map((a) => names.data?.get(a) ?? a).join(', ')}
+              {k.apply_policies.length > 0 && <span class="muted"> policies: {k.apply_policies.join(', ')}</span>}
+            </>
+          ),
+        },
+        {
+          header: 'Quota',
+          cell: (k) => <QuotaBar label={`Quota of ${label(k)}`} max={k.quota_max} remaining={k.quota_remaining} renews={k.quota_renews} />,
+        },
+        { header: 'Expires', cell: (k) => (k.expires > 0 ? dateTime(k.expires) : 'Never') },
+        { header: 'State', cell: (k) => (k.is_inactive ? 'Inactive' : 'Active') },
+        write && {
+          header: 'Actions',
+          class: 'row-actions',
+          cell: (k) => (
+            <>
+              <ConfirmButton
+                small
+                label="Reset quota"
+                name={`Reset quota of ${label(k)}`}
+                title={`Reset the quota of ${label(k)}?`}
+                message={<p>Its whole quota is available again at once, and the renewal window starts now.</p>}
+                confirmLabel="Reset quota"
+                onConfirm={() => resetQuota(k)}
+              />
+              <ConfirmButton
+                small
+                danger
+                label="Revoke"
+                name={`Revoke ${label(k)}`}
+                title={`Revoke ${label(k)}?`}
+                message={<p>The key is deleted: every request with it is refused from now on. This cannot be undone.</p>}
+                confirmLabel="Revoke"
+                onConfirm={() => revoke(k)}
+              />
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }

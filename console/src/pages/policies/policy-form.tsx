@@ -7,9 +7,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso/router';
 import { api, call } from '../../api/client';
-import { asServiceError, type ServiceError } from '../../api/errors';
 import type { Answer, Body } from '../../api/paths';
 import { ErrorNotice } from '../../components/error-notice';
+import { SubmitButton, useFormAction } from '../../components/form-action';
 import { Check, Field } from '../../components/field';
 import { flash } from '../../components/flash';
 import { Loading, Page, Status } from '../../components/page';
@@ -49,12 +49,32 @@ export function PolicyForm() {
   const names = useApiNames();
   const read = useResource(async () => (id ? call(api.GET('/api/portal/policies/{policyID}', { params: { path: { policyID: id } } })) : undefined), [id]);
   const [form, setForm] = useState<PolicyFormState>(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
   const [saved, setSaved] = useState('');
   useEffect(() => {
     if (read.data) setForm(formOf(read.data.data));
   }, [read.data]);
+
+  const { busy, error, setError, onSubmit } = useFormAction(async () => {
+    setSaved('');
+    const nameMap = names.data ?? new Map<string, string>();
+    if (isNew) {
+      // No id typed: the service generates one.
+      const { id: _id, ...rest } = policyBody(form, nameMap);
+      const given = form.id.trim();
+      const { data } = await call(api.POST('/api/portal/policies', { body: { ...rest, ...(given ? { id: given } : {}) } }));
+      flash(`Created the policy ${form.name.trim() || data.ID}.`);
+      route(`${BASE}/policies`);
+      return;
+    }
+    await call(
+      api.PUT('/api/portal/policies/{policyID}', {
+        params: { path: { policyID: id! }, header: read.data?.etag ? { 'If-Match': read.data.etag } : {} },
+        body: policyBody(form, nameMap, read.data?.data),
+      }),
+    );
+    setSaved('Saved.');
+    read.reload();
+  });
 
   const title = isNew ? 'Create a policy' : read.data ? `Policy “${read.data.data.name || read.data.data.id}”` : 'Policy';
   if (isNew && !write) {
@@ -64,37 +84,6 @@ export function PolicyForm() {
       </Page>
     );
   }
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setSaved('');
-    try {
-      const nameMap = names.data ?? new Map<string, string>();
-      if (isNew) {
-        // No id typed: the service generates one.
-        const { id: _id, ...rest } = policyBody(form, nameMap);
-        const given = form.id.trim();
-        const { data } = await call(api.POST('/api/portal/policies', { body: { ...rest, ...(given ? { id: given } : {}) } }));
-        flash(`Created the policy ${form.name.trim() || data.ID}.`);
-        route(`${BASE}/policies`);
-        return;
-      }
-      await call(
-        api.PUT('/api/portal/policies/{policyID}', {
-          params: { path: { policyID: id! }, header: read.data?.etag ? { 'If-Match': read.data.etag } : {} },
-          body: policyBody(form, nameMap, read.data?.data),
-        }),
-      );
-      setSaved('Saved.');
-      read.reload();
-    } catch (err) {
-      setError(asServiceError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const reloadLatest = () => {
     setError(undefined);
@@ -112,7 +101,7 @@ export function PolicyForm() {
       <ErrorNotice error={error} onReload={reloadLatest} shownFields={['id', 'name', 'access_rights', 'rate', 'per', 'quota_max', 'quota_renewal_rate']} />
       {!write && read.data && <PolicyFacts policy={read.data.data} names={names.data} />}
       {write && (isNew || read.data) && (
-        <form onSubmit={(e) => void submit(e)}>
+        <form onSubmit={onSubmit}>
           {isNew ? (
             <Field form={FORM} name="id" label="Policy id" hint="Optional: one is generated when empty." error={error}>
               {(c) => <input {...c} type="text" value={form.id} onInput={(e) => setForm({ ...form, id: e.currentTarget.value })} />}
@@ -128,9 +117,7 @@ export function PolicyForm() {
           <LimitsFields form={FORM} value={form.limits} onChange={(limits) => setForm({ ...form, limits })} error={error} />
           <AccessPicker legend="APIs this policy grants" field="access_rights" names={names} selected={form.apis} onChange={(apis) => setForm({ ...form, apis })} error={error} />
           <Check label="Active" checked={form.active} onChange={(active) => setForm({ ...form, active })} />
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Saving…' : isNew ? 'Create policy' : 'Save'}
-          </button>
+          <SubmitButton busy={busy} label={isNew ? 'Create policy' : 'Save'} busyLabel="Saving…" />
         </form>
       )}
     </Page>

@@ -1,8 +1,8 @@
 /** Create a webhook (POST /api/hooks): the answer holds its signing secret this once. */
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { asServiceError, type ServiceError } from '../../api/errors';
 import { ErrorNotice } from '../../components/error-notice';
+import { SubmitButton, useFormAction } from '../../components/form-action';
 import { Page } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 import { BASE } from '../../layout';
@@ -12,8 +12,10 @@ import { hookBody, hookFieldNames, HookFields, NEW_HOOK, type HookFormState } fr
 export function HookForm() {
   const { can } = useSession();
   const [form, setForm] = useState<HookFormState>(NEW_HOOK);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ServiceError>();
+  const { busy, error, onSubmit } = useFormAction(async () => {
+    const { data } = await call(api.POST('/api/hooks', { body: hookBody(form) }));
+    setCreated({ id: data.Meta, secret: data.signing_secret });
+  });
   const [created, setCreated] = useState<{ id: string; secret: string }>();
 
   if (!can('hooks', 'write')) {
@@ -36,30 +38,15 @@ export function HookForm() {
       </Page>
     );
   }
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { data } = await call(api.POST('/api/hooks', { body: hookBody(form) }));
-      setCreated({ id: data.Meta, secret: data.signing_secret });
-    } catch (err) {
-      setError(asServiceError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Page title="Create a webhook">
       <p>
         <a href={`${BASE}/webhooks`}>All webhooks</a>
       </p>
       <ErrorNotice error={error} shownFields={hookFieldNames(form)} />
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={onSubmit}>
         <HookFields form="hook-new" value={form} onChange={setForm} error={error} editing={false} />
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create webhook'}
-        </button>
+        <SubmitButton busy={busy} label="Create webhook" busyLabel="Creating…" />
       </form>
     </Page>
   );

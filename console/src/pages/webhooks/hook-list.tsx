@@ -1,11 +1,6 @@
 /** Webhooks: the organisation's webhooks (GET /api/hooks). */
-import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso/router';
 import { api, get } from '../../api/client';
-import { ErrorNotice } from '../../components/error-notice';
-import { takeFlash } from '../../components/flash';
-import { Loading, Page, Status } from '../../components/page';
-import { Pager } from '../../components/pager';
+import { ListPage, useListPage } from '../../components/list-page';
 import { useResource } from '../../components/use-resource';
 import { dateTime } from '../../format';
 import { BASE } from '../../layout';
@@ -13,57 +8,29 @@ import { useSession } from '../../session/context';
 
 export function HookList() {
   const { can } = useSession();
-  const { query, route } = useLocation();
-  const page = Math.max(1, Number(query.p) || 1);
-  const [message] = useState(takeFlash);
+  const { page, message, route } = useListPage();
   const list = useResource(() => get(api.GET('/api/hooks', { params: { query: { p: page, page_size: 20 } } })), [page]);
   return (
-    <Page
+    <ListPage
       title="Webhooks"
-      actions={
-        can('hooks', 'write') && (
-          <a class="button primary" href={`${BASE}/webhooks/new`}>
-            Create a webhook
-          </a>
-        )
-      }
-    >
-      {message && <Status>{message}</Status>}
-      <ErrorNotice error={list.error} />
-      {list.loading && !list.data && <Loading />}
-      {list.data &&
-        (list.data.hooks.length === 0 ? (
-          <p>Your organisation has no webhooks yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Webhooks of your organisation</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Cooldown</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.hooks.map((h) => (
-                  <tr key={h.id}>
-                    <td>
-                      <a href={`${BASE}/webhooks/${encodeURIComponent(h.id)}`}>{h.name || h.id}</a>
-                    </td>
-                    <td>{h.method}</td>
-                    <td class="wrap">{h.target_path}</td>
-                    <td>{h.event_timeout === undefined ? 'default' : `${h.event_timeout} s`}</td>
-                    <td>{dateTime(h.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
-      {list.data && <Pager label="Webhook pages" page={page} pages={list.data.pages} onPage={(p) => route(`${BASE}/webhooks?p=${p}`)} />}
-    </Page>
+      noun="Webhooks"
+      create={can('hooks', 'write') && { href: `${BASE}/webhooks/new`, label: 'Create a webhook' }}
+      message={message}
+      list={list}
+      rows={(d) => d.hooks}
+      pages={(d) => d.pages}
+      rowKey={(h) => h.id}
+      empty="Your organisation has no webhooks yet."
+      pagerLabel="Webhook pages"
+      page={page}
+      onPage={(p) => route(`${BASE}/webhooks?p=${p}`)}
+      columns={[
+        { header: 'Name', cell: (h) => <a href={`${BASE}/webhooks/${encodeURIComponent(h.id)}`}>{h.name || h.id}</a> },
+        { header: 'Method', cell: (h) => h.method },
+        { header: 'Target', cell: (h) => h.target_path, class: 'wrap' },
+        { header: 'Cooldown', cell: (h) => (h.event_timeout === undefined ? 'default' : `${h.event_timeout} s`) },
+        { header: 'Created', cell: (h) => dateTime(h.created_at) },
+      ]}
+    />
   );
 }
