@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage, useTenants } from '../support/file-stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
-let s: Stage;
-let a: { orgId: string; key: string };
-let b: { orgId: string; key: string };
+const s = useStage();
+const [a, b] = useTenants(s, 2);
 let apiId: string;
 let keyA: { key: string; hash: string };
 let keyB: { key: string; hash: string };
 beforeAll(async () => {
-  s = await startStage();
-  a = await s.tenant();
-  b = await s.tenant();
   apiId = await makeApi(s, a.orgId, 'shop');
   const apiB = await makeApi(s, b.orgId, 'other');
   keyA = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
   keyB = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(apiB) });
 });
-afterAll(() => s.close());
 
 interface Rec {
   api_id: string;

@@ -3,19 +3,12 @@
  * they serve (PUT /gw/gateways/{gatewayID}), and an API's users read, per gateway, whether it
  * serves the API as it is now, without ever reading another organisation's names or errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
-let s: Stage;
-let a: { orgId: string; key: string };
-let b: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  a = await s.tenant();
-  b = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [a, b] = useTenants(s, 2);
 
 async function createApi(key: string, apiId: string): Promise<void> {
   const r = await s.dash(key, 'POST', '/api/apis', {

@@ -3,8 +3,8 @@
  * cursors, organisation isolation, and a page count that stays exact under concurrent writes.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage, useTenants } from '../support/file-stage';
 
 type Json = Record<string, any>;
 const GW = 'x-gw-api-gateway';
@@ -22,9 +22,8 @@ const ENTRY_MEMBERS = [
 ];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-let s: Stage;
-let A: { orgId: string; key: string };
-let B: { orgId: string; key: string };
+const s = useStage();
+const [A, B] = useTenants(s, 2);
 /** api_ids of org A in creation order, and their names. */
 const aIds: string[] = [];
 const names = new Map<string, string>();
@@ -96,9 +95,6 @@ const list = (key: string, query = '') => s.dash(key, 'GET', `/api/apis${query}`
 const idsOf = (body: Json): string[] => body.apis.map((e: Json) => e.api_definition.api_id);
 
 beforeAll(async () => {
-  s = await startStage();
-  A = await s.tenant();
-  B = await s.tenant();
   // Sequential, so creation order is known.
   for (let i = 0; i < 25; i++) {
     const id = `a-${tag}-${String(i).padStart(2, '0')}`;
@@ -122,7 +118,6 @@ beforeAll(async () => {
     updated.push(id);
   }
 });
-afterAll(() => s.close());
 
 /** Every entry of A with p=-1 (checked for size in its own test). */
 async function allOf(key: string, sort?: string): Promise<Json[]> {

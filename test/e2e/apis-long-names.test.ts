@@ -5,13 +5,13 @@
  * holding such a key used to pass the 2,048 characters a list accepts: 400). docs/reference/limits.md.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { textSortKey } from '../../shared/store/db/storage-key';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
 type Json = Record<string, any>;
-let s: Stage;
-let T: { orgId: string; key: string };
+const s = useStage();
+const [T] = useTenants(s, 1);
 const tag = randomBytes(3).toString('hex');
 
 const NAMES: Record<string, string> = {
@@ -31,15 +31,12 @@ const NAMES: Record<string, string> = {
 const created = new Map<string, string>();
 
 beforeAll(async () => {
-  s = await startStage();
-  T = await s.tenant();
   for (const [label, name] of Object.entries(NAMES)) {
     const apiId = `long-${tag}-${label}`.toLowerCase();
     const r = await s.gw('POST', '/gw/apis', { api_id: apiId, name, org_id: T.orgId, proxy: { listen_path: `/${apiId}/`, target_url: 'http://u' } });
     created.set(label, `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
   }
 });
-afterAll(() => s.close());
 
 const list = (query: string) => s.dash(T.key, 'GET', `/api/apis${query}`);
 

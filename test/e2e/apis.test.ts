@@ -4,15 +4,15 @@
  * The listing lives in apis-listing.test.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { GW_SECRET } from '../support/table';
 
 type Json = Record<string, any>;
 const GW = 'x-gw-api-gateway';
 const HEX24 = /^[0-9a-f]{24}$/;
 
-let s: Stage;
+const s = useStage();
 /** The organisations these tests name: a write naming one that does not exist is 422. */
 const ORGS = [
   'org-any',
@@ -41,10 +41,8 @@ const ORGS = [
   'org-over',
 ];
 beforeAll(async () => {
-  s = await startStage();
   for (const id of ORGS) expect((await s.admin('POST', '/admin/organisations', { id })).status).toBe(200);
 });
-afterAll(() => s.close());
 
 let seq = 0;
 const uid = (prefix: string) => `${prefix}-${++seq}-${randomBytes(3).toString('hex')}`;

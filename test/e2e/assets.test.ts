@@ -1,13 +1,9 @@
 /** Assets (OAS templates) through the local stage: create, read by either id, list, replace, delete. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 
 type Any = Record<string, any>;
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 
 const data = (title: string): Any => ({
   openapi: '3.0.3',

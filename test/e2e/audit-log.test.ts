@@ -10,26 +10,24 @@
 import { createHash } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fastJsonPatch from 'fast-json-patch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as auditConsumer } from '../../functions/audit/change-feed';
 import { currentRequest } from '../../shared/request-context';
 import { ddb } from '../../shared/store/db/client';
 import { assetData, makeApi, makeKey, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { onEmulator } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
 const { applyPatch } = fastJsonPatch;
 type Json = Record<string, any>;
 
-let s: Stage;
-let t: { orgId: string; key: string; userId: string };
+const s = useStage({ changeFeed: true });
+const [t] = useTenants(s, 1);
 /** Every clear credential this file handed to or got from the stage: no entry may hold one. */
 const secrets: string[] = [];
 beforeAll(async () => {
-  s = await startStage({ changeFeed: true });
-  t = await s.tenant();
   secrets.push(t.key, sha(t.key));
 });
-afterAll(() => s?.close());
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const USER = () => ({ type: 'user', id: t.userId, email: `owner@${t.orgId}.example` });

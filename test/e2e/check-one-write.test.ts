@@ -5,20 +5,17 @@
  * test/integration/check-one-write.test.ts.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
 import { orgSessionKeys } from '../../shared/store/org-sessions';
 import { keyHash } from '../../shared/domain/key-ids';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 import { commandRecorder } from '../support/sent-commands';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { onEmulator } from '../support/stage';
+import { useStage } from '../support/file-stage';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 const recorded = commandRecorder();
 
 const read = async (key: { PK: string; SK: string }) => (await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;

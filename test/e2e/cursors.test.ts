@@ -4,17 +4,13 @@
  * another list's, or the unsigned form with storage key members of the caller's choosing) is 400
  * in the dashboard envelope before storage sees it, never a 500 and never a page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { userKeys } from '../../shared/store/users';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
-let s: Stage;
-let A: { orgId: string; key: string };
-let B: { orgId: string; key: string };
+const s = useStage();
+const [A, B] = useTenants(s, 2);
 beforeAll(async () => {
-  s = await startStage();
-  A = await s.tenant();
-  B = await s.tenant();
   for (const t of [A, B]) {
     for (const n of ['second', 'third']) {
       const r = await s.admin('POST', '/admin/users', { org_id: t.orgId, email_address: `${n}@${t.orgId}.example` });
@@ -22,7 +18,6 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(() => s?.close());
 
 const users = (key: string, query: string) => s.dash(key, 'GET', `/api/users?${query}`);
 const ids = (body: { users: Array<{ id: string }> }) => body.users.map((u) => u.id);

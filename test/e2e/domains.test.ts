@@ -3,19 +3,12 @@
  * revokes them; a domain belongs to at most one organisation. What a grant allows an API to
  * claim: test/e2e/listen-paths.test.ts; how requests are routed by it: routing-trust.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
-let s: Stage;
-let a: { orgId: string; key: string };
-let b: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  a = await s.tenant();
-  b = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [a, b] = useTenants(s, 2);
 
 const at = (orgId: string, domain = '') => `/admin/organisations/${orgId}/domains${domain ? `/${domain}` : ''}`;
 

@@ -5,21 +5,17 @@
  * one the cloud has) is proven here too, by invoking each write route's handler with the event
  * API Gateway would send.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { apiGatewayEvent } from '../../infra/local/event';
 import { LIMITS } from '../../shared/limits';
 import { routeList } from '../../shared/routes';
 import { concretePath } from '../support/credential-sweep';
 import { describeEdgeAnswers } from '../support/edge-answers';
-import { startStage, type Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 
 describeEdgeAnswers('answers made outside the handlers, through npm start', () => s);
 

@@ -4,18 +4,16 @@
  * call it; and the rate headers it shares with POST /gw/sessions/check. Real nginx in front of it:
  * test/gateways/nginx.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
 import { GW_SECRET } from '../support/table';
 
-let s: Stage;
+const s = useStage();
 let orgId: string;
 beforeAll(async () => {
-  s = await startStage();
   orgId = (await s.tenant()).orgId;
 });
-afterAll(() => s.close());
 
 async function api(listenPath: string, domain?: string): Promise<string> {
   const apiId = uid('xa');

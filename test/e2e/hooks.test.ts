@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { loadHookForDelivery } from '../../shared/store/hooks';
 import { HEADER_VALUE_MASK } from '../../shared/schemas/webhook-headers';
 
-let s: Stage;
+const s = useStage();
 let a: { orgId: string; key: string };
 let b: { orgId: string; key: string };
 beforeAll(async () => {
-  s = await startStage();
   a = await s.tenant('hooks-a');
   b = await s.tenant('hooks-b');
 });
-afterAll(() => s.close());
 
 const valid = { name: 'Alerts', method: 'POST', target_path: 'https://hooks.example/alert', header_map: { 'X-Token': 'abc' } };
 /** Header values are write-only: reads show each as the mask. */

@@ -12,14 +12,11 @@ import { keyHash } from '../../shared/domain/key-ids';
 import { ddb, resetClient, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { onEmulator } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { startThrottlingDynamo, type ThrottlingDynamo } from '../support/throttling-dynamo';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 
 const read = async (key: { PK: string; SK: string }) => (await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 const tally = <T>(xs: T[]) => xs.reduce<Record<string, number>>((a, x) => ({ ...a, [String(x)]: (a[String(x)] ?? 0) + 1 }), {});

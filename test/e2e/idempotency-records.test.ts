@@ -6,23 +6,21 @@
  */
 import { createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openReply } from '../../shared/domain/idempotent-reply';
 import { replyKey } from '../../shared/domain/sealed';
 import { deriveKey, keyedHash } from '../../shared/domain/service-keys';
 import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { SERVER_SECRET } from '../support/table';
 import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
-let s: Stage;
+const s = useStage();
 let orgId: string;
 beforeAll(async () => {
-  s = await startStage();
   orgId = (await s.tenant()).orgId;
 });
-afterAll(() => s?.close());
 
 /** Test-only Scan of the idempotency records (service code never scans). */
 async function records(): Promise<Array<Record<string, any>>> {

@@ -4,20 +4,18 @@
  * ValidationException came back as a 500.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { diffSnapshots, snapshotTable } from '../hardening/support/snapshot';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
-import { startStage, type Answer, type Stage } from '../support/stage';
+import type { Answer } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
-let s: Stage;
-let t: { orgId: string; key: string };
+const s = useStage();
+const [t] = useTenants(s, 1);
 let apiId: string;
 beforeAll(async () => {
-  s = await startStage();
-  t = await s.tenant();
   apiId = await makeApi(s, t.orgId);
 });
-afterAll(() => s.close());
 
 const KB = 1024;
 /** 720 KB of meta_data: a key whose item is over DynamoDB's 400 KB limit. */

@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 
-let s: Stage;
-let t: { orgId: string; key: string };
+const s = useStage();
+const [t] = useTenants(s, 1);
 let apiId: string;
 beforeAll(async () => {
-  s = await startStage();
-  t = await s.tenant();
   apiId = await makeApi(s, t.orgId);
 });
-afterAll(() => s.close());
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 

@@ -8,20 +8,17 @@
  * consumed, asked for while recording), never by time. In-process stage only: the emulated stage
  * sends its commands from other processes, which this recorder cannot see.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../shared/limits';
 import { saveMissingPolicyCounts } from '../../shared/store/policy-counts';
 import { makeApi, rightsFor, uid } from '../support/fixtures';
 import { commandRecorder, type Read } from '../support/sent-commands';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { onEmulator } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s?.close());
+const s = useStage();
 const recorded = commandRecorder();
 
 /** About 300 KB of members a policy keeps as they are (unknown members are stored and answered). */

@@ -6,24 +6,17 @@
  * and classic create and update, dashboard classic and OAS, import, streams PATCH, version links;
  * delete frees the claim. A taken path never says by whom.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { claimKeys } from '../../shared/store/listen-claims';
 import { sha256Hex } from '../../shared/lib/hashing';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 import { petstoreJson } from '../unit/import-fixtures';
 
 type Any = Record<string, any>;
-let s: Stage;
-let a: { orgId: string; key: string };
-let b: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  a = await s.tenant();
-  b = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [a, b] = useTenants(s, 2);
 
 let n = 0;
 const id = (p: string) => `${p}-${++n}-${Date.now().toString(36)}`;

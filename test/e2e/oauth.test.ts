@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../shared/store/db/client';
 import { makeApi, rightsFor } from '../support/fixtures';
 
-let s: Stage;
+const s = useStage();
 let apiId: string;
 let otherApi: string;
 const gold = `gold-${process.pid}-${Date.now().toString(36)}`;
 const elsewhere = `elsewhere-${process.pid}-${Date.now().toString(36)}`;
 beforeAll(async () => {
-  s = await startStage();
   const t = await s.tenant();
   apiId = await makeApi(s, t.orgId, 'oauth');
   otherApi = await makeApi(s, t.orgId, 'other');
@@ -22,7 +21,6 @@ beforeAll(async () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
 });
-afterAll(() => s.close());
 
 const create = (body: Record<string, unknown>) => s.gw('POST', '/gw/oauth/clients/create', body);
 

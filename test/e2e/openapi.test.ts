@@ -4,17 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentMethods, documentPath } from '../../shared/openapi/document';
 import { routeList } from '../../shared/routes';
-import { startStage, type Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 
 it('/openapi.json is a valid OpenAPI 3.1 document listing every route of the table', async () => {
   const r = await s.call('GET', '/openapi.json');

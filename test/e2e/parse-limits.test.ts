@@ -4,23 +4,23 @@
  * malformed $ref escapes, and the opt-in upstream allow-list.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { recordFromClassic } from '../../shared/domain/api-builders';
 import { insertApiItems } from '../../shared/store/apis';
 import { apiKeys } from '../../shared/store/apis';
 import { tableName } from '../../shared/store/db/client';
 import { transactWrite, type TxItem } from '../../shared/store/db/transactions';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { onEmulator } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 import { petstore, petstoreJson } from '../unit/import-fixtures';
 
 type Any = Record<string, any>;
 const IMPORT = '/api/apis/oas/import';
 const STREAMS = 'application/vnd.gw.streams.oas';
 
-let s: Stage;
-let owner: { orgId: string; key: string };
-let other: { orgId: string; key: string };
+const s = useStage();
+const [owner, other] = useTenants(s, 2);
 let bomb: string;
 
 /**
@@ -61,12 +61,8 @@ const importDoc = (key: string, body: string, contentType = 'application/json', 
 };
 
 beforeAll(async () => {
-  s = await startStage();
-  owner = await s.tenant();
-  other = await s.tenant();
   bomb = await plantOversized(owner.orgId);
 });
-afterAll(() => s.close());
 
 describe('server URLs and other URL members are bounded before any regex runs on them', () => {
   it('200,000 braces in servers[0].url answer 400 naming the member, and nothing is stored', async () => {

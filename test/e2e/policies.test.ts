@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
-let s: Stage;
+const s = useStage();
 let orgId: string;
 let apiId: string;
 beforeAll(async () => {
-  s = await startStage();
   orgId = (await s.tenant()).orgId;
   apiId = await makeApi(s, orgId);
 });
-afterAll(() => s.close());
 
 const uid = (p: string) => `${p}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 

@@ -3,19 +3,12 @@
  * of every stored definition and domain grant, and the version that moves with each change.
  * What each definition member becomes: test/unit/gateway-model.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
-let s: Stage;
-let acme: { orgId: string; key: string };
-let evil: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  acme = await s.tenant();
-  evil = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [acme, evil] = useTenants(s, 2);
 
 const version = async () => (await s.gw('GET', '/gw/routing/version')).body.version as number;
 const table = async () => (await s.gw('GET', '/gw/routing')).body;

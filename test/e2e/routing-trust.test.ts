@@ -8,22 +8,20 @@
 import { spawnSync } from 'node:child_process';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../shared/config';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../shared/store/db/client';
 import { claimKeys } from '../../shared/store/listen-claims';
 import { makeKey, rightsFor, uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { GW_SECRET } from '../support/table';
 
-let s: Stage;
+const s = useStage();
 let acme: string;
 let evil: string;
 beforeAll(async () => {
-  s = await startStage();
   acme = (await s.tenant()).orgId;
   evil = (await s.tenant()).orgId;
 });
-afterAll(() => s.close());
 
 async function api(orgId: string, listenPath: string, domain?: string): Promise<string> {
   const apiId = uid('rt');

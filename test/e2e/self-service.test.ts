@@ -3,18 +3,16 @@
  * own access key. Tenancy of every route is the tenant matrix's (test/hardening/tenant.test.ts);
  * here each route's own behaviour.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { oasDoc, rightsFor, uid } from '../support/fixtures';
 
-let s: Stage;
+const s = useStage();
 let orgId: string;
 let key: string;
 beforeAll(async () => {
-  s = await startStage();
   ({ orgId, key } = await s.tenant());
 });
-afterAll(() => s.close());
 
 const classic = (apiId: string, extra: Record<string, unknown> = {}) => ({
   api_definition: { api_id: apiId, name: apiId, proxy: { listen_path: `/${apiId}/`, target_url: 'http://upstream.example' }, ...extra },

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onEmulator, startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onEmulator } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 
-let s: Stage;
+const s = useStage();
+const [t] = useTenants(s, 1);
 let orgId: string;
 let apiId: string;
-let t: { orgId: string; key: string };
 beforeAll(async () => {
-  s = await startStage();
-  t = await s.tenant();
   orgId = t.orgId;
   apiId = await makeApi(s, orgId);
 });
-afterAll(() => s.close());
 
 const check = (key: string, api = apiId) => s.gw('POST', '/gw/sessions/check', { key, api_id: api, path: '/x', method: 'GET' });
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((a, c) => ({ ...a, [c]: (a[c] ?? 0) + 1 }), {});

@@ -5,15 +5,16 @@
  * caller's own object or another organisation's, naming neither the id nor an owner, while a read
  * of another organisation's object answers 404. The 409 itself is the signal that remains.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { oasDoc, uid } from '../support/fixtures';
-import { startStage, type Answer, type Stage } from '../support/stage';
+import type { Answer } from '../support/stage';
+import { useStage } from '../support/file-stage';
 
 type Tenant = { orgId: string; key: string };
 /** What a tenant owns, by the ids others might name. */
 type Owned = { api: string; dbId: string; policy: string; client: string };
 
-let s: Stage;
+const s = useStage();
 let a: Tenant;
 let b: Tenant;
 let ofA: Owned;
@@ -36,13 +37,11 @@ async function own(t: Tenant): Promise<Owned> {
 }
 
 beforeAll(async () => {
-  s = await startStage();
   a = await s.tenant();
   b = await s.tenant();
   ofA = await own(a);
   ofB = await own(b);
 });
-afterAll(() => s?.close());
 
 /** B's creates that name an id of `holder`, and the message each answers. */
 const creates: Array<{ what: string; message: string; send: (holder: Owned) => Promise<Answer> }> = [

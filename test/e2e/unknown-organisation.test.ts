@@ -3,20 +3,18 @@
  * an organisation created later with that id inherits nothing. A blank organisation (keys and
  * APIs the gateway manages itself, policies for gateway writes only) stays allowed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { makeApi, oasDoc, rightsFor, uid } from '../support/fixtures';
 import { diffSnapshots, snapshotTable } from '../hardening/support/snapshot';
 
-let s: Stage;
+const s = useStage();
 let orgId: string;
 let apiId: string;
 beforeAll(async () => {
-  s = await startStage();
   orgId = (await s.tenant()).orgId;
   apiId = await makeApi(s, orgId);
 });
-afterAll(() => s?.close());
 
 const classic = (id: string, org: string) => ({ api_id: id, name: id, org_id: org, proxy: { listen_path: `/${id}/`, target_url: 'http://up.example' } });
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStage, type Stage } from '../support/stage';
+import { describe, expect, it } from 'vitest';
+import { useStage } from '../support/file-stage';
 import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await startStage();
-});
-afterAll(() => s.close());
+const s = useStage();
 
 describe('organisations (POST /admin/organisations)', () => {
   it('creates with the given id, and answers the id in Meta', async () => {

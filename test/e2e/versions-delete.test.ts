@@ -2,18 +2,13 @@
  * DELETE /gw/apis/{apiID} keeps version links whole (contract §8): a deleted version leaves its
  * base's version list in the same transaction; a base that still has versions is refused (409).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oasDoc } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
 type Any = Record<string, any>;
-let s: Stage;
-let t: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  t = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [t] = useTenants(s, 1);
 
 const gwDoc = (id: string, orgId: string, versioning?: Any) => oasDoc(id, orgId, { info: versioning ? { versioning } : {} });
 

@@ -5,14 +5,13 @@
  * exists nowhere, on every write path of either form. Gateway writes are trusted like the gateway
  * (contract §7): both forms store what they are sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { oasDoc, uid } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 
 type Any = Record<string, any>;
-let s: Stage;
-let mine: { orgId: string; key: string };
-let theirs: { orgId: string; key: string };
+const s = useStage();
+const [mine, theirs] = useTenants(s, 2);
 let theirApi: string;
 let myApi: string;
 
@@ -32,15 +31,11 @@ const oas = (apiId: string, orgId: string, versions?: Any[]) =>
   );
 
 beforeAll(async () => {
-  s = await startStage();
-  mine = await s.tenant();
-  theirs = await s.tenant();
   theirApi = uid('their-api');
   myApi = uid('my-api');
   expect((await s.dash(theirs.key, 'POST', '/api/apis', classic(theirApi))).status).toBe(200);
   expect((await s.dash(mine.key, 'POST', '/api/apis', classic(myApi))).status).toBe(200);
 });
-afterAll(() => s?.close());
 
 /** The stored classic form of any API (404: nothing stored). */
 const stored = (apiId: string) => s.gw('GET', `/gw/apis/${apiId}`);

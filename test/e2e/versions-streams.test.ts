@@ -2,19 +2,14 @@
  * API versions (contract §8) on import, on POST /gw/apis/oas and on PUT /gw/apis/oas/{apiID},
  * and the streams patch, through the local stage.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oasDoc } from '../support/fixtures';
-import { startStage, type Stage } from '../support/stage';
+import { useStage, useTenants } from '../support/file-stage';
 import { petstoreJson } from '../unit/import-fixtures';
 
 type Any = Record<string, any>;
-let s: Stage;
-let t: { orgId: string; key: string };
-beforeAll(async () => {
-  s = await startStage();
-  t = await s.tenant();
-});
-afterAll(() => s.close());
+const s = useStage();
+const [t] = useTenants(s, 1);
 
 const IMPORT = '/api/apis/oas/import';
 const STREAMS = 'application/vnd.gw.streams.oas';

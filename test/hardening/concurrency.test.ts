@@ -8,10 +8,10 @@
  * - concurrent creates of one unique value -> exactly one 200, the rest 409, the winner stored.
  * A route added to the table with either flag and no fixture fails the suite.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/routes';
-import type { Answer, Stage } from '../support/stage';
-import { startStage } from '../support/stage';
+import type { Answer } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { withThrottledWrite } from '../support/storage-faults';
 import { creating, GUARDED } from './resources/fixtures';
 import { assetData, importDoc, oasDoc, rightsFor, uid } from '../support/fixtures';
@@ -19,13 +19,11 @@ import { buildWorld, type World } from '../support/world';
 import { SECRET_WITHHELD, withholdSecrets } from '../../shared/domain/idempotent-reply';
 
 const N = 10;
-let s: Stage;
+const s = useStage();
 let W: World;
 beforeAll(async () => {
-  s = await startStage();
   W = await buildWorld(s, 'cc');
 });
-afterAll(() => s?.close());
 
 const etagRoutes = routeList.filter((r) => r.etag);
 const idempotentRoutes = routeList.filter((r) => r.idempotent);

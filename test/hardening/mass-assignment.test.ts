@@ -5,23 +5,21 @@
  * refused (4xx), never stored as sent. Checked per resource by reading the object back.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../shared/store/apis';
 import { userKeys } from '../../shared/store/users';
-import { startStage, type Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { allIds, viewOf } from './resources/views';
 import { assetData, hookBody, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
 import { buildWorld, type World } from '../support/world';
 
-let s: Stage;
+const s = useStage();
 let A: World;
 let B: World;
 beforeAll(async () => {
-  s = await startStage();
   A = await buildWorld(s, 'ma-a');
   B = await buildWorld(s, 'ma-b');
 });
-afterAll(() => s?.close());
 
 const FORGED_ID = 'f0f0f0f0f0f0f0f0f0f0f0f0';
 const FORGED_TIME = '1999-01-01T00:00:00.000Z';

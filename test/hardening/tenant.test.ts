@@ -11,24 +11,23 @@
  *   422, answering byte for byte as for the same id once A's object is gone, and changes nothing.
  * - Gateway writes naming organisation A cannot change B's objects.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/routes';
 import type { RouteDef } from '../../shared/route-def';
-import { startStage, type Stage } from '../support/stage';
+import type { Stage } from '../support/stage';
+import { useStage } from '../support/file-stage';
 import { makeObject, NO_REFERENCES, referenceSlots } from './resources/references';
 import { activityPath, allIds, viewOf } from './resources/views';
 import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
 import { ACTIVITY_DAY, buildWorld, type World } from '../support/world';
 
-let s: Stage;
+const s = useStage();
 let A: World;
 let B: World;
 beforeAll(async () => {
-  s = await startStage();
   A = await buildWorld(s, 'ten-a');
   B = await buildWorld(s, 'ten-b');
 });
-afterAll(() => s?.close());
 
 type Route = RouteDef & { name: string };
 const paramNames = (r: RouteDef) => [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
