@@ -11,26 +11,39 @@ import { METRIC, METRICS_NAMESPACE, SERVICE_NAME } from './service';
 
 export { METRIC };
 
-const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+let metrics: Metrics | null | undefined;
+
+/**
+ * The process's metrics, made on first use rather than at import: a process that switches them off
+ * in its start-up (the local stage's main(), after this module is loaded) is heard. Off
+ * (POWERTOOLS_METRICS_DISABLED=true): null, and nothing is built or stored per call.
+ */
+function sink(): Metrics | null {
+  if (metrics === undefined) {
+    metrics = process.env.POWERTOOLS_METRICS_DISABLED === 'true' ? null : new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+  }
+  return metrics;
+}
 
 /** One more of a count, in this invocation's metrics. */
 export function count(name: (typeof METRIC)[keyof typeof METRIC]): void {
-  metrics.addMetric(name, MetricUnit.Count, 1);
+  sink()?.addMetric(name, MetricUnit.Count, 1);
 }
 
 /** One more of a count under one dimension of bounded values (its own EMF line). */
 export function countBy(name: (typeof METRIC)[keyof typeof METRIC], dimension: string, value: string): void {
-  const m = metrics.singleMetric();
-  m.addDimension(dimension, value);
-  m.addMetric(name, MetricUnit.Count, 1);
+  const m = sink()?.singleMetric();
+  m?.addDimension(dimension, value);
+  m?.addMetric(name, MetricUnit.Count, 1);
 }
 
 /** A duration in milliseconds (delivery lag, record age). */
 export function milliseconds(name: (typeof METRIC)[keyof typeof METRIC], ms: number): void {
-  metrics.addMetric(name, MetricUnit.Milliseconds, Math.max(0, ms));
+  sink()?.addMetric(name, MetricUnit.Milliseconds, Math.max(0, ms));
 }
 
 /** Writes what this invocation stored (nothing when it stored nothing). */
 export function flushMetrics(): void {
-  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  const m = sink();
+  if (m?.hasStoredMetrics()) m.publishStoredMetrics();
 }

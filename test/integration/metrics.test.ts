@@ -136,3 +136,22 @@ describe('metric lines (EMF)', () => {
     expect(lag).toBeLessThanOrEqual(after - before);
   });
 });
+
+describe('switched off after the module loaded', () => {
+  // The local stage sets POWERTOOLS_METRICS_DISABLED in main(), after its imports loaded this
+  // module: the setting must still hold, and a refusal must not build a metric object either.
+  it('writes no metric line, allowed or refused', async () => {
+    vi.resetModules();
+    delete process.env.POWERTOOLS_METRICS_DISABLED;
+    const fresh = await import('../../shared/observability/metrics');
+    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    try {
+      fresh.count(fresh.METRIC.checkAllowed);
+      fresh.countBy(fresh.METRIC.checkRefused, 'reason', 'QuotaExceeded');
+      fresh.flushMetrics();
+      expect(emfLines()).toEqual([]);
+    } finally {
+      process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    }
+  });
+});
