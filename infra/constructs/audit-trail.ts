@@ -15,7 +15,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
-import { AUDITED_ENTITIES } from '../../shared/store/audit-feed';
+import { STREAM_CONSUMERS } from '../stream-consumers';
 import { AUDIT_CONSUMER_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
@@ -42,7 +42,7 @@ export class AuditTrail extends Construct {
       Duration.seconds(60),
     );
     grantTableActions(this.consumer, props.table, { actions: AUDIT_TABLE_ACTIONS, entities: AUDIT_CONSUMER_ENTITIES, key: props.encryptionKey });
-    const entities = FilterRule.or(...AUDITED_ENTITIES);
+    const { written, removed } = STREAM_CONSUMERS.audit;
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -54,8 +54,8 @@ export class AuditTrail extends Construct {
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(props.deadLetterQueue),
         filters: [
-          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: entities } } } }),
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: entities } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...removed) } } } }),
         ],
       }),
     );

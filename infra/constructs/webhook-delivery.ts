@@ -24,6 +24,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
+import { STREAM_CONSUMERS } from '../stream-consumers';
 import { ATTEMPT_ENTITIES, ROUTING_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
@@ -96,8 +97,8 @@ export class WebhookDelivery extends Construct {
     serviceKey.grantRead(this.attemptFunction);
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 
-    // Only the items routing acts on invoke it: event items, keys and deliveries written, keys removed.
-    const entities = FilterRule.or('event', 'key', 'delivery');
+    // Only the items routing acts on invoke it (infra/stream-consumers.ts).
+    const { written, removed } = STREAM_CONSUMERS.webhookRouting;
     this.routingFunction.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -110,8 +111,8 @@ export class WebhookDelivery extends Construct {
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(this.deadLetterQueue),
         filters: [
-          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: entities } } } }),
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.isEqual('key') } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...removed) } } } }),
         ],
       }),
     );

@@ -35,6 +35,7 @@ import { observed } from '../../shared/observability/invocation';
 import { logger } from '../../shared/observability/logger';
 import { runAs } from '../../shared/request-context';
 import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/delivery-attempts';
+import { STREAM_CONSUMERS, takes, type StreamConsumer } from '../stream-consumers';
 import { FairQueue } from './attempt-queue';
 
 export interface ChangeFeedOptions {
@@ -110,7 +111,16 @@ type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchRespon
  */
 function streamConsumer(
   client: DynamoDBStreamsClient,
-  opts: { tableName: string; name: string; handler: StreamHandler; checkpointFile?: string; log: (msg: string) => void; stopped: () => boolean },
+  opts: {
+    tableName: string;
+    name: string;
+    handler: StreamHandler;
+    /** The records the cloud's filters would let through to this handler (infra/stream-consumers.ts). */
+    takes: StreamConsumer;
+    checkpointFile?: string;
+    log: (msg: string) => void;
+    stopped: () => boolean;
+  },
 ): () => Promise<boolean> {
   const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
@@ -180,10 +190,15 @@ function streamConsumer(
       const records = out.Records ?? [];
       if (records.length) {
         busy = true;
-        let failed: Set<string>;
+        // As the event source mapping's filters: a record no filter lets through is passed over
+        // (the position moves past it) and never reaches the handler.
+        const wanted = records.filter((r) => takes(opts.takes, r));
+        let failed = new Set<string>();
         try {
-          const answer = await opts.handler({ Records: records.map((r) => lambdaRecord(r, arn)) });
-          failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier ?? ''));
+          if (wanted.length) {
+            const answer = await opts.handler({ Records: wanted.map((r) => lambdaRecord(r, arn)) });
+            failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier ?? ''));
+          }
         } catch (e) {
           // Handed over again on the next round, from the same position (at least once).
           iterators.delete(id);
@@ -303,8 +318,8 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
-  const consumer = (name: string, handler: StreamHandler, checkpointFile: string | undefined) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, checkpointFile, log, stopped: isStopped });
+  const consumer = (name: string, handler: StreamHandler, takes: StreamConsumer, checkpointFile: string | undefined) =>
+    streamConsumer(client, { tableName: opts.tableName, name, handler, takes, checkpointFile, log, stopped: isStopped });
 
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
@@ -317,12 +332,19 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   });
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const pollMs = opts.pollMs ?? 250;
-  const deliveries = repeating('change-feed', 'reading the stream', pollMs, consumer('webhook delivery', deliver, opts.checkpointFile), log, isStopped);
+  const deliveries = repeating(
+    'change-feed',
+    'reading the stream',
+    pollMs,
+    consumer('webhook delivery', deliver, STREAM_CONSUMERS.webhookRouting, opts.checkpointFile),
+    log,
+    isStopped,
+  );
   const audit = repeating(
     'audit-trail',
     'reading the stream into the audit trail',
     pollMs,
-    consumer('audit trail', recordAudit, opts.auditCheckpointFile),
+    consumer('audit trail', recordAudit, STREAM_CONSUMERS.audit, opts.auditCheckpointFile),
     log,
     isStopped,
   );

@@ -1,0 +1,33 @@
+/**
+ * Which records of the table's stream each consumer takes: the cloud's event source filters
+ * (infra/constructs/webhook-delivery.ts, audit-trail.ts) and the local change feed
+ * (infra/local/change-feed.ts) read these lists, so the local stage hands a handler exactly what
+ * the cloud would, and never the counter writes of every check.
+ */
+import { AUDITED_ENTITIES } from '../shared/store/audit-feed';
+
+export interface StreamConsumer {
+  /** Entities whose INSERT and MODIFY records are taken (by the new image's `entity`). */
+  written: readonly string[];
+  /** Entities whose REMOVE records are taken (by the old image's `entity`). */
+  removed: readonly string[];
+}
+
+export const STREAM_CONSUMERS = {
+  /** Webhook routing: event items, keys and deliveries written, keys removed. */
+  webhookRouting: { written: ['event', 'key', 'delivery'], removed: ['key'] },
+  audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
+} satisfies Record<string, StreamConsumer>;
+
+interface StreamRecordLike {
+  eventName?: string;
+  dynamodb?: { NewImage?: Record<string, { S?: string } | unknown>; OldImage?: Record<string, { S?: string } | unknown> };
+}
+
+const entityOf = (image: Record<string, unknown> | undefined) => (image?.entity as { S?: string } | undefined)?.S;
+
+/** Whether `consumer`'s filters let the record through, as the event source mapping's would. */
+export function takes(consumer: StreamConsumer, record: StreamRecordLike): boolean {
+  if (record.eventName === 'REMOVE') return consumer.removed.includes(entityOf(record.dynamodb?.OldImage) ?? '');
+  return consumer.written.includes(entityOf(record.dynamodb?.NewImage) ?? '');
+}
