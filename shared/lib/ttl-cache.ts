@@ -44,6 +44,15 @@ export class TtlCache<V> {
     this.entries.set(key, { value, until: now + ttl });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Drops every entry whose key starts with `prefix`. */
+  deletePrefixed(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

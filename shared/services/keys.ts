@@ -21,7 +21,7 @@ import { putOrgSession } from '../store/org-sessions';
 import { loadPolicies, type StoredPolicy } from '../store/policies';
 import { orgApiSummary } from './org-apis';
 import { missingApis, resolvePolicies } from './references';
-import { effectiveSession, forgetSessions } from './session-cache';
+import { effectiveSession, forgetKeySession, forgetSessions } from './session-cache';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -112,7 +112,7 @@ async function replaceKeySession(
     ...(username ? { username } : {}),
   };
   await saveKey(next, current, quotaScopes(effective), reset, now);
-  forgetSessions();
+  forgetKeySession(old.key_hash);
   // The live quota as the write left it: fresh after a reset, else as it was (made if missing).
   const live = reset || !current.live ? { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) } : current.live;
   return { item: { ...next, live }, effective };
@@ -198,7 +198,7 @@ export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): 
     notFound: () => new NotFound('key not found'),
     write: removeKey,
   });
-  forgetSessions();
+  forgetKeySession(session.key_hash);
   return session.key_hash;
 }
 
@@ -258,7 +258,7 @@ export async function replaceOrgKey(orgId: string, hash: string, input: SessionI
 /** DELETE /api/keys/{keyHash} (the hash): a key of the caller's organisation with its live quotas; 404 unless the caller's, 412 stale If-Match. */
 export async function deleteOrgKey(orgId: string, hash: string, ifMatch: IfMatch | undefined): Promise<void> {
   await writeVersioned({ what: 'the key', ifMatch, read: () => orgKeyByHash(orgId, hash), notFound: keyNotFound, write: removeKey });
-  forgetSessions();
+  forgetKeySession(hash);
 }
 
 /**

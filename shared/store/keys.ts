@@ -27,6 +27,7 @@ import {
   type Spend,
 } from './live-quota/counters';
 import { refund } from './live-quota/refund';
+import { forgetCounterHintsOf } from './live-quota/counters';
 import { demoteCounter, liveOf } from './live-quota/shards';
 import { spend } from './live-quota/spend';
 import { countChange, orgMustExist, loadCount } from './organisations';
@@ -119,6 +120,11 @@ export async function loadKey(hash: string): Promise<KeyItem | undefined> {
   const quota = items.find((i) => i.SK === 'QUOTA');
   const live = quota ? await liveOf(counterOf(hash, ''), quota, nowSeconds()) : undefined;
   return { ...keys.fromItem(item), ...(live ? { live } : {}) };
+}
+
+/** Forgets what this process remembered of one key's counters (after a write to that key). */
+export function forgetKeyCounterHints(hash: string): void {
+  forgetCounterHintsOf(keyKeys.partition(hash));
 }
 
 /** The stored session alone, with one GetItem: what the check and ownership checks read. */

@@ -37,6 +37,23 @@ describe("the organisation's quota after the key's", () => {
     expect(commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
   });
 
+  ownCommands("a write to one key leaves the other keys' cached sessions: their next check is still one UpdateItem", async () => {
+    const t = await s.tenant();
+    const api = await makeApi(s, t.orgId);
+    const limits = { org_id: t.orgId, access_rights: rightsFor(api), quota_max: 50, quota_renewal_rate: 3600 };
+    const [{ key: other }, { key: written }] = [await makeKey(s, limits), await makeKey(s, limits)];
+    for (const k of [other, written]) expect((await check(k, api)).status).toBe(200);
+    expect((await s.dash(t.key, 'PUT', `/api/keys/${keyHash(written)}`, { ...limits, quota_max: 40 })).status).toBe(200);
+    const { result, commands } = await recorded(() => check(other, api));
+    expect(result.status).toBe(200);
+    const head = counterOf(keyHash(other), '').head;
+    expect(commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
+    // The written key itself is read again: its new quota holds at once in this process.
+    const again = await recorded(() => check(written, api));
+    expect(again.result.body).toMatchObject({ allowed: true });
+    expect(again.commands.map((c) => c.command)).toContain('GetItemCommand');
+  });
+
   ownCommands("a key refused by its own quota leaves the organisation's counter alone; an allowed one writes the key's, then the organisation's", async () => {
     const t = await s.tenant();
     const api = await makeApi(s, t.orgId);

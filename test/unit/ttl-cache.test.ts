@@ -56,4 +56,13 @@ describe('TtlCache', () => {
     clearEveryCache();
     expect([credentials.get('key'), sessions.get('session')]).toEqual([undefined, undefined]);
   });
+
+  it('forgets one entry, or every entry under a prefix, and keeps the rest (a write to one key)', () => {
+    const hints = new TtlCache<number>(() => 60_000);
+    for (const k of ['KEY#a|QUOTA', 'KEY#a|QUOTA#api', 'KEY#ab|QUOTA', 'KEY#b|QUOTA']) hints.set(k, 1);
+    hints.deletePrefixed('KEY#a|');
+    expect(['KEY#a|QUOTA', 'KEY#a|QUOTA#api', 'KEY#ab|QUOTA', 'KEY#b|QUOTA'].map((k) => hints.get(k))).toEqual([undefined, undefined, 1, 1]);
+    hints.delete('KEY#b|QUOTA');
+    expect([hints.get('KEY#ab|QUOTA'), hints.get('KEY#b|QUOTA')]).toEqual([1, undefined]);
+  });
 });

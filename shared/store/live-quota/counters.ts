@@ -87,6 +87,14 @@ export function forgetCounterHints(): void {
   spentShards.clear();
 }
 
+/** What this process remembered of the counters of one partition (one key's, every scope). */
+export function forgetCounterHintsOf(partition: string): void {
+  // Layouts are named by the head's refName; spent-shard hints by `q|` or `r|` before it.
+  layouts.deletePrefixed(`${partition}|`);
+  spentShards.deletePrefixed(`q|${partition}|`);
+  spentShards.deletePrefixed(`r|${partition}|`);
+}
+
 export const refName = (key: StorageKey) => `${key.PK}|${key.SK}`;
 
 /**
