@@ -85,17 +85,25 @@ maybe(
     await page.goto(`${s.url}/console/apis/${id}`);
     const live = page.getByRole('region', { name: 'Where it is live' });
     // The gateway reports after it applied (its status file comes first), so the page may have
-    // read the report before it landed: ask again until it shows, as a user would.
-    const appliedOnGateway = () =>
-      expect
-        .poll(
-          async () => {
-            await page.getByRole('button', { name: 'Check again' }).click();
-            return live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
-          },
-          { timeout: 20_000 },
-        )
-        .toMatch(/Applied/);
+    // read the report before it landed: ask again until it shows, as a user would. A deadline
+    // for the failure's sake, which then says what the gateway and the service had.
+    const appliedOnGateway = async () => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        await page.getByRole('button', { name: 'Check again' }).click();
+        const row = await live.getByRole('row', { name: new RegExp(GATEWAY) }).innerText();
+        if (/Applied/.test(row)) return;
+        if (Date.now() > deadline) {
+          const service = await s.dash(owner.key, 'GET', `/api/apis/${id}/gateways`);
+          const version = await s.gw('GET', '/gw/routing/version');
+          throw new Error(
+            `not applied within 60 s: ${row}\nservice: ${JSON.stringify(service.body)} at ${JSON.stringify(version.body)}\n` +
+              `gateway: ${JSON.stringify(follower.status())}\n${follower.log()}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
     await appliedOnGateway();
 
     await page.getByLabel('Upstream URL').fill(b.url());

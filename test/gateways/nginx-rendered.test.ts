@@ -166,6 +166,9 @@ suite('gwctl gateway nginx --watch in front of real nginx', () => {
       reason: 'the value of its request header X-Cost holds a character nginx would read as syntax or a variable',
     });
     expect(st.failures, follower.log()).toBe(0);
+    // What it followed is what it reports: the table's version and when that version moved.
+    const table = (await s.gw('GET', '/gw/routing')).body as { version: number; changed_at: string };
+    expect({ version: st.version, changed_at: st.changed_at }).toEqual({ version: table.version, changed_at: table.changed_at });
     expect((await via(`/${good}/x`, { authorization: key })).status).toBe(200);
     expect((await via(`/${bad}/x`, { authorization: key })).status).toBe(404);
     expect((await via(`/${badHeader}/x`, { authorization: key })).status).toBe(404);

@@ -143,6 +143,7 @@ export async function startNginxWith(firstInclude: (listen: string) => string, w
 /** What `gwctl gateway nginx --watch` last wrote to its --status-file. */
 interface FollowerStatus {
   version: number | null;
+  changed_at: string | null;
   applied_version: number | null;
   skipped: Array<{ apiId: string; reason: string }>;
   failures: number;

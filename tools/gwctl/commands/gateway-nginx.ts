@@ -227,8 +227,10 @@ export async function gatewayNginx(o: GatewayNginxOptions, io: Io): Promise<numb
           io.out(`applied routing version ${table.version}: ${status.routes} routes, ${status.skipped.length} left out`);
           for (const s of status.skipped) io.out(`  left out ${s.apiId}: ${s.reason}`);
         }
-        // Followed: nginx runs this version's routes (or already ran the same text).
+        // Followed: nginx runs this version's routes (or already ran the same text). Its changed_at
+        // lets the service count an API changed before it as applied while this gateway is behind.
         status.version = table.version;
+        status.changed_at = table.changed_at;
         status.last_error = null;
       }
     } catch (e) {
