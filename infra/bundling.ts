@@ -14,6 +14,7 @@ import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openApiDocument } from '../shared/openapi/document';
 import { copyNodeModules } from './node-modules';
 import { ESBUILD_TARGET } from './runtime';
 
@@ -28,6 +29,8 @@ const LAMBDA_CREDENTIALS = fileURLToPath(new URL('./lambda-credentials.ts', impo
  */
 export function esbuildOptions(nodeModules: readonly string[] = []): BuildOptions {
   return {
+    // The document GET /openapi.json answers, built here once: fixed per build (shared/openapi/served.ts).
+    define: { OPENAPI_TEXT: JSON.stringify(builtDocument()) },
     bundle: true,
     platform: 'node',
     target: ESBUILD_TARGET,
@@ -44,6 +47,9 @@ export function esbuildOptions(nodeModules: readonly string[] = []): BuildOption
     alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },
   };
 }
+
+let documentText: string | undefined;
+const builtDocument = (): string => (documentText ??= JSON.stringify(openApiDocument()));
 
 /**
  * One function's build, run by CDK in the synth's own process: one esbuild pass per function, no

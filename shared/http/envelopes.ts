@@ -12,6 +12,8 @@ export interface Reply<E extends boolean = boolean> {
   readonly status?: number;
   readonly body: unknown;
   readonly headers?: Record<string, string>;
+  /** The body already as JSON text, sent as it is (a document fixed when the function was built). */
+  readonly json?: string;
   /** No body at all (not even `null`). */
   readonly empty?: true;
   readonly [carriesEtag]: E;
@@ -52,6 +54,10 @@ export const reply = {
   /** A success with nothing in the body, only headers (an external authorization's allow). */
   empty(headers: Record<string, string>): Reply<false> {
     return { body: undefined, headers, empty: true } as unknown as Reply<false>;
+  },
+  /** A JSON body already serialised: its bytes are the answer. */
+  json(text: string): Reply<false> {
+    return { ...make<undefined>(undefined), json: text } as Reply<false>;
   },
   /** Gateway write result: `{key, status: "ok", action}`, plus `key_hash` for keys. */
   gateway(action: 'added' | 'modified' | 'deleted', key: string, opts: { keyHash?: string } = {}): Reply<false> {

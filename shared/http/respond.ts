@@ -15,12 +15,12 @@ import { logger } from '../observability/logger';
 export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
 /** A handler's reply (or an error's answer) as JSON. */
-export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty'>): Result {
+export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty' | 'json'>): Result {
   if (reply.empty) return { statusCode: reply.status ?? 200, headers: { ...(reply.headers ?? {}) }, body: '' };
   return {
     statusCode: reply.status ?? 200,
     headers: { 'Content-Type': 'application/json', ...(reply.headers ?? {}) },
-    body: JSON.stringify(reply.body ?? null),
+    body: reply.json ?? JSON.stringify(reply.body ?? null),
   };
 }
 
