@@ -65,6 +65,13 @@ describe('function bundles', () => {
     }
   });
 
+  it('GET /openapi.json loads no document builder at start: the document is built into the bundle', async () => {
+    const meta = await deployed('functions/system/openapi.ts');
+    const { atStart } = split(meta);
+    const inputs = atStart.flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
+    expect(inputs.filter((i) => i.includes('shared/openapi/document'))).toEqual([]);
+  });
+
   it('a function that reads no secret ships no Secrets Manager code', async () => {
     const meta = await deployed('test/infra/fixtures/table-only.ts');
     expect(packagesIn(meta, Object.keys(meta.outputs)).has('@aws-sdk/client-secrets-manager')).toBe(false);
