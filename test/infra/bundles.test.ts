@@ -9,8 +9,10 @@ import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../infra/bundling';
+import { openApiDocument } from '../../shared/openapi/document';
 import { routes } from '../../shared/routes';
 
 const ROOT = process.cwd();
@@ -63,6 +65,27 @@ describe('function bundles', () => {
         expect(packagesIn(meta, onDemand).has(pkg), `${entry} ships ${pkg} on demand`).toBe(true);
       }
     }
+  });
+
+  it('GET /openapi.json answers, bundled, the very bytes of the document the route table builds now', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
+    dirs.push(outdir);
+    await build({ ...esbuildOptions(), entryPoints: [join(ROOT, routes.openapi.entry)], outdir, logLevel: 'silent' });
+    const { handler } = (await import(pathToFileURL(join(outdir, 'index.mjs')).href)) as {
+      handler: (e: unknown, c: unknown) => Promise<{ statusCode: number; body: string }>;
+    };
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /openapi.json',
+      rawPath: '/openapi.json',
+      rawQueryString: '',
+      headers: {},
+      requestContext: { requestId: 'bundle-test', http: { method: 'GET', path: '/openapi.json' } },
+      isBase64Encoded: false,
+    };
+    const answer = await handler(event, { getRemainingTimeInMillis: () => 10_000, functionName: 'openapi', awsRequestId: 'bundle-test' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body === JSON.stringify(openApiDocument())).toBe(true);
   });
 
   it('GET /openapi.json loads no document builder at start: the document is built into the bundle', async () => {
