@@ -40,6 +40,7 @@ async function main() {
     { WEBHOOK_LIMITS },
     { ddb },
     { saveMissingPolicyCounts },
+    { saveMissingOrganisationIndexes },
     { awaitLocalCommits },
     { startChangeFeed },
     { ensureTable },
@@ -49,6 +50,7 @@ async function main() {
     import('../../shared/limits'),
     import('../../shared/store/db/client'),
     import('../../shared/store/policy-counts'),
+    import('../../shared/store/organisations'),
     import('./commit-wait'),
     import('./change-feed'),
     import('./ensure-table'),
@@ -87,6 +89,9 @@ async function main() {
   // Policies stored by a release that kept no policy counts are counted once (docs/reference/lists.md).
   const counted = await saveMissingPolicyCounts();
   if (counted.policies) console.log(`counted ${counted.policies} policies stored before policy counts were kept (${counted.organisations} organisations)`);
+  // Organisations stored by a release without the installation's list are listed once (docs/reference/lists.md).
+  const listed = await saveMissingOrganisationIndexes();
+  if (listed) console.log(`listed ${listed} organisations stored before GET /admin/organisations existed`);
 
   const server = createLocalServer();
   // Webhook deliveries and the audit trail (contract §11, §12): the table's stream, read from where the last start stopped.

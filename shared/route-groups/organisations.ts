@@ -3,7 +3,14 @@ import * as z from 'zod';
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { idSchema, okEnvelope, okIdSchema, okNullSchema } from '../schemas/common';
-import { domainGrantSchema, domainSchema, organisationInputSchema } from '../schemas/organisations';
+import {
+  domainGrantSchema,
+  domainSchema,
+  organisationInputSchema,
+  organisationListQuerySchema,
+  organisationListSchema,
+  organisationReadSchema,
+} from '../schemas/organisations';
 
 /** An organisation and one of its domains, in the path. */
 const domainParams = z.object({ orgID: idSchema, domain: domainSchema });
@@ -20,13 +27,43 @@ export const organisationsRoutes = routeGroup('organisations', {
     access: 'write',
     idempotent: true,
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['idempotency', 'org'],
+    tableEntities: ['idempotency', 'org', 'org_count'],
     summary: 'Create an organisation; Meta is the new id',
     description: `The id is the body's \`id\` when given, else 24 lowercase hex. ${STORED_BODY_RULES}`,
     success: 'Organisation created; Meta is its id',
     statuses: { 409: 'The id is taken' },
     body: organisationInputSchema,
     result: okIdSchema,
+  }),
+  organisationsList: route({
+    method: 'GET',
+    path: '/admin/organisations',
+    group: 'admin',
+    access: 'read',
+    tableActions: ['GetItem', 'Query'],
+    tableEntities: ['org', 'org_count'],
+    summary: "The installation's organisations, in creation order; q searches their id and owner_name",
+    description:
+      'Paged (contract §5). `q` keeps the organisations whose id or owner_name contains it, ignoring case; no count follows a ' +
+      'search term, so pages is then the pages seen (this page and those before it, plus one while next_cursor is answered).',
+    success: 'A page of organisations',
+    query: organisationListQuerySchema,
+    result: organisationListSchema,
+  }),
+  organisationsGet: route({
+    method: 'GET',
+    path: '/admin/organisations/{orgID}',
+    group: 'admin',
+    access: 'read',
+    etag: true,
+    tableActions: ['GetItem'],
+    tableEntities: ['org'],
+    summary: 'One organisation as stored, with its version as ETag',
+    description: 'The organisation body as created, with id, created_at, updated_at and version.',
+    success: 'The organisation',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'The organisation does not exist' },
+    result: organisationReadSchema,
   }),
   organisationsDomainsList: route({
     method: 'GET',

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { dbIdSchema, idSchema, shortText } from './common';
+import { dbIdSchema, idSchema, pageQuerySchema, shortText } from './common';
 import { storableBody, storedLooseObject, storedObject } from './storable';
 
 const uiSchema = storedLooseObject({
@@ -57,6 +57,18 @@ const organisationSchema = organisationFields.extend({
   version: z.number().int(),
 });
 export type Organisation = z.infer<typeof organisationSchema>;
+
+/** GET /admin/organisations/{orgID}: the organisation as stored, with its stamps and version. */
+export const organisationReadSchema = organisationSchema.loose();
+
+/** GET /admin/organisations: paged; `q` keeps those whose id or owner_name contains it, ignoring case. */
+export const organisationListQuerySchema = pageQuerySchema.extend({ q: z.string().min(1).max(128).optional() });
+
+export const organisationListSchema = z.object({
+  pages: z.number().int(),
+  organisations: z.array(organisationReadSchema),
+  next_cursor: z.string().optional(),
+});
 
 /**
  * A domain an installation admin grants an organisation (contract §13): a host name as the Host

@@ -3,12 +3,15 @@
  * of object the organisation lists: users, APIs, webhooks, assets, keys, policies), which drive
  * `pages` (contract §5). Every count moves in the same transaction as the write it counts.
  */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { pageCount, pagesSeen, type PageRequest } from '../domain/paging';
 import { IdTaken, Unprocessable, type AppError } from '../errors';
 import type { Organisation } from '../schemas/organisations';
-import { tableName } from './db/client';
+import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { getItem } from './db/items';
-import type { StorageKey } from './db/storage-key';
+import { listPage, type ListQuery } from './db/paging';
+import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 
 /** The kinds of object an organisation counts. */
@@ -20,9 +23,37 @@ export const orgKeys = {
   org: (orgId: string): StorageKey => ({ PK: orgKeys.partition(orgId), SK: 'ORG' }),
   /** Maintained item count of one kind in an organisation. */
   counter: (orgId: string, kind: CountedKind): StorageKey => ({ PK: orgKeys.partition(orgId), SK: `COUNT#${kind}` }),
+  /** GSI1 partition of every organisation, in creation order (the installation's list). */
+  all: 'ORGS',
+  /** How many organisations the list holds, moved in the transaction that indexes one. */
+  count: (): StorageKey => ({ PK: 'ORGS', SK: 'COUNT' }),
 };
 
-const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id], audited: true });
+/** What a search matches: the id and the owner's name, lower-cased (GSI2SK, projected into GSI1). */
+const searchText = (o: Pick<Organisation, 'id' | 'owner_name'>) => `${o.id}\n${o.owner_name ?? ''}`.toLowerCase();
+
+const orgIndexes = (o: Pick<Organisation, 'id' | 'owner_name' | 'created_at'>) => ({
+  GSI1PK: orgKeys.all,
+  GSI1SK: timeSortKey(o.created_at, o.id),
+  GSI2PK: orgKeys.all,
+  GSI2SK: searchText(o),
+});
+
+const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id], audited: true, indexes: orgIndexes });
+defineEntity({ name: 'org_count', key: orgKeys.count });
+
+/** The ADD of the installation's organisation count. */
+const orgCountChange = (delta: number): TxItem => ({
+  op: {
+    Update: {
+      TableName: tableName(),
+      Key: orgKeys.count(),
+      UpdateExpression: 'ADD #n :d SET entity = :e',
+      ExpressionAttributeNames: { '#n': 'n' },
+      ExpressionAttributeValues: { ':d': delta, ':e': 'org_count' },
+    },
+  },
+});
 // Changed only by the ADDs below.
 defineEntity({ name: 'counter', key: orgKeys.counter });
 
@@ -34,6 +65,7 @@ defineEntity({ name: 'counter', key: orgKeys.counter });
 export async function insertOrganisation(org: Organisation): Promise<void> {
   await writeItems([
     orgs.insert(org, { taken: () => new IdTaken('organisation id') }),
+    orgCountChange(1),
     { op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(org.id, 'POLICY'), entity: 'counter', n: 0, [EXACT]: true } } } },
   ]);
 }
@@ -102,4 +134,75 @@ export async function loadCount(orgId: string, kind: CountedKind): Promise<numbe
 export async function loadExactCount(orgId: string, kind: CountedKind): Promise<number | undefined> {
   const item = await getItem(orgKeys.counter(orgId, kind), true);
   return item?.[EXACT] === true && typeof item.n === 'number' ? item.n : undefined;
+}
+
+/** One organisation as stored, or undefined. */
+export async function loadOrganisation(orgId: string): Promise<Organisation | undefined> {
+  const item = await orgs.getItem(orgId);
+  return item && orgs.fromItem(item);
+}
+
+const listQuery: ListQuery = { index: 'GSI1', partition: orgKeys.all, forward: true };
+
+/**
+ * A page of the installation's organisations in creation order; with `term`, those whose id or
+ * owner_name contains it, ignoring case (no count follows a search: pages is the pages seen).
+ */
+export async function loadOrganisationPage(req: PageRequest, term?: string) {
+  if (term) {
+    const q: ListQuery = { ...listQuery, filter: { expression: 'contains(#s, :q)', names: { '#s': 'GSI2SK' }, values: { ':q': term.toLowerCase() } } };
+    const page = await listPage(q, req);
+    return { pages: pagesSeen(page.extent, req), organisations: page.items.map((i) => orgs.fromItem(i)), next_cursor: page.nextCursor };
+  }
+  const [page, count] = await Promise.all([listPage(listQuery, req), getItem(orgKeys.count(), true)]);
+  const total = typeof count?.n === 'number' ? count.n : 0;
+  return { pages: pageCount(total, req), organisations: page.items.map((i) => orgs.fromItem(i)), next_cursor: page.nextCursor };
+}
+
+/**
+ * Indexes the organisations a release without the list stored (and counts them), so
+ * GET /admin/organisations lists every one. A one-off migration, hence a Scan; safe to run again:
+ * an organisation already indexed is left as it is, and counted once.
+ */
+export async function saveMissingOrganisationIndexes(): Promise<number> {
+  let indexed = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'entity = :org AND attribute_not_exists(GSI1PK)',
+        ProjectionExpression: 'id, owner_name, created_at',
+        ExpressionAttributeValues: { ':org': 'org' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const o = item as Pick<Organisation, 'id' | 'owner_name' | 'created_at'>;
+      const keys = orgIndexes(o);
+      try {
+        await writeItems([
+          {
+            op: {
+              Update: {
+                TableName: tableName(),
+                Key: orgKeys.org(o.id),
+                UpdateExpression: 'SET GSI1PK = :p1, GSI1SK = :s1, GSI2PK = :p2, GSI2SK = :s2',
+                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI1PK)',
+                ExpressionAttributeValues: { ':p1': keys.GSI1PK, ':s1': keys.GSI1SK, ':p2': keys.GSI2PK, ':s2': keys.GSI2SK },
+              },
+            },
+          },
+          orgCountChange(1),
+        ]);
+        indexed++;
+      } catch (e) {
+        // Indexed meanwhile (another run), or deleted: nothing to do.
+        if (!(e instanceof Error && e.name === 'TransactionCanceledException')) throw e;
+      }
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return indexed;
 }

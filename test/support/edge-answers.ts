@@ -26,7 +26,7 @@ const UNKNOWN = ['/api/no-such-route', '/gw/no-such-route', '/admin/no-such-rout
 const WRONG_METHOD: Array<[string, string]> = [
   ['DELETE', '/api/users'],
   ['PATCH', '/gw/keys/create'],
-  ['GET', '/admin/organisations'],
+  ['DELETE', '/admin/organisations'],
   ['POST', '/hello'],
 ];
 const writeRoutes = routeList.filter((r) => r.access === 'write');

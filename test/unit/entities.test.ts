@@ -48,6 +48,7 @@ describe('the entity registry', () => {
         'live_quota_shard KEY#*',
         'oauth_client OAUTH#* versioned',
         'org ORG#*',
+        'org_count ORGS',
         'org_limit ORGLIMIT#*#*',
         'org_session ORG#*',
         'policy POLICY#* versioned',

@@ -96,7 +96,8 @@ async function transactWriteItems(items: TxItem[]): Promise<void> {
 /**
  * The writes of one change, all or nothing: a single Put, Delete or Update is sent as its own
  * command (half the write units of a transaction, and no transaction to wait for on the local
- * stage), several (what goes alongside included, or a limit unit the request has yet to spend) as one TransactWriteItems. A failed condition maps to its item's error either way.
+ * stage), several (what goes alongside included, or a limit unit the request has yet to spend) as
+ * one TransactWriteItems. A failed condition maps to its item's error either way.
  */
 export async function writeItems(items: TxItem[]): Promise<void> {
   const only = items.length === 1 && !items[0]!.alongside?.length && !currentWork()?.pendingUnit ? items[0]! : undefined;

@@ -51,7 +51,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The installation's organisations, in creation order
+         * @description The installation's organisations, in creation order; q searches their id and owner_name.
+         *
+         *     Paged (contract §5). `q` keeps the organisations whose id or owner_name contains it, ignoring case; no count follows a search term, so pages is then the pages seen (this page and those before it, plus one while next_cursor is answered).
+         */
+        get: operations["organisationsList"];
         put?: never;
         /**
          * Create an organisation
@@ -60,6 +66,28 @@ export interface paths {
          *     The id is the body's `id` when given, else 24 lowercase hex. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
          */
         post: operations["organisationsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/{orgID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One organisation as stored, with its version as ETag
+         * @description One organisation as stored, with its version as ETag.
+         *
+         *     The organisation body as created, with id, created_at, updated_at and version.
+         */
+        get: operations["organisationsGet"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5131,6 +5159,192 @@ export interface operations {
             };
         };
     };
+    organisationsList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+                /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
+                cursor?: string;
+                /** @description Case-insensitive part of the e-mail address to search for */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organisations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pages: number;
+                        organisations: ({
+                            id: string;
+                            owner_name?: string;
+                            owner_slug?: string;
+                            cname?: string;
+                            cname_enabled?: boolean;
+                            developer_count?: number;
+                            developer_quota?: number;
+                            hybrid_enabled?: boolean;
+                            sso_enabled?: boolean;
+                            additional_permissions?: {
+                                [key: string]: unknown;
+                            };
+                            event_options?: {
+                                [key: string]: unknown;
+                            };
+                            org_options_meta?: {
+                                [key: string]: unknown;
+                            };
+                            open_policy?: {
+                                enabled?: boolean;
+                                rules?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            apis?: ({
+                                api_human_name?: string;
+                                api_id?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[] | null;
+                            ui?: {
+                                cloud?: boolean;
+                                cloudmenu?: boolean;
+                                dev?: boolean;
+                                dont_allow_license_management?: boolean;
+                                dont_allow_license_management_view?: boolean;
+                                dont_show_admin_sockets?: boolean;
+                                hide_help?: boolean;
+                                default_lang?: string;
+                                designer?: {
+                                    [key: string]: unknown;
+                                };
+                                languages?: {
+                                    [key: string]: unknown;
+                                };
+                                login_page?: {
+                                    [key: string]: unknown;
+                                };
+                                nav?: {
+                                    [key: string]: unknown;
+                                };
+                                portal_section?: {
+                                    [key: string]: unknown;
+                                };
+                                uptime?: {
+                                    [key: string]: unknown;
+                                };
+                                labs?: {
+                                    streaming?: {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                onboarding?: {
+                                    enabled?: boolean;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                trial?: {
+                                    end_date?: number;
+                                    crm_form?: {
+                                        form_id?: string;
+                                        portal_id?: string;
+                                        region?: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                            updated_at: string;
+                            version: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        next_cursor?: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
     organisationsCreate: {
         parameters: {
             query?: never;
@@ -5269,6 +5483,210 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used before with another request */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        owner_name?: string;
+                        owner_slug?: string;
+                        cname?: string;
+                        cname_enabled?: boolean;
+                        developer_count?: number;
+                        developer_quota?: number;
+                        hybrid_enabled?: boolean;
+                        sso_enabled?: boolean;
+                        additional_permissions?: {
+                            [key: string]: unknown;
+                        };
+                        event_options?: {
+                            [key: string]: unknown;
+                        };
+                        org_options_meta?: {
+                            [key: string]: unknown;
+                        };
+                        open_policy?: {
+                            enabled?: boolean;
+                            rules?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        apis?: ({
+                            api_human_name?: string;
+                            api_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        ui?: {
+                            cloud?: boolean;
+                            cloudmenu?: boolean;
+                            dev?: boolean;
+                            dont_allow_license_management?: boolean;
+                            dont_allow_license_management_view?: boolean;
+                            dont_show_admin_sockets?: boolean;
+                            hide_help?: boolean;
+                            default_lang?: string;
+                            designer?: {
+                                [key: string]: unknown;
+                            };
+                            languages?: {
+                                [key: string]: unknown;
+                            };
+                            login_page?: {
+                                [key: string]: unknown;
+                            };
+                            nav?: {
+                                [key: string]: unknown;
+                            };
+                            portal_section?: {
+                                [key: string]: unknown;
+                            };
+                            uptime?: {
+                                [key: string]: unknown;
+                            };
+                            labs?: {
+                                streaming?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            onboarding?: {
+                                enabled?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            trial?: {
+                                end_date?: number;
+                                crm_form?: {
+                                    form_id?: string;
+                                    portal_id?: string;
+                                    region?: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                        version: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
