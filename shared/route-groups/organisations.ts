@@ -41,7 +41,9 @@ export const organisationsRoutes = routeGroup('organisations', {
     group: 'admin',
     access: 'read',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: ['org', 'org_count'],
+    // The organisations come from GSI1 (partition ORGS), which an index grant reaches without a
+    // LeadingKeys condition; the count is the one item read by key.
+    tableEntities: ['org_count'],
     summary: "The installation's organisations, in creation order; q searches their id and owner_name",
     description:
       'Paged (contract §5). `q` keeps the organisations whose id or owner_name contains it, ignoring case; no count follows a ' +
@@ -55,7 +57,6 @@ export const organisationsRoutes = routeGroup('organisations', {
     path: '/admin/organisations/{orgID}',
     group: 'admin',
     access: 'read',
-    etag: true,
     tableActions: ['GetItem'],
     tableEntities: ['org'],
     summary: 'One organisation as stored, with its version as ETag',

@@ -200,7 +200,7 @@ describe('unknown paths and methods', () => {
     expect(api404.body).toMatchObject({ Status: 'Error', Meta: null });
     const r405 = await s.call('DELETE', '/admin/organisations');
     expect(r405.status).toBe(405);
-    expect(r405.headers.get('allow')).toBe('POST');
+    expect(r405.headers.get('allow')).toBe('GET, POST');
     expect(r405.body).toMatchObject({ Status: 'Error' });
   });
 

@@ -5522,10 +5522,7 @@ export interface operations {
     organisationsGet: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
-                "If-Match"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The organisation id */
                 orgID: string;
@@ -5637,7 +5634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5663,18 +5660,6 @@ export interface operations {
             };
             /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardError"];
-                };
-            };
-            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
-            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
