@@ -9,7 +9,7 @@ import { defineEntity } from './db/entity';
 import { batchGet, isConditionFailure, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { spendPendingUnitAlone, writeItems } from './db/transactions';
+import { writeItems } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 import { countChange, countUpWithin, loadCount } from './organisations';
 
@@ -112,8 +112,6 @@ export async function missingHooks(orgId: string, hookIds: readonly string[]): P
  * it replaces, with the time, for the rotation window; 404 unknown.
  */
 export async function saveSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
-  // The new version comes back from the UpdateItem, which a transaction would not give.
-  await spendPendingUnitAlone();
   const now = new Date();
   const stamp = stampUpdate(now.getTime());
   try {

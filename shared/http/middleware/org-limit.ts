@@ -6,9 +6,8 @@
  *
  * A write spends its unit inside its own first transaction (shared/store/db/transactions.ts): one
  * round trip, the write refused 429 and not made when the window is full, the unit not spent when
- * the write is refused (409, 412...). A store write that needs values back, which a transaction
- * does not give, spends it alone just before (spendPendingUnitAlone); a request that wrote nothing
- * spends it when it has answered. A read spends it while it reads (no round trip added to
+ * the write is refused (409, 412...). A write that makes no transactional write spends it when it
+ * has answered. A read spends it while it reads (no round trip added to
  * its answer): the answer waits for both, and a refused unit turns it into the 429, whatever the
  * read answered. The unit is the same conditional ADD, so exactly as many reads pass per window as
  * the limit says; once this process has seen the window full, a read is refused before it reads.

@@ -57,20 +57,6 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
   return transactWriteItems(items);
 }
 
-/**
- * For a write that cannot carry the request's limit unit in its own transaction (it needs values
- * back, which a transaction does not return): the unit is spent first, on its own, so a full
- * window refuses (429) before anything is written. Every store write sent outside transactWrite
- * and writeItems on a dashboard write route calls this first.
- */
-export async function spendPendingUnitAlone(): Promise<void> {
-  const work = currentWork();
-  const unit = work?.pendingUnit;
-  if (!unit) return;
-  work.pendingUnit = undefined;
-  await writeItems([{ op: unit.op, onConditionFail: unit.onConditionFail }]);
-}
-
 async function transactWriteItems(items: TxItem[]): Promise<void> {
   const { ops, from } = flatten(items);
   for (let attempt = 0; ; attempt++) {
