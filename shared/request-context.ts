@@ -9,7 +9,6 @@
  * in one process: the local stage serves many requests at once and runs the change feed beside them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 
 /** Who made a change: a dashboard user, the gateway, an operator (admin), or the service itself. */
@@ -24,18 +23,6 @@ export interface WorkContext {
   actor?: Actor;
   /** The Lambda context the work was invoked with, when it has one, and whether it was the process's first. */
   invocation?: { context: Context; coldStart: boolean };
-  /**
-   * A dashboard write's unit of its organisation's write limit, not yet spent: the request's first
-   * transactional write carries it (shared/store/db/transactions.ts), so the unit and the write
-   * succeed or fail together in one round trip.
-   */
-  pendingUnit?: PendingUnit;
-}
-
-/** A limit unit to spend inside a write's transaction, and the error its failed condition becomes. */
-export interface PendingUnit {
-  op: NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-  onConditionFail: () => Error;
 }
 
 export interface RequestContext extends WorkContext {

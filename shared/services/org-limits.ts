@@ -10,8 +10,7 @@ import { TooManyRequests } from '../errors';
 import { ORG_LIMIT_WINDOW_SECONDS, type OrgLimitClass } from '../limits';
 import { logger } from '../observability/logger';
 import { countBy, METRIC } from '../observability/metrics';
-import type { PendingUnit } from '../request-context';
-import { spendWindowUnit, windowUnitOp } from '../store/org-limits';
+import { spendWindowUnit } from '../store/org-limits';
 
 const WHAT: Record<OrgLimitClass, string> = {
   reads: 'dashboard reads',
@@ -41,31 +40,10 @@ export async function spendOrgLimit(orgId: string, cls: OrgLimitClass, nowMs = D
     if (await spendWindowUnit(orgId, cls, window, max)) return;
     fullWindows.set(key, true, nowMs);
   }
-  throw refusal(orgId, cls, nowMs);
-}
-
-/**
- * One unit of the organisation's `cls` limit for a write's own transaction to spend: its failed
- * condition is the 429, and nothing of the write is made.
- */
-export function orgLimitUnit(orgId: string, cls: OrgLimitClass, nowMs = Date.now()): PendingUnit {
-  const window = orgLimitWindow(nowMs);
-  return {
-    op: windowUnitOp(orgId, cls, window, config().orgLimits[cls]),
-    onConditionFail: () => {
-      fullWindows.set(windowKey(orgId, cls, window.start), true, nowMs);
-      return refusal(orgId, cls, nowMs);
-    },
-  };
-}
-
-function refusal(orgId: string, cls: OrgLimitClass, nowMs: number): TooManyRequests {
-  const max = config().orgLimits[cls];
-  const window = orgLimitWindow(nowMs);
   // The class is the metric's dimension; which organisation is the log line's (bounded dimensions).
   countBy(METRIC.orgLimitRefused, 'class', cls);
   logger.info('organisation limit refused', { org_id: orgId, class: cls, max });
-  return new TooManyRequests(
+  throw new TooManyRequests(
     `This organisation has made its ${max} ${WHAT[cls]} of this ${ORG_LIMIT_WINDOW_SECONDS}-second window; retry in ${window.retryAfter} s`,
     window.retryAfter,
   );

@@ -10,7 +10,6 @@ import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { conditionalUpdate } from './db/items';
 import type { StorageKey } from './db/storage-key';
-import type { TransactItem } from './db/transactions';
 import { TTL_ATTRIBUTE } from './db/table';
 
 const orgLimitKeys = {
@@ -20,21 +19,15 @@ const orgLimitKeys = {
 
 const windows = defineEntity({ name: 'org_limit', key: orgLimitKeys.window });
 
-/** The Update of a transaction that spends one unit of the window's counter when fewer than `max` were spent in it. */
-export function windowUnitOp(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): TransactItem {
-  return { Update: { TableName: tableName(), ...spendUnit(orgId, cls, window, max) } };
-}
-
-const spendUnit = (orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number) => ({
-  Key: windows.key(orgId, cls, window.start),
-  UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
-  ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
-  ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
-  ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': windows.name, ':exp': window.end },
-});
-
 /** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
 export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {
-  const spent = await conditionalUpdate({ TableName: tableName(), ...spendUnit(orgId, cls, window, max) });
+  const spent = await conditionalUpdate({
+    TableName: tableName(),
+    Key: windows.key(orgId, cls, window.start),
+    UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
+    ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
+    ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
+    ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': windows.name, ':exp': window.end },
+  });
   return spent.ok;
 }

@@ -4,18 +4,14 @@
  * check and validation, so neither a request without a valid credential, nor one its user may not
  * make, nor one refused for its shape spends a tenant's budget.
  *
- * A write spends its unit inside its own first transaction (shared/store/db/transactions.ts): one
- * round trip, the write refused 429 and not made when the window is full, the unit not spent when
- * the write is refused (409, 412...). A write that makes no transactional write spends it when it
- * has answered. A read spends it while it reads (no round trip added to
+ * A write spends its unit before it runs. A read spends it while it reads (no round trip added to
  * its answer): the answer waits for both, and a refused unit turns it into the 429, whatever the
  * read answered. The unit is the same conditional ADD, so exactly as many reads pass per window as
  * the limit says; once this process has seen the window full, a read is refused before it reads.
  */
 import { TooManyRequests } from '../../errors';
 import { orgLimitOf, type RouteDef } from '../../route-def';
-import { currentWork } from '../../request-context';
-import { knownFull, orgLimitUnit, spendOrgLimit } from '../../services/org-limits';
+import { knownFull, spendOrgLimit } from '../../services/org-limits';
 import { errorResult } from '../respond';
 import { requestIdOf, type HttpMiddleware } from './state';
 
@@ -34,14 +30,7 @@ export const orgLimit = (route: RouteDef): HttpMiddleware => {
     before: async (request) => {
       const principal = request.internal.principal!;
       if (!limit || principal.group !== 'dashboard') return;
-      if (knownFull(principal.orgId, limit)) return spendOrgLimit(principal.orgId, limit);
-      if (limit === 'writes') {
-        const work = currentWork();
-        if (!work) return spendOrgLimit(principal.orgId, limit);
-        work.pendingUnit = orgLimitUnit(principal.orgId, limit);
-        return;
-      }
-      if (!alongside) return spendOrgLimit(principal.orgId, limit);
+      if (!alongside || knownFull(principal.orgId, limit)) return spendOrgLimit(principal.orgId, limit);
       spending.set(
         request.internal,
         spendOrgLimit(principal.orgId, limit).then(
@@ -51,19 +40,10 @@ export const orgLimit = (route: RouteDef): HttpMiddleware => {
       );
     },
     after: async (request) => {
-      const work = currentWork();
-      const unspent = work?.pendingUnit;
-      const principal = request.internal.principal;
-      if (unspent && limit && principal?.group === 'dashboard') {
-        work.pendingUnit = undefined;
-        await spendOrgLimit(principal.orgId, limit);
-      }
       const refused = await settled(request);
       if (refused) throw refused;
     },
     onError: async (request) => {
-      const work = currentWork();
-      if (work) work.pendingUnit = undefined;
       // The read failed (404...) while its unit was refused: the refusal is the answer.
       const refused = await settled(request);
       if (refused instanceof TooManyRequests) request.response = errorResult(route.group, refused, requestIdOf(request.event));

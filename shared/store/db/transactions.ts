@@ -1,6 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { currentWork } from '../../request-context';
 import { backoff } from './backoff';
 import { ddb, tableName } from './client';
 import { isConditionFailure } from './items';
@@ -42,22 +41,6 @@ function flatten(items: TxItem[]): { ops: TransactItem[]; from: number[] } {
  * concurrent creates in one organisation all succeed and the counter stays exact.
  */
 export async function transactWrite(items: TxItem[]): Promise<void> {
-  const work = currentWork();
-  const unit = work?.pendingUnit;
-  if (unit) {
-    // The request's limit unit goes with its first write: spent only if the write is made.
-    work.pendingUnit = undefined;
-    try {
-      return await transactWriteItems([...items, { op: unit.op, onConditionFail: unit.onConditionFail }]);
-    } catch (e) {
-      work.pendingUnit = unit;
-      throw e;
-    }
-  }
-  return transactWriteItems(items);
-}
-
-async function transactWriteItems(items: TxItem[]): Promise<void> {
   const { ops, from } = flatten(items);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -82,11 +65,11 @@ async function transactWriteItems(items: TxItem[]): Promise<void> {
 /**
  * The writes of one change, all or nothing: a single Put, Delete or Update is sent as its own
  * command (half the write units of a transaction, and no transaction to wait for on the local
- * stage), several (what goes alongside included, or a limit unit the request has yet to spend) as
- * one TransactWriteItems. A failed condition maps to its item's error either way.
+ * stage), several (what goes alongside included) as one TransactWriteItems. A failed condition maps
+ * to its item's error either way.
  */
 export async function writeItems(items: TxItem[]): Promise<void> {
-  const only = items.length === 1 && !items[0]!.alongside?.length && !currentWork()?.pendingUnit ? items[0]! : undefined;
+  const only = items.length === 1 && !items[0]!.alongside?.length ? items[0]! : undefined;
   const command = only?.op.Put
     ? new PutCommand(only.op.Put)
     : only?.op.Delete
