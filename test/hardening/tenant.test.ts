@@ -21,6 +21,9 @@ import { activityPath, allIds, viewOf } from './resources/views';
 import { assetData, hookBody, importDoc, oasDoc, rightsFor, STREAMS_TYPE, streamsDoc, uid } from '../support/fixtures';
 import { ACTIVITY_DAY, buildWorld, type World } from '../support/world';
 
+/** A sweep sends a few hundred requests one after another: seconds alone, a minute or more under the whole suite's load. */
+const SWEEP_MS = 180_000;
+
 const s = useStage();
 let A: World;
 let B: World;
@@ -121,58 +124,70 @@ describe('the route table is fully mapped', () => {
     expect(unknownLists, 'add the list to LISTS').toEqual([]);
   });
 
-  it("each mapped route works for A on A's own objects (the matrix is not refusing for another reason)", async () => {
-    // Reads only: A's writes would change what the matrix compares against.
-    for (const r of objectRoutes.filter((x) => x.method === 'GET')) {
-      for (const p of combos(r, A)) {
-        const res = await callAs(A.key, r, p, A);
+  it(
+    "each mapped route works for A on A's own objects (the matrix is not refusing for another reason)",
+    async () => {
+      // Reads only: A's writes would change what the matrix compares against.
+      for (const r of objectRoutes.filter((x) => x.method === 'GET')) {
+        for (const p of combos(r, A)) {
+          const res = await callAs(A.key, r, p, A);
+          expect(res.status, `${r.name} ${JSON.stringify(p)} ${JSON.stringify(res.body)}`).toBe(200);
+        }
+      }
+      // Writes are checked on B's own objects through B, with B's values in the same tables.
+      for (const r of objectRoutes.filter((x) => x.method !== 'GET' && x.method !== 'DELETE')) {
+        const p = combos(r, B)[0]!;
+        const res = await callAs(B.key, r, p, B);
         expect(res.status, `${r.name} ${JSON.stringify(p)} ${JSON.stringify(res.body)}`).toBe(200);
       }
-    }
-    // Writes are checked on B's own objects through B, with B's values in the same tables.
-    for (const r of objectRoutes.filter((x) => x.method !== 'GET' && x.method !== 'DELETE')) {
-      const p = combos(r, B)[0]!;
-      const res = await callAs(B.key, r, p, B);
-      expect(res.status, `${r.name} ${JSON.stringify(p)} ${JSON.stringify(res.body)}`).toBe(200);
-    }
-  });
+    },
+    SWEEP_MS,
+  );
 });
 
 describe("B's key on A's objects", () => {
-  it('every dashboard route that names an object answers 404 and changes nothing of A', async () => {
-    const before = await viewOf(s, A);
-    let calls = 0;
-    for (const r of objectRoutes) {
-      for (const p of combos(r, A)) {
-        // With If-Match too: a 412 would tell B that the object exists.
-        for (const ifMatch of r.etag ? [undefined, '"1"', '"999"'] : [undefined]) {
-          const res = await callAs(B.key, r, p, A, ifMatch ? { 'if-match': ifMatch } : {});
-          const what = `${r.method} ${fill(r.path, p)} if-match=${ifMatch}`;
-          expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(404);
-          expect(res.body, what).toMatchObject({ Status: 'Error', Meta: null });
-          calls++;
+  it(
+    'every dashboard route that names an object answers 404 and changes nothing of A',
+    async () => {
+      const before = await viewOf(s, A);
+      let calls = 0;
+      for (const r of objectRoutes) {
+        for (const p of combos(r, A)) {
+          // With If-Match too: a 412 would tell B that the object exists.
+          for (const ifMatch of r.etag ? [undefined, '"1"', '"999"'] : [undefined]) {
+            const res = await callAs(B.key, r, p, A, ifMatch ? { 'if-match': ifMatch } : {});
+            const what = `${r.method} ${fill(r.path, p)} if-match=${ifMatch}`;
+            expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(404);
+            expect(res.body, what).toMatchObject({ Status: 'Error', Meta: null });
+            calls++;
+          }
+        }
+        expect(await viewOf(s, A), `after ${r.name}`).toEqual(before);
+      }
+      expect(calls).toBeGreaterThanOrEqual(objectRoutes.length);
+      console.log(`tenant matrix: ${objectRoutes.length} dashboard object routes, ${calls} cross-tenant calls, all 404`);
+    },
+    SWEEP_MS,
+  );
+
+  it(
+    "If-Match: * on A's objects answers exactly as on objects that exist nowhere (412), and changes nothing",
+    async () => {
+      const before = await viewOf(s, A);
+      for (const r of objectRoutes.filter((x) => x.etag)) {
+        for (const p of combos(r, A)) {
+          const theirs = await callAs(B.key, r, p, A, { 'if-match': '*' });
+          const nowhere = Object.fromEntries(Object.keys(p).map((n) => [n, `nowhere-${n}`]));
+          const none = await callAs(B.key, r, nowhere, A, { 'if-match': '*' });
+          const what = `${r.method} ${fill(r.path, p)} if-match=*`;
+          expect(theirs.status, `${what}: ${JSON.stringify(theirs.body)}`).toBe(412);
+          expect(theirs.body, what).toEqual(none.body);
         }
       }
-      expect(await viewOf(s, A), `after ${r.name}`).toEqual(before);
-    }
-    expect(calls).toBeGreaterThanOrEqual(objectRoutes.length);
-    console.log(`tenant matrix: ${objectRoutes.length} dashboard object routes, ${calls} cross-tenant calls, all 404`);
-  });
-
-  it("If-Match: * on A's objects answers exactly as on objects that exist nowhere (412), and changes nothing", async () => {
-    const before = await viewOf(s, A);
-    for (const r of objectRoutes.filter((x) => x.etag)) {
-      for (const p of combos(r, A)) {
-        const theirs = await callAs(B.key, r, p, A, { 'if-match': '*' });
-        const nowhere = Object.fromEntries(Object.keys(p).map((n) => [n, `nowhere-${n}`]));
-        const none = await callAs(B.key, r, nowhere, A, { 'if-match': '*' });
-        const what = `${r.method} ${fill(r.path, p)} if-match=*`;
-        expect(theirs.status, `${what}: ${JSON.stringify(theirs.body)}`).toBe(412);
-        expect(theirs.body, what).toEqual(none.body);
-      }
-    }
-    expect(await viewOf(s, A)).toEqual(before);
-  });
+      expect(await viewOf(s, A)).toEqual(before);
+    },
+    SWEEP_MS,
+  );
 
   it('the key lookups by hash, user name and guess find nothing of A', async () => {
     const before = await viewOf(s, A);
@@ -231,28 +246,32 @@ describe("references in B's writes to A's objects", () => {
     expect([...slots].filter((n) => !writes.includes(n))).toEqual([]);
   });
 
-  it("each reference to A's object is 422, byte for byte the answer for the same id once the object is gone", async () => {
-    const beforeA = await viewOf(s, A);
-    const beforeB = await viewOf(s, B);
-    const slots = referenceSlots(s, B);
-    for (const slot of slots) {
-      const what = `${slot.route} ${slot.what}`;
-      const obj = await makeObject(s, A, slot.kind);
-      const foreign = await slot.send(obj.id);
-      expect(foreign.status, `${what}: ${JSON.stringify(foreign.body)}`).toBe(422);
-      expect(foreign.body, what).toMatchObject({ Status: 'Error' });
-      await obj.remove();
-      const gone = await slot.send(obj.id);
-      expect(JSON.stringify(gone.body), what).toBe(JSON.stringify(foreign.body));
-      // An id that never existed anywhere answers the same, but for the id itself.
-      const nowhere = uid('nowhere');
-      const never = await slot.send(nowhere);
-      expect(JSON.stringify(never.body).replaceAll(nowhere, '<id>'), what).toBe(JSON.stringify(foreign.body).replaceAll(obj.id, '<id>'));
-    }
-    expect(await viewOf(s, A)).toEqual(beforeA);
-    expect(await viewOf(s, B)).toEqual(beforeB);
-    console.log(`tenant matrix: ${slots.length} references of dashboard writes, each refused for A's object as for none`);
-  });
+  it(
+    "each reference to A's object is 422, byte for byte the answer for the same id once the object is gone",
+    async () => {
+      const beforeA = await viewOf(s, A);
+      const beforeB = await viewOf(s, B);
+      const slots = referenceSlots(s, B);
+      for (const slot of slots) {
+        const what = `${slot.route} ${slot.what}`;
+        const obj = await makeObject(s, A, slot.kind);
+        const foreign = await slot.send(obj.id);
+        expect(foreign.status, `${what}: ${JSON.stringify(foreign.body)}`).toBe(422);
+        expect(foreign.body, what).toMatchObject({ Status: 'Error' });
+        await obj.remove();
+        const gone = await slot.send(obj.id);
+        expect(JSON.stringify(gone.body), what).toBe(JSON.stringify(foreign.body));
+        // An id that never existed anywhere answers the same, but for the id itself.
+        const nowhere = uid('nowhere');
+        const never = await slot.send(nowhere);
+        expect(JSON.stringify(never.body).replaceAll(nowhere, '<id>'), what).toBe(JSON.stringify(foreign.body).replaceAll(obj.id, '<id>'));
+      }
+      expect(await viewOf(s, A)).toEqual(beforeA);
+      expect(await viewOf(s, B)).toEqual(beforeB);
+      console.log(`tenant matrix: ${slots.length} references of dashboard writes, each refused for A's object as for none`);
+    },
+    SWEEP_MS,
+  );
 
   it("B's check on A's API stays 403 after B tried to grant it to its own key", async () => {
     const check = () => s.gw('POST', '/gw/sessions/check', { key: B.gwKey, api_id: A.apiId, path: '/x', method: 'GET' });
@@ -266,32 +285,36 @@ describe("references in B's writes to A's objects", () => {
 });
 
 describe("B's lists and searches", () => {
-  it("show exactly B's ids over all pages, and none of A's", async () => {
-    for (const r of listRoutes) {
-      const l = LISTS[r.name]!;
-      const path = `${r.path}${l.query ? `?${l.query}` : ''}`;
-      for (const [me, other] of [
-        [B, A],
-        [A, B],
-      ] as const) {
-        const { all, walked } = await allIds(s, me.key, path, l.ids);
-        const own = [...l.own(me)].sort();
-        const seen = (ids: string[]) => (l.subset ? [...new Set(ids)].filter((id) => !own.includes(id)) : [...ids].sort());
-        expect(seen(all), `${r.name} p=-1 for ${me.orgId}`).toEqual(l.subset ? [] : own);
-        expect(seen(walked), `${r.name} cursor walk for ${me.orgId}`).toEqual(l.subset ? [] : own);
-        expect(
-          all.filter((id) => l.own(other).includes(id)),
-          r.name,
-        ).toEqual([]);
+  it(
+    "show exactly B's ids over all pages, and none of A's",
+    async () => {
+      for (const r of listRoutes) {
+        const l = LISTS[r.name]!;
+        const path = `${r.path}${l.query ? `?${l.query}` : ''}`;
+        for (const [me, other] of [
+          [B, A],
+          [A, B],
+        ] as const) {
+          const { all, walked } = await allIds(s, me.key, path, l.ids);
+          const own = [...l.own(me)].sort();
+          const seen = (ids: string[]) => (l.subset ? [...new Set(ids)].filter((id) => !own.includes(id)) : [...ids].sort());
+          expect(seen(all), `${r.name} p=-1 for ${me.orgId}`).toEqual(l.subset ? [] : own);
+          expect(seen(walked), `${r.name} cursor walk for ${me.orgId}`).toEqual(l.subset ? [] : own);
+          expect(
+            all.filter((id) => l.own(other).includes(id)),
+            r.name,
+          ).toEqual([]);
+        }
       }
-    }
-    // Same-named objects in both organisations stay apart: B may reuse A's asset custom id.
-    const same = await s.dash(B.key, 'POST', '/api/assets', { id: A.assetCustomId, name: 'B copy', data: assetData('B copy') });
-    expect(same.status).toBe(200);
-    expect((await s.dash(A.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: A.assetDbId, name: 'T' });
-    expect((await s.dash(B.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: same.body.Meta, name: 'B copy' });
-    expect((await s.dash(B.key, 'DELETE', `/api/assets/${same.body.Meta}`)).status).toBe(200);
-  });
+      // Same-named objects in both organisations stay apart: B may reuse A's asset custom id.
+      const same = await s.dash(B.key, 'POST', '/api/assets', { id: A.assetCustomId, name: 'B copy', data: assetData('B copy') });
+      expect(same.status).toBe(200);
+      expect((await s.dash(A.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: A.assetDbId, name: 'T' });
+      expect((await s.dash(B.key, 'GET', `/api/assets/${A.assetCustomId}`)).body).toMatchObject({ _id: same.body.Meta, name: 'B copy' });
+      expect((await s.dash(B.key, 'DELETE', `/api/assets/${same.body.Meta}`)).status).toBe(200);
+    },
+    SWEEP_MS,
+  );
 });
 
 describe('gateway writes naming organisation A', () => {
