@@ -92,7 +92,7 @@ suite('fan-out', () => {
     const payload = JSON.parse(call!.body);
     expect(payload).toMatchObject({ event: 'TokenCreated', api_id: first, key_hash: hash });
     expect([...payload.data.apis].sort()).toEqual([first, second].sort());
-  });
+  }, 240_000);
 
   it('an organisation holds at most 100 webhooks: of 15 concurrent creates at 95, exactly 5 succeed and 10 answer 409; a delete makes room', async () => {
     const t = await ws.s.tenant();
@@ -111,7 +111,7 @@ suite('fan-out', () => {
     expect(list.body.pages).toBe(1);
     expect((await ws.s.dash(t.key, 'DELETE', `/api/hooks/${list.body.hooks[0].id}`)).status).toBe(200);
     expect((await ws.s.dash(t.key, 'POST', '/api/hooks', { name: 'room', method: 'POST', target_path: 'https://hooks.example/x' })).status).toBe(200);
-  });
+  }, 240_000);
 
   it(
     'every write of a definition refuses more than 20 distinct webhooks for one event or more than 100 ' +
