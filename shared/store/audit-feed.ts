@@ -13,6 +13,7 @@ import { deletionKeys, STAMP, STAMP_ATTRS } from './db/audit-stamp';
 import { queryAll, stripItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { image, type FeedRecord } from './change-feed';
+import { ORG_SEARCH_ATTR } from './organisations';
 import { COUNTED_IN } from './policies';
 
 type Item = Record<string, unknown>;
@@ -58,7 +59,8 @@ function templateValue({ body, ...meta }: Item): Item {
 
 /** The audited entities (shared/store/*.ts, `audited: true`) and how the trail names them. */
 const FOLLOWED: Record<string, Follows> = {
-  org: { type: 'organisation', id: (i) => i.id, org: (i) => i.id },
+  // The search copy of the id and name is the list's bookkeeping, not the organisation.
+  org: { type: 'organisation', id: (i) => i.id, org: (i) => i.id, value: ({ [ORG_SEARCH_ATTR]: _search, ...org }) => org },
   user: { type: 'user', id: (i) => i.id, org: (i) => i.org_id },
   api: { type: 'api', id: (i) => i.api_id, org: (i) => i.org_id, value: apiValue },
   key: { type: 'key', id: (i) => session(i).key_hash, org: (i) => session(i).org_id },

@@ -29,17 +29,20 @@ export const orgKeys = {
   count: (): StorageKey => ({ PK: 'ORGS', SK: 'COUNT' }),
 };
 
-/** What a search matches: the id and the owner's name, lower-cased (GSI2SK, projected into GSI1). */
+/** What a search matches: the id and the owner's name, lower-cased; stored beside the organisation, never shown. */
+export const ORG_SEARCH_ATTR = 'search_lower';
 const searchText = (o: Pick<Organisation, 'id' | 'owner_name'>) => `${o.id}\n${o.owner_name ?? ''}`.toLowerCase();
 
-const orgIndexes = (o: Pick<Organisation, 'id' | 'owner_name' | 'created_at'>) => ({
-  GSI1PK: orgKeys.all,
-  GSI1SK: timeSortKey(o.created_at, o.id),
-  GSI2PK: orgKeys.all,
-  GSI2SK: searchText(o),
-});
+const orgIndexes = (o: Pick<Organisation, 'id' | 'created_at'>) => ({ GSI1PK: orgKeys.all, GSI1SK: timeSortKey(o.created_at, o.id) });
 
-const orgs = defineEntity<Organisation, [orgId: string]>({ name: 'org', key: orgKeys.org, ids: (o) => [o.id], audited: true, indexes: orgIndexes });
+const orgs = defineEntity<Organisation, [orgId: string]>({
+  name: 'org',
+  key: orgKeys.org,
+  ids: (o) => [o.id],
+  audited: true,
+  indexes: orgIndexes,
+  privateAttrs: [ORG_SEARCH_ATTR],
+});
 defineEntity({ name: 'org_count', key: orgKeys.count });
 
 /** The ADD of the installation's organisation count. */
@@ -64,7 +67,7 @@ defineEntity({ name: 'counter', key: orgKeys.counter });
  */
 export async function insertOrganisation(org: Organisation): Promise<void> {
   await writeItems([
-    orgs.insert(org, { taken: () => new IdTaken('organisation id') }),
+    orgs.insert(org, { extra: { [ORG_SEARCH_ATTR]: searchText(org) }, taken: () => new IdTaken('organisation id') }),
     orgCountChange(1),
     { op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(org.id, 'POLICY'), entity: 'counter', n: 0, [EXACT]: true } } } },
   ]);
@@ -137,9 +140,8 @@ export async function loadExactCount(orgId: string, kind: CountedKind): Promise<
 }
 
 /** One organisation as stored, or undefined. */
-export async function loadOrganisation(orgId: string): Promise<Organisation | undefined> {
-  const item = await orgs.getItem(orgId);
-  return item && orgs.fromItem(item);
+export function loadOrganisation(orgId: string): Promise<Organisation | undefined> {
+  return orgs.get(orgId);
 }
 
 const listQuery: ListQuery = { index: 'GSI1', partition: orgKeys.all, forward: true };
@@ -150,7 +152,7 @@ const listQuery: ListQuery = { index: 'GSI1', partition: orgKeys.all, forward: t
  */
 export async function loadOrganisationPage(req: PageRequest, term?: string) {
   if (term) {
-    const q: ListQuery = { ...listQuery, filter: { expression: 'contains(#s, :q)', names: { '#s': 'GSI2SK' }, values: { ':q': term.toLowerCase() } } };
+    const q: ListQuery = { ...listQuery, filter: { expression: 'contains(#s, :q)', names: { '#s': ORG_SEARCH_ATTR }, values: { ':q': term.toLowerCase() } } };
     const page = await listPage(q, req);
     return { pages: pagesSeen(page.extent, req), organisations: page.items.map((i) => orgs.fromItem(i)), next_cursor: page.nextCursor };
   }
@@ -160,49 +162,64 @@ export async function loadOrganisationPage(req: PageRequest, term?: string) {
 }
 
 /**
- * Indexes the organisations a release without the list stored (and counts them), so
- * GET /admin/organisations lists every one. A one-off migration, hence a Scan; safe to run again:
- * an organisation already indexed is left as it is, and counted once.
+ * Every stored organisation item matching `filter` (beside `entity = org`), with the attributes of
+ * `projection`: what the migrations read (store/policy-counts.ts, the list's index below). A Scan,
+ * consistent: an operator's command and `npm start` run them; no function may Scan.
  */
-export async function saveMissingOrganisationIndexes(): Promise<number> {
-  let indexed = 0;
+export async function scanStoredOrganisations(projection: string, filter?: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const out = await ddb().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: 'entity = :org AND attribute_not_exists(GSI1PK)',
-        ProjectionExpression: 'id, owner_name, created_at',
+        FilterExpression: filter ? `entity = :org AND (${filter})` : 'entity = :org',
+        ProjectionExpression: projection,
         ExpressionAttributeValues: { ':org': 'org' },
         ConsistentRead: true,
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of out.Items ?? []) {
-      const o = item as Pick<Organisation, 'id' | 'owner_name' | 'created_at'>;
-      const keys = orgIndexes(o);
-      try {
-        await writeItems([
-          {
-            op: {
-              Update: {
-                TableName: tableName(),
-                Key: orgKeys.org(o.id),
-                UpdateExpression: 'SET GSI1PK = :p1, GSI1SK = :s1, GSI2PK = :p2, GSI2SK = :s2',
-                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI1PK)',
-                ExpressionAttributeValues: { ':p1': keys.GSI1PK, ':s1': keys.GSI1SK, ':p2': keys.GSI2PK, ':s2': keys.GSI2SK },
-              },
-            },
-          },
-          orgCountChange(1),
-        ]);
-        indexed++;
-      } catch (e) {
-        // Indexed meanwhile (another run), or deleted: nothing to do.
-        if (!(e instanceof Error && e.name === 'TransactionCanceledException')) throw e;
-      }
-    }
+    items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
+  return items;
+}
+
+/** Listed meanwhile (another run) or deleted: nothing to do for this organisation. */
+class AlreadyListed extends Error {}
+
+/**
+ * Indexes the organisations a release without the list stored (and counts them), so
+ * GET /admin/organisations lists every one. Safe to run again: an organisation already indexed is
+ * left as it is, and counted once.
+ */
+export async function saveMissingOrganisationIndexes(): Promise<number> {
+  let indexed = 0;
+  for (const item of await scanStoredOrganisations('id, owner_name, created_at', 'attribute_not_exists(GSI1PK)')) {
+    const o = item as Pick<Organisation, 'id' | 'owner_name' | 'created_at'>;
+    const keys = orgIndexes(o);
+    try {
+      await writeItems([
+        {
+          op: {
+            Update: {
+              TableName: tableName(),
+              Key: orgKeys.org(o.id),
+              UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk, #s = :s',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI1PK)',
+              ExpressionAttributeNames: { '#s': ORG_SEARCH_ATTR },
+              ExpressionAttributeValues: { ':pk': keys.GSI1PK, ':sk': keys.GSI1SK, ':s': searchText(o) },
+            },
+          },
+          onConditionFail: () => new AlreadyListed(),
+        },
+        orgCountChange(1),
+      ]);
+      indexed++;
+    } catch (e) {
+      if (!(e instanceof AlreadyListed)) throw e;
+    }
+  }
   return indexed;
 }

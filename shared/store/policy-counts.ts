@@ -9,36 +9,14 @@
  * An operator's command (`npm run count-policies`) and `npm start` run it; no request does: it
  * scans the table for organisations, and the functions may not Scan.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from './db/client';
+import { tableName } from './db/client';
 import { getItem, queryAll } from './db/items';
 import { transactWrite, writeItems } from './db/transactions';
-import { countChange, EXACT, orgKeys } from './organisations';
+import { countChange, EXACT, orgKeys, scanStoredOrganisations } from './organisations';
 import { COUNTED_IN, policiesOfOrg, policyKey } from './policies';
 
 /** The policy changed since the Query read it: a write since has counted it, or deleted it. */
 class Changed extends Error {}
-
-/** Every organisation's id, read with a Scan (consistent). */
-async function organisationIds(): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'entity = :org',
-        ProjectionExpression: 'id',
-        ExpressionAttributeValues: { ':org': 'org' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    ids.push(...(out.Items ?? []).map((i) => String(i.id)));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return ids;
-}
 
 /** Counts one organisation's uncounted policies and marks its count exact; answers how many it added. */
 async function countOrganisation(orgId: string): Promise<number> {
@@ -94,7 +72,7 @@ async function countOrganisation(orgId: string): Promise<number> {
 export async function saveMissingPolicyCounts(): Promise<{ organisations: number; policies: number }> {
   let organisations = 0;
   let policies = 0;
-  for (const orgId of await organisationIds()) {
+  for (const orgId of (await scanStoredOrganisations('id')).map((i) => String(i.id))) {
     const counter = await getItem(orgKeys.counter(orgId, 'POLICY'), true);
     if (counter?.[EXACT] === true) continue;
     organisations++;
