@@ -89,10 +89,9 @@ export function forgetCounterHints(): void {
 
 /** What this process remembered of the counters of one partition (one key's, every scope). */
 export function forgetCounterHintsOf(partition: string): void {
-  // Layouts are named by the head's refName; spent-shard hints by `q|` or `r|` before it.
+  // Both are named by an item's refName first (PK|SK...).
   layouts.deletePrefixed(`${partition}|`);
-  spentShards.deletePrefixed(`q|${partition}|`);
-  spentShards.deletePrefixed(`r|${partition}|`);
+  spentShards.deletePrefixed(`${partition}|`);
 }
 
 export const refName = (key: StorageKey) => `${key.PK}|${key.SK}`;

@@ -217,8 +217,9 @@ export async function spendSharded(ref: CounterRef, layout: Layout, limits: Coun
       const i = (start + k) % n;
       const key = ref.shard!(i);
       const caps = { quota: shareOf(limits.max, i, n), rate: limits.rate ? shareOf(limits.rate.limit, i, n) : 0 };
-      const quotaMemo = `q|${refName(key)}|${gen}|${caps.quota}`;
-      const rateMemo = limits.rate ? `r|${refName(key)}|${gen}|${caps.rate}|${limits.rate.start}` : '';
+      // Named by the shard's item first, so forgetting a partition forgets its hints (counters.ts).
+      const quotaMemo = `${refName(key)}|q|${gen}|${caps.quota}`;
+      const rateMemo = limits.rate ? `${refName(key)}|r|${gen}|${caps.rate}|${limits.rate.start}` : '';
       const spentUntil = spentShards.get(quotaMemo) ?? 0;
       if (!isUnlimited(limits.max) && (caps.quota === 0 || spentUntil > now)) {
         quotaUntil = Math.max(quotaUntil, spentUntil);
