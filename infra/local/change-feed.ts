@@ -332,23 +332,20 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   });
   const releaseQueue = useInProcessQueue((m) => attempts.push(m));
   const pollMs = opts.pollMs ?? 250;
-  const deliveries = repeating(
+  const loop = (work: string, what: string, every: number, step: () => Promise<boolean>) => repeating(work, what, every, step, log, isStopped);
+  const deliveries = loop(
     'change-feed',
     'reading the stream',
     pollMs,
     consumer('webhook delivery', deliver, STREAM_CONSUMERS.webhookRouting, opts.checkpointFile),
-    log,
-    isStopped,
   );
-  const audit = repeating(
+  const audit = loop(
     'audit-trail',
     'reading the stream into the audit trail',
     pollMs,
     consumer('audit trail', recordAudit, STREAM_CONSUMERS.audit, opts.auditCheckpointFile),
-    log,
-    isStopped,
   );
-  const due = repeating('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0, log, isStopped);
+  const due = loop('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0);
   const loops = [deliveries, audit, due];
   const running = Promise.all(loops.map((l) => l.running));
 
