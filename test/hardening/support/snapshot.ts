@@ -53,7 +53,7 @@ export function diffSnapshots(before: Map<string, string>, after: Map<string, st
 }
 
 /**
- * Documents already read, by their bytes: a file that reads the table back after every accepted
+ * Documents already read, by their bytes: a file that reads written items back after every accepted
  * request meets the same stored documents again and again (hashing them is cheaper than gunzip
  * and parse).
  */
@@ -75,15 +75,13 @@ function gzippedJson(v: Uint8Array): unknown {
 }
 
 /**
- * The names of `members` that no stored item holds, at any depth, as an own member with that very
+ * The (name, value) pairs none of `items` holds, at any depth, as an own member with that very
  * value. Compressed documents are read as what they hold, so a definition's members count too.
  */
-export async function missingFromTable(table: string, members: Record<string, unknown>): Promise<string[]> {
-  return (await missingEntries(table, Object.entries(members))).map(([name]) => name);
-}
-
-/** The (name, value) pairs no stored item holds, at any depth, as an own member: many at once, in one read of the table. */
-export async function missingEntries(table: string, entries: ReadonlyArray<readonly [string, unknown]>): Promise<Array<readonly [string, unknown]>> {
+export function missingEntries(
+  items: ReadonlyArray<Record<string, unknown>>,
+  entries: ReadonlyArray<readonly [string, unknown]>,
+): Array<readonly [string, unknown]> {
   const key = (name: string, value: unknown) => `${name}\u0000${JSON.stringify(canonical(value))}`;
   const missing = new Map(entries.map((e) => [key(e[0], e[1]), e]));
   const names = new Set(entries.map(([name]) => name));
@@ -96,11 +94,6 @@ export async function missingEntries(table: string, entries: ReadonlyArray<reado
       visit(e);
     }
   };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
-    (page.Items ?? []).forEach(visit);
-    start = page.LastEvaluatedKey;
-  } while (start && missing.size);
+  items.forEach(visit);
   return [...missing.values()];
 }
