@@ -84,6 +84,8 @@ export const ORG_LIMIT_MAX = 1_000_000;
 export const WEBHOOK_LIMITS = {
   /** Webhooks of one organisation (409 on `POST /api/hooks`, exact under concurrency). */
   hooksPerOrg: 100,
+  /** The most an installation admin may allow one organisation (its `limits.hooks`). */
+  hooksPerOrgMax: 1000,
   /** Webhook event handlers (entries naming a hook or an inline target) in one API definition. */
   handlersPerApi: 100,
   /** Distinct webhooks one event of one API reaches. */

@@ -1,6 +1,6 @@
 /** The builders every route group uses: path parameters typed from the template, names and handler files from the group. */
 import * as z from 'zod';
-import { ORG_LIMIT_TABLE_ACCESS, orgLimitOf, type RouteSpec, type TableAction } from './route-def';
+import { ORG_LIMIT_TABLE_ACCESS, ORG_STANDING_TABLE_ACCESS, orgLimitOf, type RouteSpec, type TableAction } from './route-def';
 import type { PermissionGroup } from './schemas/permissions';
 import { idSchema } from './schemas/common';
 
@@ -25,18 +25,17 @@ type PermissionRule<D> = D extends { group: 'dashboard' }
  * One route of the table; its path parameters are typed from the template unless it gives its
  * own. It must declare the table actions its code sends and the entities whose items it touches
  * (the cloud grants exactly those actions, on those entities' partitions), and a dashboard route
- * its permission group. What spending its organisation limit sends (every dashboard route spends
- * one) is added here, so no route declares it by hand.
+ * its permission group. What reading its organisation's standing and spending its organisation
+ * limit send (every dashboard route does both) are added here, so no route declares them by hand.
  */
 export function route<const D extends RouteSpec & { tableActions: readonly TableAction[]; tableEntities: readonly string[] }>(def: D & PermissionRule<D>) {
   const spends = orgLimitOf(def) !== undefined;
-  const withLimit = <T extends string>(declared: readonly T[], added: T): readonly T[] =>
-    spends && !declared.includes(added) ? [...declared, added] : declared;
+  const withLimit = <T extends string>(declared: readonly T[], ...added: T[]): readonly T[] => (spends ? [...new Set([...declared, ...added])] : declared);
   return {
     params: pathParams(def.path) as PathParamsSchema<D['path']>,
     ...def,
-    tableActions: withLimit<TableAction>(def.tableActions, ORG_LIMIT_TABLE_ACCESS.action),
-    tableEntities: withLimit<string>(def.tableEntities, ORG_LIMIT_TABLE_ACCESS.entity),
+    tableActions: withLimit<TableAction>(def.tableActions, ORG_STANDING_TABLE_ACCESS.action, ORG_LIMIT_TABLE_ACCESS.action),
+    tableEntities: withLimit<string>(def.tableEntities, ORG_STANDING_TABLE_ACCESS.entity, ORG_LIMIT_TABLE_ACCESS.entity),
   } as { params: PathParamsSchema<D['path']> } & D;
 }
 

@@ -188,6 +188,9 @@ export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): 
   return r.orgLimit ?? (r.access === 'write' ? 'writes' : 'reads');
 }
 
+/** What reading the caller's organisation standing sends (every dashboard route: shared/services/org-standing.ts). */
+export const ORG_STANDING_TABLE_ACCESS = { action: 'GetItem', entity: 'org' } as const;
+
 /** What spending a route's organisation limit sends to the table: one UpdateItem of the window's counter. */
 export const ORG_LIMIT_TABLE_ACCESS = { action: 'UpdateItem', entity: 'org_limit' } as const;
 

@@ -17,12 +17,13 @@ export type KeyEvent = (typeof KEY_EVENTS)[number];
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /**
- * The event a refused check records. An unknown or inactive key, and a key that does not grant
- * the API, are an `AuthFailure` of that API (the payload's `data.reason` keeps the precise one).
+ * The event a refused check records. An unknown or inactive key, a key of a suspended organisation
+ * and a key that does not grant the API are an `AuthFailure` of that API (the payload's `data.reason` keeps the precise one).
  */
 export const EVENT_OF_REFUSAL: Record<DenialReason, CheckEvent> = {
   UnknownKey: 'AuthFailure',
   KeyInactive: 'AuthFailure',
+  OrgSuspended: 'AuthFailure',
   AccessDenied: 'AuthFailure',
   KeyExpired: 'KeyExpired',
   QuotaExceeded: 'QuotaExceeded',

@@ -110,13 +110,14 @@ export function rateWindow(rate: number | undefined | null, per: number | undefi
   return { limit, start, end: start + seconds };
 }
 
-export type DenialReason = 'UnknownKey' | 'KeyInactive' | 'KeyExpired' | 'AccessDenied' | 'QuotaExceeded' | 'RateLimitExceeded';
+export type DenialReason = 'UnknownKey' | 'KeyInactive' | 'KeyExpired' | 'OrgSuspended' | 'AccessDenied' | 'QuotaExceeded' | 'RateLimitExceeded';
 
 /** HTTP status of each denial (contract §10). */
 export const DENIAL_STATUS: Record<DenialReason, 403 | 429> = {
   UnknownKey: 403,
   KeyInactive: 403,
   KeyExpired: 403,
+  OrgSuspended: 403,
   AccessDenied: 403,
   QuotaExceeded: 429,
   RateLimitExceeded: 429,

@@ -55,7 +55,18 @@ const checkRefusalSchema = gatewayErrorSchema.extend({
   allowed: z.literal(false),
   // NoKey, UnknownApi and AmbiguousPath: only the external authorization (no key where the gateway
   // said, no API at the host and path, a path upstreams read in different ways).
-  reason: z.enum(['UnknownKey', 'KeyInactive', 'KeyExpired', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'NoKey', 'UnknownApi', 'AmbiguousPath']),
+  reason: z.enum([
+    'UnknownKey',
+    'KeyInactive',
+    'KeyExpired',
+    'OrgSuspended',
+    'AccessDenied',
+    'QuotaExceeded',
+    'RateLimitExceeded',
+    'NoKey',
+    'UnknownApi',
+    'AmbiguousPath',
+  ]),
 });
 
 /** Name -> schema. Order is the order of the document's components. */

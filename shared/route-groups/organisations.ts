@@ -66,6 +66,26 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 404: 'The organisation does not exist' },
     result: organisationReadSchema,
   }),
+  organisationsUpdate: route({
+    method: 'PUT',
+    path: '/admin/organisations/{orgID}',
+    group: 'admin',
+    access: 'write',
+    etag: true,
+    tableActions: ['GetItem', 'PutItem'],
+    tableEntities: ['org'],
+    summary: 'Replace an organisation: its members, whether it is active, and its own limits',
+    description:
+      'Replaces the whole body: omitted members are emptied; id, created_at and the granted domains (their own routes) stay. ' +
+      '`active: false` suspends the organisation, `true` (or leaving it out) restores it (contract §9); `limits` replaces the ' +
+      "installation's figures for this organisation (docs/reference/limits.md). Both take effect within CACHE_SECONDS. " +
+      `A body id other than the path's is 400. ${STORED_BODY_RULES}`,
+    success: 'Organisation updated; Meta is its id',
+    successHeaders: ['ETag'],
+    statuses: { 404: 'The organisation does not exist' },
+    body: organisationInputSchema,
+    result: okIdSchema,
+  }),
   organisationsDomainsList: route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/domains',

@@ -21,7 +21,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     success: 'Allowed: one unit was spent; quota_remaining and quota_renews of the key (-1: unlimited)',
     statuses: {
       400: 'path holds an encoded / or \\, a \\, a ; parameter, an encoded NUL or a stray %, which upstreams read in different ways (contract §13)',
-      403: 'Refused: reason UnknownKey, KeyInactive, KeyExpired or AccessDenied',
+      403: 'Refused: reason UnknownKey, KeyInactive, KeyExpired, OrgSuspended (the organisation is suspended) or AccessDenied',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded (rate requests per per seconds, fixed window)',
     },
     successHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
@@ -62,7 +62,7 @@ export const sessionsRoutes = routeGroup('sessions', {
       401:
         'Refused: no key where the gateway said to look (reason NoKey), or an unknown key (UnknownKey), with WWW-Authenticate; ' +
         'or no valid X-Gw-Authorization (the group envelope)',
-      403: 'Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method)',
+      403: 'Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method)',
       404: 'Refused: no API listens on this host and path, or the decided path is outside the listen path the gateway named (reason UnknownApi)',
       429: 'Refused: reason QuotaExceeded or RateLimitExceeded; Retry-After says when to try again',
     },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ORG_LIMIT_MAX, WEBHOOK_LIMITS } from '../limits';
 import { dbIdSchema, idSchema, pageQuerySchema, shortText } from './common';
 import { storableBody, storedLooseObject, storedObject } from './storable';
 
@@ -25,8 +26,31 @@ const uiSchema = storedLooseObject({
   }),
 }).partial();
 
+/**
+ * An organisation's own limits in place of the installation's (docs/reference/limits.md): units per
+ * window of dashboard reads, writes and webhook tests, and how many webhooks it may hold. A member
+ * left out keeps the installation's figure.
+ */
+const limit = (max: number) => z.number().int().min(1).max(max).optional();
+const orgLimitOverridesSchema = z
+  .object({
+    reads: limit(ORG_LIMIT_MAX),
+    writes: limit(ORG_LIMIT_MAX),
+    hook_tests: limit(ORG_LIMIT_MAX),
+    hooks: limit(WEBHOOK_LIMITS.hooksPerOrgMax),
+  })
+  .strict()
+  .meta({ description: "Limits of this organisation in place of the installation's; a member left out keeps the installation's figure" });
+export type OrgLimitOverrides = z.infer<typeof orgLimitOverridesSchema>;
+
 const organisationFields = z.object({
   id: idSchema.optional(),
+  /**
+   * false suspends the organisation (contract §9): its keys, dashboard users, gateway writes and
+   * webhooks are refused until it is true again; nothing is deleted.
+   */
+  active: z.boolean().optional(),
+  limits: orgLimitOverridesSchema.optional(),
   owner_name: shortText.optional(),
   owner_slug: shortText.optional(),
   cname: shortText.optional(),

@@ -24,6 +24,7 @@ import { errorField, logger } from '../observability/logger';
 import { METRIC, milliseconds } from '../observability/metrics';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './session-cache';
+import { orgStandingOf } from './org-standing';
 
 /** Deliveries made side by side for one record. */
 const ROUTING_WRITES_IN_FLIGHT = 25;
@@ -156,16 +157,19 @@ interface Target {
 
 /**
  * One delivery per target whose hook exists (one BatchGetItem reads them all), at most
- * `WEBHOOK_LIMITS.deliveriesPerRecord`; handlers with an inline target, unknown APIs and deleted
- * hooks route nothing.
+ * `WEBHOOK_LIMITS.deliveriesPerRecord`; handlers with an inline target, unknown APIs, deleted
+ * hooks and suspended organisations (contract §9: their events are not kept for later) route nothing.
  */
 async function makeDeliveries(all: Target[]): Promise<void> {
-  const targets = all.slice(0, WEBHOOK_LIMITS.deliveriesPerRecord);
-  if (all.length > targets.length) {
+  const orgIds = [...new Set(all.map((t) => t.orgId))];
+  const standings = new Map(await Promise.all(orgIds.map(async (o) => [o, await orgStandingOf(o)] as const)));
+  const live = all.filter((t) => standings.get(t.orgId)?.active !== false);
+  const targets = live.slice(0, WEBHOOK_LIMITS.deliveriesPerRecord);
+  if (live.length > targets.length) {
     logger.warn('event reaches more webhooks than one record delivers to; the rest are skipped', {
       event: all[0]!.payload.event,
       event_id: all[0]!.payload.id,
-      hooks: all.length,
+      hooks: live.length,
       delivered: targets.length,
     });
   }

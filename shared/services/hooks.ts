@@ -21,6 +21,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
 import { writeVersioned } from '../store/db/versioned-write';
+import { orgHooksMax } from './org-standing';
 import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, removeHook, saveHook, saveSigningSecret } from '../store/hooks';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
@@ -42,7 +43,7 @@ export async function createHook(orgId: string, input: HookInput): Promise<{ hoo
   const { secret, sealed } = await sealedSecret(orgId, id);
   const now = new Date().toISOString();
   const hook: Hook = { ...input, target_path: target, header_map: headers, id, org_id: orgId, created_at: now, updated_at: now, version: 1 };
-  await insertHook(hook, sealed);
+  await insertHook(hook, sealed, await orgHooksMax(orgId));
   return { hook: shown(hook), signingSecret: secret };
 }
 

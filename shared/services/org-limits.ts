@@ -3,7 +3,6 @@
  * up what the stage's shared throttles allow every organisation, each has its own budget per
  * class and fixed window. The stage throttles stay as the global ceiling.
  */
-import { config } from '../config';
 import { orgLimitWindow } from '../domain/org-limits';
 import { TtlCache } from '../lib/ttl-cache';
 import { TooManyRequests } from '../errors';
@@ -11,6 +10,7 @@ import { ORG_LIMIT_WINDOW_SECONDS, type OrgLimitClass } from '../limits';
 import { logger } from '../observability/logger';
 import { countBy, METRIC } from '../observability/metrics';
 import { spendWindowUnit } from '../store/org-limits';
+import { orgLimitMax } from './org-standing';
 
 const WHAT: Record<OrgLimitClass, string> = {
   reads: 'dashboard reads',
@@ -31,9 +31,9 @@ export function knownFull(orgId: string, cls: OrgLimitClass, nowMs = Date.now())
   return fullWindows.get(windowKey(orgId, cls, orgLimitWindow(nowMs).start), nowMs) === true;
 }
 
-/** Spends one unit of the organisation's `cls` limit, or 429 with the seconds until its window ends. */
+/** Spends one unit of the organisation's `cls` limit (its own figure, else the installation's), or 429 with the seconds until its window ends. */
 export async function spendOrgLimit(orgId: string, cls: OrgLimitClass, nowMs = Date.now()): Promise<void> {
-  const max = config().orgLimits[cls];
+  const max = await orgLimitMax(orgId, cls);
   const window = orgLimitWindow(nowMs);
   const key = windowKey(orgId, cls, window.start);
   if (fullWindows.get(key, nowMs) !== true) {

@@ -1,10 +1,13 @@
 /** Organisations (admin routes): ids, stamps and the 409 of a taken id. */
 import { pageRequest } from '../domain/paging';
-import { NotFound } from '../errors';
+import { BadRequest, NotFound } from '../errors';
+import type { IfMatch } from '../domain/if-match';
 import { newDbId } from '../lib/hashing';
 import type { PageQuery } from '../schemas/common';
 import type { Organisation, OrganisationInput } from '../schemas/organisations';
-import { insertOrganisation, loadOrganisation, loadOrganisationPage } from '../store/organisations';
+import { insertOrganisation, loadOrganisation, loadOrganisationPage, saveOrganisation } from '../store/organisations';
+import { writeVersioned } from '../store/db/versioned-write';
+import { forgetOrgStanding } from './org-standing';
 
 /** Creates an organisation under the body's id, or a new database id; a taken id is 409. */
 export async function createOrganisation(input: OrganisationInput): Promise<Organisation> {
@@ -24,4 +27,25 @@ export async function getOrganisation(orgId: string): Promise<{ result: Organisa
   const org = await loadOrganisation(orgId);
   if (!org) throw new NotFound(`organisation ${orgId} not found`);
   return { result: org, version: org.version };
+}
+
+/**
+ * PUT /admin/organisations/{orgID}: replaces the body; id and created_at stay. `active` and
+ * `limits` take effect at once in this process and within CACHE_SECONDS everywhere (org-standing.ts).
+ * 404 unknown, 412 stale If-Match, 400 a body id other than the path's.
+ */
+export function replaceOrganisation(orgId: string, input: OrganisationInput, ifMatch: IfMatch | undefined): Promise<Organisation> {
+  if (input.id !== undefined && input.id !== orgId) throw new BadRequest(`the body's id ${input.id} is not the path's ${orgId}`);
+  return writeVersioned({
+    what: `organisation ${orgId}`,
+    ifMatch,
+    read: () => loadOrganisation(orgId),
+    notFound: () => new NotFound(`organisation ${orgId} not found`),
+    write: async (current) => {
+      const next: Organisation = { ...input, id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: current.version + 1 };
+      await saveOrganisation(next, current.version);
+      forgetOrgStanding(orgId);
+      return next;
+    },
+  });
 }

@@ -16,6 +16,7 @@ import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
+import { orgStandingOf } from './org-standing';
 import { count, countBy, METRIC } from '../observability/metrics';
 
 /** What a check is asked: the key, the API and (for the key's path rules) the request's path and method. */
@@ -56,7 +57,12 @@ async function sessionOf(hash: string): Promise<CachedSession | undefined> {
   if (cached) return cached;
   const stored = await loadKeySession(hash);
   if (!stored) return undefined;
-  const [session, org] = await Promise.all([effectiveSession(stored), stored.org_id ? loadOrgSession(stored.org_id) : undefined]);
+  // The organisation's standing is read beside them (kept by org-standing.ts), so the check below finds it.
+  const [session, org] = await Promise.all([
+    effectiveSession(stored),
+    stored.org_id ? loadOrgSession(stored.org_id) : undefined,
+    stored.org_id ? orgStandingOf(stored.org_id) : undefined,
+  ]);
   const found = { session, org };
   sessionCache.set(hash, found);
   return found;
@@ -68,6 +74,7 @@ async function checkRequest(input: CheckInput, now: number = nowSeconds()): Prom
   const known = await sessionOf(hash);
   if (!known) return { allowed: false, reason: 'UnknownKey' };
   const { session, org } = known;
+  if (session.org_id && !(await orgStandingOf(session.org_id)).active) return { allowed: false, reason: 'OrgSuspended' };
   const denied = checkSession(session, input.api_id, now, requestLine(input));
   if (denied) return { allowed: false, reason: denied };
 
@@ -122,6 +129,7 @@ const MESSAGES: Record<DenialReason, string> = {
   UnknownKey: 'Key not authorised',
   KeyInactive: 'Key is inactive',
   KeyExpired: 'Key has expired',
+  OrgSuspended: "The key's organisation is suspended",
   AccessDenied: 'Key does not grant this API',
   QuotaExceeded: 'Quota exceeded',
   RateLimitExceeded: 'Rate limit exceeded',

@@ -17,7 +17,7 @@ import { listPage } from './db/paging';
 import { textSortKey, timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, orgMustExist, loadCount } from './organisations';
+import { countChange, orgMustBeActive, loadCount } from './organisations';
 import { CLAIM_ATTEMPTS, ClaimsMoved, claimItems, releaseItems } from './listen-claims';
 import { routingVersionMove } from './routing-version';
 import type { ApiRecord } from '../domain/api-records';
@@ -104,7 +104,7 @@ export function insertApiItems(api: ApiRecord): TxItem[] {
     dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
     ...partPuts(api.api_id, parts),
     countChange(api.org_id, 'API', 1),
-    ...(api.org_id ? [orgMustExist(api.org_id)] : []),
+    ...(api.org_id ? [orgMustBeActive(api.org_id)] : []),
   ];
 }
 
@@ -120,7 +120,7 @@ export function saveApiItems(api: ApiRecord, previous: Stored, opts: { subject?:
   const items: TxItem[] = [guardVersion(mains.put(main), previous.version, { subject: opts.subject ?? true }), ...partPuts(api.api_id, parts)];
   for (let n = parts.length + 1; n < previous.parts; n++) items.push(partItems.remove(api.api_id, n));
   if (previous.org_id !== api.org_id) {
-    if (api.org_id) items.push(orgMustExist(api.org_id));
+    if (api.org_id) items.push(orgMustBeActive(api.org_id));
     items.push(countChange(previous.org_id, 'API', -1));
     items.push(countChange(api.org_id, 'API', 1));
   }

@@ -1,5 +1,4 @@
 import { Conflict, NotFound } from '../errors';
-import { WEBHOOK_LIMITS } from '../limits';
 import { pageCount, type PageRequest } from '../domain/paging';
 import type { Hook } from '../schemas/hooks';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -54,10 +53,9 @@ const shown = (r: HookRecord): Hook => stripItem<Hook>(r, PRIVATE);
 
 /**
  * Stores a new hook with its sealed signing secret and moves the organisation's hook count in the
- * same transaction, only while the organisation has fewer than `WEBHOOK_LIMITS.hooksPerOrg` (409).
+ * same transaction, only while the organisation has fewer than `max` (409).
  */
-export async function insertHook(hook: Hook, sealedSecret: string): Promise<void> {
-  const max = WEBHOOK_LIMITS.hooksPerOrg;
+export async function insertHook(hook: Hook, sealedSecret: string, max: number): Promise<void> {
   const full = () => new Conflict(`the organisation has ${max} webhooks, the most it may have; delete one before creating another`);
   await writeItems([hooks.insert({ ...hook, [SECRET_ATTR]: sealedSecret }), countUpWithin(hook.org_id, 'HOOK', max, full)]);
 }

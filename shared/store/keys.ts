@@ -30,7 +30,7 @@ import { refund } from './live-quota/refund';
 import { forgetCounterHintsOf } from './live-quota/counters';
 import { demoteCounter, liveOf } from './live-quota/shards';
 import { spend } from './live-quota/spend';
-import { countChange, orgMustExist, loadCount } from './organisations';
+import { countChange, orgMustBeActive, loadCount } from './organisations';
 
 export const keyKeys = {
   key: (hash: string): StorageKey => ({ PK: `KEY#${hash}`, SK: 'KEY' }),
@@ -97,7 +97,7 @@ export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: Qu
   const hash = k.session.key_hash;
   const org = k.session.org_id;
   await writeItems([
-    ...(org ? [orgMustExist(org), countChange(org, 'KEY', 1)] : []),
+    ...(org ? [orgMustBeActive(org), countChange(org, 'KEY', 1)] : []),
     keys.insert({ ...k, version: 1 }, { taken: () => new Conflict('key already exists') }),
     ...scopes.map((q) => resetQuotaItem(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
     ...usernameItems(hash, org, k.username, undefined),

@@ -3,16 +3,17 @@
  * of object the organisation lists: users, APIs, webhooks, assets, keys, policies), which drive
  * `pages` (contract §5). Every count moves in the same transaction as the write it counts.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { pageCount, pagesSeen, type PageRequest } from '../domain/paging';
 import { IdTaken, Unprocessable, type AppError } from '../errors';
-import type { Organisation } from '../schemas/organisations';
+import type { Organisation, OrgLimitOverrides } from '../schemas/organisations';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { getItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
+import { guardVersion } from './db/versioned-write';
 
 /** The kinds of object an organisation counts. */
 export type CountedKind = 'USER' | 'API' | 'HOOK' | 'ASSET' | 'KEY' | 'POLICY';
@@ -73,6 +74,25 @@ export async function insertOrganisation(org: Organisation): Promise<void> {
   ]);
 }
 
+/** Replaces an organisation read at `version` (guarded by it), its search text with it. */
+export async function saveOrganisation(org: Organisation, version: number): Promise<void> {
+  await writeItems([guardVersion(orgs.put(org, { extra: { [ORG_SEARCH_ATTR]: searchText(org) } }), version)]);
+}
+
+/** What the organisation's every request depends on: whether it is active (contract §9), and its own limits. */
+export interface OrgStanding {
+  active: boolean;
+  limits: OrgLimitOverrides;
+}
+
+/** An organisation's standing; one that is not stored is active with the installation's limits. */
+export async function loadOrgStanding(orgId: string): Promise<OrgStanding> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: orgKeys.org(orgId), ProjectionExpression: 'active, #l', ExpressionAttributeNames: { '#l': 'limits' } }),
+  );
+  return { active: out.Item?.active !== false, limits: (out.Item?.limits as OrgLimitOverrides | undefined) ?? {} };
+}
+
 /** Whether an organisation exists (a consistent read of its item). */
 export async function organisationExists(orgId: string): Promise<boolean> {
   return (await orgs.getItem(orgId)) !== undefined;
@@ -90,6 +110,24 @@ export const orgExists = (orgId: string, missing: () => AppError): TxItem => org
  * organisation created with that id inherits nothing.
  */
 export const orgMustExist = (orgId: string): TxItem => orgExists(orgId, () => new Unprocessable(`organisation ${orgId} does not exist`));
+
+/**
+ * The condition of a gateway write for an organisation's objects (APIs, keys, policies): 422 when
+ * it does not exist, or when it is suspended (`active: false`, contract §9), checked in the write's
+ * own transaction like orgMustExist.
+ */
+export const orgMustBeActive = (orgId: string): TxItem => ({
+  op: {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: orgKeys.org(orgId),
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(active) OR active = :on)',
+      ExpressionAttributeValues: { ':on': true },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  },
+  onConditionFail: (old) => new Unprocessable(old ? `organisation ${orgId} is suspended` : `organisation ${orgId} does not exist`),
+});
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
 export function countChange(orgId: string, kind: CountedKind, delta: number): TxItem {

@@ -20,7 +20,7 @@ import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardAbsent, guardVersion, retryWhileMoved, writeVersioned } from './db/versioned-write';
-import { countChange, orgMustExist, loadExactCount } from './organisations';
+import { countChange, orgMustBeActive, loadExactCount } from './organisations';
 
 /** A policy is stored under the client's id, unique across the installation. */
 export const policyKey = (id: string): StorageKey => ({ PK: `POLICY#${id}`, SK: 'POLICY' });
@@ -66,7 +66,7 @@ const SERVER_OWNED = ['created_at', 'updated_at', 'expires_at', COUNTED_IN];
 const clean = (p: PolicyRecord): PolicyRecord => ({ ...stripItem<PolicyRecord>(p, SERVER_OWNED), version: p.version });
 
 /** The organisation a policy names must exist (422); a policy without one is for gateway writes only. */
-const orgChecks = (orgIds: Iterable<string | undefined>): TxItem[] => [...new Set(orgIds)].filter((o): o is string => !!o).map(orgMustExist);
+const orgChecks = (orgIds: Iterable<string | undefined>): TxItem[] => [...new Set(orgIds)].filter((o): o is string => !!o).map(orgMustBeActive);
 
 /** The write of `p`, counted in its organisation (when it has one). */
 const counted = (p: PolicyRecord) => ({ extra: p.org_id ? { [COUNTED_IN]: p.org_id } : {} });

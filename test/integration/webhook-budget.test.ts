@@ -101,7 +101,7 @@ describe('signing-secret rotation in the store', () => {
       updated_at: made,
       version: 1,
     };
-    await insertHook(hook as never, 'sealed-1');
+    await insertHook(hook as never, 'sealed-1', 100);
     expect((await loadHookForDelivery('rot-org', id))?.previous).toBeUndefined();
     const before = Date.now();
     await saveSigningSecret('rot-org', id, 'sealed-2');

@@ -86,7 +86,13 @@ export interface paths {
          *     The organisation body as created, with id, created_at, updated_at and version.
          */
         get: operations["organisationsGet"];
-        put?: never;
+        /**
+         * Replace an organisation
+         * @description Replace an organisation: its members, whether it is active, and its own limits.
+         *
+         *     Replaces the whole body: omitted members are emptied; id, created_at and the granted domains (their own routes) stay. `active: false` suspends the organisation, `true` (or leaving it out) restores it (contract §9); `limits` replaces the installation's figures for this organisation (docs/reference/limits.md). Both take effect within CACHE_SECONDS. A body id other than the path's is 400. The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, is 0 or of a magnitude from 1e-130 to 2^53−1; every member name has 1 to 1,024 characters; no object stored nests deeper than 31 levels, itself the first (x-stored-depth gives the body's). Anything else is 400 naming its path.
+         */
+        put: operations["organisationsUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1616,6 +1622,14 @@ export interface components {
         };
         OrganisationCreate: {
             id?: string;
+            active?: boolean;
+            /** @description Limits of this organisation in place of the installation's; a member left out keeps the installation's figure */
+            limits?: {
+                reads?: number;
+                writes?: number;
+                hook_tests?: number;
+                hooks?: number;
+            };
             owner_name?: string;
             owner_slug?: string;
             cname?: string;
@@ -4575,7 +4589,7 @@ export interface components {
             /** @constant */
             allowed: false;
             /** @enum {string} */
-            reason: "UnknownKey" | "KeyInactive" | "KeyExpired" | "AccessDenied" | "QuotaExceeded" | "RateLimitExceeded" | "NoKey" | "UnknownApi" | "AmbiguousPath";
+            reason: "UnknownKey" | "KeyInactive" | "KeyExpired" | "OrgSuspended" | "AccessDenied" | "QuotaExceeded" | "RateLimitExceeded" | "NoKey" | "UnknownApi" | "AmbiguousPath";
         };
         AssetInput: {
             id?: string;
@@ -5190,6 +5204,14 @@ export interface operations {
                         pages: number;
                         organisations: ({
                             id: string;
+                            active?: boolean;
+                            /** @description Limits of this organisation in place of the installation's; a member left out keeps the installation's figure */
+                            limits?: {
+                                reads?: number;
+                                writes?: number;
+                                hook_tests?: number;
+                                hooks?: number;
+                            };
                             owner_name?: string;
                             owner_slug?: string;
                             cname?: string;
@@ -5543,6 +5565,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        active?: boolean;
+                        /** @description Limits of this organisation in place of the installation's; a member left out keeps the installation's figure */
+                        limits?: {
+                            reads?: number;
+                            writes?: number;
+                            hook_tests?: number;
+                            hooks?: number;
+                        };
                         owner_name?: string;
                         owner_slug?: string;
                         cname?: string;
@@ -5672,6 +5702,136 @@ export interface operations {
             };
             /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag this service sent, a comma-separated list of them (up to 20), or *: the change applies only to a version the header names, compared strongly (a weak W/ tag never matches), or with * to any existing version; 412 otherwise. Without it the last write wins */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationCreate"];
+            };
+        };
+        responses: {
+            /** @description Organisation updated; Meta is its id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMetaId"];
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an If-Match that is neither * nor a list of ETags of this service */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -13540,7 +13700,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason UnknownKey, KeyInactive, KeyExpired or AccessDenied */
+            /** @description Refused: reason UnknownKey, KeyInactive, KeyExpired, OrgSuspended (the organisation is suspended) or AccessDenied */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13699,7 +13859,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13836,7 +13996,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13973,7 +14133,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14110,7 +14270,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14247,7 +14407,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14384,7 +14544,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14521,7 +14681,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckRefusal"] | components["schemas"]["GatewayError"];
                 };
             };
-            /** @description Refused: reason KeyInactive, KeyExpired or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
+            /** @description Refused: reason KeyInactive, KeyExpired, OrgSuspended or AccessDenied (the API is not granted, or allowed_urls refuses the path or method) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

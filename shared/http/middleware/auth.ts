@@ -1,10 +1,11 @@
-/** Middleware: the credential of the route's group (contract §2); any failure is 401. */
+/** Middleware: the credential of the route's group (contract §2); any failure is 401, a suspended organisation's user 403. */
 import { Unauthorized } from '../../errors';
 import { setActor, type Actor } from '../../request-context';
 import { secretEquals } from '../../lib/hashing';
 import type { Group, RouteDef } from '../../route-def';
 import { acceptedSecrets } from '../../secrets';
 import { activeOwnerOf } from '../../services/credentials';
+import { assertOrgActive } from '../../services/org-standing';
 import type { HttpMiddleware, Principal } from './state';
 
 const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
@@ -26,6 +27,8 @@ async function principalOf(group: Group, headers: Headers): Promise<Principal> {
       if (!token || !ACCESS_KEY.test(token)) throw new Unauthorized('Missing or malformed Authorization header');
       const owner = await activeOwnerOf(token);
       if (!owner) throw new Unauthorized('Access key is not valid');
+      // A suspended organisation's users hold valid keys: 403, not 401 (contract §9).
+      await assertOrgActive(owner.org_id);
       return { group, orgId: owner.org_id, userId: owner.user_id, email: owner.email, permissions: owner.permissions };
     }
   }

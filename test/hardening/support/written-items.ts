@@ -76,10 +76,7 @@ export async function followWrites(table: string): Promise<WrittenItems> {
  * records a write as the write is made; should a record come late, the look is repeated for up to
  * two seconds before a pair counts as missing.
  */
-export async function missingFromWrites(
-  writes: WrittenItems,
-  entries: ReadonlyArray<readonly [string, unknown]>,
-): Promise<Array<readonly [string, unknown]>> {
+export async function missingFromWrites(writes: WrittenItems, entries: ReadonlyArray<readonly [string, unknown]>): Promise<Array<readonly [string, unknown]>> {
   const items = await writes.next();
   let missing = missingEntries(items, entries);
   for (const until = Date.now() + 2_000; missing.length && Date.now() < until; ) {
