@@ -39,9 +39,10 @@ import { definedEntities } from '../../shared/store/db/entity';
 
 /**
  * What routing touches: the APIs and their parts, the key's session and its policies, the hooks
- * the handlers name, the deliveries it makes and their cooldown windows.
+ * the handlers name, whether their organisations are active, the deliveries it makes and their
+ * cooldown windows.
  */
-export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'delivery', 'hook_cooldown'] as const;
+export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'org', 'delivery', 'hook_cooldown'] as const;
 /** What an attempt touches: its organisation's budget, the delivery, the hook it calls. */
 export const ATTEMPT_ENTITIES = ['hook_budget', 'delivery', 'hook'] as const;
 

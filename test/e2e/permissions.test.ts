@@ -113,13 +113,15 @@ describe('every dashboard route × deny, unlisted, read and write on its group',
           Message: `This route needs ${needs.level} on ${needs.group} in the user's user_permissions; the user has ${v === 'read' ? 'read' : 'deny'}`,
           Meta: null,
         });
-        // One GetItem of the access key, which carries the permissions: nothing else read or written.
+        // One GetItem of the access key, which carries the permissions, and one of whether its
+        // organisation is active (CACHE_SECONDS=0 here): nothing else read or written.
         if (!onEmulator) {
           expect(
             commands.map((c) => c.command),
             what,
-          ).toEqual(['GetItemCommand']);
+          ).toEqual(['GetItemCommand', 'GetItemCommand']);
           expect(commands[0]!.input, what).toContain('AKEY#');
+          expect(commands[1]!.input, what).toContain('"SK":"ORG"');
         }
         refused++;
       }
