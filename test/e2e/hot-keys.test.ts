@@ -5,7 +5,7 @@
  * directly, is test/integration/sharded-counters.test.ts.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../shared/config';
 import { handlersDone } from '../../shared/http/create-handler';
 import { keyHash } from '../../shared/domain/key-ids';
@@ -15,6 +15,7 @@ import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 import { onEmulator } from '../support/stage';
 import { useStage } from '../support/file-stage';
 import { startThrottlingDynamo, type ThrottlingDynamo } from '../support/throttling-dynamo';
+import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
 
 const s = useStage();
 
@@ -24,13 +25,13 @@ const tally = <T>(xs: T[]) => xs.reduce<Record<string, number>>((a, x) => ({ ...
 describe('a hot key behind a per-item write ceiling', () => {
   let throttle: ThrottlingDynamo;
   beforeAll(async () => {
-    throttle = await startThrottlingDynamo(inject('dynamoEndpoint'), 10);
+    throttle = await startThrottlingDynamo(workerDynamoEndpoint(), 10);
     process.env.DYNAMODB_ENDPOINT = throttle.url;
     resetConfig();
     resetClient();
   });
   afterAll(async () => {
-    process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+    process.env.DYNAMODB_ENDPOINT = workerDynamoEndpoint();
     resetConfig();
     resetClient();
     await throttle.close();

@@ -8,11 +8,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request } from '../support/client';
 import { onEmulator, spawnStage, startStage, type SpawnedStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../support/table';
 import { SECRET_WITHHELD } from '../../shared/domain/idempotent-reply';
+import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
 
 /**
  * In process, the test's clock passes it at once; the emulated stage's functions see only the
@@ -32,7 +33,7 @@ async function startOtherProcess(table: string) {
   otherDir = mkdtempSync(join(tmpdir(), 'gw-other-'));
   return spawnStage({
     dataDir: otherDir,
-    env: { DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), TABLE_NAME: table, GW_SECRET, ADMIN_SECRET, SERVER_SECRET, CACHE_SECONDS: String(CACHE_SECONDS) },
+    env: { DYNAMODB_ENDPOINT: workerDynamoEndpoint(), TABLE_NAME: table, GW_SECRET, ADMIN_SECRET, SERVER_SECRET, CACHE_SECONDS: String(CACHE_SECONDS) },
   });
 }
 

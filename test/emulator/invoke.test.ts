@@ -8,10 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/local/emulator/synth';
 import { cloudAssembly } from '../support/assembly';
 import { GW_SECRET } from '../support/table';
+import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
 
 let template: string;
 let env: NodeJS.ProcessEnv;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   template = (await cloudAssembly()).template;
   env = {
     ...process.env,
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    DYNAMODB_ENDPOINT: workerDynamoEndpoint(),
     TABLE_NAME: `i-${randomUUID()}`,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-invoke-')),
     GW_SECRET,

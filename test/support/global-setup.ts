@@ -8,7 +8,8 @@ import { cloudAssembly } from './assembly';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    dynamoEndpoint: string;
+    /** One in-memory DynamoDB Local per test worker (test/support/dynamo-endpoint.ts picks a worker's). */
+    dynamoEndpoints: string[];
     /** Where each test file writes the table actions its routes used (test/support/record-table-actions.ts). */
     tableActionsDir: string;
     /** Where each e2e file writes its exchanges with the stage (test/support/record-traffic.ts). */
@@ -17,14 +18,19 @@ declare module 'vitest' {
 }
 
 /**
- * One in-memory DynamoDB Local for the run; files isolate themselves with their own tables.
+ * An in-memory DynamoDB Local per test worker (its database runs on one thread: a single one for
+ * the run kept the suite waiting on it with a core idle); files isolate themselves with their own tables.
  * When the run includes the files that need the synthesized stack (all files, or a filter naming
  * emulator or infra, or STAGE=emulator), its `cdk synth` starts here in the background: the test
  * workers keep running other files meanwhile instead of waiting for it.
  */
 export default async function setup(project: TestProject) {
-  const ddb = await startDynamoLocal(null);
-  project.provide('dynamoEndpoint', ddb.endpoint);
+  const workers = Math.max(1, Number(project.vitest.config.maxWorkers) || 1);
+  const instances = await Promise.all(Array.from({ length: workers }, () => startDynamoLocal(null)));
+  project.provide(
+    'dynamoEndpoints',
+    instances.map((d) => d.endpoint),
+  );
   // TABLE_ACTIONS_DIR keeps what each route sent and touched, to declare or look into a route's table access.
   const keptActions = process.env.TABLE_ACTIONS_DIR;
   if (keptActions) mkdirSync(keptActions, { recursive: true });
@@ -50,6 +56,6 @@ export default async function setup(project: TestProject) {
     await building;
     if (!keptActions) rmSync(actionsDir, { recursive: true, force: true });
     if (!keptTraffic) rmSync(trafficDir, { recursive: true, force: true });
-    await ddb.stop();
+    await Promise.all(instances.map((d) => d.stop()));
   };
 }

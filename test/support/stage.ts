@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { awaitLocalCommits } from '../../infra/local/commit-wait';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { startChangeFeed } from '../../infra/local/change-feed';
@@ -26,6 +25,7 @@ import { ddb } from '../../shared/store/db/client';
 import { cloudAssembly } from './assembly';
 import { request, waitForPass, type Answer } from './client';
 import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET, useTestTable } from './table';
+import { workerDynamoEndpoint } from './dynamo-endpoint';
 
 export type { Answer } from './client';
 
@@ -163,7 +163,7 @@ export async function startEmulatedStage(template: string, env: Record<string, s
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      DYNAMODB_ENDPOINT: workerDynamoEndpoint(),
       TABLE_NAME: table,
       GW_SECRET,
       ADMIN_SECRET,
