@@ -9,6 +9,7 @@ import { limitsBody } from '../src/pages/limits-fields';
 import { policyBody } from '../src/pages/policies/policy-form';
 import { totalsOf } from '../src/pages/usage/usage';
 import { rangeOf } from '../src/pages/usage/usage-range';
+import { usageSeries } from '../src/pages/usage/usage-series';
 import { hookBody, hookFormOf, MASK } from '../src/pages/webhooks/hook-fields';
 import { allows, levelOf } from '../src/session/permissions';
 
@@ -96,6 +97,26 @@ describe('usage periods (whole UTC days in the path)', () => {
       upstream_latency_avg: 0,
     });
     expect(totalsOf([row(1, 0, 100), row(3, 1, 20), row(0, 0, 0)])).toEqual({ hits: 4, errors: 1, latency: 40 });
+  });
+  it('charts counts as successes and errors that make up the requests, and no latency for a period without requests (not 0 ms)', () => {
+    const row = (hits: number, error: number, latency: number) => ({
+      hits,
+      success: hits - error,
+      error,
+      latency_avg: latency,
+      latency_max: latency + 5,
+      upstream_latency_avg: 1,
+    });
+    const { requests, latency } = usageSeries([row(4, 1, 30), row(0, 0, 0), row(2, 0, 10)]);
+    expect(requests.map((s) => [s.label, s.data])).toEqual([
+      ['Successes', [3, 0, 2]],
+      ['Errors', [1, 0, 0]],
+    ]);
+    expect(latency.map((s) => [s.label, s.data])).toEqual([
+      ['Average', [30, null, 10]],
+      ['Maximum', [35, null, 15]],
+      ['Upstream average', [1, null, 1]],
+    ]);
   });
 });
 

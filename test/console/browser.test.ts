@@ -396,8 +396,9 @@ describe('the console in chromium', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('status').filter({ hasText: '3 requests, 1 error' }).waitFor();
     expect(chunks.some((u) => /\/assets\/usage-/.test(u))).toBe(true);
-    expect(await page.getByRole('img', { name: /Requests per hour/ }).count()).toBe(1);
-    expect(await page.getByRole('img', { name: /Latency/ }).count()).toBe(1);
+    // Counts as bars, latency as a line (console/src/pages/usage/usage-chart.tsx).
+    expect(await page.getByRole('img', { name: /Requests per hour/ }).getAttribute('data-kind')).toBe('bar');
+    expect(await page.getByRole('img', { name: /Latency/ }).getAttribute('data-kind')).toBe('line');
     await page.getByLabel('7 days').check();
     await page.getByRole('img', { name: /Requests per day/ }).waitFor();
     await checkAccessibility(page, 'usage');

@@ -133,6 +133,17 @@ export const GUARDED: Record<string, (s: Stage, w: World) => Promise<Guarded>> =
       exists: async () => (await s.gw('GET', `/gw/oauth/clients/${w.apiId}`)).body.some((x: { client_id: string }) => x.client_id === c.body.client_id),
     };
   },
+  async organisationsUpdate(s) {
+    const id = uid('c-org');
+    await must(s.admin('POST', '/admin/organisations', { id, owner_name: id }), 'organisation create');
+    const put = (h: Record<string, string>) => s.admin('PUT', `/admin/organisations/${id}`, { owner_name: `${id} changed` }, h);
+    return {
+      call: (m) => put(im(m)),
+      etag: () => etagOf(s.admin('GET', `/admin/organisations/${id}`), 'organisation get'),
+      bump: async () => void (await must(put({}), 'organisation bump')),
+      exists: async () => (await s.admin('GET', `/admin/organisations/${id}`)).status === 200,
+    };
+  },
   async usersUpdate(s, w) {
     const email = `${uid('c-user')}@example.com`;
     const id = (await must(s.admin('POST', '/admin/users', { org_id: w.orgId, email_address: email }), 'user create')).body.Meta.id as string;

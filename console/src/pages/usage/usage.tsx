@@ -11,7 +11,8 @@ import { useResource } from '../../components/use-resource';
 import { shortHash } from '../../format';
 import { useSession } from '../../session/context';
 import { apiIdOf, apiNameOf } from '../apis/api-fields';
-import { LineChart, type Series } from './line-chart';
+import { UsageChart } from './usage-chart';
+import { usageSeries } from './usage-series';
 import { periodLabel, rangeOf, SPANS, type Span } from './usage-range';
 
 type UsageAnswer = Answer<'/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', 'get'>;
@@ -47,17 +48,7 @@ export default function Usage() {
     const u = usage.data;
     if (!u) return undefined;
     const labels = u.data.map((r) => periodLabel(r.period, u.resolution));
-    const requests: Series[] = [
-      { label: 'Requests', data: u.data.map((r) => r.hits), color: '#0b57d0' },
-      { label: 'Successes', data: u.data.map((r) => r.success), color: '#1e7d32', dash: [6, 3] },
-      { label: 'Errors', data: u.data.map((r) => r.error), color: '#b3261e', dash: [2, 2] },
-    ];
-    const latency: Series[] = [
-      { label: 'Average', data: u.data.map((r) => r.latency_avg), color: '#0b57d0' },
-      { label: 'Maximum', data: u.data.map((r) => r.latency_max), color: '#6d28d9', dash: [6, 3] },
-      { label: 'Upstream average', data: u.data.map((r) => r.upstream_latency_avg), color: '#8a4b00', dash: [2, 2] },
-    ];
-    return { labels, requests, latency, totals: totalsOf(u.data) };
+    return { labels, ...usageSeries(u.data), totals: totalsOf(u.data) };
   }, [usage.data]);
 
   const value = chosen ? `${chosen.kind}:${chosen.id}` : '';
@@ -111,8 +102,10 @@ export default function Usage() {
             Over the last {spanLabel}: {charts.totals.hits} request{charts.totals.hits === 1 ? '' : 's'}, {charts.totals.errors} error{charts.totals.errors === 1 ? '' : 's'}, {charts.totals.latency} ms on average.
           </p>
           <div class="charts">
-            <LineChart title={`Requests per ${usage.data.resolution}`} summary={`${charts.totals.hits} requests, ${charts.totals.errors} errors over the last ${spanLabel}`} labels={charts.labels} series={charts.requests} />
-            <LineChart title="Latency" unit="ms" summary={`${charts.totals.latency} ms on average over the last ${spanLabel}`} labels={charts.labels} series={charts.latency} />
+            <UsageChart
+              kind="bar"
+              title={`Requests per ${usage.data.resolution}`} summary={`${charts.totals.hits} requests, ${charts.totals.errors} errors over the last ${spanLabel}`} labels={charts.labels} series={charts.requests} />
+            <UsageChart kind="line" title="Latency" unit="ms" summary={`${charts.totals.latency} ms on average over the last ${spanLabel}`} labels={charts.labels} series={charts.latency} />
           </div>
           <details>
             <summary>Show the numbers</summary>
