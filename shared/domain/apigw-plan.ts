@@ -14,7 +14,7 @@
 import type { GatewayModel, GatewayRoute, Upstream } from './gateway-model';
 
 /** The HTTP API quotas that bound one data-plane API (docs: "Quotas for configuring and running an HTTP API"). */
-export const APIGW_QUOTAS = {
+const APIGW_QUOTAS = {
   routesPerApi: 300,
   integrationsPerApi: 300,
   /** The longest an integration may take, in milliseconds (not adjustable). */
@@ -85,7 +85,7 @@ export interface IntegrationSpec {
   RequestParameters: Record<string, string>;
 }
 
-export interface RouteSpec {
+interface RouteSpec {
   RouteKey: string;
   /** The integration's Description: the reconciler resolves it to an id once it exists. */
   integration: string;
@@ -106,6 +106,26 @@ export interface ApigwPlan {
   changes: ApigwChange[];
   /** Routes of the model left out, and why (inexpressible, or past a quota). */
   skipped: Array<{ apiId: string; listenPath: string; reason: string }>;
+}
+
+/** A route as the reconciler writes it: its integration by id. */
+export interface RouteWrite {
+  RouteKey: string;
+  Target: string;
+  AuthorizationType: 'CUSTOM' | 'NONE';
+  AuthorizerId?: string;
+}
+
+/** The control-plane calls on one data-plane API (an SDK client in the cloud, the emulator's locally). */
+export interface DataPlaneApi {
+  routes(): Promise<ApigwRoute[]>;
+  integrations(): Promise<ApigwIntegration[]>;
+  createIntegration(spec: IntegrationSpec): Promise<string>;
+  updateIntegration(id: string, spec: IntegrationSpec): Promise<void>;
+  deleteIntegration(id: string): Promise<void>;
+  createRoute(route: RouteWrite): Promise<string>;
+  updateRoute(id: string, route: RouteWrite): Promise<void>;
+  deleteRoute(id: string): Promise<void>;
 }
 
 export interface PlanInput {
@@ -165,7 +185,7 @@ function integrationOf(r: GatewayRoute, u: Upstream, proxy: boolean): Integratio
 }
 
 /** The two route keys of a listen path: the bare path and everything under it. */
-export function routeKeysOf(listenPath: string): { bare: string; proxy: string } {
+function routeKeysOf(listenPath: string): { bare: string; proxy: string } {
   const base = listenPath === '/' ? '' : listenPath;
   return { bare: `ANY ${base || '/'}`, proxy: `ANY ${base}/{proxy+}` };
 }

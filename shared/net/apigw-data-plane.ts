@@ -1,0 +1,50 @@
+/**
+ * The data-plane API's control plane through the AWS SDK (API Gateway v2): what the reconciler
+ * (shared/services/data-plane.ts) calls in the cloud, and against the emulator's endpoint locally
+ * (AWS_ENDPOINT_URL_APIGATEWAYV2), with the same code.
+ */
+import {
+  ApiGatewayV2Client,
+  CreateIntegrationCommand,
+  CreateRouteCommand,
+  DeleteIntegrationCommand,
+  DeleteRouteCommand,
+  GetIntegrationsCommand,
+  GetRoutesCommand,
+  UpdateIntegrationCommand,
+  UpdateRouteCommand,
+} from '@aws-sdk/client-apigatewayv2';
+import type { ApigwIntegration, ApigwRoute, DataPlaneApi } from '../domain/apigw-plan';
+
+/** Every page of a Get* listing (API Gateway answers 100 items a page at most). */
+async function allPages<T>(page: (next?: string) => Promise<{ Items?: T[]; NextToken?: string }>): Promise<T[]> {
+  const out: T[] = [];
+  let next: string | undefined;
+  do {
+    const p = await page(next);
+    out.push(...(p.Items ?? []));
+    next = p.NextToken;
+  } while (next);
+  return out;
+}
+
+export function sdkDataPlane(apiId: string, client = new ApiGatewayV2Client({ maxAttempts: 5 })): DataPlaneApi {
+  return {
+    routes: () =>
+      allPages(async (NextToken) => {
+        const p = await client.send(new GetRoutesCommand({ ApiId: apiId, NextToken, MaxResults: '100' }));
+        return { Items: (p.Items ?? []) as ApigwRoute[], NextToken: p.NextToken };
+      }),
+    integrations: () =>
+      allPages(async (NextToken) => {
+        const p = await client.send(new GetIntegrationsCommand({ ApiId: apiId, NextToken, MaxResults: '100' }));
+        return { Items: (p.Items ?? []) as ApigwIntegration[], NextToken: p.NextToken };
+      }),
+    createIntegration: async (spec) => (await client.send(new CreateIntegrationCommand({ ApiId: apiId, ...spec }))).IntegrationId!,
+    updateIntegration: async (id, spec) => void (await client.send(new UpdateIntegrationCommand({ ApiId: apiId, IntegrationId: id, ...spec }))),
+    deleteIntegration: async (id) => void (await client.send(new DeleteIntegrationCommand({ ApiId: apiId, IntegrationId: id }))),
+    createRoute: async (route) => (await client.send(new CreateRouteCommand({ ApiId: apiId, ...route }))).RouteId!,
+    updateRoute: async (id, route) => void (await client.send(new UpdateRouteCommand({ ApiId: apiId, RouteId: id, ...route }))),
+    deleteRoute: async (id) => void (await client.send(new DeleteRouteCommand({ ApiId: apiId, RouteId: id }))),
+  };
+}
