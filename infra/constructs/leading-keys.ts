@@ -43,6 +43,8 @@ import { definedEntities } from '../../shared/store/db/entity';
  * cooldown windows.
  */
 export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'org', 'delivery', 'hook_cooldown'] as const;
+/** Of those, what routing writes: the deliveries and their cooldown windows. */
+export const ROUTING_WRITES = ['delivery', 'hook_cooldown'] as const;
 /** What an attempt touches: its organisation's budget, the delivery, the hook it calls. */
 export const ATTEMPT_ENTITIES = ['hook_budget', 'delivery', 'hook'] as const;
 

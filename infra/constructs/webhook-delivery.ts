@@ -25,7 +25,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
-import { ATTEMPT_ENTITIES, ROUTING_ENTITIES } from './leading-keys';
+import { ATTEMPT_ENTITIES, ROUTING_ENTITIES, ROUTING_WRITES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /**
@@ -92,7 +92,14 @@ export class WebhookDelivery extends Construct {
       ATTEMPT_TIMEOUT,
     );
     // Item-level too: only the partitions of the entities each one's code touches.
-    grantTableActions(this.routingFunction, table, { actions: ROUTING_TABLE_ACTIONS, entities: ROUTING_ENTITIES, key: props.encryptionKey });
+    // Routing writes deliveries and their cooldown windows only: what else it reads (an organisation's
+    // item among them, for whether it is suspended) it may not change.
+    grantTableActions(this.routingFunction, table, {
+      actions: ROUTING_TABLE_ACTIONS,
+      entities: ROUTING_ENTITIES,
+      key: props.encryptionKey,
+      writesOnly: ROUTING_WRITES,
+    });
     grantTableActions(this.attemptFunction, table, { actions: ATTEMPT_TABLE_ACTIONS, entities: ATTEMPT_ENTITIES, key: props.encryptionKey });
     serviceKey.grantRead(this.attemptFunction);
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);

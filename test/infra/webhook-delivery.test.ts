@@ -8,7 +8,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stageStack, templateOf } from '../support/cdk';
-import { ATTEMPT_ENTITIES, leadingKeysOf, ROUTING_ENTITIES } from '../../infra/constructs/leading-keys';
+import { ATTEMPT_ENTITIES, leadingKeysOf, ROUTING_ENTITIES, ROUTING_WRITES } from '../../infra/constructs/leading-keys';
 import { dynamodbAuthorizations, evaluate, toStatement } from '../../infra/local/emulator/iam';
 import { budgetKeys } from '../../shared/store/delivery-budget';
 import { deliveryKeys } from '../../shared/store/hook-deliveries';
@@ -118,13 +118,18 @@ describe('webhook delivery resources', () => {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['HOOKBUDGET#*', 'HOOKDLV#*#*', 'ORG#*#HOOK#*'] },
     });
     expect(itemGrant('hookAttempts').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ATTEMPT_ENTITIES));
-    expect(itemGrant('hookRouting').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ROUTING_ENTITIES));
-    // Neither reaches a user, an access key or an idempotency record.
+    // Routing reads what it routes by (an organisation's item too: whether it is suspended) and writes only deliveries and cooldowns.
+    const reads = ROUTING_ENTITIES.filter((e) => !(ROUTING_WRITES as readonly string[]).includes(e));
+    expect(itemGrant('hookRouting').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(reads));
+    const routingWrite = t.statementsOf(t.functionOf('hookRouting')[1]).filter((st: any) => [st.Action].flat().includes('dynamodb:PutItem'));
+    expect(routingWrite).toHaveLength(1);
+    expect((routingWrite[0] as any).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(leadingKeysOf(ROUTING_WRITES));
+    // Neither reaches a user, an access key or an idempotency record; neither writes an organisation's partition.
     for (const name of ['hookRouting', 'hookAttempts']) {
-      expect(itemGrant(name).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^(USER|AKEY|IDEMP|ORG#\*$)/.test(p))).toEqual(
-        [],
-      );
+      expect(itemGrant(name).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^(USER|AKEY|IDEMP)/.test(p))).toEqual([]);
     }
+    expect((routingWrite[0] as any).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].filter((p: string) => /^ORG#\*$/.test(p))).toEqual([]);
+    expect(itemGrant('hookAttempts').Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).not.toContain('ORG#*');
   });
 
   it("the emulator, reading the attempt function's grant, denies it a user item and allows its own items", () => {

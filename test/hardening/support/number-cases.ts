@@ -25,6 +25,7 @@ export const STORED_AS_ATTRIBUTES = [
   'POST /gw/oauth/clients/create',
   'PUT /gw/oauth/clients/{apiID}/{clientID}',
   'POST /admin/organisations',
+  'PUT /admin/organisations/{orgID}',
   'POST /gw/analytics',
   'POST /api/keys',
   'PUT /api/keys/{keyHash}',
