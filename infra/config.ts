@@ -69,6 +69,11 @@ export interface StageConfig {
    */
   demo: boolean;
   /**
+   * `dataPlane=on`: the managed data plane (docs/operating/data-plane.md): an HTTP API whose routes
+   * the reconciler keeps equal to the stored definitions, behind the check's Lambda authorizer.
+   */
+  dataPlane: boolean;
+  /**
    * `edge=on`: CloudFront and a WAF web ACL in front of the HTTP API, which then answers only
    * requests that carry the distribution's secret origin header (docs/operating/security.md "Edge protection").
    */
@@ -127,7 +132,7 @@ export class ConfigError extends Error {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The on/off settings: `on` or `off` from `-c`, true or false from cdk.json; unset is off. */
-export const SWITCH_KEYS = ['cmk', 'edge', 'demo'] as const;
+export const SWITCH_KEYS = ['cmk', 'edge', 'demo', 'dataPlane'] as const;
 function readSwitch(node: Node, key: (typeof SWITCH_KEYS)[number]): boolean {
   const raw: unknown = node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '' || raw === 'off' || raw === false) return false;
@@ -211,6 +216,7 @@ export function readStageConfig(node: Node): StageConfig {
     },
     cmk: readSwitch(node, 'cmk'),
     demo: readSwitch(node, 'demo'),
+    dataPlane: readSwitch(node, 'dataPlane'),
     edge: readSwitch(node, 'edge') ? { rateLimit: num('edgeRateLimit'), secretVersion: readSecretVersion(node) } : undefined,
   };
 }

@@ -30,6 +30,7 @@ import { acknowledgeFindings } from './constructs/nag-acknowledgements';
 import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
 import { AuthorizerDemo, DEMO_API_ID } from './constructs/gateway-authorizer';
+import { DataPlane, RECONCILER_TABLE_ACTIONS } from './constructs/data-plane';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 
@@ -242,6 +243,17 @@ export class ManagementStack extends Stack {
       });
     }
 
+    // The data plane's functions (-c dataPlane=on) get the acknowledgements of what they send.
+    const dataPlane = config.dataPlane
+      ? new DataPlane(this, 'DataPlane', {
+          table,
+          encryptionKey: key,
+          apiName: `${names.stack}-data-plane`,
+          removalPolicy: keep,
+          makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+        })
+      : undefined;
+
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table,
       serviceKey: serverSecret,
@@ -305,6 +317,12 @@ export class ManagementStack extends Stack {
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
         [audit.consumer, AUDIT_TABLE_ACTIONS],
         ...demoFunctions.map((f): [LambdaFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
+        ...(dataPlane
+          ? ([
+              [dataPlane.authorizerFunction, routeTable.sessionsExtAuthz.tableActions],
+              [dataPlane.reconciler, RECONCILER_TABLE_ACTIONS],
+            ] as Array<[LambdaFunction, readonly TableAction[]]>)
+          : []),
       ],
       api,
       routes: [...routes.values()],

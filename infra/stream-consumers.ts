@@ -17,6 +17,8 @@ export const STREAM_CONSUMERS = {
   /** Webhook routing: event items, keys and deliveries written, keys removed. */
   webhookRouting: { written: ['event', 'key', 'delivery'], removed: ['key'] },
   audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
+  /** The data-plane reconciler (-c dataPlane=on): every change of a definition or a grant moves the routing version. */
+  dataPlane: { written: ['routing_version'], removed: [] },
 } satisfies Record<string, StreamConsumer>;
 
 interface StreamRecordLike {

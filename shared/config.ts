@@ -63,6 +63,12 @@ export interface Config {
    * the managed API whose keys the authorizer's routes take, and the header holding the key.
    */
   authorizer: { apiId?: string; keyHeader: string };
+  /**
+   * DATA_PLANE_API_ID, DATA_PLANE_AUTHORIZER_ID, DATA_PLANE_GATEWAY_ID (the reconciler,
+   * infra/constructs/data-plane.ts): the data-plane HTTP API it keeps equal to the routing table,
+   * the authorizer its keyed routes carry, and the id it reports under.
+   */
+  dataPlane: { apiId?: string; authorizerId?: string; gatewayId: string };
 }
 
 let cached: Config | undefined;
@@ -93,6 +99,11 @@ export function config(): Config {
     originVerify: env.ORIGIN_VERIFY || undefined,
     auditRetentionDays: wholeSetting(env.AUDIT_RETENTION_DAYS, AUDIT_RETENTION_DAYS),
     authorizer: { apiId: env.AUTHORIZER_API_ID || undefined, keyHeader: (env.AUTHORIZER_KEY_HEADER || 'authorization').toLowerCase() },
+    dataPlane: {
+      apiId: env.DATA_PLANE_API_ID || undefined,
+      authorizerId: env.DATA_PLANE_AUTHORIZER_ID || undefined,
+      gatewayId: env.DATA_PLANE_GATEWAY_ID || 'api-gateway',
+    },
   };
   return cached;
 }

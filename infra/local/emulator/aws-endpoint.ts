@@ -4,7 +4,9 @@
  * - DynamoDB calls are checked against the calling function's policy statements and forwarded to
  *   DynamoDB Local, or answered AccessDeniedException as AWS would;
  * - Secrets Manager's GetSecretValue and DescribeSecret serve the template's secrets by ARN,
- *   checked the same way.
+ *   checked the same way;
+ * - API Gateway v2's route and integration calls change the data-plane API's state
+ *   (./apigw-control.ts; AWS_ENDPOINT_URL_APIGATEWAYV2), checked the same way.
  * The caller is known by the access key id of its SigV4 `Credential=` scope: each function gets
  * its own fake credentials. Signatures are not verified (nothing here is a security boundary).
  * A transactional write is answered only once DynamoDB Local has committed it, as by `npm start`
@@ -14,6 +16,8 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { commitBarrier, commitWaitEnabled, listOneTable, TRANSACTIONAL_WRITES } from '../commit-wait';
+import { controlPlane, servesControlPlane } from './apigw-control';
+import type { DataPlaneState } from './data-plane-state';
 import { dynamodbAuthorizations, evaluate, secretsAuthorizations, type Authorization, type Statement } from './iam';
 
 export interface Identity {
@@ -39,6 +43,8 @@ export interface AwsEndpointOptions {
   region: string;
   account: string;
   onDenied(d: Denial): void;
+  /** The data-plane HTTP APIs of the stack, by API id (their routes and integrations). */
+  dataPlanes?: ReadonlyMap<string, DataPlaneState>;
 }
 
 export interface AwsEndpoint {
@@ -162,6 +168,15 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       const protocol = isDynamo ? '1.0' : '1.1';
       const who = opts.identities.get(accessKeyOf(req.headers) ?? '');
       if (!who) return answer(res, 400, protocol, { __type: 'UnrecognizedClientException', Message: 'The security token included in the request is invalid.' });
+      if (servesControlPlane(req.url ?? '/')) {
+        const allowed = (action: string, resource: string) => {
+          const verdict = evaluate(who.statements, { action, resource });
+          if (verdict !== 'allowed') opts.onDenied({ function: who.name, action, resource, reason: verdict });
+          return verdict === 'allowed';
+        };
+        const request = { method: req.method ?? 'GET', url: req.url ?? '/', body, region: opts.region, allowed, stateOf: (id: string) => opts.dataPlanes?.get(id) };
+        return void controlPlane(request, res);
+      }
       if (isDynamo) return dynamodb(req, res, body, who, operation);
       if (service === 'secretsmanager') return secretsManager(res, body, who, operation);
       answer(res, 400, protocol, { __type: 'UnknownOperationException', Message: `${target || 'this request'} is not served locally` });

@@ -1,0 +1,141 @@
+/**
+ * `-c dataPlane=on`: the managed data plane (docs/operating/data-plane.md). An HTTP API whose routes
+ * and integrations the reconciler keeps equal to the routing table (nothing of them is in this
+ * template: CloudFormation would fight the reconciler over them), its Lambda authorizer (the
+ * check's decision, for the API whose listen path the matched route is), and the reconciler,
+ * run by the table's stream when the routing version moves and every five minutes to repair drift.
+ * A keyed request passes through the authorizer and an HTTP_PROXY integration: no other function
+ * is in its path, so billed compute does not grow with the upstream's latency.
+ */
+import { type CfnElement, Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CfnAuthorizer, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as FunctionTarget } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { TableAction } from '../../shared/route-def';
+import { routingRoutes } from '../../shared/route-groups/routing';
+import { sessionsRoutes } from '../../shared/route-groups/sessions';
+import { STREAM_CONSUMERS } from '../stream-consumers';
+import { grantTableActions } from './table-grants';
+
+type MakeFunction = (name: string, entry: string, environment: Record<string, string>, timeout?: Duration) => IFunction;
+
+/** The tag the emulator finds the data-plane API by (infra/local/emulator/template.ts). */
+export const DATA_PLANE_TAG = { key: 'gw:role', value: 'data-plane' } as const;
+/** The header the data plane's authorizer reads the key from. */
+const KEY_HEADER = 'Authorization';
+
+/** What the reconciler sends to the table: the routing table's reads and its report. */
+export const RECONCILER_TABLE_ACTIONS: readonly TableAction[] = [
+  ...new Set([...routingRoutes.routingTable.tableActions, ...routingRoutes.routingGatewayReport.tableActions]),
+];
+
+export interface DataPlaneProps {
+  table: ITableV2;
+  encryptionKey?: IKey;
+  apiName: string;
+  makeFunction: MakeFunction;
+  /** Whether its access logs outlive the stack. */
+  removalPolicy: RemovalPolicy;
+}
+
+export class DataPlane extends Construct {
+  readonly api: HttpApi;
+  readonly authorizerFunction: IFunction;
+  readonly reconciler: IFunction;
+
+  constructor(scope: Construct, id: string, props: DataPlaneProps) {
+    super(scope, id);
+    const region = Stack.of(this).region;
+    this.api = new HttpApi(this, 'Api', { apiName: props.apiName, createDefaultStage: false });
+    Tags.of(this.api).add(DATA_PLANE_TAG.key, DATA_PLANE_TAG.value);
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: props.removalPolicy, encryptionKey: props.encryptionKey });
+    new HttpStage(this, 'Stage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // The route template, never the raw path or a header: keys travel in headers.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latency: '$context.responseLatency',
+            authorizerError: '$context.authorizer.error',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    // No fixed API: it decides for the API whose listen path the matched route key is.
+    this.authorizerFunction = props.makeFunction('dataPlaneAuthorizer', 'functions/sessions/authorizer.ts', { AUTHORIZER_KEY_HEADER: KEY_HEADER });
+    // The external authorization's grants: the same check, after the same listen-path lookup.
+    const lookup = sessionsRoutes.sessionsExtAuthz;
+    grantTableActions(this.authorizerFunction, props.table, { actions: lookup.tableActions, entities: lookup.tableEntities, key: props.encryptionKey });
+    // Made here, not by a route: the routes come later, from the reconciler.
+    const authorizer = new CfnAuthorizer(this, 'Authorizer', {
+      apiId: this.api.apiId,
+      name: 'data-plane-keys',
+      authorizerType: 'REQUEST',
+      authorizerUri: `arn:aws:apigateway:${region}:lambda:path/2015-03-31/functions/${this.authorizerFunction.functionArn}/invocations`,
+      authorizerPayloadFormatVersion: '2.0',
+      enableSimpleResponses: true,
+      identitySource: [`$request.header.${KEY_HEADER}`],
+      // Each request spends a unit of quota: a cached allow would let requests through uncounted.
+      authorizerResultTtlInSeconds: 0,
+    });
+    this.authorizerFunction.addPermission('InvokedByDataPlane', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `authorizers/${authorizer.ref}` }),
+    });
+
+    this.reconciler = props.makeFunction(
+      'dataPlaneReconciler',
+      'functions/data-plane/reconcile.ts',
+      { DATA_PLANE_API_ID: this.api.apiId, DATA_PLANE_AUTHORIZER_ID: authorizer.ref, DATA_PLANE_GATEWAY_ID: `api-gateway-${props.apiName}`.slice(0, 64) },
+      Duration.minutes(5),
+    );
+    grantTableActions(this.reconciler, props.table, {
+      actions: RECONCILER_TABLE_ACTIONS,
+      entities: [...new Set([...routingRoutes.routingTable.tableEntities, ...routingRoutes.routingGatewayReport.tableEntities])],
+      key: props.encryptionKey,
+      writesOnly: routingRoutes.routingGatewayReport.tableEntities,
+    });
+    // Its own API's routes and integrations, nothing else of API Gateway.
+    const apiArn = `arn:aws:apigateway:${region}::/apis/${this.api.apiId}`;
+    this.reconciler.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:GET', 'apigateway:POST', 'apigateway:PATCH', 'apigateway:DELETE'],
+        resources: [`${apiArn}/routes`, `${apiArn}/routes/*`, `${apiArn}/integrations`, `${apiArn}/integrations/*`],
+      }),
+    );
+    for (const kind of ['routes', 'integrations'])
+      Validations.of(this.reconciler.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${region}::/apis/<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>/${kind}/*]`,
+        reason: `API Gateway names each of the data-plane API's ${kind} by an id it makes when the reconciler creates one; the wildcard covers that one API's ${kind} only.`,
+      });
+    const { written } = STREAM_CONSUMERS.dataPlane;
+    this.reconciler.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        retryAttempts: 2,
+        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } })],
+      }),
+    );
+    new Rule(this, 'Repair', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new FunctionTarget(this.reconciler)] });
+  }
+}
