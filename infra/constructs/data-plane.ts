@@ -7,7 +7,7 @@
  * A keyed request passes through the authorizer and an HTTP_PROXY integration: no other function
  * is in its path, so billed compute does not grow with the upstream's latency.
  */
-import { type CfnElement, Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, type RemovalPolicy, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CfnAuthorizer, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -22,13 +22,12 @@ import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { routingRoutes } from '../../shared/route-groups/routing';
 import { sessionsRoutes } from '../../shared/route-groups/sessions';
+import { DATA_PLANE_TAG } from '../data-plane-tag';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { grantTableActions } from './table-grants';
 
 type MakeFunction = (name: string, entry: string, environment: Record<string, string>, timeout?: Duration) => IFunction;
 
-/** The tag the emulator finds the data-plane API by (infra/local/emulator/template.ts). */
-export const DATA_PLANE_TAG = { key: 'gw:role', value: 'data-plane' } as const;
 /** The header the data plane's authorizer reads the key from. */
 const KEY_HEADER = 'Authorization';
 
@@ -56,7 +55,11 @@ export class DataPlane extends Construct {
     const region = Stack.of(this).region;
     this.api = new HttpApi(this, 'Api', { apiName: props.apiName, createDefaultStage: false });
     Tags.of(this.api).add(DATA_PLANE_TAG.key, DATA_PLANE_TAG.value);
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: props.removalPolicy, encryptionKey: props.encryptionKey });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.THREE_MONTHS,
+      removalPolicy: props.removalPolicy,
+      encryptionKey: props.encryptionKey,
+    });
     new HttpStage(this, 'Stage', {
       httpApi: this.api,
       stageName: '$default',
@@ -121,9 +124,11 @@ export class DataPlane extends Construct {
         resources: [`${apiArn}/routes`, `${apiArn}/routes/*`, `${apiArn}/integrations`, `${apiArn}/integrations/*`],
       }),
     );
+    // As cdk-nag writes the resource: an unresolved region is its pseudo parameter.
+    const nagRegion = Token.isUnresolved(region) ? '<AWS::Region>' : region;
     for (const kind of ['routes', 'integrations'])
       Validations.of(this.reconciler.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${region}::/apis/<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>/${kind}/*]`,
+        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${nagRegion}::/apis/<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>/${kind}/*]`,
         reason: `API Gateway names each of the data-plane API's ${kind} by an id it makes when the reconciler creates one; the wildcard covers that one API's ${kind} only.`,
       });
     const { written } = STREAM_CONSUMERS.dataPlane;
@@ -133,7 +138,9 @@ export class DataPlane extends Construct {
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
         retryAttempts: 2,
-        filters: [FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } })],
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
+        ],
       }),
     );
     new Rule(this, 'Repair', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new FunctionTarget(this.reconciler)] });

@@ -3,6 +3,7 @@
  * (docs/operating/emulator.md). Routes, functions, environments, timeouts and IAM policies come
  * from the template, not from the route table; each function runs its bundle on Lambda's Node.
  */
+import { createDataPlane } from './emulator/data-plane';
 import { createGateway } from './emulator/gateway';
 import { flag, parseArgs, settings, templateFor } from './emulator/cli';
 import { startEmulator } from './emulator/stage';
@@ -29,11 +30,30 @@ async function main() {
     site: { owns: isConsolePath, serve: consoleOnDemand({ log }).serve },
   });
 
+  // -c dataPlane=on: the data-plane API on its own port, and its scheduled reconciler run every
+  // SCHEDULE_SECONDS (no stream feeds the emulated functions, so the schedule stands in for it).
+  const dp = emulator.dataPlane;
+  const dataPlaneServer = dp
+    ? createDataPlane({ state: dp.state, authorizers: dp.authorizers, invoke: emulator.invoke, executeApiArn: stage.executeApiArn })
+    : undefined;
+  const every = Math.max(1, Number(process.env.SCHEDULE_SECONDS) || 2) * 1000;
+  const timers = (dp?.scheduled ?? []).map((fn) => {
+    let running = false;
+    return setInterval(() => {
+      if (running) return;
+      running = true;
+      emulator.invoke(fn, { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }).finally(() => (running = false));
+    }, every);
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
+    for (const t of timers) clearInterval(t);
+    dataPlaneServer?.close();
+    dataPlaneServer?.closeAllConnections();
     server.close();
     server.closeAllConnections();
     await emulator.stop();
@@ -42,6 +62,8 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
+  const dataPlanePort = Number(process.env.DATA_PLANE_PORT) || s.port + 1;
+  if (dataPlaneServer) await new Promise<void>((r) => dataPlaneServer.listen(dataPlanePort, s.host, r));
   server.listen(s.port, s.host, () => {
     const url = `http://${s.host}:${s.port}`;
     const nodes = [...emulator.nodes.entries()].map(([rt, n]) => `${rt} on node ${n.version}`).join(', ');
@@ -54,6 +76,11 @@ async function main() {
         `  storage      ${emulator.storage}, table${stage.tables.length === 1 ? '' : 's'} ${stage.tables.map((t) => t.name).join(', ')}`,
         `  IAM          each function's template policy, checked on every DynamoDB and Secrets Manager call`,
         `  console      ${url}/console/ (console/dist, built on its first request when missing or stale)`,
+        ...(dp
+          ? [
+              `  data plane   http://${s.host}:${dataPlanePort} (API ${dp.apiId}, reconciled every ${every / 1000} s by ${dp.scheduled.join(', ') || 'nothing'})`,
+            ]
+          : []),
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),
         ...stage.warnings.map((w) => `  note         ${w}`),
       ].join('\n'),

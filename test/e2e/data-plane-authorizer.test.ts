@@ -31,7 +31,12 @@ suite('the authorizer of the data-plane API', () => {
     const books = uid('books');
     const admin = uid('admin');
     for (const id of [books, admin]) {
-      const r = await s.gw('POST', '/gw/apis', { api_id: id, name: id, org_id: t.orgId, proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' } });
+      const r = await s.gw('POST', '/gw/apis', {
+        api_id: id,
+        name: id,
+        org_id: t.orgId,
+        proxy: { listen_path: `/${id}/`, target_url: 'http://upstream.example' },
+      });
       expect(r.status, r.text).toBe(200);
     }
     const { key, hash } = await makeKey(s, {

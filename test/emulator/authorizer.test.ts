@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_API_ID } from '../../infra/constructs/gateway-authorizer';
 import { readCloudStage } from '../../infra/local/emulator/template';
-import { cloudAssembly } from '../support/assembly';
+import { cloudAssembly, FULL_CONTEXT } from '../support/assembly';
 import { makeKey, rightsFor } from '../support/fixtures';
 import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/stage';
 
@@ -17,9 +17,9 @@ const AUTHORIZER = 'demoAuthorizer';
 let s: EmulatedStage;
 let orgId: string;
 let template: string;
-// A synth of its own (-c demo=on) with bundling: on a loaded 2-core machine it has taken over 15 minutes.
+// A synth of its own (-c demo=on -c dataPlane=on, shared with data-plane.test.ts) with bundling.
 beforeAll(async () => {
-  template = (await cloudAssembly({ demo: 'on' })).template;
+  template = (await cloudAssembly(FULL_CONTEXT)).template;
   s = await startEmulatedStage(template);
   orgId = (await s.tenant()).orgId;
   const api = await s.gw('POST', '/gw/apis', {

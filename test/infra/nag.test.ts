@@ -23,7 +23,7 @@ function acknowledgedAt(root: IConstruct): Array<{ construct: IConstruct; ids: s
 }
 
 /** Each stage as it is by default, and one with every option on. */
-const CONFIGS: Array<Record<string, string>> = [...STAGES.map((stage) => ({ stage })), { stage: 'prod', cmk: 'on', edge: 'on' }];
+const CONFIGS: Array<Record<string, string>> = [...STAGES.map((stage) => ({ stage })), { stage: 'prod', cmk: 'on', edge: 'on', dataPlane: 'on' }];
 
 describe.each(CONFIGS)('cdk-nag AwsSolutions, %j', (context) => {
   it('finds nothing unacknowledged', () => {

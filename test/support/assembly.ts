@@ -39,6 +39,12 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** The stack synthesized from the sources; with `context`, as `cdk synth -c key=value` (demo=on), in a folder of its own. */
+/**
+ * The stack with every optional part the emulator's tests serve: the authorizer demo (-c demo=on)
+ * and the managed data plane (-c dataPlane=on), in one synth they share.
+ */
+export const FULL_CONTEXT = { demo: 'on', dataPlane: 'on' } as const;
+
 export function cloudAssembly(context: Record<string, string> = {}): Promise<Assembly> {
   const dir = assemblyFor(context, DIR);
   const record = join(dir, 'test-synth.json');

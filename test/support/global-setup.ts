@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal } from '../../infra/local/dynamodb-local';
-import { cloudAssembly } from './assembly';
+import { cloudAssembly, FULL_CONTEXT } from './assembly';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,11 +44,11 @@ export default async function setup(project: TestProject) {
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
   const whole = filters.length === 0;
   const stack = whole || process.env.STAGE === 'emulator' || filters.some((f) => /emulator|infra/.test(f));
-  // The demo stack (-c demo=on) only test/emulator/authorizer.test.ts reads: built right after.
+  // The stack with the demo and the data plane (FULL_CONTEXT), which test/emulator/authorizer.test.ts and data-plane.test.ts read: built right after.
   const demo = whole || filters.some((f) => /emulator/.test(f));
   const building = stack
     ? cloudAssembly()
-        .then(() => (demo ? cloudAssembly({ demo: 'on' }) : undefined))
+        .then(() => (demo ? cloudAssembly(FULL_CONTEXT) : undefined))
         .catch(() => undefined)
     : undefined;
   return async () => {

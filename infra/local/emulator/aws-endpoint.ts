@@ -174,7 +174,14 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
           if (verdict !== 'allowed') opts.onDenied({ function: who.name, action, resource, reason: verdict });
           return verdict === 'allowed';
         };
-        const request = { method: req.method ?? 'GET', url: req.url ?? '/', body, region: opts.region, allowed, stateOf: (id: string) => opts.dataPlanes?.get(id) };
+        const request = {
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          body,
+          region: opts.region,
+          allowed,
+          stateOf: (id: string) => opts.dataPlanes?.get(id),
+        };
         return void controlPlane(request, res);
       }
       if (isDynamo) return dynamodb(req, res, body, who, operation);

@@ -22,6 +22,7 @@ import { startDynamoLocal, type DynamoLocal } from '../dynamodb-local';
 import { ESBUILD_TARGET } from '../../runtime';
 import { startAwsEndpoint, type AwsEndpoint, type Denial, type Identity } from './aws-endpoint';
 import { lambdaNode, type LambdaNode } from './lambda-node';
+import { DataPlaneState } from './data-plane-state';
 import { FunctionRuntime, type Outcome } from './runtime';
 import { clearValue, resolveDynamicReferences, secretValues } from './secrets';
 import { readCloudStage, type CloudStage, type EmulatedFunction, type EmulatedTable } from './template';
@@ -55,6 +56,11 @@ export interface Emulator {
   denials: Denial[];
   runtimes: Map<string, FunctionRuntime>;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
+  /**
+   * The data-plane API (-c dataPlane=on): its routes and integrations as the reconciler left them,
+   * its authorizers, and the functions its scheduled rules run.
+   */
+  dataPlane?: NonNullable<CloudStage['dataPlane']> & { state: DataPlaneState };
   stop(): Promise<void>;
 }
 
@@ -127,6 +133,7 @@ export function lambdaVariables(
     PATH: '/usr/local/bin:/usr/bin:/bin',
     AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
+    AWS_ENDPOINT_URL_APIGATEWAYV2: awsEndpoint,
   };
 }
 
@@ -159,7 +166,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     fns.map((f) => [credentials.get(f.logicalId)!.key, { name: f.name, logicalId: f.logicalId, roleId: f.roleId, statements: f.statements }]),
   );
   const denials: Denial[] = [];
+  const dataPlane = stage.dataPlane ? { ...stage.dataPlane, state: new DataPlaneState() } : undefined;
   const endpoint: AwsEndpoint = await startAwsEndpoint({
+    dataPlanes: new Map(dataPlane ? [[dataPlane.apiId, dataPlane.state]] : []),
     dynamodbEndpoint: dynamoEndpoint,
     identities,
     secrets: new Map(stage.secrets.map((s) => [s.arn, { name: s.logicalId, value: values.get(s.arn)! }])),
@@ -197,6 +206,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     denials,
     runtimes,
     invoke: (functionId, event) => runtimes.get(functionId)!.invoke(event),
+    ...(dataPlane ? { dataPlane } : {}),
     async stop() {
       for (const r of runtimes.values()) r.stop();
       await endpoint.close();

@@ -10,6 +10,7 @@ import { Intrinsics, isTable, type CfnResource, type CfnTemplate, type LocalAcco
 import { toStatement, type Statement } from './iam';
 import { mergeNestedStacks } from './nested';
 import { ROUTE_FUNCTIONS_METADATA } from '../../route-functions-metadata';
+import { DATA_PLANE_TAG } from '../../data-plane-tag';
 
 export interface EmulatedFunction {
   logicalId: string;
@@ -84,6 +85,11 @@ export interface CloudStage {
    * (edge=on: X-Origin-Verify); values may hold Secrets Manager dynamic references.
    */
   edgeHeaders: Record<string, string>;
+  /**
+   * The data-plane HTTP API (-c dataPlane=on): its id (its logical id), its authorizers by id, and
+   * the functions that scheduled rules run (emulated at a short interval, as no stream feeds them).
+   */
+  dataPlane?: { apiId: string; authorizers: Map<string, EmulatedAuthorizer>; scheduled: string[] };
   intrinsics: Intrinsics;
   /** What the emulator could not model exactly, said once at start. */
   warnings: string[];
@@ -231,7 +237,16 @@ function readAuthorizer(
   const type = route.Properties?.AuthorizationType ?? 'NONE';
   if (type === 'NONE') return {};
   if (type !== 'CUSTOM') return { problem: `authorization ${type} is not emulated` };
-  const id = route.Properties?.AuthorizerId?.Ref as string | undefined;
+  return authorizerById(t, route.Properties?.AuthorizerId?.Ref as string | undefined, x, functions);
+}
+
+/** An AWS::ApiGatewayV2::Authorizer of the template, as the emulator runs it, or why it cannot. */
+function authorizerById(
+  t: CfnTemplate,
+  id: string | undefined,
+  x: Intrinsics,
+  functions: Map<string, EmulatedFunction>,
+): { authorizer?: EmulatedAuthorizer; problem?: string } {
   const a = id ? t.Resources[id] : undefined;
   if (!id || a?.Type !== 'AWS::ApiGatewayV2::Authorizer') return { problem: 'its AuthorizerId names no authorizer of this template' };
   const p = a.Properties ?? {};
@@ -257,6 +272,38 @@ function readAuthorizer(
       ttlSeconds: Number(p.AuthorizerResultTtlInSeconds ?? 0),
     },
   };
+}
+
+/** Whether an HTTP API carries the data-plane tag (infra/constructs/data-plane.ts). */
+function isDataPlane(api: CfnResource): boolean {
+  const tags = api.Properties?.Tags;
+  const value = Array.isArray(tags) ? tags.find((t: { Key?: string }) => t.Key === DATA_PLANE_TAG.key)?.Value : tags?.[DATA_PLANE_TAG.key];
+  return value === DATA_PLANE_TAG.value;
+}
+
+/**
+ * The data-plane API (-c dataPlane=on): its id and authorizers, which the reconciler's routes name,
+ * and the functions scheduled rules run (the reconciler's repair pass).
+ */
+function readDataPlane(t: CfnTemplate, x: Intrinsics, functions: Map<string, EmulatedFunction>, warnings: string[]): CloudStage['dataPlane'] {
+  const api = byType(t, 'AWS::ApiGatewayV2::Api').find(([, a]) => isDataPlane(a));
+  if (!api) return undefined;
+  const authorizers = new Map<string, EmulatedAuthorizer>();
+  for (const [id, a] of byType(t, 'AWS::ApiGatewayV2::Authorizer')) {
+    if (a.Properties?.ApiId?.Ref !== api[0]) continue;
+    const { authorizer, problem } = authorizerById(t, id, x, functions);
+    if (authorizer) authorizers.set(id, authorizer);
+    else warnings.push(`data-plane authorizer ${id}: ${problem}`);
+  }
+  const scheduled: string[] = [];
+  for (const [, rule] of byType(t, 'AWS::Events::Rule')) {
+    if (!rule.Properties?.ScheduleExpression) continue;
+    for (const target of rule.Properties?.Targets ?? []) {
+      const fn = target?.Arn?.['Fn::GetAtt']?.[0];
+      if (typeof fn === 'string' && functions.has(fn)) scheduled.push(fn);
+    }
+  }
+  return { apiId: api[0], authorizers, scheduled };
 }
 
 /** Whether a template value is the secret's ARN or a dynamic reference to its value (`{{resolve:secretsmanager:...}}`). */
@@ -325,7 +372,7 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
   for (const [id, r] of byType(template, 'AWS::Lambda::Function')) functions.set(id, readFunction(template, id, r, x, templateDir, { warnings, managed }));
   for (const [name, count] of managed) warnings.push(`managed policy ${name} (${count} functions) is not evaluated`);
 
-  const apis = byType(template, 'AWS::ApiGatewayV2::Api').filter(([, a]) => (a.Properties?.ProtocolType ?? 'HTTP') === 'HTTP');
+  const apis = byType(template, 'AWS::ApiGatewayV2::Api').filter(([, a]) => (a.Properties?.ProtocolType ?? 'HTTP') === 'HTTP' && !isDataPlane(a));
   if (apis.length > 1) warnings.push(`${apis.length} HTTP APIs in the template; serving ${apis[0]![0]} only`);
   const apiId = apis[0]?.[0];
   const routes: EmulatedRoute[] = [];
@@ -387,6 +434,7 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
     tables,
     secrets,
     edgeHeaders: edgeHeaders(template, apiId, x, warnings),
+    dataPlane: readDataPlane(template, x, functions, warnings),
     intrinsics: x,
     warnings,
   };
