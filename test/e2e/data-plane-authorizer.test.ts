@@ -6,7 +6,7 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../shared/services/authorizer';
-import { makeKey, rightsFor, uid } from '../support/fixtures';
+import { makeKey, uid } from '../support/fixtures';
 import { useStage, useTenants } from '../support/file-stage';
 import { onEmulator } from '../support/stage';
 
