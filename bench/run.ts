@@ -30,6 +30,7 @@ import { gateways } from './scenarios/gateways';
 import { authorizer } from './scenarios/authorizer';
 import { allowedUrls } from './scenarios/allowed-urls';
 import { nginxRouting } from './scenarios/nginx-routing';
+import { dataPlane } from './scenarios/data-plane';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -70,6 +71,7 @@ const KNOWN_SCENARIOS = [
   'lambda authorizer',
   'allowed_urls',
   'definitions on nginx',
+  'definitions on the data plane (emulator)',
 ];
 
 /**
@@ -161,6 +163,7 @@ async function main() {
       ['authorizer', () => authorizer(ctx)],
       ['allowed-urls', () => allowedUrls(ctx)],
       ['nginx-routing', () => nginxRouting(ctx)],
+      ['data-plane', () => dataPlane()],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {
