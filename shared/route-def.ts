@@ -188,7 +188,7 @@ export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): 
   return r.orgLimit ?? (r.access === 'write' ? 'writes' : 'reads');
 }
 
-/** What reading the caller's organisation standing sends (every dashboard route: shared/services/org-standing.ts). */
+/** What reading the caller's organisation standing sends (every dashboard route: shared/services/org-limits.ts). */
 export const ORG_STANDING_TABLE_ACCESS = { action: 'GetItem', entity: 'org' } as const;
 
 /** What spending a route's organisation limit sends to the table: one UpdateItem of the window's counter. */

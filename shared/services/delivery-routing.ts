@@ -24,7 +24,7 @@ import { errorField, logger } from '../observability/logger';
 import { METRIC, milliseconds } from '../observability/metrics';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './session-cache';
-import { orgStandingOf } from './org-standing';
+import { orgStandingOf } from './org-limits';
 
 /** Deliveries made side by side for one record. */
 const ROUTING_WRITES_IN_FLIGHT = 25;

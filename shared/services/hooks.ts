@@ -21,7 +21,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Hook, HookInput } from '../schemas/hooks';
 import { serviceKey } from '../secrets';
 import { writeVersioned } from '../store/db/versioned-write';
-import { orgHooksMax } from './org-standing';
+import { orgHooksMax } from './org-limits';
 import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, removeHook, saveHook, saveSigningSecret } from '../store/hooks';
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;

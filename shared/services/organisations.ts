@@ -7,7 +7,7 @@ import type { PageQuery } from '../schemas/common';
 import type { Organisation, OrganisationInput } from '../schemas/organisations';
 import { insertOrganisation, loadOrganisation, loadOrganisationPage, saveOrganisation } from '../store/organisations';
 import { writeVersioned } from '../store/db/versioned-write';
-import { forgetOrgStanding } from './org-standing';
+import { forgetOrgStanding } from './org-limits';
 
 /** Creates an organisation under the body's id, or a new database id; a taken id is 409. */
 export async function createOrganisation(input: OrganisationInput): Promise<Organisation> {
@@ -31,7 +31,7 @@ export async function getOrganisation(orgId: string): Promise<{ result: Organisa
 
 /**
  * PUT /admin/organisations/{orgID}: replaces the body; id and created_at stay. `active` and
- * `limits` take effect at once in this process and within CACHE_SECONDS everywhere (org-standing.ts).
+ * `limits` take effect at once in this process and within CACHE_SECONDS everywhere (org-limits.ts).
  * 404 unknown, 412 stale If-Match, 400 a body id other than the path's.
  */
 export function replaceOrganisation(orgId: string, input: OrganisationInput, ifMatch: IfMatch | undefined): Promise<Organisation> {

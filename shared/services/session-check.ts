@@ -16,7 +16,7 @@ import { loadKeySession, refundKeyQuota, spendKeyQuota } from '../store/keys';
 import { loadOrgSession, spendOrgQuota } from '../store/org-sessions';
 import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
-import { orgStandingOf } from './org-standing';
+import { orgStandingOf } from './org-limits';
 import { count, countBy, METRIC } from '../observability/metrics';
 
 /** What a check is asked: the key, the API and (for the key's path rules) the request's path and method. */
@@ -57,7 +57,7 @@ async function sessionOf(hash: string): Promise<CachedSession | undefined> {
   if (cached) return cached;
   const stored = await loadKeySession(hash);
   if (!stored) return undefined;
-  // The organisation's standing is read beside them (kept by org-standing.ts), so the check below finds it.
+  // The organisation's standing is read beside them (kept by org-limits.ts), so the check below finds it.
   const [session, org] = await Promise.all([
     effectiveSession(stored),
     stored.org_id ? loadOrgSession(stored.org_id) : undefined,

@@ -5,7 +5,7 @@ import { secretEquals } from '../../lib/hashing';
 import type { Group, RouteDef } from '../../route-def';
 import { acceptedSecrets } from '../../secrets';
 import { activeOwnerOf } from '../../services/credentials';
-import { assertOrgActive } from '../../services/org-standing';
+import { assertOrgActive } from '../../services/org-limits';
 import type { HttpMiddleware, Principal } from './state';
 
 const ACCESS_KEY = /^[A-Za-z0-9._~+/=-]{1,256}$/;
