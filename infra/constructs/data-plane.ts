@@ -106,7 +106,7 @@ export class DataPlane extends Construct {
 
     this.reconciler = props.makeFunction(
       'dataPlaneReconciler',
-      'functions/data-plane/reconcile.ts',
+      'functions/routing/data-plane-reconcile.ts',
       { DATA_PLANE_API_ID: this.api.apiId, DATA_PLANE_AUTHORIZER_ID: authorizer.ref, DATA_PLANE_GATEWAY_ID: `api-gateway-${props.apiName}`.slice(0, 64) },
       Duration.minutes(5),
     );

@@ -12,9 +12,13 @@ import { orgLimitOf, permissionOf } from '../../shared/route-def';
 import { routeGroups, routeList, routes } from '../../shared/routes';
 import { END, ROUTES_DOCUMENT, routesMarkdown, sectionOf, START } from '../../scripts/routes-table';
 
-/** Handler files that are no route of the table: the HTTP API's $default route and the webhook pipeline's consumers. */
+/**
+ * Handler files that are no route of the table: the HTTP API's $default route, the webhook
+ * pipeline's consumers, the audit trail's, and the data plane's authorizer and reconciler.
+ */
 const NOT_IN_TABLE = [
   'functions/system/fallback.ts',
+  'functions/routing/data-plane-reconcile.ts',
   'functions/sessions/authorizer.ts',
   'functions/hooks/change-feed.ts',
   'functions/hooks/attempt-queue.ts',
