@@ -31,7 +31,15 @@ export async function dataPlane(): Promise<Row[]> {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), DATA_PLANE_PORT: String(dataPort), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_SECRET: ADMIN, SCHEDULE_SECONDS: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_PLANE_PORT: String(dataPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_SECRET: ADMIN,
+      SCHEDULE_SECONDS: '1',
+    },
   });
   const log: string[] = [];
   for (const out of [child.stdout!, child.stderr!]) createInterface({ input: out }).on('line', (l) => log.push(l));
@@ -67,7 +75,14 @@ export async function dataPlane(): Promise<Row[]> {
     const max = round(percentile(times, 100), 0);
     const detail = { changes: CHANGES, schedule_seconds: 1, p50_ms: p50, max_ms: max, samples_ms: times.map((t) => Math.round(t)).join(' ') };
     return [
-      { scenario: SCENARIO, measured: 'write to first request served, p50 (reconciler every 1 s)', value: p50, target: 'ms; within 5 s', pass: p50 <= 5000, detail },
+      {
+        scenario: SCENARIO,
+        measured: 'write to first request served, p50 (reconciler every 1 s)',
+        value: p50,
+        target: 'ms; within 5 s',
+        pass: p50 <= 5000,
+        detail,
+      },
       { scenario: SCENARIO, measured: 'write to first request served, max of 20', value: max, target: '<= 5000 ms', pass: max <= 5000, detail },
     ];
   } finally {

@@ -126,10 +126,13 @@ export class DataPlane extends Construct {
     );
     // As cdk-nag writes the resource: an unresolved region is its pseudo parameter.
     const nagRegion = Token.isUnresolved(region) ? '<AWS::Region>' : region;
+    const nagApi = `<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>`;
     for (const kind of ['routes', 'integrations'])
       Validations.of(this.reconciler.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${nagRegion}::/apis/<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>/${kind}/*]`,
-        reason: `API Gateway names each of the data-plane API's ${kind} by an id it makes when the reconciler creates one; the wildcard covers that one API's ${kind} only.`,
+        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${nagRegion}::/apis/${nagApi}/${kind}/*]`,
+        reason:
+          `API Gateway names each of the data-plane API's ${kind} by an id it makes when the reconciler creates one; ` +
+          `the wildcard covers that one API's ${kind} only.`,
       });
     const { written } = STREAM_CONSUMERS.dataPlane;
     this.reconciler.addEventSource(

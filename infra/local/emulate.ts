@@ -78,7 +78,8 @@ async function main() {
         `  console      ${url}/console/ (console/dist, built on its first request when missing or stale)`,
         ...(dp
           ? [
-              `  data plane   http://${s.host}:${dataPlanePort} (API ${dp.apiId}, reconciled every ${every / 1000} s by ${dp.scheduled.join(', ') || 'nothing'})`,
+              `  data plane   http://${s.host}:${dataPlanePort} (API ${dp.apiId}, ` +
+                `reconciled every ${every / 1000} s by ${dp.scheduled.join(', ') || 'nothing'})`,
             ]
           : []),
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),

@@ -8,7 +8,9 @@
  * the same state; the change feed triggers a run on every change of a definition or grant, and a
  * periodic run repairs drift made by hand.
  */
+import { config } from '../config';
 import { planDataPlane, type DataPlaneApi, type RouteWrite } from '../domain/apigw-plan';
+import { sdkDataPlane } from '../net/apigw-data-plane';
 import { errorField, logger } from '../observability/logger';
 import { reportGateway } from './gateway-reports';
 import { routingTable } from './routing';
@@ -69,4 +71,11 @@ export async function reconcileDataPlane(api: DataPlaneApi, target: DataPlaneTar
     await reportGateway(target.gatewayId, { kind: 'api-gateway', ...served, failures, last_error: message.slice(0, 2000), skipped: [] }).catch(() => undefined);
     throw e;
   }
+}
+
+/** The deployed reconciler's run (functions/routing/data-plane-reconcile.ts): the data-plane API its settings name, through the SDK. */
+export function reconcileConfiguredDataPlane(): Promise<ReconcileResult> {
+  const { apiId, authorizerId, gatewayId } = config().dataPlane;
+  if (!apiId || !authorizerId) throw new Error('DATA_PLANE_API_ID and DATA_PLANE_AUTHORIZER_ID must be set');
+  return reconcileDataPlane(sdkDataPlane(apiId), { gatewayId, host: '', authorizerId });
 }

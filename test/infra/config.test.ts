@@ -24,6 +24,7 @@ describe('stage settings', () => {
       alarms: { functionErrors: 1, functionThrottles: 1, api5xxPercent: 1, checkP99Ms: 500, tableThrottles: 1, tableSystemErrors: 1 },
       cmk: false,
       demo: false,
+      dataPlane: false,
       edge: undefined,
     });
   });
