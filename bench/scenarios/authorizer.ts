@@ -10,7 +10,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { cloudAssembly } from '../../test/support/assembly';
 import { DEMO_API_ID } from '../../infra/constructs/gateway-authorizer';
 import { authorizerEvent } from '../../infra/local/emulator/authorizer';
@@ -47,12 +47,13 @@ function costPerMillion(billedMs: number, memoryMb: number) {
 
 type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
 
-/** The demo template with the two yardsticks beside the authorizer, on its role; asset paths made absolute. */
+/**
+ * The demo template with the two yardsticks beside the authorizer, on its role, written into its
+ * own assembly: the nested stacks' templates and the assets it names stay where their relative
+ * paths point. `dir` is a scratch folder for the emulator's data.
+ */
 function withYardsticks(template: string, assets: { floor: string; sdkOnly: string }): { file: string; dir: string } {
   const t = JSON.parse(readFileSync(template, 'utf8')) as { Resources: Record<string, Resource> };
-  for (const r of Object.values(t.Resources)) {
-    if (r.Metadata?.['aws:asset:path']) r.Metadata['aws:asset:path'] = resolve(dirname(template), r.Metadata['aws:asset:path']);
-  }
   const auth = Object.values(t.Resources).find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.ROUTE_NAME === AUTHORIZER);
   if (!auth) throw new Error(`no ${AUTHORIZER} in ${template}: synthesize with -c demo=on`);
   const yardstick = (name: string, asset: string): Resource => ({
@@ -67,7 +68,7 @@ function withYardsticks(template: string, assets: { floor: string; sdkOnly: stri
   t.Resources.BenchUpdateOnly = yardstick('updateOnly', assets.floor);
   t.Resources.BenchSdkOnly = yardstick('sdkOnly', assets.sdkOnly);
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-authorizer-'));
-  const file = join(dir, 'demo.template.json');
+  const file = join(dirname(template), `bench-${basename(dir)}.template.json`);
   writeFileSync(file, JSON.stringify(t));
   return { file, dir };
 }
@@ -219,5 +220,6 @@ export async function authorizer(ctx: Ctx, opts = { warm: 300, runs: 5 }): Promi
   } finally {
     await emulator.stop();
     rmSync(copy.dir, { recursive: true, force: true });
+    rmSync(copy.file, { force: true });
   }
 }
