@@ -169,7 +169,12 @@ async function main() {
     for (const [name, step] of steps) {
       if (!want(name)) continue;
       const t0 = Date.now();
-      const got = await step();
+      // A scenario that fails is a failed row, not the end of the run: the others' rows are kept.
+      const got = await step().catch((e: unknown): Row[] => {
+        console.error(`${name} failed:`, e);
+        const error = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
+        return [{ scenario: name, measured: 'the scenario ran to its end', value: 0, target: 'runs', pass: false, detail: { error } }];
+      });
       rows.push(...got);
       console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
