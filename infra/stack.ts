@@ -4,7 +4,6 @@
  * One stack per stage (infra/config.ts): names, protection and capacity come from its settings.
  */
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, type HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, StreamViewType, TableV2, type CfnGlobalTable } from 'aws-cdk-lib/aws-dynamodb';
@@ -31,6 +30,7 @@ import { StageKey } from './constructs/stage-key';
 import { grantTableActions } from './constructs/table-grants';
 import { AuthorizerDemo, DEMO_API_ID } from './constructs/gateway-authorizer';
 import { DataPlane, RECONCILER_TABLE_ACTIONS } from './constructs/data-plane';
+import { accessLogFormat } from './constructs/access-log';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 
@@ -167,19 +167,7 @@ export class ManagementStack extends Stack {
       throttle: { rateLimit: config.throttle.other.rate, burstLimit: config.throttle.other.burst },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        // The route template, never the raw path: paths hold clear gateway keys
-        // (GET /gw/keys/<key>), and these logs outlive the stack.
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            method: '$context.httpMethod',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            latency: '$context.responseLatency',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
+        format: accessLogFormat(),
       },
     });
 

@@ -8,7 +8,6 @@
  * is in its path, so billed compute does not grow with the upstream's latency.
  */
 import { type CfnElement, Duration, type RemovalPolicy, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CfnAuthorizer, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -24,6 +23,7 @@ import { routingRoutes } from '../../shared/route-groups/routing';
 import { sessionsRoutes } from '../../shared/route-groups/sessions';
 import { DATA_PLANE_TAG } from '../data-plane-tag';
 import { STREAM_CONSUMERS } from '../stream-consumers';
+import { accessLogFormat } from './access-log';
 import { grantTableActions } from './table-grants';
 
 type MakeFunction = (name: string, entry: string, environment: Record<string, string>, timeout?: Duration) => IFunction;
@@ -66,19 +66,7 @@ export class DataPlane extends Construct {
       autoDeploy: true,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        // The route template, never the raw path or a header: keys travel in headers.
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            method: '$context.httpMethod',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            latency: '$context.responseLatency',
-            authorizerError: '$context.authorizer.error',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
+        format: accessLogFormat({ authorizerError: '$context.authorizer.error' }),
       },
     });
 

@@ -14,11 +14,11 @@ import { randomUUID } from 'node:crypto';
 import type { ApigwIntegration, ApigwRoute } from '../../../shared/domain/apigw-plan';
 import { toApiGatewayEvent } from '../event';
 import { authorizerRunner } from './authorizer';
+import { whenBodyRead } from './gateway';
 import type { DataPlaneState } from './data-plane-state';
 import type { Outcome } from './runtime';
 import type { EmulatedAuthorizer } from './template';
 
-const REQUEST_LIMIT = 10 * 1024 * 1024;
 /** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 
@@ -71,24 +71,17 @@ const json = (status: number, message: string) => ({ status, headers: { 'content
 export function createDataPlane(opts: DataPlaneOptions): Server {
   const authorizers = authorizerRunner({ executeApiArn: opts.executeApiArn, invoke: opts.invoke });
   return createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= REQUEST_LIMIT) chunks.push(c);
-    });
-    req.on('end', async () => {
+    whenBodyRead(req, async (body) => {
       const requestId = randomUUID();
       const reply = (a: { status: number; headers: Record<string, string | string[]>; body: Buffer }) => {
         res.writeHead(a.status, { ...a.headers, 'content-length': String(a.body.length), 'apigw-requestid': requestId });
         res.end(a.body);
       };
-      if (size > REQUEST_LIMIT) return reply(json(413, 'Request Entity Too Large'));
+      if (!body) return reply(json(413, 'Request Entity Too Large'));
       const url = new URL(req.url ?? '/', 'http://local');
       const hit = matchRoute(await opts.state.routes(), url.pathname);
       const integration = hit && opts.state.integrationMap.get(String(hit.route.Target).replace(/^integrations\//, ''));
       if (!hit || !integration) return reply(json(404, 'Not Found'));
-      const body = Buffer.concat(chunks);
       if (hit.route.AuthorizationType === 'CUSTOM') {
         const authorizer = opts.authorizers.get(hit.route.AuthorizerId ?? '');
         if (!authorizer) return reply(json(500, 'Internal Server Error'));

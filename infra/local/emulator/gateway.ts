@@ -66,6 +66,17 @@ export interface GatewayOptions {
   site?: { owns(pathname: string): boolean; serve(req: IncomingMessage, res: ServerResponse): void };
 }
 
+/** The request's body once it has all arrived; undefined past HTTP API's 10 MB (read to its end, kept no further). */
+export function whenBodyRead(req: IncomingMessage, done: (body: Buffer | undefined) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size <= REQUEST_LIMIT) chunks.push(c);
+  });
+  req.on('end', () => done(size > REQUEST_LIMIT ? undefined : Buffer.concat(chunks)));
+}
+
 /** With a Content-Length, as API Gateway answers (writeHead alone would chunk the answer). */
 function write(res: ServerResponse, a: HttpAnswer, requestId: string): void {
   res.writeHead(a.statusCode, { ...a.headers, 'content-length': String(a.body.length), 'apigw-requestid': requestId });
@@ -77,17 +88,11 @@ export function createGateway(opts: GatewayOptions): Server {
   const authorizers = authorizerRunner({ executeApiArn: opts.executeApiArn ?? 'arn:aws:execute-api:us-east-1:000000000000:local', invoke: opts.invoke });
   return createServer((req, res) => {
     if (opts.site?.owns(new URL(req.url ?? '/', 'http://local').pathname)) return opts.site.serve(req, res);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= REQUEST_LIMIT) chunks.push(c);
-    });
-    req.on('end', async () => {
+    whenBodyRead(req, async (raw) => {
       const requestId = randomUUID();
       const url = new URL(req.url ?? '/', 'http://local');
       const method = (req.method ?? 'GET').toUpperCase();
-      if (size > REQUEST_LIMIT) {
+      if (!raw) {
         return write(
           res,
           { statusCode: 413, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Request Entity Too Large"}') },
@@ -98,7 +103,7 @@ export function createGateway(opts: GatewayOptions): Server {
       const functionId = hit?.route.functionId ?? opts.defaultFunction;
       if (!functionId)
         return write(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Not Found"}') }, requestId);
-      const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
+      const body = raw.length ? raw.toString('utf8') : undefined;
       // Like CloudFront, replacing any value the client sent under the same name.
       for (const [name, value] of Object.entries(opts.addHeaders ?? {})) req.headers[name.toLowerCase()] = value;
       const event = toApiGatewayEvent(req, url, body, { routeKey: hit?.route.routeKey ?? '$default', pathParameters: hit?.params ?? {} });

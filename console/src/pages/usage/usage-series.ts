@@ -1,14 +1,11 @@
 /** What the usage charts draw from the answer's rows: counts per period, and latency where a period had requests. */
+import type { Answer } from '../../api/paths';
 import type { Series } from './usage-chart';
 
-export interface UsageRow {
-  hits: number;
-  success: number;
-  error: number;
-  latency_avg: number;
-  latency_max: number;
-  upstream_latency_avg: number;
-}
+type UsageRow = Pick<
+  Answer<'/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}', 'get'>['data'][number],
+  'hits' | 'success' | 'error' | 'latency_avg' | 'latency_max' | 'upstream_latency_avg'
+>;
 
 export function usageSeries(rows: readonly UsageRow[]): { requests: Series[]; latency: Series[] } {
   // The service answers 0 for the latency of a period without requests; it was not measured.
