@@ -66,7 +66,7 @@ export async function dataPlane(): Promise<Row[]> {
         const r = await fetch(`http://127.0.0.1:${dataPort}/${apiId}/x`);
         await r.arrayBuffer();
         if (r.status !== 404) break;
-        if (performance.now() - t0 > 30_000) throw new Error(`${apiId} was not served within 30 s`);
+        if (performance.now() - t0 > 30_000) throw new Error(`${apiId} was not served within 30 s; the emulator's last lines:\n${log.slice(-15).join('\n')}`);
         await new Promise((res) => setTimeout(res, 20));
       }
       times.push(performance.now() - t0);
