@@ -111,8 +111,8 @@ function writeReport(dir: string, machine: Machine, all: StoredRow[], keptSome: 
   const md = [
     '# Benchmarks',
     '',
-    `Last run: \`${machine.command}\` on ${machine.date} (${machine.seconds} s): ${machine.cpus}, ` +
-      `${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}, load average ${machine.load}.`,
+    `Last run: \`${machine.command}\` on ${machine.date} (${machine.seconds} s),`,
+    `on ${machine.cpus}, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}, load average ${machine.load}.`,
     keptSome ? "Rows of scenarios that run did not measure are kept from earlier runs; each one's date and command are in its details." : '',
     'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
     '',
