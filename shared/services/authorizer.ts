@@ -13,10 +13,9 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config';
 import { pathUnder } from '../domain/forwarded-request';
-import { servingClaim } from '../domain/listen-paths';
 import { decidedPath } from '../domain/request-path';
 import { TtlCache } from '../lib/ttl-cache';
-import { claimsAt } from '../store/listen-claims';
+import { loadServingClaim } from '../store/listen-claims';
 import { decide } from './session-check';
 
 export type AuthorizerContext = { api_id: string; key_hash: string; org_id: string; quota_remaining: number; quota_renews: number };
@@ -34,8 +33,7 @@ async function apiOfRoute(routeKey: string | undefined): Promise<{ apiId: string
   const listenPath = m[1] || '/';
   const hit = routeApis.get(listenPath);
   if (hit) return { apiId: hit, listenPath };
-  const { holders, hostOrg } = await claimsAt('', [{ domain: '', path: listenPath }]);
-  const best = servingClaim({ host: '', hostOrg }, [listenPath], holders);
+  const best = await loadServingClaim('', [listenPath]);
   if (!best) return undefined;
   routeApis.set(listenPath, best.api_id);
   return { apiId: best.api_id, listenPath };

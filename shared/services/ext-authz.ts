@@ -8,11 +8,10 @@
 import { config } from '../config';
 import { DENIAL_STATUS } from '../domain/quota';
 import { forwardedRequest, listenPathCandidates, pathUnder } from '../domain/forwarded-request';
-import { servingClaim } from '../domain/listen-paths';
 import { TtlCache } from '../lib/ttl-cache';
 import { Refusal } from '../errors';
 import { loadApi } from '../store/apis';
-import { claimsAt } from '../store/listen-claims';
+import { loadServingClaim } from '../store/listen-claims';
 import { decide, rateHeadersOf, refusalMessage } from './session-check';
 
 interface FoundApi {
@@ -37,15 +36,9 @@ async function apiAt(host: string, path: string): Promise<FoundApi | undefined> 
   const hit = found.get(memo);
   if (hit) return hit;
   const candidates = listenPathCandidates(path);
-  const domains = host ? [host, ''] : [''];
-  const { holders, hostOrg } = await claimsAt(
+  const best = await loadServingClaim(
     host,
-    domains.flatMap((domain) => candidates.map((c) => ({ domain, path: c.listenPath }))),
-  );
-  const best = servingClaim(
-    { host, hostOrg },
     candidates.map((c) => c.listenPath),
-    holders,
   );
   if (!best) return undefined;
   const result = { apiId: best.api_id, apiPath: pathUnder(path, best.path) };

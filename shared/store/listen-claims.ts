@@ -24,6 +24,7 @@ import {
   nests,
   pathAndAncestors,
   sameClaim,
+  servingClaim,
   type ListenClaim,
 } from '../domain/listen-paths';
 import type { ApiRecord } from '../domain/api-records';
@@ -229,7 +230,7 @@ export interface ClaimHolder {
  * The claims among `candidates` that exist, and the organisation `host` is granted to (when it
  * is): one BatchGetItem of at most 100 keys, a few items.
  */
-export async function claimsAt(host: string, candidates: readonly ListenClaim[]): Promise<{ holders: ClaimHolder[]; hostOrg: string | undefined }> {
+async function claimsAt(host: string, candidates: readonly ListenClaim[]): Promise<{ holders: ClaimHolder[]; hostOrg: string | undefined }> {
   const keys = candidates.map((c) => claimKeys.marker(claimHashOf(c)));
   if (host) keys.push(domainKeys.grant(host));
   const items = await batchGet(keys, false, ['entity', 'api_id', 'org_id', 'domain', 'listen_path']);
@@ -238,6 +239,20 @@ export async function claimsAt(host: string, candidates: readonly ListenClaim[])
     .filter((i) => i !== grant)
     .map((i) => ({ domain: String(i.domain ?? ''), path: String(i.listen_path ?? ''), api_id: String(i.api_id), org_id: String(i.org_id ?? '') }));
   return { holders, hostOrg: grant ? String(grant.org_id) : undefined };
+}
+
+/**
+ * The claim that serves a request to `host` whose path could be under any of `listenPaths`
+ * (longest first), by the rules of contract §13: the claims on the host and on the shared hosts,
+ * and whom the host is granted to, in one read (claimsAt).
+ */
+export async function loadServingClaim(host: string, listenPaths: readonly string[]): Promise<ClaimHolder | undefined> {
+  const domains = host ? [host, ''] : [''];
+  const { holders, hostOrg } = await claimsAt(
+    host,
+    domains.flatMap((domain) => listenPaths.map((path) => ({ domain, path }))),
+  );
+  return servingClaim({ host, hostOrg }, listenPaths, holders);
 }
 
 /**
