@@ -3,6 +3,7 @@
  * Everything here loops over shared/routes.ts; handler files are named by string, never loaded.
  * One stack per stage (infra/config.ts): names, protection and capacity come from its settings.
  */
+import { DATA_PLANE_LISTEN_PATHS } from '../shared/config';
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, type HttpMethod, HttpStage, LogGroupLogDestination, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -192,6 +193,8 @@ export class ManagementStack extends Stack {
       if (r.group === 'dashboard' && config.upstreamAllowedHosts) environment.UPSTREAM_ALLOWED_HOSTS = config.upstreamAllowedHosts;
       const limit = orgLimitOf(r);
       if (limit) environment[ORG_LIMITS[limit].env] = String(config.orgLimits[limit]);
+      // The managed data plane serves a host from one HTTP API: a listen path past its route quota is refused at write time.
+      if (config.dataPlane && r.tableEntities?.includes('host_claims')) environment.DATA_PLANE_LISTEN_PATHS_MAX = String(DATA_PLANE_LISTEN_PATHS.default);
       const f = fn(r.name, r.entry, environment, r.nodeModules, undefined, home);
       // A dashboard read writes only its organisation limit's counter, and may write nothing else.
       const writesOnly = limit && r.access === 'read' ? [ORG_LIMIT_TABLE_ACCESS.entity] : undefined;

@@ -5,6 +5,9 @@
  * paths nesting with another organisation's there. The external authorization never chooses such
  * a claim where it breaks the rules (the outermost of a nesting keeps its traffic); this says which
  * APIs are affected. Exits 1 when any claim breaks them, so a deploy pipeline can stop on it.
+ * With `--count`, it also sets each host's count of listen paths (the managed data plane's bound,
+ * docs/operating/data-plane.md) to the claims stored there: once, when an installation whose APIs
+ * were written before the count existed turns the data plane on.
  *
  * Reads the table named by TABLE_NAME (default gw-management): in the cloud with the caller's AWS
  * credentials (it needs dynamodb:Scan on it, which no function of the stack has); locally with
@@ -14,6 +17,7 @@
 import { join, resolve } from 'node:path';
 import { resetConfig } from '../shared/config';
 import { claimViolations, type ClaimViolation } from '../shared/domain/listen-paths';
+import { recountHostClaims } from '../shared/store/host-claim-counts';
 import { scanClaimsAndGrants } from '../shared/store/listen-claims';
 import { startDynamoLocal, type DynamoLocal } from '../infra/local/dynamodb-local';
 
@@ -39,6 +43,12 @@ async function main(): Promise<number> {
     console.log(`${claims.length} listen claims, ${grants.size} granted domains in table ${env.TABLE_NAME}`);
     for (const v of violations) console.log(describe(v));
     console.log(violations.length ? `${violations.length} claims break the routing rules (contract §13)` : 'every claim keeps the routing rules');
+    if (process.argv.includes('--count')) {
+      const { set, moved } = await recountHostClaims(claims);
+      for (const [host, n] of set) console.log(`count set: ${host || '(shared)'} holds ${n} listen paths`);
+      for (const host of moved) console.log(`count not set: ${host || '(shared)'} changed while counting; run again`);
+      if (moved.length) return 1;
+    }
     return violations.length ? 1 : 0;
   } finally {
     await dynamo?.stop();

@@ -64,11 +64,15 @@ export interface Config {
    */
   authorizer: { apiId?: string; keyHeader: string };
   /**
-   * DATA_PLANE_API_ID, DATA_PLANE_AUTHORIZER_ID, DATA_PLANE_GATEWAY_ID (the reconciler,
-   * infra/constructs/data-plane.ts): the data-plane HTTP API it keeps equal to the routing table,
-   * the authorizer its keyed routes carry, and the id it reports under.
+   * DATA_PLANE_API_ID, DATA_PLANE_AUTHORIZER_ID, DATA_PLANE_AUTHORIZER_URI, DATA_PLANE_GATEWAY_ID
+   * (the reconciler, infra/constructs/data-plane.ts): the data-plane HTTP API it keeps equal to the
+   * routing table, the authorizer its keyed routes carry, the authorizer function's invocation URI
+   * (for the per-domain APIs' authorizers; unset: owned domains are not served), and the id it
+   * reports under. The data plane's authorizer reads DATA_PLANE_API_ID too: a request to any other
+   * API is one of a per-domain API. DATA_PLANE_LISTEN_PATHS_MAX (every function, with the data
+   * plane on): the listen paths one host may hold, past which a new claim is 422.
    */
-  dataPlane: { apiId?: string; authorizerId?: string; gatewayId: string };
+  dataPlane: { apiId?: string; authorizerId?: string; authorizerUri?: string; gatewayId: string; listenPathsMax?: number };
 }
 
 let cached: Config | undefined;
@@ -102,6 +106,8 @@ export function config(): Config {
     dataPlane: {
       apiId: env.DATA_PLANE_API_ID || undefined,
       authorizerId: env.DATA_PLANE_AUTHORIZER_ID || undefined,
+      authorizerUri: env.DATA_PLANE_AUTHORIZER_URI || undefined,
+      ...(env.DATA_PLANE_LISTEN_PATHS_MAX ? { listenPathsMax: wholeSetting(env.DATA_PLANE_LISTEN_PATHS_MAX, DATA_PLANE_LISTEN_PATHS) } : {}),
       gatewayId: env.DATA_PLANE_GATEWAY_ID || 'api-gateway',
     },
   };
@@ -120,6 +126,8 @@ export const SECRET_ROTATION_WINDOW = { default: 3600, min: 0, max: 7 * 24 * 360
 const HOOK_SECRET_ROTATION = { default: 24 * 3600, min: 0, max: 7 * 24 * 3600 } as const;
 
 export const AUDIT_RETENTION_DAYS = { default: 365, min: 1, max: 3650 } as const;
+/** Listen paths per host on the managed data plane: API Gateway's 300 routes per API, two per listen path. */
+export const DATA_PLANE_LISTEN_PATHS = { default: 150, min: 1, max: 150 } as const;
 
 /** A whole number of seconds within bounds, in ms; unset, empty or out of bounds: the default. */
 function secondsSetting(value: string | undefined, s: { default: number; min: number; max: number }): number {

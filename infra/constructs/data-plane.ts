@@ -7,12 +7,12 @@
  * A keyed request passes through the authorizer and an HTTP_PROXY integration: no other function
  * is in its path, so billed compute does not grow with the upstream's latency.
  */
-import { type CfnElement, Duration, type RemovalPolicy, Stack, Tags, Token, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import { CfnAuthorizer, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as FunctionTarget } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -24,6 +24,7 @@ import { sessionsRoutes } from '../../shared/route-groups/sessions';
 import { DATA_PLANE_TAG } from '../data-plane-tag';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { accessLogFormat } from './access-log';
+import { grantDataPlaneApis } from './data-plane-grants';
 import { grantTableActions } from './table-grants';
 
 type MakeFunction = (name: string, entry: string, environment: Record<string, string>, timeout?: Duration) => IFunction;
@@ -70,17 +71,22 @@ export class DataPlane extends Construct {
       },
     });
 
-    // No fixed API: it decides for the API whose listen path the matched route key is.
-    this.authorizerFunction = props.makeFunction('dataPlaneAuthorizer', 'functions/sessions/authorizer.ts', { AUTHORIZER_KEY_HEADER: KEY_HEADER });
+    // No fixed API: it decides for the API whose listen path the matched route key is, on the host
+    // its data-plane API serves (this one: the shared hosts; any other: the domain mapped to it).
+    this.authorizerFunction = props.makeFunction('dataPlaneAuthorizer', 'functions/sessions/authorizer.ts', {
+      AUTHORIZER_KEY_HEADER: KEY_HEADER,
+      DATA_PLANE_API_ID: this.api.apiId,
+    });
     // The external authorization's grants: the same check, after the same listen-path lookup.
     const lookup = sessionsRoutes.sessionsExtAuthz;
     grantTableActions(this.authorizerFunction, props.table, { actions: lookup.tableActions, entities: lookup.tableEntities, key: props.encryptionKey });
+    const authorizerUri = `arn:aws:apigateway:${region}:lambda:path/2015-03-31/functions/${this.authorizerFunction.functionArn}/invocations`;
     // Made here, not by a route: the routes come later, from the reconciler.
     const authorizer = new CfnAuthorizer(this, 'Authorizer', {
       apiId: this.api.apiId,
       name: 'data-plane-keys',
       authorizerType: 'REQUEST',
-      authorizerUri: `arn:aws:apigateway:${region}:lambda:path/2015-03-31/functions/${this.authorizerFunction.functionArn}/invocations`,
+      authorizerUri,
       authorizerPayloadFormatVersion: '2.0',
       enableSimpleResponses: true,
       identitySource: [`$request.header.${KEY_HEADER}`],
@@ -91,11 +97,21 @@ export class DataPlane extends Construct {
       principal: new ServicePrincipal('apigateway.amazonaws.com'),
       sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `authorizers/${authorizer.ref}` }),
     });
+    // The per-domain APIs' authorizers: their ids are made by the reconciler, after this deploy.
+    this.authorizerFunction.addPermission('InvokedByDomainDataPlanes', {
+      principal: new ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: Stack.of(this).formatArn({ service: 'execute-api', resource: '*', resourceName: 'authorizers/*' }),
+    });
 
     this.reconciler = props.makeFunction(
       'dataPlaneReconciler',
       'functions/routing/data-plane-reconcile.ts',
-      { DATA_PLANE_API_ID: this.api.apiId, DATA_PLANE_AUTHORIZER_ID: authorizer.ref, DATA_PLANE_GATEWAY_ID: `api-gateway-${props.apiName}`.slice(0, 64) },
+      {
+        DATA_PLANE_API_ID: this.api.apiId,
+        DATA_PLANE_AUTHORIZER_ID: authorizer.ref,
+        DATA_PLANE_AUTHORIZER_URI: authorizerUri,
+        DATA_PLANE_GATEWAY_ID: `api-gateway-${props.apiName}`.slice(0, 64),
+      },
       Duration.minutes(5),
     );
     grantTableActions(this.reconciler, props.table, {
@@ -104,24 +120,7 @@ export class DataPlane extends Construct {
       key: props.encryptionKey,
       writesOnly: routingRoutes.routingGatewayReport.tableEntities,
     });
-    // Its own API's routes and integrations, nothing else of API Gateway.
-    const apiArn = `arn:aws:apigateway:${region}::/apis/${this.api.apiId}`;
-    this.reconciler.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['apigateway:GET', 'apigateway:POST', 'apigateway:PATCH', 'apigateway:DELETE'],
-        resources: [`${apiArn}/routes`, `${apiArn}/routes/*`, `${apiArn}/integrations`, `${apiArn}/integrations/*`],
-      }),
-    );
-    // As cdk-nag writes the resource: an unresolved region is its pseudo parameter.
-    const nagRegion = Token.isUnresolved(region) ? '<AWS::Region>' : region;
-    const nagApi = `<${Stack.of(this).getLogicalId(this.api.node.defaultChild as CfnElement)}>`;
-    for (const kind of ['routes', 'integrations'])
-      Validations.of(this.reconciler.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${nagRegion}::/apis/${nagApi}/${kind}/*]`,
-        reason:
-          `API Gateway names each of the data-plane API's ${kind} by an id it makes when the reconciler creates one; ` +
-          `the wildcard covers that one API's ${kind} only.`,
-      });
+    grantDataPlaneApis(this.reconciler, region);
     const { written } = STREAM_CONSUMERS.dataPlane;
     this.reconciler.addEventSource(
       new DynamoEventSource(props.table, {

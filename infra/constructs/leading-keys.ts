@@ -27,6 +27,7 @@ import '../../shared/store/hook-deliveries';
 import '../../shared/store/hooks';
 import '../../shared/store/idempotency';
 import '../../shared/store/keys';
+import '../../shared/store/host-claim-counts';
 import '../../shared/store/listen-claims';
 import '../../shared/store/oauth-clients';
 import '../../shared/store/org-limits';

@@ -34,7 +34,7 @@ async function main() {
   // SCHEDULE_SECONDS (no stream feeds the emulated functions, so the schedule stands in for it).
   const dp = emulator.dataPlane;
   const dataPlaneServer = dp
-    ? createDataPlane({ state: dp.state, authorizers: dp.authorizers, invoke: emulator.invoke, executeApiArn: stage.executeApiArn })
+    ? createDataPlane({ account: dp.account, apiId: dp.apiId, invoke: emulator.invoke, executeApiArn: stage.executeApiArn })
     : undefined;
   const every = Math.max(1, Number(process.env.SCHEDULE_SECONDS) || 2) * 1000;
   const timers = (dp?.scheduled ?? []).map((fn) => {

@@ -17,7 +17,7 @@ import {
 import type { ApigwIntegration, ApigwRoute, DataPlaneApi } from '../domain/apigw-plan';
 
 /** Every page of a Get* listing (API Gateway answers 100 items a page at most). */
-async function allPages<T>(page: (next?: string) => Promise<{ Items?: T[]; NextToken?: string }>): Promise<T[]> {
+export async function allPages<T>(page: (next?: string) => Promise<{ Items?: T[]; NextToken?: string }>): Promise<T[]> {
   const out: T[] = [];
   let next: string | undefined;
   do {

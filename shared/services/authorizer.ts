@@ -5,10 +5,13 @@
  * the same events. API Gateway answers a denial 403 (a missing key 401, before the authorizer
  * runs); the reason travels in the context only when allowed, as API Gateway drops a denial's.
  *
- * Its API is the one it was deployed for (AUTHORIZER_API_ID), or on the data-plane API
- * (docs/operating/data-plane.md), where one authorizer guards every keyed route, the API whose
- * listen path the matched route is: the reconciler wrote that route key, so the decision still
- * depends on configuration, never on what the client sends.
+ * Its API is the one it was deployed for (AUTHORIZER_API_ID), or on the data plane
+ * (docs/operating/data-plane.md), where one authorizer function guards every keyed route, the API
+ * whose listen path the matched route is, on the host that data-plane API serves: the shared hosts
+ * on the data-plane API (DATA_PLANE_API_ID), an owned domain on its per-domain API, which is
+ * reached only through that domain's API mapping (its execute-api endpoint is off). The reconciler
+ * wrote the route key and the mapping, and API Gateway sets the API id and domain name of the
+ * request's context, so the decision depends on configuration, never on what the client sends.
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config';
@@ -23,19 +26,27 @@ export type AuthorizerContext = { api_id: string; key_hash: string; org_id: stri
 /** The listen path of a data-plane route key (`ANY /books`, `ANY /books/{proxy+}`, `ANY /{proxy+}`). */
 const ROUTE_KEY = /^ANY (\/[^{}]*?)(?:\/\{proxy\+\})?$/;
 
-/** Route key to API, for CACHE_SECONDS: a moved or deleted API's route is gone from the data plane soon after. */
+/** Host and route key to API, for CACHE_SECONDS: a moved or deleted API's route is gone from the data plane soon after. */
 const routeApis = new TtlCache<string>(() => config().cacheMs);
 
-/** The API that holds the listen path of a data-plane route on the shared hosts, if any. */
-async function apiOfRoute(routeKey: string | undefined): Promise<{ apiId: string; listenPath: string } | undefined> {
-  const m = ROUTE_KEY.exec(routeKey ?? '');
+/** The host a data-plane API serves: the shared hosts on the data-plane API, else the domain its mapping is for. */
+function hostOf(event: APIGatewayRequestAuthorizerEventV2): string {
+  const shared = config().dataPlane.apiId;
+  return !shared || event.requestContext?.apiId === shared ? '' : (event.requestContext?.domainName ?? '').toLowerCase();
+}
+
+/** The API that holds the listen path of a data-plane route on its host, if any. */
+async function apiOfRoute(event: APIGatewayRequestAuthorizerEventV2): Promise<{ apiId: string; listenPath: string } | undefined> {
+  const m = ROUTE_KEY.exec(event.routeKey ?? '');
   if (!m) return undefined;
   const listenPath = m[1] || '/';
-  const hit = routeApis.get(listenPath);
+  const host = hostOf(event);
+  const cacheKey = `${host} ${listenPath}`;
+  const hit = routeApis.get(cacheKey);
   if (hit) return { apiId: hit, listenPath };
-  const best = await loadServingClaim('', [listenPath]);
+  const best = await loadServingClaim(host, [listenPath]);
   if (!best) return undefined;
-  routeApis.set(listenPath, best.api_id);
+  routeApis.set(cacheKey, best.api_id);
   return { apiId: best.api_id, listenPath };
 }
 
@@ -43,7 +54,7 @@ export async function authorize(
   event: APIGatewayRequestAuthorizerEventV2,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext | Record<string, never>>> {
   const { apiId: fixed, keyHeader } = config().authorizer;
-  const routed = fixed ? undefined : await apiOfRoute(event.routeKey);
+  const routed = fixed ? undefined : await apiOfRoute(event);
   const apiId = fixed ?? routed?.apiId;
   const raw = event.headers?.[keyHeader] ?? event.identitySource?.[0];
   const key = raw

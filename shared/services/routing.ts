@@ -12,13 +12,16 @@ import { loadRoutingVersion } from '../store/routing-version';
 /** GET /gw/routing/version: a sum of a few counters that every change of a definition or a grant moves. */
 export const routingVersion = loadRoutingVersion;
 
+/** The gateway model at a routing version. */
+export type RoutingTable = GatewayModel & { version: number; changed_at: string | null };
+
 /**
  * GET /gw/routing: the table at `version`, read after it, so a table answered with version N
  * holds every change up to N (changes after N may show too; the next poll then reads N+k and
  * fetches again). Its reads are of indexes, which DynamoDB updates within moments of a write:
  * a follower refreshes the whole table now and then, whatever the version says (gwctl does).
  */
-export async function routingTable(): Promise<GatewayModel & { version: number; changed_at: string | null }> {
+export async function routingTable(): Promise<RoutingTable> {
   const { version, changed_at } = await loadRoutingVersion();
   const [claims, grants] = await Promise.all([loadEveryClaim(), loadEveryDomainGrant()]);
   const apis = await loadApis(claims.map((c) => c.api_id));

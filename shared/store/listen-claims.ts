@@ -34,6 +34,7 @@ import { batchGet, queryAll } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import type { TxItem } from './db/transactions';
 import { DOMAIN_GRANT_ENTITY, domainGrantedTo, domainKeys, notGranted } from './domain-grants';
+import { hostClaimsMove } from './host-claim-counts';
 
 type Api = Pick<ApiRecord, 'api_id' | 'org_id' | 'kind' | 'classic' | 'oas'>;
 
@@ -175,6 +176,11 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
   const items: TxItem[] = [];
   const moved = !sameClaim(before, after);
   const newHolder = moved || previous?.org_id !== next?.org_id;
+  // One fewer listen path on the host left, one more on the host taken (none when the claim stays on its host).
+  if (moved && before?.domain !== after?.domain) {
+    if (before) items.push(hostClaimsMove(before.domain, -1));
+    if (after) items.push(hostClaimsMove(after.domain, 1));
+  }
   if (before && moved) {
     items.push(...markerRemoves(before));
     if (!before.domain) items.push(sharedPaths.remove(...sharedAt(before.path)));
@@ -202,7 +208,7 @@ export async function claimItems(next: Api | undefined, previous: Api | undefine
 export function releaseItems(api: Api): TxItem[] {
   const claim = listenClaimOf(api);
   if (!claim) return [];
-  return [...markerRemoves(claim), ...(claim.domain ? [] : [sharedPaths.remove(...sharedAt(claim.path))])];
+  return [...markerRemoves(claim), hostClaimsMove(claim.domain, -1), ...(claim.domain ? [] : [sharedPaths.remove(...sharedAt(claim.path))])];
 }
 
 /**

@@ -4,9 +4,10 @@
  * route key names, which the reconciler wrote; nothing the client sends picks another API.
  */
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../shared/config';
 import { authorize } from '../../shared/services/authorizer';
-import { makeKey, uid } from '../support/fixtures';
+import { makeKey, rightsFor, uid } from '../support/fixtures';
 import { useStage, useTenants } from '../support/file-stage';
 import { onEmulator } from '../support/stage';
 
@@ -15,7 +16,7 @@ const suite = onEmulator ? describe.skip : describe;
 const s = useStage();
 const [t] = useTenants(s, 1);
 
-const event = (routeKey: string, key: string, path: string, headers: Record<string, string> = {}) =>
+const event = (routeKey: string, key: string, path: string, headers: Record<string, string> = {}, context: Record<string, string> = {}) =>
   ({
     type: 'REQUEST',
     version: '2.0',
@@ -23,7 +24,7 @@ const event = (routeKey: string, key: string, path: string, headers: Record<stri
     identitySource: [key],
     rawPath: path,
     headers: { authorization: key, ...headers },
-    requestContext: { http: { method: 'GET', path } },
+    requestContext: { http: { method: 'GET', path }, ...context },
   }) as unknown as APIGatewayRequestAuthorizerEventV2;
 
 suite('the authorizer of the data-plane API', () => {
@@ -58,5 +59,42 @@ suite('the authorizer of the data-plane API', () => {
     expect((await authorize(event(`ANY /${uid('none')}/{proxy+}`, key, '/none/shelf'))).isAuthorized).toBe(false);
     expect((await authorize(event('$default', key, `/${books}/shelf`))).isAuthorized).toBe(false);
     expect((await s.gw('GET', `/gw/keys/${key}`)).body.quota_remaining).toBe(4);
+  });
+
+  afterEach(() => {
+    delete process.env.DATA_PLANE_API_ID;
+    resetConfig();
+  });
+
+  it("on a per-domain API decides on that domain's claims (API Gateway's API id and domain name), not the shared hosts'", async () => {
+    const evil = await s.tenant();
+    const dom = `${uid('shop')}.example`;
+    expect((await s.admin('PUT', `/admin/organisations/${t.orgId}/domains/${dom}`)).status).toBe(200);
+    const path = `/${uid('same')}/`;
+    const mine = uid('mine');
+    const theirs = uid('theirs');
+    const mk = (id: string, org: string, domain?: string) =>
+      s.gw('POST', '/gw/apis', {
+        api_id: id,
+        name: id,
+        org_id: org,
+        ...(domain ? { domain } : {}),
+        proxy: { listen_path: path, target_url: 'http://u.example' },
+      });
+    expect((await mk(mine, t.orgId, dom)).status).toBe(200);
+    expect((await mk(theirs, evil.orgId)).status).toBe(200);
+    const { key: myKey } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(mine) });
+    const { key: theirKey } = await makeKey(s, { org_id: evil.orgId, access_rights: rightsFor(theirs) });
+    process.env.DATA_PLANE_API_ID = 'shared01';
+    resetConfig();
+    const route = `ANY ${path.slice(0, -1)}/{proxy+}`;
+    const onDomain = { apiId: 'domapi01', domainName: dom };
+    const onShared = { apiId: 'shared01', domainName: 'shared01.execute-api.eu-west-1.amazonaws.com' };
+    expect(await authorize(event(route, myKey, `${path}x`, {}, onDomain))).toMatchObject({ isAuthorized: true, context: { api_id: mine } });
+    expect((await authorize(event(route, theirKey, `${path}x`, {}, onDomain))).isAuthorized).toBe(false);
+    expect(await authorize(event(route, theirKey, `${path}x`, {}, onShared))).toMatchObject({ isAuthorized: true, context: { api_id: theirs } });
+    expect((await authorize(event(route, myKey, `${path}x`, {}, onShared))).isAuthorized).toBe(false);
+    // A Host header says nothing: the shared API stays on the shared hosts.
+    expect((await authorize(event(route, myKey, `${path}y`, { host: dom }, onShared))).isAuthorized).toBe(false);
   });
 });

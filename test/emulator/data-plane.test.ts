@@ -4,8 +4,11 @@
  * reconciler (its scheduled run, as no stream feeds emulated functions) has made its routes on the
  * data-plane API, and a request with a key goes through the data plane's Lambda authorizer and
  * HTTP_PROXY integration to the upstream, with the listen path stripped as defined; the quota holds;
- * a deleted API is 404; no function is refused an action by its policy.
+ * a deleted API is 404; no function is refused an action by its policy. An organisation's granted
+ * domain, with a certificate in (emulated) ACM, is served from a per-domain API behind a custom
+ * domain name: by the request's Host, never the shared hosts' API of the same listen path.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { cloudAssembly, FULL_CONTEXT } from '../support/assembly';
@@ -21,7 +24,7 @@ beforeAll(async () => {
   const template = (await cloudAssembly(FULL_CONTEXT)).template;
   const port = await freePort();
   dataPlane = `http://127.0.0.1:${port}`;
-  s = await startEmulatedStage(template, { DATA_PLANE_PORT: String(port), SCHEDULE_SECONDS: '1' });
+  s = await startEmulatedStage(template, { DATA_PLANE_PORT: String(port), SCHEDULE_SECONDS: '1', ACM_CERTIFICATES: '*.tenant.test' });
   upstream = await startReceiver();
   t = await s.tenant();
 }, 1_800_000);
@@ -31,6 +34,18 @@ afterAll(async () => {
 });
 
 const through = (path: string, key?: string) => fetch(`${dataPlane}${path}`, { headers: key ? { authorization: key } : {} });
+
+/** A request on the data plane with a Host of its own (fetch sets the Host from the URL). */
+const onHost = (host: string, path: string, key: string) =>
+  new Promise<number>((resolve, reject) => {
+    const url = new URL(dataPlane);
+    const r = request({ host: url.hostname, port: url.port, path, headers: { host, authorization: key } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    r.on('error', reject);
+    r.end();
+  });
 
 describe('-c dataPlane=on through npm run emulate', () => {
   it('serves a definition written with the dashboard key within 5 s: authorizer, quota, stripped path, upstream; deleted is 404', async () => {
@@ -60,6 +75,36 @@ describe('-c dataPlane=on through npm run emulate', () => {
 
     expect((await s.dash(t.key, 'DELETE', `/api/apis/${apiId}`)).status).toBe(200);
     await vi.waitFor(async () => expect((await through(`/${apiId}/pets/1`, key)).status).toBe(404), { timeout: 5_000, interval: 100 });
+    expect(linesOf(s, 'DENIED')).toEqual([]);
+  });
+
+  it("serves an organisation's granted domain from an API of its own, and only its APIs there", async () => {
+    const other = await s.tenant();
+    const dom = `${uid('shop')}.tenant.test`;
+    expect((await s.admin('PUT', `/admin/organisations/${t.orgId}/domains/${dom}`)).status).toBe(200);
+    const path = `/${uid('same')}/`;
+    const mine = uid('mine');
+    const theirs = uid('theirs');
+    const target = `${new URL(upstream.url).origin}`;
+    const make = (key: string, id: string, domain?: string) =>
+      s.dash(key, 'POST', '/api/apis', {
+        api_definition: { api_id: id, name: id, ...(domain ? { domain } : {}), proxy: { listen_path: path, target_url: `${target}/${id}` } },
+      });
+    expect((await make(t.key, mine, dom)).status).toBe(200);
+    expect((await make(other.key, theirs)).status).toBe(200);
+    const { key: myKey } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(mine) });
+    const { key: theirKey } = await makeKey(s, { org_id: other.orgId, access_rights: rightsFor(theirs) });
+
+    await vi.waitFor(async () => expect(await onHost(dom, `${path}a`, myKey)).toBe(200), { timeout: 10_000, interval: 200 });
+    expect(upstream.calls.at(-1)).toMatchObject({ url: `/${mine}${path}a` });
+    expect(await onHost(dom, `${path}b`, theirKey)).toBe(403);
+    await vi.waitFor(async () => expect((await through(`${path}c`, theirKey)).status).toBe(200), { timeout: 10_000, interval: 200 });
+    expect(upstream.calls.at(-1)).toMatchObject({ url: `/${theirs}${path}c` });
+    expect((await through(`${path}d`, myKey)).status).toBe(403);
+
+    expect((await s.admin('DELETE', `/admin/organisations/${t.orgId}/domains/${dom}`)).status).toBe(200);
+    // The domain name goes with its mapping: the host falls through to the shared API, where the path is the other organisation's.
+    await vi.waitFor(async () => expect(await onHost(dom, `${path}e`, myKey)).toBe(403), { timeout: 10_000, interval: 200 });
     expect(linesOf(s, 'DENIED')).toEqual([]);
   });
 });

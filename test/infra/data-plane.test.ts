@@ -36,22 +36,30 @@ describe('-c dataPlane=on', () => {
     });
     const env = reconciler(on)![1].Properties.Environment.Variables;
     expect(env).toMatchObject({ DATA_PLANE_API_ID: { Ref: apiId }, DATA_PLANE_AUTHORIZER_ID: { Ref: auths[0]![0] } });
-    // The authorizer's function decides by route key: no fixed API.
+    // The per-domain APIs' authorizers invoke the same function: the reconciler knows its URI.
+    expect(env.DATA_PLANE_AUTHORIZER_URI).toEqual(auths[0]![1].Properties.AuthorizerUri);
+    // The authorizer's function decides by route key (no fixed API), on the host of the API it is called for.
     const authorizerFn = on.resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === 'dataPlaneAuthorizer');
     expect(authorizerFn![1].Properties.Environment.Variables).not.toHaveProperty('AUTHORIZER_API_ID');
+    expect(authorizerFn![1].Properties.Environment.Variables.DATA_PLANE_API_ID).toEqual({ Ref: apiId });
+    // API Gateway may invoke it for the data-plane API's authorizer and for the per-domain APIs' ones, nothing else.
+    const invokers = on.resources('AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(authorizerFn![0]));
+    expect(invokers.map(([, p]) => p.Properties.Principal)).toEqual(['apigateway.amazonaws.com', 'apigateway.amazonaws.com']);
+    expect(invokers.map(([, p]) => JSON.stringify(p.Properties.SourceArn)).join()).toMatch(/authorizers\/\*/);
     const stages = on.resources('AWS::ApiGatewayV2::Stage').filter(([, st]) => st.Properties.ApiId?.Ref === apiId);
     expect(stages[0]![1].Properties.AccessLogSettings.Format).toContain('$context.routeKey');
   });
 
-  it("lets the reconciler change only its own API's routes and integrations, and write only its gateway report", () => {
-    const [apiId] = dataPlaneApi(on)[0]!;
+  it('lets the reconciler change HTTP APIs and custom domain names, list certificates, and write only its gateway report', () => {
     const statements = on.statementsOf(reconciler(on)![1]);
     const apigw = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('apigateway:')));
     expect(apigw).toHaveLength(1);
     expect(new Set([apigw[0]!.Action].flat())).toEqual(new Set(['apigateway:GET', 'apigateway:POST', 'apigateway:PATCH', 'apigateway:DELETE']));
     const resources = JSON.stringify(apigw[0]!.Resource);
-    for (const part of ['/routes"', '/routes/*"', '/integrations"', '/integrations/*"']) expect(resources).toContain(part);
-    expect(resources).toContain(JSON.stringify({ Ref: apiId }));
+    for (const part of ['::/apis"', '::/apis/*"', '::/domainnames"', '::/domainnames/*"']) expect(resources).toContain(part);
+    expect(resources).not.toMatch(/::\/(restapis|vpclinks|account)/);
+    const acm = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('acm:')));
+    expect(acm.map((st) => st.Action)).toEqual(['acm:ListCertificates']);
     const writes = statements.filter((st) => [st.Action].flat().includes('dynamodb:PutItem'));
     expect(writes).toHaveLength(1);
     expect((writes[0] as any).Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']).toEqual(['GATEWAYS#ALL']);

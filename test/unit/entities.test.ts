@@ -53,6 +53,7 @@ describe('the entity registry', () => {
         'org_session ORG#*',
         'policy POLICY#* versioned',
         'routed_claim ROUTES#CLAIMS',
+        'host_claims ROUTES#HOSTS',
         'routing_version ROUTES#VERSION',
         'asset_custom_id ORG#*#ASSETID#*',
         'audit_entry AUDIT#*',

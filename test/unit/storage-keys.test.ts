@@ -29,6 +29,8 @@ const OWNER: Record<string, string> = {
   'DOMAIN#*': 'domain-grants',
   'DOMAINS#ALL': 'domain-grants',
   'ROUTES#CLAIMS': 'listen-claims',
+  'ROUTES#HOSTS': 'host-claim-counts',
+  'HOST#*': 'host-claim-counts',
   'CLAIM#*': 'listen-claims',
   'ROUTES#VERSION': 'routing-version',
   'VERSION#*': 'routing-version',

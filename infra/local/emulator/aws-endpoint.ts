@@ -5,8 +5,9 @@
  *   DynamoDB Local, or answered AccessDeniedException as AWS would;
  * - Secrets Manager's GetSecretValue and DescribeSecret serve the template's secrets by ARN,
  *   checked the same way;
- * - API Gateway v2's route and integration calls change the data-plane API's state
- *   (./apigw-control.ts; AWS_ENDPOINT_URL_APIGATEWAYV2), checked the same way.
+ * - API Gateway v2's calls change the account's APIs and custom domain names
+ *   (./apigw-control.ts; AWS_ENDPOINT_URL_APIGATEWAYV2), and ACM's ListCertificates lists its
+ *   certificates (AWS_ENDPOINT_URL_ACM), checked the same way.
  * The caller is known by the access key id of its SigV4 `Credential=` scope: each function gets
  * its own fake credentials. Signatures are not verified (nothing here is a security boundary).
  * A transactional write is answered only once DynamoDB Local has committed it, as by `npm start`
@@ -17,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { commitBarrier, commitWaitEnabled, listOneTable, TRANSACTIONAL_WRITES } from '../commit-wait';
 import { controlPlane, servesControlPlane } from './apigw-control';
-import type { DataPlaneState } from './data-plane-state';
+import type { ApiGatewayAccount } from './apigw-account';
 import { dynamodbAuthorizations, evaluate, secretsAuthorizations, type Authorization, type Statement } from './iam';
 
 export interface Identity {
@@ -43,8 +44,8 @@ export interface AwsEndpointOptions {
   region: string;
   account: string;
   onDenied(d: Denial): void;
-  /** The data-plane HTTP APIs of the stack, by API id (their routes and integrations). */
-  dataPlanes?: ReadonlyMap<string, DataPlaneState>;
+  /** API Gateway and ACM of the account (-c dataPlane=on). */
+  apigw?: ApiGatewayAccount;
 }
 
 export interface AwsEndpoint {
@@ -157,6 +158,18 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     answer(res, 400, '1.1', { __type: 'InvalidRequestException', Message: `${operation} is not served by the local Secrets Manager` });
   }
 
+  /** ACM's ListCertificates (every certificate is ISSUED: the emulator knows no other state). */
+  function certificates(res: ServerResponse, who: Identity, account: ApiGatewayAccount): void {
+    if (refuse(res, who, [{ action: 'acm:ListCertificates', resource: '*' }], '1.1', 'AccessDeniedException')) return;
+    const list = account.certificates.map((c) => ({
+      CertificateArn: c.arn,
+      DomainName: c.names[0],
+      SubjectAlternativeNameSummaries: c.names,
+      Status: 'ISSUED',
+    }));
+    answer(res, 200, '1.1', { CertificateSummaryList: list });
+  }
+
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -168,7 +181,7 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
       const protocol = isDynamo ? '1.0' : '1.1';
       const who = opts.identities.get(accessKeyOf(req.headers) ?? '');
       if (!who) return answer(res, 400, protocol, { __type: 'UnrecognizedClientException', Message: 'The security token included in the request is invalid.' });
-      if (servesControlPlane(req.url ?? '/')) {
+      if (servesControlPlane(req.url ?? '/') && opts.apigw) {
         const allowed = (action: string, resource: string) => {
           const verdict = evaluate(who.statements, { action, resource });
           if (verdict !== 'allowed') opts.onDenied({ function: who.name, action, resource, reason: verdict });
@@ -180,12 +193,13 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
           body,
           region: opts.region,
           allowed,
-          stateOf: (id: string) => opts.dataPlanes?.get(id),
+          account: opts.apigw,
         };
         return void controlPlane(request, res);
       }
       if (isDynamo) return dynamodb(req, res, body, who, operation);
       if (service === 'secretsmanager') return secretsManager(res, body, who, operation);
+      if (service === 'CertificateManager' && operation === 'ListCertificates' && opts.apigw) return certificates(res, who, opts.apigw);
       answer(res, 400, protocol, { __type: 'UnknownOperationException', Message: `${target || 'this request'} is not served locally` });
     });
   });

@@ -1,6 +1,8 @@
 /**
- * The data-plane HTTP API as API Gateway serves it from its routes and integrations
- * (./data-plane-state.ts, changed by the reconciler through ./apigw-control.ts): the most specific
+ * The data-plane HTTP APIs as API Gateway serves them from their routes and integrations
+ * (./data-plane-state.ts, changed by the reconciler through ./apigw-control.ts). A request's Host
+ * picks the API: a custom domain name's mapped API (./apigw-account.ts), else the data-plane API
+ * (its execute-api endpoint); a domain name without a mapping is 403. Then the most specific
  * route (an exact `ANY /path` before `ANY /path/{proxy+}`, longer paths first), its Lambda
  * authorizer when the route has one (./authorizer.ts: 401 without the identity value, 403 refused,
  * 500 failed), then the `HTTP_PROXY` integration: the request goes to the integration's URI with
@@ -15,17 +17,16 @@ import type { ApigwIntegration, ApigwRoute } from '../../../shared/domain/apigw-
 import { toApiGatewayEvent } from '../event';
 import { authorizerRunner } from './authorizer';
 import { whenBodyRead } from './gateway';
-import type { DataPlaneState } from './data-plane-state';
+import type { ApiGatewayAccount } from './apigw-account';
 import type { Outcome } from './runtime';
-import type { EmulatedAuthorizer } from './template';
 
 /** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 
 export interface DataPlaneOptions {
-  state: DataPlaneState;
-  /** The data-plane API's Lambda authorizer, by the id routes name it with. */
-  authorizers: ReadonlyMap<string, EmulatedAuthorizer>;
+  account: ApiGatewayAccount;
+  /** The template's data-plane API: what a request on any host but a custom domain name reaches. */
+  apiId: string;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
   executeApiArn: string;
 }
@@ -79,17 +80,21 @@ export function createDataPlane(opts: DataPlaneOptions): Server {
       };
       if (!body) return reply(json(413, 'Request Entity Too Large'));
       const url = new URL(req.url ?? '/', 'http://local');
-      const hit = matchRoute(await opts.state.routes(), url.pathname);
-      const integration = hit && opts.state.integrationMap.get(String(hit.route.Target).replace(/^integrations\//, ''));
+      const api = opts.account.serving(req.headers.host ?? '', opts.apiId);
+      if (!api) return reply(json(403, 'Forbidden'));
+      const hit = matchRoute(await api.state.routes(), url.pathname);
+      const integration = hit && api.state.integrationMap.get(String(hit.route.Target).replace(/^integrations\//, ''));
       if (!hit || !integration) return reply(json(404, 'Not Found'));
       if (hit.route.AuthorizationType === 'CUSTOM') {
-        const authorizer = opts.authorizers.get(hit.route.AuthorizerId ?? '');
+        const authorizer = api.authorizers.get(hit.route.AuthorizerId ?? '');
         if (!authorizer) return reply(json(500, 'Internal Server Error'));
         const event = toApiGatewayEvent(req, url, body.length ? body.toString('utf8') : undefined, {
           routeKey: hit.route.RouteKey,
           pathParameters: hit.proxy === undefined ? {} : { proxy: hit.proxy },
         });
         event.requestContext.requestId = requestId;
+        event.requestContext.apiId = api.ApiId;
+        event.requestContext.domainName = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
         const decision = await authorizers.decide(authorizer, event);
         if (!decision.allow) return reply(json(decision.status, decision.message));
       }

@@ -22,7 +22,7 @@ import { startDynamoLocal, type DynamoLocal } from '../dynamodb-local';
 import { ESBUILD_TARGET } from '../../runtime';
 import { startAwsEndpoint, type AwsEndpoint, type Denial, type Identity } from './aws-endpoint';
 import { lambdaNode, type LambdaNode } from './lambda-node';
-import { DataPlaneState } from './data-plane-state';
+import { ApiGatewayAccount } from './apigw-account';
 import { FunctionRuntime, type Outcome } from './runtime';
 import { clearValue, resolveDynamicReferences, secretValues } from './secrets';
 import { readCloudStage, type CloudStage, type EmulatedFunction, type EmulatedTable } from './template';
@@ -57,10 +57,10 @@ export interface Emulator {
   runtimes: Map<string, FunctionRuntime>;
   invoke(functionId: string, event: unknown): Promise<Outcome>;
   /**
-   * The data-plane API (-c dataPlane=on): its routes and integrations as the reconciler left them,
-   * its authorizers, and the functions its scheduled rules run.
+   * The data plane (-c dataPlane=on): the account's APIs and domain names as the reconciler left
+   * them (the template's data-plane API among them), and the functions its scheduled rules run.
    */
-  dataPlane?: NonNullable<CloudStage['dataPlane']> & { state: DataPlaneState };
+  dataPlane?: NonNullable<CloudStage['dataPlane']> & { account: ApiGatewayAccount };
   stop(): Promise<void>;
 }
 
@@ -134,7 +134,23 @@ export function lambdaVariables(
     AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
     AWS_ENDPOINT_URL_APIGATEWAYV2: awsEndpoint,
+    AWS_ENDPOINT_URL_ACM: awsEndpoint,
   };
+}
+
+/** The account's API Gateway and ACM: the template's data-plane API and authorizers, the operator's certificates. */
+function dataPlaneAccount(stage: CloudStage, region: string, certificateNames: string | undefined): ApiGatewayAccount {
+  const account = new ApiGatewayAccount({
+    region,
+    account: LOCAL_ACCOUNT,
+    certificateNames,
+    functionOf: (uri) => {
+      const id = /:function:([^:/]+)/.exec(uri)?.[1];
+      return id && stage.functions.has(id) ? id : undefined;
+    },
+  });
+  account.addTemplateApi(stage.dataPlane!.apiId, stage.dataPlane!.authorizers);
+  return account;
 }
 
 export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
@@ -166,9 +182,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     fns.map((f) => [credentials.get(f.logicalId)!.key, { name: f.name, logicalId: f.logicalId, roleId: f.roleId, statements: f.statements }]),
   );
   const denials: Denial[] = [];
-  const dataPlane = stage.dataPlane ? { ...stage.dataPlane, state: new DataPlaneState() } : undefined;
+  const dataPlane = stage.dataPlane ? { ...stage.dataPlane, account: dataPlaneAccount(stage, region, opts.env.ACM_CERTIFICATES) } : undefined;
   const endpoint: AwsEndpoint = await startAwsEndpoint({
-    dataPlanes: new Map(dataPlane ? [[dataPlane.apiId, dataPlane.state]] : []),
+    ...(dataPlane ? { apigw: dataPlane.account } : {}),
     dynamodbEndpoint: dynamoEndpoint,
     identities,
     secrets: new Map(stage.secrets.map((s) => [s.arn, { name: s.logicalId, value: values.get(s.arn)! }])),

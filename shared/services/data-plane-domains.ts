@@ -1,0 +1,84 @@
+/**
+ * Owned domains on the API Gateway data plane (docs/operating/data-plane.md): each granted domain
+ * with routes and a certificate gets a per-domain HTTP API (its execute-api endpoint off), the
+ * project's Lambda authorizer on it, a custom domain name and one API mapping to its `$default`
+ * stage; its routes come from the same plan as the shared API's. A domain revoked, left without
+ * APIs or without a certificate loses its mapping, the domain name the reconciler made, and its
+ * API. Every step reads before it writes, so a run after a crash (an API made, its mapping not yet)
+ * finishes the work, and two runs side by side converge: a duplicate API is removed by the next.
+ */
+import { planDomains, type AuthorizerSpec, type DataPlaneAccount } from '../domain/apigw-domains';
+import type { ApigwPlan } from '../domain/apigw-plan';
+import { applyRoutes } from './data-plane-routes';
+import type { RoutingTable } from './routing';
+
+export interface OwnedDomains {
+  account: DataPlaneAccount;
+  /** The data-plane authorizer's invocation URI (`arn:aws:apigateway:<region>:lambda:path/.../invocations`). */
+  authorizerUri: string;
+  /** Names the per-domain APIs (`<prefix>-<host>`). */
+  namePrefix: string;
+}
+
+/** The header the data plane's authorizers read the key from (infra/constructs/data-plane.ts). */
+const KEY_HEADER = 'Authorization';
+
+const authorizerSpec = (uri: string): AuthorizerSpec => ({
+  Name: 'data-plane-keys',
+  AuthorizerType: 'REQUEST',
+  AuthorizerUri: uri,
+  AuthorizerPayloadFormatVersion: '2.0',
+  EnableSimpleResponses: true,
+  IdentitySource: [`$request.header.${KEY_HEADER}`],
+  // Each request spends a unit of quota: a cached allow would let requests through uncounted.
+  AuthorizerResultTtlInSeconds: 0,
+});
+
+/** The per-domain API's authorizer: the one invoking the data-plane function, made when missing. */
+async function authorizerOf(d: OwnedDomains, apiId: string): Promise<string> {
+  const found = (await d.account.authorizers(apiId)).find((a) => a.AuthorizerUri === d.authorizerUri);
+  return found?.AuthorizerId ?? d.account.createAuthorizer(apiId, authorizerSpec(d.authorizerUri));
+}
+
+export async function reconcileDomains(d: OwnedDomains, table: RoutingTable): Promise<{ changes: number; skipped: ApigwPlan['skipped'] }> {
+  const { account } = d;
+  const [certificates, domainNames, apis] = await Promise.all([account.certificates(), account.domainNames(), account.domainApis()]);
+  const plan = planDomains({ model: table, certificates, domainNames, apis });
+
+  let changes = 0;
+  const skipped = [...plan.skipped];
+  for (const served of plan.serve) {
+    const apiId = served.apiId ?? (await account.createDomainApi(served.host, `${d.namePrefix}-${served.host}`.slice(0, 128)));
+    changes += served.apiId ? 0 : 1;
+    const authorizerId = await authorizerOf(d, apiId);
+    // Routes before the mapping: a domain never answers from an API that is still empty.
+    const routes = await applyRoutes(account.api(apiId), table, served.host, authorizerId);
+    changes += routes.changes;
+    skipped.push(...routes.skipped);
+    if (served.domainName === 'create') await account.createDomainName(served.host, served.certificateArn!);
+    if (served.domainName === 'update') await account.updateDomainName(served.host, served.certificateArn!);
+    const mappings = await account.apiMappings(served.host);
+    for (const m of mappings) if (m.apiId !== apiId) await account.deleteApiMapping(served.host, m.id);
+    if (!mappings.some((m) => m.apiId === apiId)) {
+      // Made here, not with the API: a run that crashed between the two makes it now.
+      await account.ensureStage(apiId);
+      await account.createApiMapping(served.host, apiId);
+    }
+    changes += (served.domainName === 'keep' ? 0 : 1) + mappings.filter((m) => m.apiId !== apiId).length + (mappings.some((m) => m.apiId === apiId) ? 0 : 1);
+  }
+  const names = new Set(domainNames.map((n) => n.name));
+  for (const gone of plan.removeApis) {
+    // Its mapping first: API Gateway keeps a mapped API.
+    if (names.has(gone.host)) {
+      for (const m of await account.apiMappings(gone.host)) if (m.apiId === gone.apiId) await account.deleteApiMapping(gone.host, m.id);
+    }
+    await account.deleteApi(gone.apiId);
+    changes++;
+  }
+  for (const name of plan.removeDomainNames) {
+    for (const m of await account.apiMappings(name)) await account.deleteApiMapping(name, m.id);
+    await account.deleteDomainName(name);
+    changes++;
+  }
+  return { changes, skipped };
+}
