@@ -22,6 +22,8 @@ const APIGW_QUOTAS = {
   minIntegrationTimeoutMs: 50,
   /** The largest request payload API Gateway takes, in bytes (not adjustable). */
   maxPayloadBytes: 10 * 1024 * 1024,
+  /** The request line and header values together, in bytes (not adjustable): what added headers count against. */
+  maxRequestHeaderBytes: 10_240,
 } as const;
 
 /** Headers an HTTP API parameter mapping may not touch (docs: "Reserved headers"). */
@@ -158,6 +160,10 @@ function inexpressible(r: GatewayRoute): string | undefined {
   }
   for (const value of Object.values(r.requestHeaders.add))
     if (!STATIC_VALUE.test(value)) return 'a header value holds `$` or a control character (a mapping would read it as an expression)';
+  // Added headers leave less of the request line and headers for the client: past half of it, most requests would fail.
+  const added = Object.entries(r.requestHeaders.add).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+  if (added > APIGW_QUOTAS.maxRequestHeaderBytes / 2)
+    return `its added headers take ${added} bytes of the ${APIGW_QUOTAS.maxRequestHeaderBytes} API Gateway allows a request line and headers`;
   return undefined;
 }
 

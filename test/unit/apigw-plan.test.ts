@@ -139,9 +139,11 @@ describe('the API Gateway data-plane plan', () => {
       route('dollar', '/d', { requestHeaders: { add: { 'X-A': '$context.requestId' }, remove: [] } }),
       route('brace', '/{x}'),
       route('slow', '/slow', { upstreamTimeoutSeconds: 60 }),
-      route('ok', '/ok'),
+      route('big', '/big', { requestHeaders: { add: { 'X-A': 'a'.repeat(3000), 'X-B': 'b'.repeat(3000) }, remove: [] } }),
+      route('ok', '/ok', { requestHeaders: { add: { 'X-A': 'a'.repeat(3000) }, remove: [] } }),
     ]);
-    expect(p.skipped.map((s) => s.apiId).sort()).toEqual(['brace', 'dollar', 'host', 'lb', 'reserved', 'slow']);
+    expect(p.skipped.map((s) => s.apiId).sort()).toEqual(['big', 'brace', 'dollar', 'host', 'lb', 'reserved', 'slow']);
+    expect(p.skipped.find((s) => s.apiId === 'big')?.reason).toContain('6006 bytes of the 10240');
     expect(apply(empty(), p.changes).routes.map((r) => r.RouteKey)).toEqual(['ANY /ok', 'ANY /ok/{proxy+}']);
   });
 
