@@ -10,6 +10,7 @@ import { api, get, onUnauthorized } from './api/client';
 import { Loading, Page } from './components/page';
 import { BASE, Layout, SECTIONS } from './layout';
 import { ApiDetail } from './pages/apis/api-detail';
+import { ADMIN_BASE, AdminApp } from './admin/admin-app';
 import { ApiImport } from './pages/apis/api-import';
 import { ApiList } from './pages/apis/api-list';
 import { KeyCreate } from './pages/keys/key-create';
@@ -42,7 +43,12 @@ function Home() {
   );
 }
 
+/** The admin side and the tenant side never share a page: each has its own credential. */
 export function App() {
+  return location.pathname === ADMIN_BASE || location.pathname.startsWith(`${ADMIN_BASE}/`) ? <AdminApp /> : <TenantApp />;
+}
+
+function TenantApp() {
   const [user, setUser] = useState<Me>();
   const [checking, setChecking] = useState(Boolean(accessKey()));
   const [notice, setNotice] = useState<string>();

@@ -2,9 +2,10 @@
  * The web console in the cloud (docs/using/console.md), a nested stack of the stage:
  *
  *   browser --HTTPS--> CloudFront ─┬─ /console/* and the rest ──OAC──> private S3 bucket (console/dist)
- *                                  └─ /api/* ──HTTPS──> the HTTP API (the same routes the CLI uses)
+ *                                  └─ /api/*, /admin/* ──HTTPS──> the HTTP API (the same routes the CLI uses)
  *
- * - One origin for the browser: the console calls `/api/...` on its own domain, so no CORS.
+ * - One origin for the browser: the console calls `/api/...` (and its admin side `/admin/...`) on
+ *   its own domain, so no CORS.
  * - The bucket is private (all public access blocked, TLS only, S3-managed encryption); only
  *   CloudFront reads it, through origin access control, and only for this distribution.
  * - Every file is answered with the console's strict Content-Security-Policy and security headers
@@ -141,16 +142,19 @@ export class ConsoleHosting extends NestedStack {
         functionAssociations: [{ function: pages, eventType: FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
-      additionalBehaviors: {
-        // The dashboard group: what the console calls, exactly as the API answers it.
-        '/api/*': {
-          origin: apiOrigin,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-        },
-      },
+      // The dashboard and admin groups: what the console's two sides call, exactly as the API answers it.
+      additionalBehaviors: Object.fromEntries(
+        ['/api/*', '/admin/*'].map((path) => [
+          path,
+          {
+            origin: apiOrigin,
+            allowedMethods: AllowedMethods.ALLOW_ALL,
+            cachePolicy: CachePolicy.CACHING_DISABLED,
+            originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+            viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          },
+        ]),
+      ),
       httpVersion: HttpVersion.HTTP2_AND_3,
       ...(props.edge ? { webAclId: props.edge.webAclArn } : {}),
     });

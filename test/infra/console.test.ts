@@ -126,10 +126,11 @@ describe('the console distribution', () => {
     });
   });
 
-  it('sends /api/* to the HTTP API on the same domain (no CORS): every method, nothing cached, no origin secret without the edge', () => {
+  it('sends /api/* and /admin/* to the HTTP API on the same domain (no CORS): every method, nothing cached, no origin secret without the edge', () => {
     const c = config(off);
-    const [behavior] = c.CacheBehaviors;
-    expect(c.CacheBehaviors).toHaveLength(1);
+    const [behavior, admin] = c.CacheBehaviors;
+    expect(c.CacheBehaviors).toHaveLength(2);
+    expect(admin).toEqual({ ...behavior, PathPattern: '/admin/*' });
     expect(behavior).toMatchObject({
       PathPattern: '/api/*',
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],

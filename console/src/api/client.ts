@@ -1,9 +1,11 @@
 /**
  * The console's one client: openapi-fetch over the generated paths, on the page's own origin (the
- * service and the console share it, so no CORS), with the signed-in access key on every request.
+ * service and the console share it, so no CORS), with the signed-in access key on every request,
+ * and on the admin side the admin credential on /admin/ routes only.
  * `call` turns an answer into its data (and ETag) or a ServiceError; a 401 also ends the session.
  */
 import createClient from 'openapi-fetch';
+import { adminSecret } from '../session/admin-storage';
 import { accessKey } from '../session/storage';
 import { errorOf, ServiceError } from './errors';
 import type { Paths } from './paths';
@@ -12,8 +14,10 @@ export const api = createClient<Paths>({ baseUrl: '' });
 
 api.use({
   onRequest({ request }) {
+    const admin = new URL(request.url).pathname.startsWith('/admin/') ? adminSecret() : null;
     const key = accessKey();
-    if (key) request.headers.set('Authorization', `Bearer ${key}`);
+    if (admin) request.headers.set('Admin-Auth', admin);
+    else if (key) request.headers.set('Authorization', `Bearer ${key}`);
     return request;
   },
 });

@@ -39,6 +39,8 @@ export function ListPage<D, T>(props: {
   columns: Array<Column<T> | false>;
   /** Of the organisation: "APIs" makes the caption "APIs of your organisation". */
   noun: string;
+  /** The table's caption when it is not of the organisation (the admin side's). */
+  caption?: string;
   empty: string;
   /** The pager's name: "Policy pages". */
   pagerLabel: string;
@@ -74,7 +76,7 @@ export function ListPage<D, T>(props: {
           ) : (
             <div class="table-wrap">
               <table>
-                <caption class="visually-hidden">{props.noun} of your organisation</caption>
+                <caption class="visually-hidden">{props.caption ?? `${props.noun} of your organisation`}</caption>
                 <thead>
                   <tr>
                     {columns.map((c) => (

@@ -1,0 +1,84 @@
+/**
+ * The console's admin side in a real browser (chromium, playwright-core) against the local stage:
+ * an installation admin signs in with the admin secret (a wrong one is refused in words), finds an
+ * organisation by search, suspends it (its dashboard user is then refused by the service) and
+ * resumes it; the secret stays in the tab's sessionStorage and leaves it on signing out; axe finds
+ * no serious violation and nothing breaks the Content-Security-Policy. Nothing is stubbed.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureConsoleBuilt } from '../../console/host/build';
+import { axeViolations, launchChromium, seriousOf, type Browser } from '../support/chromium';
+import { startStage, type Stage } from '../support/stage';
+import { ADMIN_SECRET } from '../support/table';
+
+let s: Stage;
+let browser: Browser;
+let page: Page;
+let tenant: { orgId: string; key: string };
+const problems: string[] = [];
+const STORED = "sessionStorage.getItem('gw-console.admin-secret')";
+
+beforeAll(async () => {
+  ensureConsoleBuilt();
+  s = await startStage();
+  tenant = await s.tenant();
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  page.on('console', (m) => /Content Security Policy/i.test(m.text()) && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+const row = () => page.getByRole('row').filter({ hasText: tenant.orgId });
+
+describe("the console's admin side in chromium", () => {
+  it('refuses a wrong admin secret in words and signs in with the right one, kept for the tab', async () => {
+    await page.goto(`${s.url}/console/admin/`);
+    await page.getByLabel('Admin secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/.+/);
+    expect(await page.evaluate(STORED)).toBeNull();
+    await page.getByLabel('Admin secret').fill(ADMIN_SECRET);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Organisations' }).waitFor();
+    expect(await page.evaluate(STORED)).toBe(ADMIN_SECRET);
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+  });
+
+  it('finds an organisation by its id, suspends it (its user is refused) and resumes it', async () => {
+    await page.getByLabel('Search organisations').fill(tenant.orgId);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await row().waitFor();
+    expect(await row().innerText()).toContain('Active');
+
+    await row()
+      .getByRole('button', { name: /^Suspend / })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('status').filter({ hasText: 'is suspended' }).waitFor();
+    await expect.poll(() => row().innerText()).toContain('Suspended');
+    expect((await s.admin('GET', `/admin/organisations/${tenant.orgId}`)).body.active).toBe(false);
+    expect((await s.dash(tenant.key, 'GET', '/api/apis')).status).toBe(403);
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+
+    await row()
+      .getByRole('button', { name: /^Resume / })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => row().innerText()).toContain('Active');
+    expect((await s.admin('GET', `/admin/organisations/${tenant.orgId}`)).body.active).toBe(true);
+    await expect.poll(async () => (await s.dash(tenant.key, 'GET', '/api/apis')).status, { timeout: 10_000 }).toBe(200);
+  });
+
+  it('signs out: the secret leaves sessionStorage, and the page asks for it again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin secret').waitFor();
+    expect(await page.evaluate(STORED)).toBeNull();
+    expect(problems).toEqual([]);
+  });
+});
