@@ -11,24 +11,26 @@ import { Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 
-const VERBS = ['apigateway:GET', 'apigateway:POST', 'apigateway:PATCH', 'apigateway:DELETE'];
-
 export function grantDataPlaneApis(reconciler: IFunction, region: string): void {
   const arn = (path: string) => `arn:aws:apigateway:${region}::${path}`;
-  // The shared data-plane API's routes and integrations among them (its id is known here, the others' are not).
-  reconciler.addToRolePolicy(
-    new PolicyStatement({
-      actions: VERBS,
-      resources: [arn('/apis'), arn('/apis/*'), arn('/domainnames'), arn('/domainnames/*')],
-    }),
-  );
+  // Per verb, the paths the reconciler's calls name (the shared API's routes and integrations among
+  // them: its id is known here, the others' are not). IAM's `*` also spans `/`, so the DELETE of an
+  // API (`/apis/<id>`) reaches what is under it.
+  const grants: Array<[verb: string, paths: string[]]> = [
+    ['GET', ['/apis', '/apis/*', '/domainnames', '/domainnames/*']],
+    ['POST', ['/apis', '/apis/*/routes', '/apis/*/integrations', '/apis/*/authorizers', '/apis/*/stages', '/domainnames', '/domainnames/*/apimappings']],
+    ['PATCH', ['/apis/*/routes/*', '/apis/*/integrations/*', '/domainnames/*']],
+    ['DELETE', ['/apis/*', '/domainnames/*']],
+  ];
+  for (const [verb, paths] of grants) reconciler.addToRolePolicy(new PolicyStatement({ actions: [`apigateway:${verb}`], resources: paths.map(arn) }));
   // ACM has no resource-level permission for listing certificates.
   reconciler.addToRolePolicy(new PolicyStatement({ actions: ['acm:ListCertificates'], resources: ['*'] }));
 
   // As cdk-nag writes the resources: an unresolved region is its pseudo parameter.
   const nagRegion = Token.isUnresolved(region) ? '<AWS::Region>' : region;
   const role = reconciler.role!;
-  for (const path of ['/apis/*', '/domainnames/*'])
+  const wildcards = new Set(grants.flatMap(([, paths]) => paths.filter((p) => p.includes('*'))));
+  for (const path of wildcards)
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:aws:apigateway:${nagRegion}::${path}]`,
       reason:
