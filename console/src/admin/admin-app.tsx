@@ -7,10 +7,7 @@
 import { useState } from 'preact/hooks';
 import { LocationProvider } from 'preact-iso/router';
 import { api, get } from '../api/client';
-import { ErrorNotice } from '../components/error-notice';
-import { Field } from '../components/field';
-import { SubmitButton, useFormAction } from '../components/form-action';
-import { Page } from '../components/page';
+import { CredentialSignIn } from '../components/credential-sign-in';
 import { BASE } from '../layout';
 import { adminSecret, forgetAdminSecret, keepAdminSecret } from '../session/admin-storage';
 import { Organisations } from './organisations';
@@ -18,35 +15,22 @@ import { Organisations } from './organisations';
 export const ADMIN_BASE = `${BASE}/admin`;
 
 function AdminSignIn(props: { onSignedIn: () => void; notice: string | undefined }) {
-  const [secret, setSecret] = useState('');
-  const { busy, error, onSubmit } = useFormAction(async () => {
-    keepAdminSecret(secret.trim());
-    try {
-      // The credential is checked by a read it allows: the first organisation.
-      await get(api.GET('/admin/organisations', { params: { query: { page_size: 1 } } }));
-      props.onSignedIn();
-    } catch (err) {
-      forgetAdminSecret();
-      throw err;
-    }
-  });
   return (
-    <main id="main" class="sign-in">
-      <Page title="Sign in as the installation's admin">
-        {props.notice && (
-          <p class="notice" role="status">
-            {props.notice}
-          </p>
-        )}
-        <ErrorNotice error={error} />
-        <form onSubmit={onSubmit}>
-          <Field form="admin-sign-in" name="admin_secret" label="Admin secret" hint="The installation's Admin-Auth secret. It is kept in this tab only, until you sign out or close the tab.">
-            {(c) => <input {...c} type="password" autoComplete="off" required value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />}
-          </Field>
-          <SubmitButton busy={busy} label="Sign in" busyLabel="Signing in…" disabled={!secret.trim()} />
-        </form>
-      </Page>
-    </main>
+    <CredentialSignIn
+      title="Sign in as the installation's admin"
+      form="admin-sign-in"
+      name="admin_secret"
+      label="Admin secret"
+      hint="The installation's Admin-Auth secret. It is kept in this tab only, until you sign out or close the tab."
+      notice={props.notice}
+      keep={keepAdminSecret}
+      forget={forgetAdminSecret}
+      check={async () => {
+        // The secret is checked by a read it allows: the first organisation.
+        await get(api.GET('/admin/organisations', { params: { query: { page_size: 1 } } }));
+        props.onSignedIn();
+      }}
+    />
   );
 }
 

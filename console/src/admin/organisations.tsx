@@ -4,10 +4,11 @@
  * (PUT /admin/organisations/{orgID}, If-Match): a suspended organisation's keys, users, gateway
  * writes and webhooks are refused until it is resumed, and nothing of it is deleted.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { api, call, get } from '../api/client';
 import { ConfirmButton } from '../components/confirm';
 import { ListPage, useListPage } from '../components/list-page';
+import { SearchForm } from '../components/search-form';
 import { useResource } from '../components/use-resource';
 import { dateTime } from '../format';
 import { BASE } from '../layout';
@@ -32,7 +33,6 @@ async function setActive(orgId: string, active: boolean): Promise<void> {
 export function Organisations(props: { onUnauthorized: () => void }) {
   const { query, route, page, message, setMessage } = useListPage();
   const search = query.q ?? '';
-  const [draft, setDraft] = useState(search);
   const list = useResource(
     () => get(api.GET('/admin/organisations', { params: { query: { p: page, page_size: PAGE_SIZE, ...(search ? { q: search } : {}) } } })),
     [page, search],
@@ -79,25 +79,7 @@ export function Organisations(props: { onUnauthorized: () => void }) {
       pagerLabel="Organisation pages"
       page={page}
       onPage={(p) => go(search, p)}
-      controls={
-        <form
-          role="search"
-          class="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            go(draft.trim(), 1);
-          }}
-        >
-          <label for="org-search">Search organisations</label>
-          <input id="org-search" type="search" value={draft} placeholder="Id or name" onInput={(e) => setDraft(e.currentTarget.value)} />
-          <button type="submit">Search</button>
-          {search && (
-            <button type="button" onClick={() => (setDraft(''), go('', 1))}>
-              Clear
-            </button>
-          )}
-        </form>
-      }
+      controls={<SearchForm id="org-search" label="Search organisations" placeholder="Id or name" search={search} onSearch={(q) => go(q, 1)} />}
       columns={[
         { header: 'Name', cell: (o) => o.owner_name || <span class="muted">(none)</span> },
         { header: 'Organisation id', cell: (o) => <code>{o.id}</code> },

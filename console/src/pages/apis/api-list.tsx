@@ -3,9 +3,9 @@
  * or listen path: the list route has no search parameter, so a search reads every API once
  * (`p=-1`) and pages the matches here.
  */
-import { useState } from 'preact/hooks';
 import { api, get } from '../../api/client';
 import { ListPage, useListPage } from '../../components/list-page';
+import { SearchForm } from '../../components/search-form';
 import { useResource } from '../../components/use-resource';
 import { dateTime } from '../../format';
 import { BASE } from '../../layout';
@@ -18,7 +18,6 @@ export function ApiList() {
   const { can } = useSession();
   const { query, route, page, message } = useListPage();
   const search = query.q ?? '';
-  const [draft, setDraft] = useState(search);
 
   const list = useResource(async () => {
     if (!search) {
@@ -46,25 +45,7 @@ export function ApiList() {
       pagerLabel="API pages"
       page={page}
       onPage={(p) => go(search, p)}
-      controls={
-        <form
-          role="search"
-          class="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            go(draft.trim(), 1);
-          }}
-        >
-          <label for="api-search">Search APIs</label>
-          <input id="api-search" type="search" value={draft} placeholder="Name, id or listen path" onInput={(e) => setDraft(e.currentTarget.value)} />
-          <button type="submit">Search</button>
-          {search && (
-            <button type="button" onClick={() => (setDraft(''), go('', 1))}>
-              Clear
-            </button>
-          )}
-        </form>
-      }
+      controls={<SearchForm id="api-search" label="Search APIs" placeholder="Name, id or listen path" search={search} onSearch={(q) => go(q, 1)} />}
       summary={(d) =>
         d.matches !== undefined && (
           <p role="status">
