@@ -88,7 +88,7 @@ export interface DomainPlanInput {
   apis: readonly DomainApi[];
 }
 
-interface ServedDomain {
+export interface ServedDomain {
   host: string;
   /** The per-domain API that serves it, when one exists already. */
   apiId?: string;

@@ -7,8 +7,9 @@
  * API. Every step reads before it writes, so a run after a crash (an API made, its mapping not yet)
  * finishes the work, and two runs side by side converge: a duplicate API is removed by the next.
  */
-import { planDomains, type AuthorizerSpec, type DataPlaneAccount } from '../domain/apigw-domains';
+import { planDomains, type AuthorizerSpec, type DataPlaneAccount, type ServedDomain } from '../domain/apigw-domains';
 import type { ApigwPlan } from '../domain/apigw-plan';
+import { errorField, logger } from '../observability/logger';
 import { applyRoutes } from './data-plane-routes';
 import type { RoutingTable } from './routing';
 
@@ -40,6 +41,33 @@ async function authorizerOf(d: OwnedDomains, apiId: string): Promise<string> {
   return found?.AuthorizerId ?? d.account.createAuthorizer(apiId, authorizerSpec(d.authorizerUri));
 }
 
+/** One served domain: its API, authorizer, routes, domain name and mapping, each made or changed only when it differs. */
+async function serveDomain(d: OwnedDomains, table: RoutingTable, served: ServedDomain): Promise<{ changes: number; skipped: ApigwPlan['skipped'] }> {
+  const { account } = d;
+  const apiId = served.apiId ?? (await account.createDomainApi(served.host, `${d.namePrefix}-${served.host}`.slice(0, 128)));
+  let changes = served.apiId ? 0 : 1;
+  const authorizerId = await authorizerOf(d, apiId);
+  // Routes before the mapping: a domain never answers from an API that is still empty.
+  const routes = await applyRoutes(account.api(apiId), table, served.host, authorizerId);
+  changes += routes.changes;
+  if (served.domainName === 'create') await account.createDomainName(served.host, served.certificateArn!);
+  if (served.domainName === 'update') await account.updateDomainName(served.host, served.certificateArn!);
+  changes += served.domainName === 'keep' ? 0 : 1;
+  const mappings = await account.apiMappings(served.host);
+  for (const m of mappings) {
+    if (m.apiId === apiId) continue;
+    await account.deleteApiMapping(served.host, m.id);
+    changes++;
+  }
+  if (!mappings.some((m) => m.apiId === apiId)) {
+    // Made here, not with the API: a run that crashed between the two makes it now.
+    await account.ensureStage(apiId);
+    await account.createApiMapping(served.host, apiId);
+    changes++;
+  }
+  return { changes, skipped: routes.skipped };
+}
+
 export async function reconcileDomains(d: OwnedDomains, table: RoutingTable): Promise<{ changes: number; skipped: ApigwPlan['skipped'] }> {
   const { account } = d;
   const [certificates, domainNames, apis] = await Promise.all([account.certificates(), account.domainNames(), account.domainApis()]);
@@ -48,23 +76,19 @@ export async function reconcileDomains(d: OwnedDomains, table: RoutingTable): Pr
   let changes = 0;
   const skipped = [...plan.skipped];
   for (const served of plan.serve) {
-    const apiId = served.apiId ?? (await account.createDomainApi(served.host, `${d.namePrefix}-${served.host}`.slice(0, 128)));
-    changes += served.apiId ? 0 : 1;
-    const authorizerId = await authorizerOf(d, apiId);
-    // Routes before the mapping: a domain never answers from an API that is still empty.
-    const routes = await applyRoutes(account.api(apiId), table, served.host, authorizerId);
-    changes += routes.changes;
-    skipped.push(...routes.skipped);
-    if (served.domainName === 'create') await account.createDomainName(served.host, served.certificateArn!);
-    if (served.domainName === 'update') await account.updateDomainName(served.host, served.certificateArn!);
-    const mappings = await account.apiMappings(served.host);
-    for (const m of mappings) if (m.apiId !== apiId) await account.deleteApiMapping(served.host, m.id);
-    if (!mappings.some((m) => m.apiId === apiId)) {
-      // Made here, not with the API: a run that crashed between the two makes it now.
-      await account.ensureStage(apiId);
-      await account.createApiMapping(served.host, apiId);
+    try {
+      const done = await serveDomain(d, table, served);
+      changes += done.changes;
+      skipped.push(...done.skipped);
+    } catch (e) {
+      // One domain API Gateway refuses (its custom domain name quota, a certificate gone) or that
+      // failed half-way never holds back the others: its APIs are reported, and the next run retries it.
+      const message = e instanceof Error ? e.message : String(e);
+      logger.warn('data plane: owned domain not applied', { host: served.host, error: errorField(e) });
+      const routes = table.hosts.find((h) => h.host === served.host)?.routes ?? [];
+      for (const r of routes)
+        skipped.push({ apiId: r.apiId, listenPath: r.listenPath, reason: `${served.host} not applied yet (${message.slice(0, 300)}); the next run retries` });
     }
-    changes += (served.domainName === 'keep' ? 0 : 1) + mappings.filter((m) => m.apiId !== apiId).length + (mappings.some((m) => m.apiId === apiId) ? 0 : 1);
   }
   const names = new Set(domainNames.map((n) => n.name));
   for (const gone of plan.removeApis) {

@@ -366,6 +366,8 @@ describe('the console in chromium', () => {
     await page.getByRole('row').filter({ hasText: 'console-gold' }).waitFor();
     await screenshot(page, 'policies');
     await page.getByRole('link', { name: 'Gold' }).click();
+    // The edit form fills itself from its read: a value typed before that lands would be overwritten.
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe('Gold');
     await page.getByLabel('Quota', { exact: true }).fill('1000');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -74,19 +74,28 @@ describe('owned domains on the data plane', () => {
     expect(calls.filter((c) => !/^(Get|List)/.test(c))).toEqual([]);
   });
 
-  it('finishes after a crash half-way (one API, one mapping), and takes everything away when the domain is revoked', async () => {
+  it('reports a domain API Gateway refuses half-way without holding back the others; the next run finishes it (one API, one mapping); revoked, everything goes', async () => {
     const dom = `${uid('crash')}.tenant.test`;
+    const fine = `${uid('fine')}.tenant.test`;
     const { account, api } = emulatedAccount('*.tenant.test');
     const target = { gatewayId: uid('apigw'), host: '', authorizerId: 'sharedauth' };
-    expect((await grant(acme.orgId, dom)).status).toBe(200);
+    for (const d of [dom, fine]) expect((await grant(acme.orgId, d)).status).toBe(200);
     const apiId = uid('dom');
     expect((await create(acme.key, apiId, `/${uid('p')}/`, 'http://acme.internal', dom)).status).toBe(200);
-    const failing = { ...api, createApiMapping: () => Promise.reject(Object.assign(new Error('Rate exceeded'), { name: 'TooManyRequestsException' })) };
+    expect((await create(acme.key, uid('fine'), `/${uid('p')}/`, 'http://acme.internal', fine)).status).toBe(200);
+    const refusing = {
+      ...api,
+      createApiMapping: (name: string, id: string) =>
+        name === dom ? Promise.reject(Object.assign(new Error('Rate exceeded'), { name: 'TooManyRequestsException' })) : api.createApiMapping(name, id),
+    };
 
     const shared = account.api('shared01').state;
-    await expect(reconcileDataPlane(shared, target, { account: failing, authorizerUri: AUTHORIZER_URI, namePrefix: 'dp' })).rejects.toThrow('Rate exceeded');
+    const run = await reconcileDataPlane(shared, target, { account: refusing, authorizerUri: AUTHORIZER_URI, namePrefix: 'dp' });
+    expect(run.skipped).toContainEqual({ api_id: apiId, reason: expect.stringContaining(`${dom} not applied yet (Rate exceeded)`) });
     expect(account.domainName(dom).mappings.size).toBe(0);
-    await reconcileDataPlane(shared, target, { account: api, authorizerUri: AUTHORIZER_URI, namePrefix: 'dp' });
+    expect(account.domainName(fine).mappings.size).toBe(1);
+    const again = await reconcileDataPlane(shared, target, { account: api, authorizerUri: AUTHORIZER_URI, namePrefix: 'dp' });
+    expect(again.skipped.filter((x) => x.api_id === apiId)).toEqual([]);
     const own = [...account.apis.values()].filter((a) => a.Tags['gw:host'] === dom);
     expect(own).toHaveLength(1);
     expect(own[0]!.authorizers.size).toBe(1);
