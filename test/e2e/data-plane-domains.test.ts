@@ -74,7 +74,7 @@ describe('owned domains on the data plane', () => {
     expect(calls.filter((c) => !/^(Get|List)/.test(c))).toEqual([]);
   });
 
-  it('reports a domain API Gateway refuses half-way without holding back the others; the next run finishes it (one API, one mapping); revoked, everything goes', async () => {
+  it('reports a domain API Gateway refuses without holding back the others; the next run finishes it; revoked, everything goes', async () => {
     const dom = `${uid('crash')}.tenant.test`;
     const fine = `${uid('fine')}.tenant.test`;
     const { account, api } = emulatedAccount('*.tenant.test');
