@@ -11,7 +11,8 @@
  */
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openApiDocument } from '../shared/openapi/document';
@@ -29,8 +30,9 @@ const LAMBDA_CREDENTIALS = fileURLToPath(new URL('./lambda-credentials.ts', impo
  */
 export function esbuildOptions(nodeModules: readonly string[] = []): BuildOptions {
   return {
-    // The document GET /openapi.json answers, built here once: fixed per build (shared/openapi/served.ts).
-    define: { OPENAPI_TEXT: JSON.stringify(builtDocument()) },
+    // The document GET /openapi.json answers is a file beside the bundle (writeOpenApiBeside): fixed
+    // per build, read on the first request, never parsed as code at start (shared/openapi/served.ts).
+    define: { OPENAPI_FILE: JSON.stringify(`./${OPENAPI_FILE}`) },
     bundle: true,
     platform: 'node',
     target: ESBUILD_TARGET,
@@ -48,8 +50,15 @@ export function esbuildOptions(nodeModules: readonly string[] = []): BuildOption
   };
 }
 
+/** The document's file name beside a bundle that serves it. */
+const OPENAPI_FILE = 'openapi.json';
 let documentText: string | undefined;
 const builtDocument = (): string => (documentText ??= JSON.stringify(openApiDocument()));
+
+/** Writes the OpenAPI document beside a bundle whose inputs include the module that serves it (metafile of its build). */
+export function writeOpenApiBeside(outdir: string, metafile: Metafile | undefined): void {
+  if (Object.keys(metafile?.inputs ?? {}).some((f) => f.endsWith('shared/openapi/served.ts'))) writeFileSync(join(outdir, OPENAPI_FILE), builtDocument());
+}
 
 /**
  * One function's build, run by CDK in the synth's own process: one esbuild pass per function, no
@@ -65,7 +74,14 @@ class FunctionBuild implements ILocalBundling {
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildSync({ ...esbuildOptions(this.nodeModules), entryPoints: [join(ROOT, this.entry)], outdir: outputDir, logLevel: 'warning' });
+    const { metafile } = buildSync({
+      ...esbuildOptions(this.nodeModules),
+      entryPoints: [join(ROOT, this.entry)],
+      outdir: outputDir,
+      logLevel: 'warning',
+      metafile: true,
+    });
+    writeOpenApiBeside(outputDir, metafile);
     copyNodeModules(ROOT, this.nodeModules, outputDir);
     return true;
   }

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 /** Bundles like the CDK stack builds them (infra/bundling.ts), written beside node_modules so externals resolve. */
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions } from '../../infra/bundling';
+import { esbuildOptions, writeOpenApiBeside } from '../../infra/bundling';
 import { ESBUILD_TARGET } from '../../infra/runtime';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -62,6 +62,7 @@ export async function bundle(name: string, entry: string, external: string[] = [
     sourcemap: opts.sourcemap ? 'linked' : false,
     logLevel: 'silent',
   });
+  if (!opts.plain) writeOpenApiBeside(outdir, out.metafile);
   const files = readdirSync(outdir);
   const size = (f: string) => statSync(resolve(process.cwd(), f)).size;
   return {

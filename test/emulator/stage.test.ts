@@ -10,10 +10,13 @@
  * - and not one IAM denial, function error or INIT failure on the real template.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
 import { readCloudStage } from '../../infra/local/emulator/template';
 import { LAMBDA_NODE_MAJOR, LAMBDA_RUNTIME } from '../../infra/runtime';
 import { closedRoutes } from '../../shared/http/route-match';
+import { openApiDocument } from '../../shared/openapi/document';
 import { routeList } from '../../shared/routes';
 import { walkRoutes, type Walk } from '../hardening/support/route-walk';
 import { cloudAssembly } from '../support/assembly';
@@ -46,6 +49,17 @@ describe('npm run emulate serves the synthesized stack', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(await page.text()).toContain('<div id="app">');
+  });
+
+  it("answers GET /openapi.json with the document built at synth, read from the file beside the function's code", async () => {
+    const r = await fetch(`${emulated.url}/openapi.json`);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual(openApiDocument());
+    const stage = readCloudStage((await cloudAssembly()).template, { region: 'us-east-1', account: '0', tableName: 't' });
+    const codeDir = [...stage.functions.values()].find((f) => f.name === 'openapi')?.codeDir ?? '';
+    // The document is a file beside the code, not code the function parses at start.
+    expect(existsSync(join(codeDir, 'openapi.json'))).toBe(true);
+    expect(statSync(join(codeDir, 'index.mjs')).size).toBeLessThan(400_000);
   });
 
   it('shows cold and warm invocations: INIT duration on the first REPORT of a container only', async () => {
