@@ -19,6 +19,7 @@ import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
+import { DATA_PLANE_KEY_HEADER, dataPlaneAuthorizer } from '../../shared/domain/apigw-domains';
 import { routingRoutes } from '../../shared/route-groups/routing';
 import { sessionsRoutes } from '../../shared/route-groups/sessions';
 import { DATA_PLANE_TAG } from '../data-plane-tag';
@@ -28,9 +29,6 @@ import { grantDataPlaneApis } from './data-plane-grants';
 import { grantTableActions } from './table-grants';
 
 type MakeFunction = (name: string, entry: string, environment: Record<string, string>, timeout?: Duration) => IFunction;
-
-/** The header the data plane's authorizer reads the key from. */
-const KEY_HEADER = 'Authorization';
 
 /** What the reconciler sends to the table: the routing table's reads and its report. */
 export const RECONCILER_TABLE_ACTIONS: readonly TableAction[] = [
@@ -74,24 +72,25 @@ export class DataPlane extends Construct {
     // No fixed API: it decides for the API whose listen path the matched route key is, on the host
     // its data-plane API serves (this one: the shared hosts; any other: the domain mapped to it).
     this.authorizerFunction = props.makeFunction('dataPlaneAuthorizer', 'functions/sessions/authorizer.ts', {
-      AUTHORIZER_KEY_HEADER: KEY_HEADER,
+      AUTHORIZER_KEY_HEADER: DATA_PLANE_KEY_HEADER,
       DATA_PLANE_API_ID: this.api.apiId,
     });
     // The external authorization's grants: the same check, after the same listen-path lookup.
     const lookup = sessionsRoutes.sessionsExtAuthz;
     grantTableActions(this.authorizerFunction, props.table, { actions: lookup.tableActions, entities: lookup.tableEntities, key: props.encryptionKey });
     const authorizerUri = `arn:aws:apigateway:${region}:lambda:path/2015-03-31/functions/${this.authorizerFunction.functionArn}/invocations`;
-    // Made here, not by a route: the routes come later, from the reconciler.
+    // Made here, not by a route (the routes come later, from the reconciler): the same authorizer the
+    // reconciler gives each per-domain API.
+    const spec = dataPlaneAuthorizer(authorizerUri);
     const authorizer = new CfnAuthorizer(this, 'Authorizer', {
       apiId: this.api.apiId,
-      name: 'data-plane-keys',
-      authorizerType: 'REQUEST',
-      authorizerUri,
-      authorizerPayloadFormatVersion: '2.0',
-      enableSimpleResponses: true,
-      identitySource: [`$request.header.${KEY_HEADER}`],
-      // Each request spends a unit of quota: a cached allow would let requests through uncounted.
-      authorizerResultTtlInSeconds: 0,
+      name: spec.Name,
+      authorizerType: spec.AuthorizerType,
+      authorizerUri: spec.AuthorizerUri,
+      authorizerPayloadFormatVersion: spec.AuthorizerPayloadFormatVersion,
+      enableSimpleResponses: spec.EnableSimpleResponses,
+      identitySource: spec.IdentitySource,
+      authorizerResultTtlInSeconds: spec.AuthorizerResultTtlInSeconds,
     });
     this.authorizerFunction.addPermission('InvokedByDataPlane', {
       principal: new ServicePrincipal('apigateway.amazonaws.com'),

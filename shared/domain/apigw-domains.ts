@@ -11,7 +11,37 @@ import type { DataPlaneApi } from './apigw-plan';
 import type { GatewayModel } from './gateway-model';
 
 /** The tags of a per-domain data-plane API: what the reconciler finds its own APIs by. */
-export const DOMAIN_API_TAG = { key: 'gw:role', value: 'data-plane-domain', host: 'gw:host' } as const;
+const DOMAIN_API_TAG = { key: 'gw:role', value: 'data-plane-domain', host: 'gw:host' } as const;
+
+/** The tags the reconciler puts on the APIs and custom domain names it makes: its role, and the domain served. */
+export const domainTags = (host: string): Record<string, string> => ({ [DOMAIN_API_TAG.key]: DOMAIN_API_TAG.value, [DOMAIN_API_TAG.host]: host });
+
+/** Whether a resource's tags say the reconciler made it. */
+export const madeByReconciler = (tags: Record<string, string> | undefined): boolean => tags?.[DOMAIN_API_TAG.key] === DOMAIN_API_TAG.value;
+
+/** The per-domain API an HTTP API is, by its tags; none for an API the reconciler did not make. */
+export function domainApiOf(apiId: string | undefined, tags: Record<string, string> | undefined): DomainApi | undefined {
+  const host = tags?.[DOMAIN_API_TAG.host];
+  return apiId && host && madeByReconciler(tags) ? { apiId, host } : undefined;
+}
+
+/** The header the data plane's authorizers read the key from. */
+export const DATA_PLANE_KEY_HEADER = 'Authorization';
+
+/**
+ * The data plane's Lambda authorizer, the same on the data-plane API (infra/constructs/data-plane.ts)
+ * and on each per-domain API (the reconciler's): REQUEST, payload 2.0, simple responses, no result
+ * cache, since each request spends a unit of quota and a cached allow would let requests through uncounted.
+ */
+export const dataPlaneAuthorizer = (uri: string): AuthorizerSpec => ({
+  Name: 'data-plane-keys',
+  AuthorizerType: 'REQUEST',
+  AuthorizerUri: uri,
+  AuthorizerPayloadFormatVersion: '2.0',
+  EnableSimpleResponses: true,
+  IdentitySource: [`$request.header.${DATA_PLANE_KEY_HEADER}`],
+  AuthorizerResultTtlInSeconds: 0,
+});
 
 /** An issued ACM certificate: its ARN and the names it covers (its domain name and alternative names). */
 export interface Certificate {

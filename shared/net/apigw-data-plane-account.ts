@@ -21,7 +21,7 @@ import {
   GetStagesCommand,
   UpdateDomainNameCommand,
 } from '@aws-sdk/client-apigatewayv2';
-import { DOMAIN_API_TAG, type Certificate, type DataPlaneAccount } from '../domain/apigw-domains';
+import { domainApiOf, domainTags, madeByReconciler, type Certificate, type DataPlaneAccount } from '../domain/apigw-domains';
 import { allPages, sdkDataPlane } from './apigw-data-plane';
 
 const STAGE = '$default';
@@ -48,14 +48,10 @@ export function sdkDataPlaneAccount(client = new ApiGatewayV2Client({ maxAttempt
     },
     async domainApis() {
       const apis = await allPages(async (NextToken) => client.send(new GetApisCommand({ NextToken, MaxResults: '100' })));
-      return apis.flatMap((a) => {
-        const host = a.Tags?.[DOMAIN_API_TAG.host];
-        return a.ApiId && host && a.Tags?.[DOMAIN_API_TAG.key] === DOMAIN_API_TAG.value ? [{ apiId: a.ApiId, host }] : [];
-      });
+      return apis.flatMap((a) => domainApiOf(a.ApiId, a.Tags) ?? []);
     },
     async createDomainApi(host, name) {
-      const tags = { [DOMAIN_API_TAG.key]: DOMAIN_API_TAG.value, [DOMAIN_API_TAG.host]: host };
-      const made = await client.send(new CreateApiCommand({ Name: name, ProtocolType: 'HTTP', DisableExecuteApiEndpoint: true, Tags: tags }));
+      const made = await client.send(new CreateApiCommand({ Name: name, ProtocolType: 'HTTP', DisableExecuteApiEndpoint: true, Tags: domainTags(host) }));
       return made.ApiId!;
     },
     async ensureStage(apiId) {
@@ -76,15 +72,14 @@ export function sdkDataPlaneAccount(client = new ApiGatewayV2Client({ maxAttempt
               {
                 name: d.DomainName,
                 certificateArn: d.DomainNameConfigurations?.[0]?.CertificateArn,
-                ours: d.Tags?.[DOMAIN_API_TAG.key] === DOMAIN_API_TAG.value,
+                ours: madeByReconciler(d.Tags),
               },
             ]
           : [],
       );
     },
     async createDomainName(name, certificateArn) {
-      const Tags = { [DOMAIN_API_TAG.key]: DOMAIN_API_TAG.value, [DOMAIN_API_TAG.host]: name };
-      await client.send(new CreateDomainNameCommand({ DomainName: name, DomainNameConfigurations: configuration(certificateArn), Tags }));
+      await client.send(new CreateDomainNameCommand({ DomainName: name, DomainNameConfigurations: configuration(certificateArn), Tags: domainTags(name) }));
     },
     updateDomainName: async (name, certificateArn) =>
       void (await client.send(new UpdateDomainNameCommand({ DomainName: name, DomainNameConfigurations: configuration(certificateArn) }))),

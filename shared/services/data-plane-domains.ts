@@ -7,7 +7,7 @@
  * API. Every step reads before it writes, so a run after a crash (an API made, its mapping not yet)
  * finishes the work, and two runs side by side converge: a duplicate API is removed by the next.
  */
-import { planDomains, type AuthorizerSpec, type DataPlaneAccount, type ServedDomain } from '../domain/apigw-domains';
+import { dataPlaneAuthorizer, planDomains, type DataPlaneAccount, type ServedDomain } from '../domain/apigw-domains';
 import type { ApigwPlan } from '../domain/apigw-plan';
 import { errorField, logger } from '../observability/logger';
 import { applyRoutes } from './data-plane-routes';
@@ -21,24 +21,10 @@ export interface OwnedDomains {
   namePrefix: string;
 }
 
-/** The header the data plane's authorizers read the key from (infra/constructs/data-plane.ts). */
-const KEY_HEADER = 'Authorization';
-
-const authorizerSpec = (uri: string): AuthorizerSpec => ({
-  Name: 'data-plane-keys',
-  AuthorizerType: 'REQUEST',
-  AuthorizerUri: uri,
-  AuthorizerPayloadFormatVersion: '2.0',
-  EnableSimpleResponses: true,
-  IdentitySource: [`$request.header.${KEY_HEADER}`],
-  // Each request spends a unit of quota: a cached allow would let requests through uncounted.
-  AuthorizerResultTtlInSeconds: 0,
-});
-
 /** The per-domain API's authorizer: the one invoking the data-plane function, made when missing. */
 async function authorizerOf(d: OwnedDomains, apiId: string): Promise<string> {
   const found = (await d.account.authorizers(apiId)).find((a) => a.AuthorizerUri === d.authorizerUri);
-  return found?.AuthorizerId ?? d.account.createAuthorizer(apiId, authorizerSpec(d.authorizerUri));
+  return found?.AuthorizerId ?? d.account.createAuthorizer(apiId, dataPlaneAuthorizer(d.authorizerUri));
 }
 
 /** One served domain: its API, authorizer, routes, domain name and mapping, each made or changed only when it differs. */

@@ -6,7 +6,7 @@
  */
 import type { DataPlaneAccount } from '../../shared/domain/apigw-domains';
 import { ApiGatewayAccount } from '../../infra/local/emulator/apigw-account';
-import { DOMAIN_API_TAG } from '../../shared/domain/apigw-domains';
+import { domainApiOf, domainTags, madeByReconciler } from '../../shared/domain/apigw-domains';
 
 export const AUTHORIZER_URI = 'arn:aws:apigateway:eu-west-1:lambda:path/2015-03-31/functions/arn:aws:lambda:eu-west-1:0:function:Authz/invocations';
 
@@ -26,12 +26,7 @@ export function emulatedAccount(certificateNames: string, sharedApiId = 'shared0
   const api: DataPlaneAccount = {
     api: (apiId) => account.api(apiId).state,
     certificates: () => call('ListCertificates', () => account.certificates.map((c) => ({ ...c }))),
-    domainApis: () =>
-      call('GetApis', () =>
-        [...account.apis.values()]
-          .filter((a) => a.Tags[DOMAIN_API_TAG.key] === DOMAIN_API_TAG.value && a.Tags[DOMAIN_API_TAG.host])
-          .map((a) => ({ apiId: a.ApiId, host: a.Tags[DOMAIN_API_TAG.host]! })),
-      ),
+    domainApis: () => call('GetApis', () => [...account.apis.values()].flatMap((a) => domainApiOf(a.ApiId, a.Tags) ?? [])),
     createDomainApi: (host, name) =>
       call(
         'CreateApi',
@@ -40,7 +35,7 @@ export function emulatedAccount(certificateNames: string, sharedApiId = 'shared0
             Name: name,
             ProtocolType: 'HTTP',
             DisableExecuteApiEndpoint: true,
-            Tags: { [DOMAIN_API_TAG.key]: DOMAIN_API_TAG.value, [DOMAIN_API_TAG.host]: host },
+            Tags: domainTags(host),
           }).ApiId,
       ),
     ensureStage: (apiId) => call('GetStages', () => void (account.api(apiId).stages.has('$default') || account.createStage(apiId, '$default'))),
@@ -53,7 +48,7 @@ export function emulatedAccount(certificateNames: string, sharedApiId = 'shared0
         [...account.domainNames.values()].map((d) => ({
           name: d.DomainName,
           certificateArn: d.CertificateArn,
-          ours: d.Tags[DOMAIN_API_TAG.key] === DOMAIN_API_TAG.value,
+          ours: madeByReconciler(d.Tags),
         })),
       ),
     createDomainName: (name, arn) =>
@@ -63,7 +58,7 @@ export function emulatedAccount(certificateNames: string, sharedApiId = 'shared0
           void account.createDomainName({
             DomainName: name,
             DomainNameConfigurations: [{ CertificateArn: arn }],
-            Tags: { [DOMAIN_API_TAG.key]: DOMAIN_API_TAG.value },
+            Tags: domainTags(name),
           }),
       ),
     updateDomainName: (name, arn) => call('UpdateDomainName', () => account.updateDomainName(name, arn)),

@@ -5,17 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { certificateFor, planDomains, type DomainPlanInput } from '../../shared/domain/apigw-domains';
 import type { GatewayModel, GatewayRoute } from '../../shared/domain/gateway-model';
+import { gatewayRoute } from '../support/gateway-route';
 
-const route = (apiId: string, listenPath = `/${apiId}/`): GatewayRoute => ({
-  apiId,
-  orgId: 'acme',
-  listenPath,
-  upstreams: [{ scheme: 'http', host: 'up.example', port: 80, basePath: '' }],
-  stripListenPath: false,
-  preserveHost: false,
-  key: { keyless: false, header: 'Authorization' },
-  requestHeaders: { add: {}, remove: [] },
-});
+const route = (apiId: string) => gatewayRoute(apiId, `/${apiId}`);
 const model = (hosts: Record<string, GatewayRoute[]>): GatewayModel => ({
   hosts: Object.entries(hosts).map(([host, routes]) => ({ host, routes })),
   skipped: [],

@@ -5,18 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ApigwChange, type ApigwIntegration, type ApigwRoute, planDataPlane } from '../../shared/domain/apigw-plan';
 import type { GatewayModel, GatewayRoute } from '../../shared/domain/gateway-model';
+import { gatewayRoute } from '../support/gateway-route';
 
-const route = (apiId: string, listenPath: string, extra: Partial<GatewayRoute> = {}): GatewayRoute => ({
-  apiId,
-  orgId: 'acme',
-  listenPath,
-  upstreams: [{ scheme: 'http', host: 'up.example', port: 8080, basePath: '/base' }],
-  stripListenPath: false,
-  preserveHost: false,
-  key: { keyless: false, header: 'Authorization' },
-  requestHeaders: { add: {}, remove: [] },
-  ...extra,
-});
+const route = gatewayRoute;
 const model = (routes: GatewayRoute[], host = ''): GatewayModel => ({ hosts: [{ host, routes }], skipped: [] });
 type State = { routes: ApigwRoute[]; integrations: ApigwIntegration[] };
 const empty = (): State => ({ routes: [], integrations: [] });

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { certificateFor, type AuthorizerSpec, type Certificate } from '../../../shared/domain/apigw-domains';
 import { DataPlaneState } from './data-plane-state';
-import type { EmulatedAuthorizer } from './template';
+import { emulatedAuthorizer, type EmulatedAuthorizer } from './template';
 
 export interface EmulatedApi {
   ApiId: string;
@@ -105,17 +105,11 @@ export class ApiGatewayAccount {
 
   createAuthorizer(apiId: string, spec: AuthorizerSpec): string {
     const api = this.api(apiId);
-    const functionId = this.opts.functionOf(spec.AuthorizerUri);
-    if (!functionId) throw badRequest(`Invalid authorizer URI ${spec.AuthorizerUri}`);
-    if (spec.AuthorizerType !== 'REQUEST' || spec.AuthorizerPayloadFormatVersion !== '2.0' || !spec.EnableSimpleResponses)
-      throw badRequest('only REQUEST authorizers, payload 2.0, simple responses are emulated');
-    const identitySource = spec.IdentitySource.map((s) => {
-      const m = /^\$request\.(header|querystring)\.(.+)$/.exec(s);
-      if (!m) throw badRequest(`Invalid identity source ${s}`);
-      return { from: m[1] as 'header' | 'querystring', name: m[2]!.toLowerCase() };
-    });
     const id = newId();
-    api.authorizers.set(id, { logicalId: id, functionId, identitySource, ttlSeconds: spec.AuthorizerResultTtlInSeconds, AuthorizerUri: spec.AuthorizerUri });
+    // Read as a template's authorizer is: the same checks, the same identity sources.
+    const { authorizer, problem } = emulatedAuthorizer(id, spec, this.opts.functionOf(spec.AuthorizerUri));
+    if (!authorizer) throw badRequest(problem ?? 'the authorizer is not emulated');
+    api.authorizers.set(id, { ...authorizer, AuthorizerUri: spec.AuthorizerUri });
     return id;
   }
 

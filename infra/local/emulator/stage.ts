@@ -25,7 +25,7 @@ import { lambdaNode, type LambdaNode } from './lambda-node';
 import { ApiGatewayAccount } from './apigw-account';
 import { FunctionRuntime, type Outcome } from './runtime';
 import { clearValue, resolveDynamicReferences, secretValues } from './secrets';
-import { readCloudStage, type CloudStage, type EmulatedFunction, type EmulatedTable } from './template';
+import { functionIdOfUri, readCloudStage, type CloudStage, type EmulatedFunction, type EmulatedTable } from './template';
 
 /** The account id of every local ARN (DynamoDB Local's own convention). */
 export const LOCAL_ACCOUNT = '000000000000';
@@ -145,7 +145,7 @@ function dataPlaneAccount(stage: CloudStage, region: string, certificateNames: s
     account: LOCAL_ACCOUNT,
     certificateNames,
     functionOf: (uri) => {
-      const id = /:function:([^:/]+)/.exec(uri)?.[1];
+      const id = functionIdOfUri(uri);
       return id && stage.functions.has(id) ? id : undefined;
     },
   });

@@ -240,27 +240,19 @@ function readAuthorizer(
   return authorizerById(t, route.Properties?.AuthorizerId?.Ref as string | undefined, x, functions);
 }
 
-/** An AWS::ApiGatewayV2::Authorizer of the template, as the emulator runs it, or why it cannot. */
-function authorizerById(
-  t: CfnTemplate,
-  id: string | undefined,
-  x: Intrinsics,
-  functions: Map<string, EmulatedFunction>,
-): { authorizer?: EmulatedAuthorizer; problem?: string } {
-  const a = id ? t.Resources[id] : undefined;
-  if (!id || a?.Type !== 'AWS::ApiGatewayV2::Authorizer') return { problem: 'its AuthorizerId names no authorizer of this template' };
-  const p = a.Properties ?? {};
+/** The function an authorizer's URI invokes (`arn:aws:apigateway:<region>:lambda:path/.../functions/<function ARN>/invocations`). */
+export const functionIdOfUri = (uri: string): string | undefined => /:function:([^:/]+)/.exec(uri)?.[1];
+
+/**
+ * A Lambda authorizer as the emulator runs it (API Gateway's members, from a template or a
+ * CreateAuthorizer call), given the function its URI invokes if the stack has it; or why it cannot.
+ */
+export function emulatedAuthorizer(id: string, p: Record<string, any>, functionId: string | undefined): { authorizer?: EmulatedAuthorizer; problem?: string } {
   if (p.AuthorizerType !== 'REQUEST') return { problem: `${p.AuthorizerType} authorizers are not emulated` };
   if (p.AuthorizerPayloadFormatVersion !== '2.0' || p.EnableSimpleResponses !== true) {
     return { problem: 'only payload 2.0 authorizers with simple responses are emulated' };
   }
-  let functionId: string | undefined;
-  try {
-    functionId = /:function:([^:/]+)/.exec(String(x.resolve(p.AuthorizerUri)))?.[1];
-  } catch {
-    functionId = undefined;
-  }
-  if (!functionId || !functions.has(functionId)) return { problem: `authorizer ${id} invokes no function of this template` };
+  if (!functionId) return { problem: `authorizer ${id} invokes no function of this template` };
   const sources = [p.IdentitySource ?? []].flat().map(String);
   const identity = sources.map(identitySource);
   if (identity.some((s) => !s)) return { problem: `authorizer ${id}: identity sources ${sources.join(', ')} are not all request headers or query parameters` };
@@ -272,6 +264,25 @@ function authorizerById(
       ttlSeconds: Number(p.AuthorizerResultTtlInSeconds ?? 0),
     },
   };
+}
+
+/** An AWS::ApiGatewayV2::Authorizer of the template, as the emulator runs it, or why it cannot. */
+function authorizerById(
+  t: CfnTemplate,
+  id: string | undefined,
+  x: Intrinsics,
+  functions: Map<string, EmulatedFunction>,
+): { authorizer?: EmulatedAuthorizer; problem?: string } {
+  const a = id ? t.Resources[id] : undefined;
+  if (!id || a?.Type !== 'AWS::ApiGatewayV2::Authorizer') return { problem: 'its AuthorizerId names no authorizer of this template' };
+  const p = a.Properties ?? {};
+  let functionId: string | undefined;
+  try {
+    functionId = functionIdOfUri(String(x.resolve(p.AuthorizerUri)));
+  } catch {
+    functionId = undefined;
+  }
+  return emulatedAuthorizer(id, p, functionId && functions.has(functionId) ? functionId : undefined);
 }
 
 /** Whether an HTTP API carries the data-plane tag (infra/constructs/data-plane.ts). */
