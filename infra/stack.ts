@@ -34,6 +34,7 @@ import { DataPlane, RECONCILER_TABLE_ACTIONS } from './constructs/data-plane';
 import { accessLogFormat } from './constructs/access-log';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
+import { USAGE_TABLE_ACTIONS, UsageCount } from './constructs/usage-count';
 
 export interface ManagementStackProps extends StackProps {
   config: StageConfig;
@@ -264,6 +265,13 @@ export class ManagementStack extends Stack {
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
+    const usage = new UsageCount(this, 'UsageCount', {
+      table,
+      encryptionKey: key,
+      deadLetterQueue: delivery.deadLetterQueue,
+      makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+    });
+
     const edge =
       config.edge && originValue
         ? new Edge(this, 'Edge', {
@@ -287,6 +295,7 @@ export class ManagementStack extends Stack {
         ['hookRouting', delivery.routingFunction],
         ['hookAttempts', delivery.attemptFunction],
         ['auditTrail', audit.consumer],
+        ['usageCount', usage.consumer],
       ]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
@@ -307,6 +316,7 @@ export class ManagementStack extends Stack {
         [delivery.routingFunction, ROUTING_TABLE_ACTIONS],
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
         [audit.consumer, AUDIT_TABLE_ACTIONS],
+        [usage.consumer, USAGE_TABLE_ACTIONS],
         ...demoFunctions.map((f): [LambdaFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
         ...(dataPlane
           ? ([
@@ -317,7 +327,7 @@ export class ManagementStack extends Stack {
       ],
       api,
       routes: [...routes.values()],
-      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer] : [],
+      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer, usage.consumer] : [],
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
       console: consoleHosting,
     });

@@ -2,7 +2,7 @@
  * Which records of the table's stream each consumer takes: the cloud's event source filters
  * (infra/constructs/webhook-delivery.ts, audit-trail.ts) and the local change feed
  * (infra/local/change-feed.ts) read these lists, so the local stage hands a handler exactly what
- * the cloud would, and never the counter writes of every check.
+ * the cloud would: the counter writes of every check only to the usage consumer.
  */
 import { AUDITED_ENTITIES } from '../shared/store/audit-feed';
 
@@ -17,6 +17,8 @@ export const STREAM_CONSUMERS = {
   /** Webhook routing: event items, keys and deliveries written, keys removed. */
   webhookRouting: { written: ['event', 'key', 'delivery'], removed: ['key'] },
   audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
+  /** Usage for billing: the check's counter writes (their tallies) and its refusal tallies, as written; nothing removed counts. */
+  usage: { written: ['live_quota', 'live_quota_shard', 'usage_refusals'], removed: [] },
   /** The data-plane reconciler (-c dataPlane=on): every change of a definition or a grant moves the routing version. */
   dataPlane: { written: ['routing_version'], removed: [] },
 } satisfies Record<string, StreamConsumer>;

@@ -133,6 +133,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   result: z.ZodType;
   /** The 200 answer has no body at all (an external authorization's allow: only headers). */
   noContent?: boolean;
+  /** With `format=csv` in the query the 200 answer is the same figures as text/csv (a spreadsheet's import). */
+  csv?: boolean;
   /** Creating POST that honours Idempotency-Key. */
   idempotent?: boolean;
   /**

@@ -17,6 +17,7 @@ import { oauthRoutes } from './route-groups/oauth';
 import { analyticsRoutes } from './route-groups/analytics';
 import { auditRoutes } from './route-groups/audit';
 import { routingRoutes } from './route-groups/routing';
+import { billingRoutes } from './route-groups/billing';
 
 /**
  * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
@@ -40,6 +41,7 @@ export const routeGroups = {
   analytics: analyticsRoutes,
   audit: auditRoutes,
   routing: routingRoutes,
+  billing: billingRoutes,
 } satisfies Record<string, Record<string, RouteDef>>;
 
 export const routes = {
@@ -57,6 +59,7 @@ export const routes = {
   ...analyticsRoutes,
   ...auditRoutes,
   ...routingRoutes,
+  ...billingRoutes,
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;

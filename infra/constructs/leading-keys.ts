@@ -35,6 +35,8 @@ import '../../shared/store/org-sessions';
 import '../../shared/store/organisations';
 import '../../shared/store/policies';
 import '../../shared/store/routing-version';
+import '../../shared/store/usage-figures';
+import '../../shared/store/usage-tallies';
 import '../../shared/store/users';
 import { definedEntities } from '../../shared/store/db/entity';
 
@@ -54,6 +56,13 @@ export const ATTEMPT_ENTITIES = ['hook_budget', 'delivery', 'hook'] as const;
  * only function granted them, and the deletion records a delete wrote, which it reads.
  */
 export const AUDIT_CONSUMER_ENTITIES = ['audit_entry', 'deletion'] as const;
+
+/**
+ * What the usage consumer touches (functions/billing/change-feed.ts): the figures and the stream
+ * positions kept with them, the only function granted their writes. The counters and refusal
+ * tallies it counts come in the stream records; it never reads them.
+ */
+export const USAGE_CONSUMER_ENTITIES = ['usage_day', 'usage_month', 'usage_mark'] as const;
 
 /** The partition patterns of these entities (sorted, each once); an unknown name throws at synth. */
 export function leadingKeysOf(names: readonly string[]): string[] {

@@ -1,8 +1,9 @@
 /**
  * The local stage's change feed (contract §11, §12): reads the table's stream from DynamoDB Local
  * and invokes the same handlers the cloud's event source mappings do, each reading the stream on
- * its own as a mapping does: the delivery handler (functions/hooks/change-feed.ts) and the audit
- * consumer (functions/audit/change-feed.ts), with the same DynamoDBStreamEvent shape. A consumer's
+ * its own as a mapping does: the delivery handler (functions/hooks/change-feed.ts), the audit
+ * consumer (functions/audit/change-feed.ts) and the usage consumer (functions/billing/change-feed.ts),
+ * with the same DynamoDBStreamEvent shape. A consumer's
  * position is kept only up to the records its handler took (in DATA_DIR when there is one, a file
  * per consumer): a record it reports failed, and everything after it, is handed over again, and a
  * stopped stage resumes where it stopped, so nothing recorded is lost: at least once, as in the cloud.
@@ -29,6 +30,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
+import { handler as countUsage } from '../../functions/billing/change-feed';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
 import { observed } from '../../shared/observability/invocation';
@@ -45,6 +47,8 @@ export interface ChangeFeedOptions {
   checkpointFile?: string;
   /** Where the audit consumer's read position is kept across restarts; in memory only without it. */
   auditCheckpointFile?: string;
+  /** Where the usage consumer's read position is kept across restarts; in memory only without it. */
+  usageCheckpointFile?: string;
   /** Milliseconds between two reads of the stream (default 250). */
   pollMs?: number;
   /** Milliseconds between two looks at the due index (default 1000). */
@@ -103,20 +107,20 @@ function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Recor
   };
 }
 
-type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 /**
  * One consumer of the stream, as an event source mapping is: its own position (kept in
  * `checkpointFile`), its own handler. Answers the step that reads every shard as far as it goes now.
  */
-function streamConsumer(
+export function streamConsumer(
   client: DynamoDBStreamsClient,
   opts: {
     tableName: string;
     name: string;
     handler: StreamHandler;
-    /** The records the cloud's filters would let through to this handler (infra/stream-consumers.ts). */
-    takes: StreamConsumer;
+    /** The records the cloud's filters would let through to this handler (infra/stream-consumers.ts, or a mapping's own). */
+    takes: (record: _Record) => boolean;
     checkpointFile?: string;
     log: (msg: string) => void;
     stopped: () => boolean;
@@ -192,7 +196,7 @@ function streamConsumer(
         busy = true;
         // As the event source mapping's filters: a record no filter lets through is passed over
         // (the position moves past it) and never reaches the handler.
-        const wanted = records.filter((r) => takes(opts.takes, r));
+        const wanted = records.filter(opts.takes);
         let failed = new Set<string>();
         try {
           if (wanted.length) {
@@ -257,7 +261,7 @@ const attemptWorker = observed('attempt-queue', (m: AttemptMessage) => runQueued
  * what a run of the step that started after the call answered (true: it found work; a step that
  * threw found work too, since it did not finish it). Waking early changes nothing but the timing.
  */
-function repeating(work: string, what: string, every: number, step: () => Promise<boolean>, log: (msg: string) => void, stopped: () => boolean) {
+export function repeating(work: string, what: string, every: number, step: () => Promise<boolean>, log: (msg: string) => void, stopped: () => boolean) {
   let asked: Array<{ resolve: (busy: boolean) => void; reject: (e: Error) => void }> = [];
   let wake: (() => void) | undefined;
   // The loop is the work of its cloud counterpart (a stream consumer, the queue's delayed messages),
@@ -318,8 +322,8 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
-  const consumer = (name: string, handler: StreamHandler, takes: StreamConsumer, checkpointFile: string | undefined) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, takes, checkpointFile, log, stopped: isStopped });
+  const consumer = (name: string, handler: StreamHandler, filter: StreamConsumer, checkpointFile: string | undefined) =>
+    streamConsumer(client, { tableName: opts.tableName, name, handler, takes: (r) => takes(filter, r), checkpointFile, log, stopped: isStopped });
 
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
@@ -345,8 +349,14 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
     pollMs,
     consumer('audit trail', recordAudit, STREAM_CONSUMERS.audit, opts.auditCheckpointFile),
   );
+  const usage = loop(
+    'usage-count',
+    'reading the stream into the usage figures',
+    pollMs,
+    consumer('usage figures', countUsage, STREAM_CONSUMERS.usage, opts.usageCheckpointFile),
+  );
   const due = loop('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0);
-  const loops = [deliveries, audit, due];
+  const loops = [deliveries, audit, usage, due];
   const running = Promise.all(loops.map((l) => l.running));
 
   return {
@@ -363,7 +373,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
     async caughtUp() {
       for (;;) {
         await attempts.idle();
-        const busy = await Promise.all([deliveries.round(), audit.round()]);
+        const busy = await Promise.all([deliveries.round(), audit.round(), usage.round()]);
         busy.push(await due.round());
         // Nothing found, and no attempt started meanwhile: nothing written so far is left to do.
         if (!busy.includes(true) && attempts.size === 0) return;

@@ -7,6 +7,7 @@ import { createDataPlane } from './emulator/data-plane';
 import { createGateway } from './emulator/gateway';
 import { flag, parseArgs, settings, templateFor } from './emulator/cli';
 import { startEmulator } from './emulator/stage';
+import { feedStreamMappings } from './emulator/stream-mappings';
 import { JavaMissingError } from './dynamodb-local';
 import { consoleOnDemand, isConsolePath } from '../../console/host/static-files';
 
@@ -46,12 +47,23 @@ async function main() {
     }, every);
   });
 
+  // The table stream's event source mappings (usage figures, audit trail, the reconciler's trigger).
+  const streams = feedStreamMappings({
+    dynamoEndpoint: emulator.dynamoEndpoint,
+    tableName: s.tableName,
+    mappings: stage.streamMappings,
+    dataDir: s.dataDir,
+    invoke: emulator.invoke,
+    log,
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
     for (const t of timers) clearInterval(t);
+    await streams.stop();
     dataPlaneServer?.close();
     dataPlaneServer?.closeAllConnections();
     server.close();
@@ -82,6 +94,7 @@ async function main() {
                 `reconciled every ${every / 1000} s by ${dp.scheduled.join(', ') || 'nothing'})`,
             ]
           : []),
+        `  streams      ${stage.streamMappings.map((m) => stage.functions.get(m.functionId)?.name ?? m.functionId).join(', ') || 'none'} fed from the table's stream`,
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),
         ...stage.warnings.map((w) => `  note         ${w}`),
       ].join('\n'),

@@ -105,6 +105,7 @@ async function main() {
     tableName,
     checkpointFile: join(dataDir, 'change-feed.json'),
     auditCheckpointFile: join(dataDir, 'audit-feed.json'),
+    usageCheckpointFile: join(dataDir, 'usage-feed.json'),
     pollMs,
   });
   let stopping = false;

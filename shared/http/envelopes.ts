@@ -14,6 +14,8 @@ export interface Reply<E extends boolean = boolean> {
   readonly headers?: Record<string, string>;
   /** The body already as JSON text, sent as it is (a document fixed when the function was built). */
   readonly json?: string;
+  /** A body that is not JSON (a CSV export), with its media type. */
+  readonly text?: { body: string; type: string };
   /** No body at all (not even `null`). */
   readonly empty?: true;
   readonly [carriesEtag]: E;
@@ -58,6 +60,10 @@ export const reply = {
   /** A JSON body already serialised: its bytes are the answer. */
   json(text: string): Reply<false> {
     return { ...make<undefined>(undefined), json: text } as Reply<false>;
+  },
+  /** A body that is not JSON, as it is: `type` is its Content-Type. */
+  text(body: string, type: string): Reply<false> {
+    return { ...make<undefined>(undefined), text: { body, type } } as Reply<false>;
   },
   /** Gateway write result: `{key, status: "ok", action}`, plus `key_hash` for keys. */
   gateway(action: 'added' | 'modified' | 'deleted', key: string, opts: { keyHash?: string } = {}): Reply<false> {

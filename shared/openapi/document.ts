@@ -403,7 +403,14 @@ function responses(r: Route, set: SchemaSet): Json {
     out[String(status)] = {
       description: when,
       headers,
-      ...(status === 200 && r.noContent ? {} : { content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } } }),
+      ...(status === 200 && r.noContent
+        ? {}
+        : {
+            content: {
+              'application/json': { schema, ...(example !== undefined ? { example } : {}) },
+              ...(status === 200 && r.csv ? { 'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header line first' } } } : {}),
+            },
+          }),
     };
   }
   return out;

@@ -13,4 +13,6 @@ export const TAGS = [
   { name: 'oauth', description: 'OAuth clients of an API' },
   { name: 'analytics', description: 'Request records from gateways, and key activity' },
   { name: 'audit', description: 'The audit trail: who changed which configuration object, and the change itself (contract §12)' },
+  { name: 'routing', description: 'The routing table gateways read: every route of the stored definitions, per host' },
+  { name: 'billing', description: 'Usage for billing (admin): what the check allowed and refused, per organisation, API, day and month' },
 ];

@@ -12,7 +12,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem'],
-    tableEntities: ['event', 'key', 'org', 'policy'],
+    tableEntities: ['event', 'key', 'org', 'policy', 'usage_refusals'],
     summary: "Data-plane check (contract §10): spends one unit of the key's and its organisation's quota, or refuses with a reason",
     description:
       "What a gateway asks for each request (contract §10). One unit of the key's quota (and of its organisation's) is spent " +
@@ -36,7 +36,7 @@ export const sessionsRoutes = routeGroup('sessions', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'PutItem'],
-    tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org'],
+    tableEntities: ['api', 'api_part', 'domain_grant', 'event', 'key', 'listen_path', 'org', 'usage_refusals'],
     summary: "External authorization for nginx auth_request and Envoy ext_authz: the check's decision on a forwarded request",
     description:
       'What nginx `auth_request` and Envoy `ext_authz` (HTTP service) call for each request (docs/using/serving-apis.md). ' +

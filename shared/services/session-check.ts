@@ -18,6 +18,8 @@ import { recordCheckRefusal, recordTriggerCrossings } from './events';
 import { effectiveSession, sessionCache, type CachedSession } from './session-cache';
 import { orgStandingOf } from './org-limits';
 import { count, countBy, METRIC } from '../observability/metrics';
+import { dayOf } from '../domain/billing';
+import { countRefusal } from '../store/usage-tallies';
 
 /** What a check is asked: the key, the API and (for the key's path rules) the request's path and method. */
 export interface CheckInput {
@@ -44,6 +46,8 @@ type CheckResult =
   | {
       allowed: false;
       reason: DenialReason;
+      /** The key's organisation, once the key is known: whose refusal the usage figures count. */
+      org_id?: string;
       org?: true;
       /** When the window that refused ends (epoch seconds): a 429's Retry-After. */
       until?: number;
@@ -74,25 +78,34 @@ async function checkRequest(input: CheckInput, now: number = nowSeconds()): Prom
   const known = await sessionOf(hash);
   if (!known) return { allowed: false, reason: 'UnknownKey' };
   const { session, org } = known;
-  if (session.org_id && !(await orgStandingOf(session.org_id)).active) return { allowed: false, reason: 'OrgSuspended' };
+  const orgId = session.org_id ? { org_id: session.org_id } : {};
+  if (session.org_id && !(await orgStandingOf(session.org_id)).active) return { allowed: false, reason: 'OrgSuspended', ...orgId };
   const denied = checkSession(session, input.api_id, now, requestLine(input));
-  if (denied) return { allowed: false, reason: denied };
+  if (denied) return { allowed: false, reason: denied, ...orgId };
 
   const limits = limitsFor(session, input.api_id);
+  const orgSpends = !!org && !isUnlimited(org.quota_max);
+  // The request's last spend counts it in the usage figures, in that same write (shared/domain/billing.ts).
+  const tally = session.org_id ? { org_id: session.org_id, api_id: input.api_id, day: dayOf(now) } : undefined;
   const spent = await spendKeyQuota(
     hash,
     limits.scope,
-    { max: limits.quota_max, renewalRate: limits.quota_renewal_rate, rate: rateWindow(limits.rate, limits.per, now) },
+    {
+      max: limits.quota_max,
+      renewalRate: limits.quota_renewal_rate,
+      rate: rateWindow(limits.rate, limits.per, now),
+      ...(tally && !orgSpends ? { tally } : {}),
+    },
     now,
   );
-  if (!spent.ok) return { allowed: false, reason: spent.reason, until: spent.until, quota_max: limits.quota_max };
+  if (!spent.ok) return { allowed: false, reason: spent.reason, until: spent.until, quota_max: limits.quota_max, ...orgId };
 
-  if (org && !isUnlimited(org.quota_max)) {
-    const orgSpent = await spendOrgQuota(session.org_id, org.quota_max!, org.quota_renewal_rate ?? 0, now);
+  if (org && orgSpends) {
+    const orgSpent = await spendOrgQuota(session.org_id, org.quota_max!, org.quota_renewal_rate ?? 0, now, tally);
     if (!orgSpent.ok) {
       // The organisation refused: the key's unit was not used, so give it back.
       await refundKeyQuota(spent.receipt);
-      return { allowed: false, reason: 'QuotaExceeded', org: true, until: orgSpent.until, quota_max: org.quota_max! };
+      return { allowed: false, reason: 'QuotaExceeded', org: true, until: orgSpent.until, quota_max: org.quota_max!, ...orgId };
     }
   }
   const remaining = isUnlimited(limits.quota_max) ? UNLIMITED : quotaRemaining({ quota_max: limits.quota_max, used: spent.used, renews: spent.renews }, now);
@@ -144,8 +157,13 @@ export async function decide(input: CheckInput, now: number = nowSeconds()): Pro
   const result = await checkRequest(input, now);
   if (!result.allowed) {
     // The organisation's quota refuses with the key's reason; the metric tells them apart as the event does.
-    countBy(METRIC.checkRefused, 'reason', result.org === true ? 'OrgQuotaExceeded' : result.reason);
-    await recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true);
+    const reason = result.org === true ? 'OrgQuotaExceeded' : result.reason;
+    countBy(METRIC.checkRefused, 'reason', reason);
+    await Promise.all([
+      recordCheckRefusal(input.api_id, keyHash(input.key), result.reason, result.org === true),
+      // An unknown key has no organisation to count it for.
+      result.org_id && reason !== 'UnknownKey' ? countRefusal({ org_id: result.org_id, api_id: input.api_id, day: dayOf(now) }, reason) : undefined,
+    ]);
   } else count(METRIC.checkAllowed);
   return result;
 }

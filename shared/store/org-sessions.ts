@@ -3,6 +3,7 @@
  * organisation's keys. Its live quota is its own item in the organisation's partition, changed
  * like a key's.
  */
+import type { TallyOwner } from '../domain/billing';
 import { NotFound } from '../errors';
 import type { KeySession } from '../schemas/keys';
 import { defineEntity } from './db/entity';
@@ -51,6 +52,6 @@ export async function loadOrgSession(orgId: string): Promise<KeySession | undefi
  * Spends one unit of the organisation's live quota. It is one item, never sharded: every check
  * of the organisation's keys shares its write ceiling (docs/reference/limits.md).
  */
-export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number): Promise<Spend> {
-  return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null }, now);
+export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number, tally?: TallyOwner): Promise<Spend> {
+  return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null, ...(tally ? { tally } : {}) }, now);
 }

@@ -70,15 +70,21 @@ describe("the organisation's quota after the key's", () => {
     ]);
     const refused = await recorded(() => check(key, api));
     expect(refused.result.body).toMatchObject({ allowed: false, reason: 'QuotaExceeded' });
-    // The refusal also records its QuotaExceeded event (one PutItem, contract §11); the organisation's counter is not touched.
+    // The refusal also records its QuotaExceeded event (one PutItem, contract §11) and counts itself
+    // for billing (one ADD on a refusal tally, contract §14); the organisation's counter is not touched.
+    const tally = expect.stringMatching(new RegExp(`^USAGEREF#${t.orgId}#\\d{4}-\\d{2}-\\d{2}\\|\\d#${api}$`));
     expect(refused.commands).toEqual([
       { command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` },
       { command: 'PutItemCommand', key: '' },
+      { command: 'UpdateItemCommand', key: tally },
     ]);
-    // A second refusal within a second records no second event (contract §11): the one write only.
+    // A second refusal within a second records no second event (contract §11): the failed spend and the tally only.
     const again = await recorded(() => check(key, api));
     expect(again.result.status).toBe(429);
-    expect(again.commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
+    expect(again.commands).toEqual([
+      { command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` },
+      { command: 'UpdateItemCommand', key: tally },
+    ]);
     expect(await read(org)).toMatchObject({ used: 2 });
   });
 

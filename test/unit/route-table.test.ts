@@ -23,6 +23,7 @@ const NOT_IN_TABLE = [
   'functions/hooks/change-feed.ts',
   'functions/hooks/attempt-queue.ts',
   'functions/audit/change-feed.ts',
+  'functions/billing/change-feed.ts',
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */

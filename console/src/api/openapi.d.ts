@@ -1588,6 +1588,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every organisation's usage for a month
+         * @description Every organisation's usage for a month: requests allowed and refused, by reason.
+         *
+         *     The figures are what the data-plane check decided (every gateway path: POST /gw/sessions/check, the external authorization, the Lambda authorizer): requests allowed, and refused by reason, counted by the change feed from the counter writes of the check, so they trail the check by the delay of the feed (seconds). A refusal of an unknown key belongs to no organisation and is not counted. Days and months are UTC. Organisations without a request that month are left out. `format=csv` answers one line per organisation.
+         */
+        get: operations["billingInstallation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/{orgID}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organisation's usage for a month
+         * @description An organisation's usage for a month: its total, per API, and per day and API.
+         *
+         *     The figures are what the data-plane check decided (every gateway path: POST /gw/sessions/check, the external authorization, the Lambda authorizer): requests allowed, and refused by reason, counted by the change feed from the counter writes of the check, so they trail the check by the delay of the feed (seconds). A refusal of an unknown key belongs to no organisation and is not counted. Days and months are UTC. `format=csv` answers one line per day and API.
+         */
+        get: operations["billingOrganisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -19840,6 +19884,287 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    billingInstallation: {
+        parameters: {
+            query?: {
+                month?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month: its total and each organisation with a figure, by id */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        month: string;
+                        total: {
+                            /** @description Requests the check allowed */
+                            allowed: number;
+                            /** @description Requests the check refused, every reason together (a refused unknown key belongs to no organisation) */
+                            refused: number;
+                            /** @description Refusals per reason */
+                            refused_by_reason: {
+                                KeyInactive?: number;
+                                KeyExpired?: number;
+                                OrgSuspended?: number;
+                                AccessDenied?: number;
+                                QuotaExceeded?: number;
+                                RateLimitExceeded?: number;
+                                OrgQuotaExceeded?: number;
+                            };
+                        };
+                        /** @description Every organisation with a figure this month, by id */
+                        organisations: {
+                            org_id: string;
+                            /** @description Requests the check allowed */
+                            allowed: number;
+                            /** @description Requests the check refused, every reason together (a refused unknown key belongs to no organisation) */
+                            refused: number;
+                            /** @description Refusals per reason */
+                            refused_by_reason: {
+                                KeyInactive?: number;
+                                KeyExpired?: number;
+                                OrgSuspended?: number;
+                                AccessDenied?: number;
+                                QuotaExceeded?: number;
+                                RateLimitExceeded?: number;
+                                OrgQuotaExceeded?: number;
+                            };
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    billingOrganisation: {
+        parameters: {
+            query?: {
+                month?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month of one organisation */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        org_id: string;
+                        month: string;
+                        total: {
+                            /** @description Requests the check allowed */
+                            allowed: number;
+                            /** @description Requests the check refused, every reason together (a refused unknown key belongs to no organisation) */
+                            refused: number;
+                            /** @description Refusals per reason */
+                            refused_by_reason: {
+                                KeyInactive?: number;
+                                KeyExpired?: number;
+                                OrgSuspended?: number;
+                                AccessDenied?: number;
+                                QuotaExceeded?: number;
+                                RateLimitExceeded?: number;
+                                OrgQuotaExceeded?: number;
+                            };
+                        };
+                        /** @description The month per API, by id */
+                        apis: {
+                            api_id: string;
+                            /** @description Requests the check allowed */
+                            allowed: number;
+                            /** @description Requests the check refused, every reason together (a refused unknown key belongs to no organisation) */
+                            refused: number;
+                            /** @description Refusals per reason */
+                            refused_by_reason: {
+                                KeyInactive?: number;
+                                KeyExpired?: number;
+                                OrgSuspended?: number;
+                                AccessDenied?: number;
+                                QuotaExceeded?: number;
+                                RateLimitExceeded?: number;
+                                OrgQuotaExceeded?: number;
+                            };
+                        }[];
+                        /** @description Each day per API, in day order */
+                        days: {
+                            day: string;
+                            api_id: string;
+                            /** @description Requests the check allowed */
+                            allowed: number;
+                            /** @description Requests the check refused, every reason together (a refused unknown key belongs to no organisation) */
+                            refused: number;
+                            /** @description Refusals per reason */
+                            refused_by_reason: {
+                                KeyInactive?: number;
+                                KeyExpired?: number;
+                                OrgSuspended?: number;
+                                AccessDenied?: number;
+                                QuotaExceeded?: number;
+                                RateLimitExceeded?: number;
+                                OrgQuotaExceeded?: number;
+                            };
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
                     [name: string]: unknown;
                 };
                 content: {

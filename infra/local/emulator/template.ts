@@ -11,6 +11,7 @@ import { toStatement, type Statement } from './iam';
 import { mergeNestedStacks } from './nested';
 import { ROUTE_FUNCTIONS_METADATA } from '../../route-functions-metadata';
 import { DATA_PLANE_TAG } from '../../data-plane-tag';
+import { unsupportedRule, type Pattern } from './event-filter';
 
 export interface EmulatedFunction {
   logicalId: string;
@@ -90,6 +91,8 @@ export interface CloudStage {
    * the functions that scheduled rules run (emulated at a short interval, as no stream feeds them).
    */
   dataPlane?: { apiId: string; authorizers: Map<string, EmulatedAuthorizer>; scheduled: string[] };
+  /** The table stream's event source mappings the emulator feeds (stream-mappings.ts). */
+  streamMappings: EmulatedStreamMapping[];
   intrinsics: Intrinsics;
   /** What the emulator could not model exactly, said once at start. */
   warnings: string[];
@@ -124,6 +127,8 @@ function readTable(id: string, r: CfnResource, x: Intrinsics): EmulatedTable {
       BillingMode: 'PAY_PER_REQUEST',
       ...(p.GlobalSecondaryIndexes?.length ? { GlobalSecondaryIndexes: p.GlobalSecondaryIndexes.map(index) } : {}),
       ...(p.LocalSecondaryIndexes?.length ? { LocalSecondaryIndexes: p.LocalSecondaryIndexes.map(index) } : {}),
+      // The stream the template's event source mappings read (stream-mappings.ts).
+      ...(p.StreamSpecification?.StreamViewType ? { StreamSpecification: { StreamEnabled: true, StreamViewType: p.StreamSpecification.StreamViewType } } : {}),
     },
     ttlAttribute: p.TimeToLiveSpecification?.Enabled ? p.TimeToLiveSpecification.AttributeName : undefined,
   };
@@ -317,6 +322,54 @@ function readDataPlane(t: CfnTemplate, x: Intrinsics, functions: Map<string, Emu
   return { apiId: api[0], authorizers, scheduled };
 }
 
+/** An event source mapping of the table's stream (AWS::Lambda::EventSourceMapping), as the emulator feeds it. */
+export interface EmulatedStreamMapping {
+  logicalId: string;
+  functionId: string;
+  batchSize: number;
+  /** Its FilterCriteria's patterns, parsed; none: every record. */
+  patterns: Pattern[];
+}
+
+/**
+ * The stream mappings of the template's tables. A mapping whose function sends to SQS is not fed
+ * (SQS is not emulated), nor one whose filters the emulator cannot evaluate; each is a warning.
+ */
+function readStreamMappings(t: CfnTemplate, x: Intrinsics, functions: Map<string, EmulatedFunction>, warnings: string[]): EmulatedStreamMapping[] {
+  const out: EmulatedStreamMapping[] = [];
+  for (const [id, m] of byType(t, 'AWS::Lambda::EventSourceMapping')) {
+    const source = m.Properties?.EventSourceArn?.['Fn::GetAtt'];
+    if (!Array.isArray(source) || source[1] !== 'StreamArn' || !isTable(t.Resources[source[0]])) continue;
+    const fn = m.Properties?.FunctionName?.Ref;
+    const f = typeof fn === 'string' ? functions.get(fn) : undefined;
+    if (!f) {
+      warnings.push(`stream mapping ${id}: its function is not one of this template; not fed`);
+      continue;
+    }
+    // Lambda sends a failed batch's description to the on-failure queue with the function's role:
+    // that grant is the mapping's, not the function's own work.
+    let onFailure: unknown;
+    try {
+      onFailure = x.resolve(m.Properties?.DestinationConfig?.OnFailure?.Destination ?? '');
+    } catch {
+      onFailure = undefined;
+    }
+    const sends = f.statements.filter((st) => st.effect === 'Allow' && st.actions.some((a) => a.startsWith('sqs:Send')));
+    if (sends.some((st) => st.resources.some((r) => r !== onFailure))) {
+      warnings.push(`stream mapping ${id} (${f.name}): its function sends to SQS, which is not emulated; not fed`);
+      continue;
+    }
+    const patterns = (m.Properties?.FilterCriteria?.Filters ?? []).map((x: { Pattern: string }) => JSON.parse(x.Pattern) as Pattern);
+    const problem = patterns.map(unsupportedRule).find(Boolean);
+    if (problem) {
+      warnings.push(`stream mapping ${id} (${f.name}): its filter holds ${problem}, which is not emulated; not fed`);
+      continue;
+    }
+    out.push({ logicalId: id, functionId: f.logicalId, batchSize: Number(m.Properties?.BatchSize ?? 100), patterns });
+  }
+  return out;
+}
+
 /** Whether a template value is the secret's ARN or a dynamic reference to its value (`{{resolve:secretsmanager:...}}`). */
 const namesSecret = (v: any, secretId: string) =>
   v?.Ref === secretId || (Array.isArray(v?.['Fn::Join']?.[1]) && v['Fn::Join'][1][0] === '{{resolve:secretsmanager:' && v['Fn::Join'][1][1]?.Ref === secretId);
@@ -446,6 +499,7 @@ export function readCloudStage(templateFile: string, opts: ReadOptions): CloudSt
     secrets,
     edgeHeaders: edgeHeaders(template, apiId, x, warnings),
     dataPlane: readDataPlane(template, x, functions, warnings),
+    streamMappings: readStreamMappings(template, x, functions, warnings),
     intrinsics: x,
     warnings,
   };

@@ -13,6 +13,7 @@
  * Here: what they share, and the counter's part of a key write (reset it, or make it when missing).
  */
 import { config } from '../../config';
+import type { TallyOwner } from '../../domain/billing';
 import { renewsAt, type RateWindow } from '../../domain/quota';
 import { TtlCache } from '../../lib/ttl-cache';
 import { tableName } from '../db/client';
@@ -35,6 +36,11 @@ export interface CounterLimits {
   renewalRate: number;
   /** The fixed rate window this request counts in; null without a rate limit. */
   rate: RateWindow | null;
+  /**
+   * Whose request an allowed spend is, when it is the request's last spend: the write then
+   * counts it in the usage figures (shared/domain/billing.ts) as well.
+   */
+  tally?: TallyOwner;
 }
 
 /** A counter's live figures as reads show them. */

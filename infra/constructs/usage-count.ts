@@ -1,0 +1,65 @@
+/**
+ * Usage for billing in the cloud (contract §14): the table's stream feeds the usage consumer
+ * (functions/billing/change-feed.ts, the handler the local stage invokes too) through an event
+ * source mapping of its own, filtered to the writes that carry a tally: a counter's spend (its
+ * `tally_day` set) and a refusal tally. It is the only function granted the figures' writes: one
+ * BatchGetItem of the positions and one TransactWriteItems (UpdateItem per item) per run of
+ * records, on its entities' partitions only (leading-keys.ts). Batches that keep failing go to the
+ * webhook delivery's dead-letter queue (whose alarm then fires).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TALLY } from '../../shared/domain/billing';
+import type { TableAction } from '../../shared/route-def';
+import { REFUSAL_TALLY_ENTITY } from '../../shared/store/usage-tallies';
+import { STREAM_CONSUMERS } from '../stream-consumers';
+import { USAGE_CONSUMER_ENTITIES } from './leading-keys';
+import { grantTableActions } from './table-grants';
+
+/** What the consumer sends: the positions (BatchGetItem) and the figures with them (UpdateItem in a transaction). */
+export const USAGE_TABLE_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'UpdateItem'];
+
+export interface UsageCountProps {
+  table: ITableV2;
+  encryptionKey?: IKey;
+  deadLetterQueue: IQueue;
+  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
+}
+
+export class UsageCount extends Construct {
+  readonly consumer: LambdaFunction;
+
+  constructor(scope: Construct, id: string, props: UsageCountProps) {
+    super(scope, id);
+    this.consumer = props.makeFunction('usageCount', 'functions/billing/change-feed.ts', {}, Duration.seconds(60));
+    grantTableActions(this.consumer, props.table, { actions: USAGE_TABLE_ACTIONS, entities: USAGE_CONSUMER_ENTITIES, key: props.encryptionKey });
+    const counters = STREAM_CONSUMERS.usage.written.filter((e) => e !== REFUSAL_TALLY_ENTITY);
+    this.consumer.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 1000,
+        maxBatchingWindow: Duration.seconds(2),
+        retryAttempts: 10,
+        maxRecordAge: Duration.hours(24),
+        onFailure: new SqsDlq(props.deadLetterQueue),
+        filters: [
+          // A spend that counted a request: the counter's tally is set. Other counter writes (a
+          // key's reset) are left to the other consumers' filters, which take none of them.
+          FilterCriteria.filter({
+            eventName: FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.or(...counters) }, [TALLY.day]: { S: FilterRule.exists() } } },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(REFUSAL_TALLY_ENTITY) } } },
+          }),
+        ],
+      }),
+    );
+  }
+}

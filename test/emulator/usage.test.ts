@@ -1,0 +1,42 @@
+/**
+ * Usage for billing on the built bundles (contract §14): the stack served by `npm run emulate`, IAM
+ * enforced, its stream mappings fed from DynamoDB Local's stream. Concurrent checks through the
+ * check function become the month's figures through the usage consumer's own function and grants:
+ * the figures equal what the check answered, and no function is refused an action by its policy.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cloudAssembly, FULL_CONTEXT } from '../support/assembly';
+import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/stage';
+
+let s: EmulatedStage;
+// The synth shared with authorizer.test.ts and data-plane.test.ts (-c demo=on -c dataPlane=on).
+beforeAll(async () => {
+  s = await startEmulatedStage((await cloudAssembly(FULL_CONTEXT)).template);
+}, 1_800_000);
+afterAll(() => s?.close());
+
+const month = () => new Date().toISOString().slice(0, 7);
+
+describe('the usage figures on the emulated stack', () => {
+  it('the stream feeds the usage consumer, and the month is what the check decided', async () => {
+    expect(s.log.find((l) => l.trim().startsWith('streams'))).toMatch(/usageCount/);
+    const { orgId } = await s.tenant();
+    const apiId = await makeApi(s, orgId);
+    const { key } = await makeKey(s, { org_id: orgId, access_rights: rightsFor(apiId), quota_max: 20, quota_renewal_rate: 3600 });
+    const answers = await Promise.all(Array.from({ length: 24 }, () => s.gw('POST', '/gw/sessions/check', { key, api_id: apiId })));
+    const allowed = answers.filter((r) => r.status === 200).length;
+    expect(allowed).toBe(20);
+    await vi.waitFor(
+      async () => {
+        const r = await s.admin('GET', `/admin/organisations/${orgId}/usage?month=${month()}`);
+        expect(r.body.total).toEqual({ allowed: 20, refused: 4, refused_by_reason: { QuotaExceeded: 4 } });
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    const all = await s.admin('GET', `/admin/usage?month=${month()}&format=csv`);
+    expect(all.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(all.text).toContain(`${month()},${orgId},20,4,`);
+    expect(linesOf(s, 'DENIED')).toEqual([]);
+  }, 120_000);
+});
