@@ -31,6 +31,7 @@ import { authorizer } from './scenarios/authorizer';
 import { allowedUrls } from './scenarios/allowed-urls';
 import { nginxRouting } from './scenarios/nginx-routing';
 import { dataPlane } from './scenarios/data-plane';
+import { usage } from './scenarios/usage';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -72,6 +73,7 @@ const KNOWN_SCENARIOS = [
   'allowed_urls',
   'definitions on nginx',
   'definitions on the data plane (emulator)',
+  'usage for billing',
 ];
 
 /**
@@ -164,6 +166,7 @@ async function main() {
       ['allowed-urls', () => allowedUrls(ctx)],
       ['nginx-routing', () => nginxRouting(ctx)],
       ['data-plane', () => dataPlane()],
+      ['usage', () => usage(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

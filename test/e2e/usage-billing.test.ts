@@ -9,7 +9,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as usageConsumer } from '../../functions/billing/change-feed';
 import { ddb } from '../../shared/store/db/client';
+import { run } from '../../tools/gwctl/main';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { ADMIN_SECRET } from '../support/table';
 import { onEmulator } from '../support/stage';
 import { useStage, useTenants } from '../support/file-stage';
 
@@ -117,6 +119,43 @@ describe.skipIf(onEmulator)('the admin routes', () => {
     expect((await s.admin('GET', '/admin/organisations/no-such-org/usage')).status).toBe(404);
     // Another group's credential is no admin's.
     expect((await s.dash(a.key, 'GET', '/admin/usage')).status).toBe(401);
+  });
+});
+
+describe.skipIf(onEmulator)('gwctl usage', () => {
+  const gwctl = async (args: string[], env: Record<string, string> = { GW_URL: s.url, GW_ADMIN_SECRET: ADMIN_SECRET }) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await run(['usage', ...args], { env, out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it("prints every organisation's month, one organisation per API and day, JSON and CSV as the service answers them", async () => {
+    const apiId = await makeApi(s, a.orgId, 'cli');
+    const { key } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId) });
+    for (let i = 0; i < 2; i++) expect((await check(key, apiId)).status).toBe(200);
+    await s.caughtUp();
+    const figures = (await s.admin('GET', `/admin/organisations/${a.orgId}/usage?month=${month()}`)).body;
+
+    const all = await gwctl(['--month', month()]);
+    expect(all.code, all.err).toBe(0);
+    expect(all.out).toMatch(new RegExp(`^${a.orgId} +${figures.total.allowed} +${figures.total.refused}`, 'm'));
+    const one = await gwctl(['--month', month(), '--org-id', a.orgId]);
+    expect(one.out).toContain(`${a.orgId}, ${month()}: ${figures.total.allowed} allowed`);
+    expect(one.out).toMatch(new RegExp(`^${month()}-\\d\\d +${apiId} +2 +0`, 'm'));
+    expect(JSON.parse((await gwctl(['--month', month(), '--org-id', a.orgId, '--output', 'json'])).out)).toEqual(figures);
+    const csv = await gwctl(['--month', month(), '--org-id', a.orgId, '--output', 'csv']);
+    expect(csv.out.split('\n')[0]).toMatch(/^day,api_id,allowed,refused,/);
+    expect(csv.out).toMatch(new RegExp(`,${apiId},2,0,`));
+  });
+
+  it('refuses without the admin credential, with a malformed month, and names a refusal of the service', async () => {
+    expect((await gwctl([], { GW_URL: s.url })).err).toMatch(/GW_ADMIN_SECRET is not set/);
+    expect((await gwctl(['--month', 'May'])).err).toMatch(/--month is YYYY-MM/);
+    const wrong = await gwctl([], { GW_URL: s.url, GW_ADMIN_SECRET: 'not-it' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/usage: 401/);
+    expect((await gwctl(['--org-id', 'no-such-org'])).err).toMatch(/404/);
   });
 });
 

@@ -42,7 +42,7 @@ export interface Credentials {
 }
 
 /** The environment variables gwctl reads as its own credentials: no file may name them (credentials.ts). */
-export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY', 'GW_GATEWAY_SECRET'];
+export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY', 'GW_GATEWAY_SECRET', 'GW_ADMIN_SECRET'];
 
 /** GW_URL and GW_DASHBOARD_KEY, both required. */
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {

@@ -12,6 +12,7 @@ import { validate } from './commands/validate';
 import { diff } from './commands/diff';
 import { sync } from './commands/sync';
 import { gatewayNginx } from './commands/gateway-nginx';
+import { usage } from './commands/usage';
 
 const HELP = `gwctl: an organisation's gateway configuration as code
 
@@ -33,6 +34,10 @@ Usage:
                                              --watch follows it, checks (nginx -t), swaps, reloads;
                                              reports what it serves under NAME (nginx-<host>)
 
+  gwctl usage    [--month YYYY-MM] [--org-id ID] [--output text|json|csv]
+                                             a month's usage as the check decided it (admin):
+                                             every organisation, or one per API and day
+
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
   --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
@@ -45,6 +50,7 @@ Environment (credentials are never flags):
   GW_URL            the stage, such as http://127.0.0.1:8080
   GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
   GW_GATEWAY_SECRET the gateway credential (gateway commands only)
+  GW_ADMIN_SECRET   the installation's admin credential (usage only)
   plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
 
 API keys are credentials, not configuration: gwctl neither dumps nor syncs them.
@@ -75,6 +81,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'nginx-prefix': { type: 'string' },
         'status-file': { type: 'string' },
         'gateway-id': { type: 'string', default: `nginx-${hostname()}` },
+        month: { type: 'string' },
+        'org-id': { type: 'string' },
         polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -108,6 +116,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return values.help ? 0 : 1;
     }
     if (rest.length) throw new GwctlError(`unexpected arguments: ${rest.join(' ')}`);
+    if (command === 'usage') {
+      if (values.output !== 'text' && values.output !== 'json' && values.output !== 'csv') throw new GwctlError('--output is text, json or csv');
+      return await usage({ month: values.month, org: values['org-id'], output: values.output }, io);
+    }
     if (values.output !== 'text' && values.output !== 'json') throw new GwctlError('--output is text or json');
     switch (command) {
       case 'dump':
@@ -129,7 +141,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           io,
         );
       default:
-        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway; --help)`);
+        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway, usage; --help)`);
     }
   } catch (e) {
     if (e instanceof GwctlError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
