@@ -31,8 +31,8 @@ async function main() {
     site: { owns: isConsolePath, serve: consoleOnDemand({ log }).serve },
   });
 
-  // -c dataPlane=on: the data-plane API on its own port, and its scheduled reconciler run every
-  // SCHEDULE_SECONDS (no stream feeds the emulated functions, so the schedule stands in for it).
+  // -c dataPlane=on: the data-plane API on its own port, and its scheduled reconciler (the repair
+  // pass) run every SCHEDULE_SECONDS instead of the cloud's interval; the stream triggers it too.
   const dp = emulator.dataPlane;
   const dataPlaneServer = dp
     ? createDataPlane({ account: dp.account, apiId: dp.apiId, invoke: emulator.invoke, executeApiArn: stage.executeApiArn })

@@ -88,7 +88,7 @@ export interface CloudStage {
   edgeHeaders: Record<string, string>;
   /**
    * The data-plane HTTP API (-c dataPlane=on): its id (its logical id), its authorizers by id, and
-   * the functions that scheduled rules run (emulated at a short interval, as no stream feeds them).
+   * the functions that scheduled rules run (emulated at a short interval).
    */
   dataPlane?: { apiId: string; authorizers: Map<string, EmulatedAuthorizer>; scheduled: string[] };
   /** The table stream's event source mappings the emulator feeds (stream-mappings.ts). */
