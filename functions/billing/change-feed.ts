@@ -1,7 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { observed } from '../../shared/observability/invocation';
-import type { FeedRecord } from '../../shared/store/change-feed';
-import { countUsage } from '../../shared/services/usage-count';
+import { countUsage, type FeedRecord } from '../../shared/services/usage-count';
 
 /**
  * The change feed's usage consumer (contract §14): the table's stream in the cloud (an event

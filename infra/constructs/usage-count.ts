@@ -44,6 +44,9 @@ export class UsageCount extends Construct {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 1000,
         maxBatchingWindow: Duration.seconds(2),
+        // Ten batches of one shard at once: Lambda keeps each item's records in order (the same
+        // partition key goes to the same one), which is all the positions need.
+        parallelizationFactor: 10,
         retryAttempts: 10,
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(props.deadLetterQueue),

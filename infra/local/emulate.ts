@@ -57,6 +57,7 @@ async function main() {
     log,
   });
 
+  const streamNames = stage.streamMappings.map((m) => stage.functions.get(m.functionId)?.name ?? m.functionId).join(', ');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -94,7 +95,7 @@ async function main() {
                 `reconciled every ${every / 1000} s by ${dp.scheduled.join(', ') || 'nothing'})`,
             ]
           : []),
-        `  streams      ${stage.streamMappings.map((m) => stage.functions.get(m.functionId)?.name ?? m.functionId).join(', ') || 'none'} fed from the table's stream`,
+        `  streams      ${streamNames || 'none'} fed from the table's stream`,
         ...emulator.secrets.map((x) => `  secret       ${x.envName}: ${x.value}`),
         ...stage.warnings.map((w) => `  note         ${w}`),
       ].join('\n'),

@@ -10,18 +10,8 @@
  * that unit, so the change feed's usage consumer can fold it into the day's and the month's
  * figures. A refusal is one ADD on a refusal tally item, read from the stream the same way.
  */
-import type { DenialReason } from './quota';
+import { BILLED_REFUSALS } from '../schemas/billing';
 
-/** Every refusal the figures count, by reason: the check's reasons plus the organisation's own quota. */
-export const BILLED_REFUSALS = [
-  'KeyInactive',
-  'KeyExpired',
-  'OrgSuspended',
-  'AccessDenied',
-  'QuotaExceeded',
-  'RateLimitExceeded',
-  'OrgQuotaExceeded',
-] as const satisfies readonly (Exclude<DenialReason, 'UnknownKey'> | 'OrgQuotaExceeded')[];
 export type BilledRefusal = (typeof BILLED_REFUSALS)[number];
 
 /** The attributes a counter item carries for the figures (written by the spend, read from the stream). */
@@ -123,9 +113,6 @@ export function figuresOfItem(item: Record<string, unknown>): Figures {
 
 /** A month's figures row as the routes answer it. */
 export const figuresRow = (f: Figures) => ({ allowed: f.allowed, refused: refusedTotal(f), refused_by_reason: { ...f.refused } });
-
-/** `2026-11`: a month the figures can be asked for (none before 2000, none past 9999). */
-export const MONTH_PATTERN = /^(2\d{3}|[3-9]\d{3})-(0[1-9]|1[0-2])$/;
 
 /** A CSV field as RFC 4180 writes it, with a leading formula character made inert for spreadsheets. */
 function csvField(v: string | number): string {

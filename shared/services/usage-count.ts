@@ -11,6 +11,8 @@ import { backoff } from '../store/db/backoff';
 import { image, type FeedRecord } from '../store/change-feed';
 import { addRun, loadMarks } from '../store/usage-figures';
 
+export type { FeedRecord };
+
 /** DynamoDB's items per transaction. */
 const TRANSACTION_ITEMS = 100;
 /** Reads of the positions and tries of a run before the batch is left to be handed over again. */

@@ -11,18 +11,9 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  BILLED_REFUSALS,
-  figuresOfItem,
-  monthBucket,
-  monthOf,
-  MONTH_BUCKETS,
-  refusedAttr,
-  type Figures,
-  type FoldedRun,
-  type TallyChange,
-} from '../domain/billing';
+import { figuresOfItem, monthBucket, monthOf, MONTH_BUCKETS, refusedAttr, type Figures, type FoldedRun, type TallyChange } from '../domain/billing';
 import { mapLimit } from '../lib/concurrency';
+import { BILLED_REFUSALS } from '../schemas/billing';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { batchGet, queryAll } from './db/items';

@@ -47,6 +47,17 @@ function violations(x: RecordedExchange): string[] {
       ...(headers.errors ?? []).map((e) => `header ${e.instancePath} ${e.message}`),
     ];
   }
+  const type = (x.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (documented?.content && type !== 'application/json') {
+    // A body of another media type the operation documents (a CSV export): the type is one it
+    // names, the body a string, and its headers as documented.
+    const headers = api.validator.validateResponseHeaders(x.headers, operation!, { statusCode: x.status });
+    return [
+      ...(type in documented.content ? [] : [`Content-Type ${type} is not one ${operation!.operationId} documents`]),
+      ...(x.body === '' ? ['an empty body'] : []),
+      ...(headers.errors ?? []).map((e) => `header ${e.instancePath} ${e.message}`),
+    ];
+  }
   let body: unknown;
   try {
     body = JSON.parse(x.body);

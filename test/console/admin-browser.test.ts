@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../../console/host/build';
 import { axeViolations, launchChromium, seriousOf, type Browser } from '../support/chromium';
 import { startStage, type Stage } from '../support/stage';
+import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 import { ADMIN_SECRET } from '../support/table';
 
 let s: Stage;
@@ -21,7 +22,7 @@ const STORED = "sessionStorage.getItem('gw-console.admin-secret')";
 
 beforeAll(async () => {
   ensureConsoleBuilt();
-  s = await startStage();
+  s = await startStage({ changeFeed: true });
   tenant = await s.tenant();
   browser = await launchChromium();
   page = await browser.context.newPage();
@@ -73,6 +74,26 @@ describe("the console's admin side in chromium", () => {
     await expect.poll(() => row().innerText()).toContain('Active');
     expect((await s.admin('GET', `/admin/organisations/${tenant.orgId}`)).body.active).toBe(true);
     await expect.poll(async () => (await s.dash(tenant.key, 'GET', '/api/apis')).status, { timeout: 10_000 }).toBe(200);
+  });
+
+  it("shows the month's usage per organisation, and one organisation's days as bars", async () => {
+    const apiId = await makeApi(s, tenant.orgId);
+    const { key } = await makeKey(s, { org_id: tenant.orgId, access_rights: rightsFor(apiId), quota_max: 3, quota_renewal_rate: 3600 });
+    for (let i = 0; i < 5; i++) await s.gw('POST', '/gw/sessions/check', { key, api_id: apiId });
+    await s.caughtUp();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'Usage' }).waitFor();
+    const usageRow = page.getByRole('row').filter({ hasText: tenant.orgId });
+    await usageRow.waitFor();
+    expect(await usageRow.innerText()).toMatch(/\b3\b[\s\S]*\b2\b[\s\S]*QuotaExceeded 2/);
+    await usageRow.getByRole('button', { name: `Days of ${tenant.orgId}` }).click();
+    const chart = page.getByRole('img', { name: /^Requests per day: 3 allowed and 2 refused/ });
+    await chart.waitFor();
+    expect(await chart.getAttribute('data-kind')).toBe('bar');
+    await page.getByRole('row').filter({ hasText: apiId }).waitFor();
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+    await page.getByRole('link', { name: 'Organisations' }).click();
+    await page.getByRole('heading', { name: 'Organisations' }).waitFor();
   });
 
   it('signs out: the secret leaves sessionStorage, and the page asks for it again', async () => {

@@ -50,7 +50,7 @@ describe.each(STAGES)('stage %s', (stage) => {
       .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
       .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 
-  it(`has one function per built route (plus the 404/405 fallback, webhook delivery's two, the audit and usage consumers), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
+  it(`has one function per built route (plus the fallback, webhook delivery's two, the audit and usage consumers), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
     const fns = t().resources('AWS::Lambda::Function');
     expect(fns).toHaveLength(routeList.length + 5);
     for (const [, f] of fns) {

@@ -24,6 +24,7 @@ describe('the usage consumer', () => {
     expect(mapping![1].Properties).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
+      ParallelizationFactor: 10,
       DestinationConfig: { OnFailure: { Destination: expect.anything() } },
     });
     const patterns = (mapping![1].Properties.FilterCriteria.Filters as Array<{ Pattern: string }>).map((f) => JSON.parse(f.Pattern));

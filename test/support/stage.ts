@@ -154,6 +154,9 @@ export async function startEmulatedStage(template: string, env: Record<string, s
   const table = env.TABLE_NAME ?? `e-${randomUUID()}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-emulate-'));
   const port = await freePort();
+  // A data-plane template serves its data plane on a port of its own: a free one, never PORT + 1,
+  // which another stage of the run may hold.
+  const dataPlanePort = env.DATA_PLANE_PORT ?? String(await freePort());
   const child = spawn('npm', ['run', '--silent', 'emulate', '--', '--template', template], {
     cwd: ROOT,
     detached: true,
@@ -161,6 +164,7 @@ export async function startEmulatedStage(template: string, env: Record<string, s
     env: {
       ...process.env,
       PORT: String(port),
+      DATA_PLANE_PORT: dataPlanePort,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DYNAMODB_ENDPOINT: workerDynamoEndpoint(),

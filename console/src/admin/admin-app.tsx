@@ -5,7 +5,8 @@
  * it, and the admin credential never reaches a dashboard route.
  */
 import { useState } from 'preact/hooks';
-import { LocationProvider } from 'preact-iso/router';
+import lazy from 'preact-iso/lazy';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { api, get } from '../api/client';
 import { CredentialSignIn } from '../components/credential-sign-in';
 import { BASE } from '../layout';
@@ -13,6 +14,31 @@ import { adminSecret, forgetAdminSecret, keepAdminSecret } from '../session/admi
 import { Organisations } from './organisations';
 
 export const ADMIN_BASE = `${BASE}/admin`;
+
+/** Loaded on first use, with its chart library. */
+const AdminUsage = lazy(() => import('./usage'));
+
+const ADMIN_SECTIONS = [
+  { href: `${ADMIN_BASE}/`, label: 'Organisations' },
+  { href: `${ADMIN_BASE}/usage`, label: 'Usage' },
+];
+
+function AdminNav() {
+  const { path } = useLocation();
+  return (
+    <nav aria-label="Sections">
+      <ul>
+        {ADMIN_SECTIONS.map((s) => (
+          <li key={s.href}>
+            <a href={s.href} aria-current={path === s.href ? 'page' : undefined}>
+              {s.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 function AdminSignIn(props: { onSignedIn: () => void; notice: string | undefined }) {
   return (
@@ -42,6 +68,7 @@ export function AdminApp() {
     setSignedIn(false);
     setNotice(message);
   };
+  const expired = () => signOut('The admin secret is no longer accepted (it may have been rotated). Sign in again.');
   if (!signedIn)
     return (
       <AdminSignIn
@@ -61,15 +88,7 @@ export function AdminApp() {
         <a class="brand" href={`${ADMIN_BASE}/`}>
           Gateway console: installation
         </a>
-        <nav aria-label="Sections">
-          <ul>
-            <li>
-              <a href={`${ADMIN_BASE}/`} aria-current="page">
-                Organisations
-              </a>
-            </li>
-          </ul>
-        </nav>
+        <AdminNav />
         <div class="who">
           <span>Installation admin</span>
           <button type="button" onClick={() => signOut('You are signed out.')}>
@@ -78,7 +97,10 @@ export function AdminApp() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Organisations onUnauthorized={() => signOut('The admin secret is no longer accepted (it may have been rotated). Sign in again.')} />
+        <Router>
+          <Route path={`${ADMIN_BASE}/usage`} component={() => <AdminUsage onUnauthorized={expired} />} />
+          <Route default component={() => <Organisations onUnauthorized={expired} />} />
+        </Router>
       </main>
     </LocationProvider>
   );

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 import type { RouteDef } from '../../../shared/route-def';
+import { matchRoute } from '../../../shared/http/fallback';
 import { LIMITS } from '../../../shared/limits';
 import { BAD_IDS, badQueryValue, badValueFor, nested, Raw } from './bad-values';
 import { fieldsOf, type Field, type Leaf } from './zod-walk';
@@ -500,6 +501,10 @@ export function pathCases(route: RouteDef, base: BaseRequest, seed: number, n: n
     const path = route.path.replace(/\{([^}]+)\}/g, (_m, p: string) =>
       p === name ? (how === 'raw' ? value : encodeURIComponent(value)) : encodeURIComponent(base.params[p] ?? 'abc123'),
     );
+    // A dot segment the URL parser resolves (`..`, `.%2e`) sends the request to the path it leads
+    // to: when that is another route of the table, the request is that route's, not a bad id here.
+    const resolved = new URL(path, 'http://fuzz.invalid').pathname;
+    if (resolved !== path && matchRoute(route.method, resolved)) continue;
     out.push({ label: `path ${name}=${short(value)} (${how})`, url: path + query, headers: template.headers, body: template.body });
   }
   return out;

@@ -32,7 +32,10 @@ function adminClient(env: NodeJS.ProcessEnv) {
 function table(head: string[], rows: (string | number)[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells: (string | number)[]) =>
-    cells.map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]!) : String(c).padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (typeof c === 'number' ? String(c).padStart(widths[i]!) : String(c).padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 
@@ -62,13 +65,25 @@ export async function usage(o: UsageOptions, io: Io): Promise<number> {
   if (o.org) {
     const d = asked.data as { month: string; total: Row; apis: Array<Row & { api_id: string }>; days: Array<Row & { day: string; api_id: string }> };
     io.out(`${o.org}, ${d.month}: ${d.total.allowed} allowed, ${d.total.refused} refused`);
-    for (const l of table(['api', ...head], d.apis.map((a) => [a.api_id, ...cells(a)]))) io.out(l);
+    for (const l of table(
+      ['api', ...head],
+      d.apis.map((a) => [a.api_id, ...cells(a)]),
+    ))
+      io.out(l);
     io.out('');
-    for (const l of table(['day', 'api', ...head], d.days.map((x) => [x.day, x.api_id, ...cells(x)]))) io.out(l);
+    for (const l of table(
+      ['day', 'api', ...head],
+      d.days.map((x) => [x.day, x.api_id, ...cells(x)]),
+    ))
+      io.out(l);
     return 0;
   }
   const d = asked.data as { month: string; total: Row; organisations: Array<Row & { org_id: string }> };
   io.out(`${d.month}: ${d.total.allowed} allowed, ${d.total.refused} refused, ${d.organisations.length} organisations`);
-  for (const l of table(['organisation', ...head], d.organisations.map((x) => [x.org_id, ...cells(x)]))) io.out(l);
+  for (const l of table(
+    ['organisation', ...head],
+    d.organisations.map((x) => [x.org_id, ...cells(x)]),
+  ))
+    io.out(l);
   return 0;
 }
