@@ -16,9 +16,7 @@ function record(seq: number, orgId: string, apiId: string, day: string, was: num
     SK: { S: 'QUOTA' },
     entity: { S: 'live_quota' },
     tally_allowed: { N: String(n) },
-    tally_org: { S: orgId },
-    tally_api: { S: apiId },
-    tally_day: { S: day },
+    tally_of: { S: `${orgId}\n${apiId}\n${day}` },
   });
   return { eventName: 'MODIFY' as const, dynamodb: { SequenceNumber: String(seq), NewImage: image(now), OldImage: image(was) } };
 }

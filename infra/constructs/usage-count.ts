@@ -2,7 +2,7 @@
  * Usage for billing in the cloud (contract §14): the table's stream feeds the usage consumer
  * (functions/billing/change-feed.ts, the handler the local stage invokes too) through an event
  * source mapping of its own, filtered to the writes that carry a tally: a counter's spend (its
- * `tally_day` set) and a refusal tally. It is the only function granted the figures' writes: one
+ * `tally_of` set) and a refusal tally. It is the only function granted the figures' writes: one
  * BatchGetItem of the positions and one TransactWriteItems (UpdateItem per item) per run of
  * records, on its entities' partitions only (leading-keys.ts). Batches that keep failing go to the
  * webhook delivery's dead-letter queue (whose alarm then fires).
@@ -55,7 +55,7 @@ export class UsageCount extends Construct {
           // key's reset) are left to the other consumers' filters, which take none of them.
           FilterCriteria.filter({
             eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.or(...counters) }, [TALLY.day]: { S: FilterRule.exists() } } },
+            dynamodb: { NewImage: { entity: { S: FilterRule.or(...counters) }, [TALLY.of]: { S: FilterRule.exists() } } },
           }),
           FilterCriteria.filter({
             eventName: FilterRule.or('INSERT', 'MODIFY'),

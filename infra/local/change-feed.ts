@@ -63,9 +63,12 @@ interface Checkpoint {
   shards: Record<string, { seq?: string; done?: boolean }>;
 }
 
+/** Records a GetRecords asks for (a consumer may ask for more: the usage consumer takes the cloud's 1,000). */
 const BATCH = 100;
 /** Attempts in flight on the local stage, all organisations together (each is one socket). */
 const WORKERS = 50;
+/** The usage consumer's batching window on the local stage (the cloud's mapping waits up to 2 s). */
+const USAGE_POLL_MS = 1000;
 
 function loadCheckpoint(file: string | undefined): Checkpoint {
   if (!file || !existsSync(file)) return { shards: {} };
@@ -124,8 +127,10 @@ export function streamConsumer(
     checkpointFile?: string;
     log: (msg: string) => void;
     stopped: () => boolean;
+    batch?: number;
   },
 ): () => Promise<boolean> {
+  const batch = opts.batch ?? BATCH;
   const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
   const iterators = new Map<string, string>();
@@ -180,7 +185,7 @@ export function streamConsumer(
       if (opts.stopped()) return true;
       let out: GetRecordsCommandOutput;
       try {
-        out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH }));
+        out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batch }));
       } catch (e) {
         iterators.delete(id);
         if (e instanceof ExpiredIteratorException) return true;
@@ -229,7 +234,7 @@ export function streamConsumer(
         return busy;
       }
       iterators.set(id, out.NextShardIterator);
-      if (records.length < BATCH) return busy;
+      if (records.length < batch) return busy;
       iterator = out.NextShardIterator;
     }
     return busy;
@@ -322,8 +327,8 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
-  const consumer = (name: string, handler: StreamHandler, filter: StreamConsumer, checkpointFile: string | undefined) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, takes: (r) => takes(filter, r), checkpointFile, log, stopped: isStopped });
+  const consumer = (name: string, handler: StreamHandler, filter: StreamConsumer, checkpointFile: string | undefined, batch?: number) =>
+    streamConsumer(client, { tableName: opts.tableName, name, handler, takes: (r) => takes(filter, r), checkpointFile, log, stopped: isStopped, batch });
 
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
@@ -349,11 +354,14 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
     pollMs,
     consumer('audit trail', recordAudit, STREAM_CONSUMERS.audit, opts.auditCheckpointFile),
   );
+  // Every allowed check writes a record this consumer reads: it reads them as the cloud's mapping
+  // hands them over (1,000 at a time, a batching window of about a second), so it takes little
+  // from the checks themselves on the stage's one process.
   const usage = loop(
     'usage-count',
     'reading the stream into the usage figures',
-    pollMs,
-    consumer('usage figures', countUsage, STREAM_CONSUMERS.usage, opts.usageCheckpointFile),
+    Math.max(pollMs, USAGE_POLL_MS),
+    consumer('usage figures', countUsage, STREAM_CONSUMERS.usage, opts.usageCheckpointFile, 1000),
   );
   const due = loop('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0);
   const loops = [deliveries, audit, usage, due];

@@ -5,8 +5,8 @@
  *
  * How the figures stay exact without a second write on an allowed check: the spend's conditional
  * UpdateItem (the key's counter, or the organisation's when it has a quota) also ADDs 1 to the
- * counter's `tally_allowed` and SETs whose request it was (`tally_org`, `tally_api`,
- * `tally_day`). Each such write is one stream record whose old and new images differ by exactly
+ * counter's `tally_allowed` and SETs whose request it was (`tally_of`: organisation, API and
+ * day). Each such write is one stream record whose old and new images differ by exactly
  * that unit, so the change feed's usage consumer can fold it into the day's and the month's
  * figures. A refusal is one ADD on a refusal tally item, read from the stream the same way.
  */
@@ -14,8 +14,15 @@ import { BILLED_REFUSALS } from '../schemas/billing';
 
 export type BilledRefusal = (typeof BILLED_REFUSALS)[number];
 
-/** The attributes a counter item carries for the figures (written by the spend, read from the stream). */
-export const TALLY = { allowed: 'tally_allowed', org: 'tally_org', api: 'tally_api', day: 'tally_day' } as const;
+/**
+ * The attributes a counter item carries for the figures (written by the spend, read from the
+ * stream): the units it counted, and whose request the last was, as one value (tallyOwner), so the
+ * spend sets one attribute more, not three.
+ */
+export const TALLY = { allowed: 'tally_allowed', of: 'tally_of' } as const;
+
+/** A tally's owner as the counter stores it: organisation, API and day, one per line (ids hold no line break). */
+export const tallyOwner = (o: TallyOwner): string => `${o.org_id}\n${o.api_id}\n${o.day}`;
 
 /** The attribute of a refusal tally item (and of a figures item) counting one reason. */
 export const refusedAttr = (reason: BilledRefusal): string => `refused_${reason}`;
@@ -74,7 +81,8 @@ export function tallyChangeOf(entity: string, next: Record<string, unknown> | un
     return Object.keys(refused).length ? { ...owner, allowed: 0, refused } : undefined;
   }
   if (next[TALLY.allowed] === undefined) return undefined;
-  const owner = ownerOf(next[TALLY.org], next[TALLY.api], next[TALLY.day]);
+  const parts = typeof next[TALLY.of] === 'string' ? (next[TALLY.of] as string).split('\n') : [];
+  const owner = parts.length === 3 ? ownerOf(parts[0], parts[1], parts[2]) : undefined;
   if (!owner) return undefined;
   const was = num(prev?.[TALLY.allowed]);
   const now = num(next[TALLY.allowed]);

@@ -174,9 +174,7 @@ describe.skipIf(onEmulator)('the usage consumer counts every record once', () =>
     SK: { S: 'QUOTA' },
     entity: { S: 'live_quota' },
     tally_allowed: { N: String(n) },
-    tally_org: { S: orgId },
-    tally_api: { S: apiId },
-    tally_day: { S: `${month()}-15` },
+    tally_of: { S: `${orgId}\n${apiId}\n${month()}-15` },
   });
   const deliver = (records: unknown[]) => usageConsumer({ Records: records } as never);
 

@@ -31,7 +31,7 @@ describe('the usage consumer', () => {
     expect(patterns).toEqual([
       {
         eventName: ['INSERT', 'MODIFY'],
-        dynamodb: { NewImage: { entity: { S: ['live_quota', 'live_quota_shard'] }, tally_day: { S: [{ exists: true }] } } },
+        dynamodb: { NewImage: { entity: { S: ['live_quota', 'live_quota_shard'] }, tally_of: { S: [{ exists: true }] } } },
       },
       { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['usage_refusals'] } } } },
     ]);

@@ -6,9 +6,7 @@ const counter = (n: number | undefined, o: Record<string, unknown> = {}) => ({
   entity: 'live_quota',
   used: 3,
   ...(n === undefined ? {} : { tally_allowed: n }),
-  tally_org: 'org-a',
-  tally_api: 'api-1',
-  tally_day: '2026-11-28',
+  tally_of: 'org-a\napi-1\n2026-11-28',
   ...o,
 });
 
@@ -26,8 +24,8 @@ describe('what one stream record changes', () => {
   });
 
   it('a tally that names no request, or a malformed day, counts nothing', () => {
-    expect(tallyChangeOf('live_quota', counter(2, { tally_org: '' }), counter(1))).toBeUndefined();
-    expect(tallyChangeOf('live_quota', counter(2, { tally_day: '28/11/2026' }), counter(1))).toBeUndefined();
+    expect(tallyChangeOf('live_quota', counter(2, { tally_of: '\napi-1\n2026-11-28' }), counter(1))).toBeUndefined();
+    expect(tallyChangeOf('live_quota', counter(2, { tally_of: 'org-a\napi-1\n28/11/2026' }), counter(1))).toBeUndefined();
     expect(tallyChangeOf('live_quota', undefined, counter(1))).toBeUndefined();
   });
 

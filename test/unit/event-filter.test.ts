@@ -6,14 +6,14 @@ const record = (entity: string, extra: Record<string, unknown> = {}, eventName =
   eventName,
   dynamodb: { NewImage: { entity: { S: entity }, ...extra } },
 });
-const counters = { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['live_quota'] }, tally_day: { S: [{ exists: true }] } } } };
+const counters = { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['live_quota'] }, tally_of: { S: [{ exists: true }] } } } };
 
 describe('event filters as the emulator reads them', () => {
   it('every key must match, any rule of a leaf may', () => {
-    expect(passesFilters([counters], record('live_quota', { tally_day: { S: '2026-11-28' } }))).toBe(true);
+    expect(passesFilters([counters], record('live_quota', { tally_of: { S: 'o\na\n2026-11-28' } }))).toBe(true);
     expect(passesFilters([counters], record('live_quota'))).toBe(false);
-    expect(passesFilters([counters], record('key', { tally_day: { S: '2026-11-28' } }))).toBe(false);
-    expect(passesFilters([counters], record('live_quota', { tally_day: { S: 'x' } }, 'REMOVE'))).toBe(false);
+    expect(passesFilters([counters], record('key', { tally_of: { S: 'o\na\n2026-11-28' } }))).toBe(false);
+    expect(passesFilters([counters], record('live_quota', { tally_of: { S: 'x' } }, 'REMOVE'))).toBe(false);
   });
 
   it('patterns are alternatives; no pattern lets everything through', () => {

@@ -13,7 +13,7 @@
  * first, as the gateway does), a spent quota QuotaExceeded (a refusal changes nothing), and an
  * elapsed window is renewed by the next attempt, exactly once under any concurrency.
  */
-import { TALLY } from '../../domain/billing';
+import { TALLY, tallyOwner } from '../../domain/billing';
 import { isUnlimited, nextOnGrid, renewsAt } from '../../domain/quota';
 import { isThrottling } from '../../errors';
 import { counterDb, ddb, tableName } from '../db/client';
@@ -145,8 +145,8 @@ function spendUpdate(key: StorageKey, caps: Caps, limits: CounterLimits, now: nu
   if (limits.tally) {
     // The usage figures' unit, in this same write (shared/domain/billing.ts).
     add.push(`${TALLY.allowed} :one`);
-    set.push(`${TALLY.org} = :torg`, `${TALLY.api} = :tapi`, `${TALLY.day} = :tday`);
-    Object.assign(values, { ':torg': limits.tally.org_id, ':tapi': limits.tally.api_id, ':tday': limits.tally.day });
+    set.push(`${TALLY.of} = :tof`);
+    values[':tof'] = tallyOwner(limits.tally);
   }
   if (gen !== undefined) {
     cond.push('shard_gen = :gen');
