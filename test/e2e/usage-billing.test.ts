@@ -8,7 +8,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { handler as usageConsumer } from '../../functions/billing/change-feed';
+import { keyHash } from '../../shared/domain/key-ids';
 import { ddb } from '../../shared/store/db/client';
+import { counterOf } from '../../shared/store/keys';
+import { promote } from '../../shared/store/live-quota/shards';
 import { run } from '../../tools/gwctl/main';
 import { makeApi, makeKey, rightsFor } from '../support/fixtures';
 import { ADMIN_SECRET } from '../support/table';
@@ -84,6 +87,20 @@ describe.skipIf(onEmulator)('the month of an organisation is what the check deci
       refused: 3,
       refused_by_reason: { OrgQuotaExceeded: 3 },
     });
+  });
+});
+
+describe.skipIf(onEmulator)('a hot key', () => {
+  it("its counter split into shards still counts each allowed request once: the shards' writes carry the tally", async () => {
+    const apiId = await makeApi(s, a.orgId, 'hot');
+    const { key } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId), quota_max: 500, quota_renewal_rate: 3600 });
+    expect((await check(key, apiId)).status).toBe(200);
+    const layout = await promote(counterOf(keyHash(key), ''), { max: 500, renewalRate: 3600, rate: null }, Math.floor(Date.now() / 1000), 8);
+    expect(layout.n).toBe(8);
+    const statuses = (await Promise.all(Array.from({ length: 40 }, () => check(key, apiId)))).map((r) => r.status);
+    expect(statuses.every((x) => x === 200)).toBe(true);
+    const r = await usageOf(a.orgId);
+    expect(r.body.apis.find((x: { api_id: string }) => x.api_id === apiId)).toMatchObject({ allowed: 41, refused: 0 });
   });
 });
 
