@@ -1,8 +1,9 @@
 /**
- * Usage for billing on the built bundles (contract §14): the stack served by `npm run emulate`, IAM
+ * The table stream's consumers on the built bundles: the stack served by `npm run emulate`, IAM
  * enforced, its stream mappings fed from DynamoDB Local's stream. Concurrent checks through the
- * check function become the month's figures through the usage consumer's own function and grants:
- * the figures equal what the check answered, and no function is refused an action by its policy.
+ * check function become the month's figures through the usage consumer's own function and grants
+ * (contract §14), the figures equal to what the check answered; an organisation's creation becomes
+ * its audit entry through the audit consumer's (contract §12); no function is refused an action.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cloudAssembly, FULL_CONTEXT } from '../support/assembly';
@@ -37,6 +38,19 @@ describe('the usage figures on the emulated stack', () => {
     const all = await s.admin('GET', `/admin/usage?month=${month()}&format=csv`);
     expect(all.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(all.text).toContain(`${month()},${orgId},20,4,`);
+    expect(linesOf(s, 'DENIED')).toEqual([]);
+  }, 120_000);
+
+  it("the stream feeds the audit consumer: an organisation's creation is its entry, named by its actor", async () => {
+    const { orgId } = await s.tenant();
+    await vi.waitFor(
+      async () => {
+        const r = await s.admin('GET', `/admin/audit-log?object_type=organisation&object_id=${orgId}&p=-1`);
+        expect(r.status).toBe(200);
+        expect(r.body.entries).toEqual([expect.objectContaining({ action: 'create', actor: expect.objectContaining({ type: 'admin' }) })]);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
     expect(linesOf(s, 'DENIED')).toEqual([]);
   }, 120_000);
 });
