@@ -5,6 +5,7 @@
  * the cloud would: the counter writes of every check only to the usage consumer.
  */
 import { AUDITED_ENTITIES } from '../shared/store/audit-feed';
+import { REFUSAL_TALLY_ENTITY } from '../shared/store/usage-tallies';
 
 export interface StreamConsumer {
   /** Entities whose INSERT and MODIFY records are taken (by the new image's `entity`). */
@@ -18,7 +19,7 @@ export const STREAM_CONSUMERS = {
   webhookRouting: { written: ['event', 'key', 'delivery'], removed: ['key'] },
   audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
   /** Usage for billing: the check's counter writes (their tallies) and its refusal tallies, as written; nothing removed counts. */
-  usage: { written: ['live_quota', 'live_quota_shard', 'usage_refusals'], removed: [] },
+  usage: { written: ['live_quota', 'live_quota_shard', REFUSAL_TALLY_ENTITY], removed: [] },
   /** The data-plane reconciler (-c dataPlane=on): every change of a definition or a grant moves the routing version. */
   dataPlane: { written: ['routing_version'], removed: [] },
 } satisfies Record<string, StreamConsumer>;

@@ -110,7 +110,7 @@ function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Recor
   };
 }
 
-export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 /**
  * One consumer of the stream, as an event source mapping is: its own position (kept in

@@ -136,14 +136,14 @@ export function toCsv(columns: readonly string[], rows: readonly Record<string, 
 }
 
 /** The CSV columns of figures: allowed, refused in all, then each reason. */
-export const FIGURE_COLUMNS = ['allowed', 'refused', ...BILLED_REFUSALS.map((r) => `refused_${r}`)] as const;
+export const FIGURE_COLUMNS = ['allowed', 'refused', ...BILLED_REFUSALS.map(refusedAttr)] as const;
 
 /** One figures' CSV cells. */
 export function figureCells(f: Figures): Record<string, number> {
   return {
     allowed: f.allowed,
     refused: refusedTotal(f),
-    ...Object.fromEntries(BILLED_REFUSALS.map((r) => [`refused_${r}`, f.refused[r] ?? 0])),
+    ...Object.fromEntries(BILLED_REFUSALS.map((r) => [refusedAttr(r), f.refused[r] ?? 0])),
   };
 }
 
@@ -204,8 +204,9 @@ export function foldRun(changes: readonly SourcedChange[], marks: ReadonlyMap<st
       [run.days, dayTarget(change)],
       [run.months, monthTarget(change)],
     ] as const) {
-      const into = map.get(target) ?? { org_id: change.org_id, api_id: change.api_id, day: change.day, ...noFigures() };
-      map.set(target, { ...into, ...addFigures({ allowed: into.allowed, refused: { ...into.refused } }, change) });
+      let into = map.get(target);
+      if (!into) map.set(target, (into = { org_id: change.org_id, api_id: change.api_id, day: change.day, ...noFigures() }));
+      addFigures(into, change);
     }
   }
   return run;

@@ -39,7 +39,7 @@ export async function loadMarks(sources: readonly string[]): Promise<Map<string,
 }
 
 /** The ADD of a change's figures, with the attributes that say whose they are. */
-function addFigures(key: StorageKey, entity: string, c: TallyChange, owner: Record<string, string>): TransactItem {
+function figuresUpdate(key: StorageKey, entity: string, c: TallyChange, owner: Record<string, string>): TransactItem {
   const names: Record<string, string> = { '#allowed': 'allowed' };
   const values: Record<string, unknown> = { ':allowed': c.allowed, ':e': entity };
   const adds = ['#allowed :allowed'];
@@ -96,11 +96,11 @@ export async function addRun(run: FoldedRun, marks: ReadonlyMap<string, string>)
   const items: TransactItem[] = [
     ...[...run.positions].map(([source, to]) => movePosition(source, marks.get(source), to)),
     ...[...run.days.values()].map((c) =>
-      addFigures(figureKeys.day(c.org_id, monthOf(c.day), c.day, c.api_id), 'usage_day', c, { org_id: c.org_id, api_id: c.api_id, day: c.day }),
+      figuresUpdate(figureKeys.day(c.org_id, monthOf(c.day), c.day, c.api_id), 'usage_day', c, { org_id: c.org_id, api_id: c.api_id, day: c.day }),
     ),
     ...[...run.months.values()].map((c) => {
       const month = monthOf(c.day);
-      return addFigures(figureKeys.month(month, monthBucket(c.org_id), c.org_id), 'usage_month', c, { org_id: c.org_id, month });
+      return figuresUpdate(figureKeys.month(month, monthBucket(c.org_id), c.org_id), 'usage_month', c, { org_id: c.org_id, month });
     }),
   ];
   if (!items.length) return true;

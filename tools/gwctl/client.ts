@@ -44,11 +44,17 @@ export interface Credentials {
 /** The environment variables gwctl reads as its own credentials: no file may name them (credentials.ts). */
 export const OWN_CREDENTIALS: readonly string[] = ['GW_DASHBOARD_KEY', 'GW_GATEWAY_SECRET', 'GW_ADMIN_SECRET'];
 
+/** GW_URL without its trailing slashes: every command's stage. */
+export function stageUrlFrom(env: NodeJS.ProcessEnv): string {
+  const url = env.GW_URL?.replace(/\/+$/, '');
+  if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
+  return url;
+}
+
 /** GW_URL and GW_DASHBOARD_KEY, both required. */
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
-  const url = env.GW_URL?.replace(/\/+$/, '');
+  const url = stageUrlFrom(env);
   const dashboardKey = env.GW_DASHBOARD_KEY;
-  if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
   if (!dashboardKey) throw new GwctlError('GW_DASHBOARD_KEY is not set: the access key of a dashboard user of the organisation');
   return { url, dashboardKey };
 }

@@ -4,6 +4,7 @@
  * bars (a day's requests are a count of that day; a day without any is an empty column, not a
  * point on a line). Loaded on first use with its chart library.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, get } from '../api/client';
 import type { Answer } from '../api/paths';
@@ -21,6 +22,42 @@ const reasons = (f: Figures) =>
   Object.entries(f.refused_by_reason)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ') || '–';
+
+/** Figures per row (an organisation, an API), with what a row may add in a last column. */
+function FiguresTable(props: { caption: string; name: string; rows: Array<{ name: string; figures: Figures; action?: ComponentChildren }> }) {
+  const actions = props.rows.some((r) => r.action);
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{props.name}</th>
+            <th scope="col">Allowed</th>
+            <th scope="col">Refused</th>
+            <th scope="col">Refused by reason</th>
+            {actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr key={r.name}>
+              <td>{r.name}</td>
+              <td>{r.figures.allowed}</td>
+              <td>{r.figures.refused}</td>
+              <td>{reasons(r.figures)}</td>
+              {actions && <td>{r.action}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /** Every day of the month (UTC), so a day without requests is an empty column. */
 function daysOf(month: string): string[] {
@@ -72,29 +109,7 @@ function OrganisationMonth(props: { orgId: string; month: string }) {
               series={chart.series}
             />
           </div>
-          <div class="table-wrap">
-            <table>
-              <caption>Per API</caption>
-              <thead>
-                <tr>
-                  <th scope="col">API</th>
-                  <th scope="col">Allowed</th>
-                  <th scope="col">Refused</th>
-                  <th scope="col">Refused by reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {u.apis.map((a) => (
-                  <tr key={a.api_id}>
-                    <td>{a.api_id}</td>
-                    <td>{a.allowed}</td>
-                    <td>{a.refused}</td>
-                    <td>{reasons(a as Figures)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FiguresTable caption="Per API" name="API" rows={u.apis.map((a) => ({ name: a.api_id, figures: a }))} />
         </>
       )}
     </section>
@@ -136,37 +151,19 @@ export default function AdminUsage(props: { onUnauthorized: () => void }) {
           {u.organisations.length === 0 ? (
             <p>No organisation made a request this month.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption>Organisations in {month}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Organisation</th>
-                    <th scope="col">Allowed</th>
-                    <th scope="col">Refused</th>
-                    <th scope="col">Refused by reason</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Days</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {u.organisations.map((o) => (
-                    <tr key={o.org_id}>
-                      <td>{o.org_id}</td>
-                      <td>{o.allowed}</td>
-                      <td>{o.refused}</td>
-                      <td>{reasons(o as Figures)}</td>
-                      <td>
-                        <button type="button" class="small" aria-pressed={chosen === o.org_id} onClick={() => setChosen(o.org_id)}>
-                          Days of {o.org_id}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <FiguresTable
+              caption={`Organisations in ${month}`}
+              name="Organisation"
+              rows={u.organisations.map((o) => ({
+                name: o.org_id,
+                figures: o,
+                action: (
+                  <button type="button" class="small" aria-pressed={chosen === o.org_id} onClick={() => setChosen(o.org_id)}>
+                    Days of {o.org_id}
+                  </button>
+                ),
+              }))}
+            />
           )}
         </>
       )}

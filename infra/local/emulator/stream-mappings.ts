@@ -46,6 +46,8 @@ export function feedStreamMappings(opts: StreamFeedOptions): { stop(): Promise<v
       checkpointFile: join(opts.dataDir, `stream-${m.logicalId}.json`),
       log: opts.log,
       stopped: isStopped,
+      // As the mapping's BatchSize (GetRecords hands over at most 1,000).
+      batch: Math.min(m.batchSize, 1000),
     });
     return repeating(`stream ${m.logicalId}`, `feeding ${m.functionId}`, opts.pollMs ?? 250, read, opts.log, isStopped);
   });

@@ -84,7 +84,10 @@ export interface Layout {
 
 /** Process-local knowledge, each entry at most CACHE_SECONDS old: which counters are sharded... */
 export const layouts = new TtlCache<Layout>(() => config().cacheMs);
-/** ...and which shards are spent until their window ends (value: that end, epoch seconds). */
+/**
+ * ...and which counter items (shards, and heads: spend.ts) are spent until their window ends
+ * (value: that end, epoch seconds).
+ */
 export const spentShards = new TtlCache<number>(() => config().cacheMs);
 
 /** Writes in this process that change limits or counters forget what it remembered. */

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
-import { GwctlError, must } from '../client';
+import { GwctlError, must, stageUrlFrom } from '../client';
 import type { paths } from '../generated/api';
 import { renderNginx, VERSION_PROBE, type RoutingTable } from '../gateway/nginx-config';
 
@@ -63,9 +63,8 @@ const REPORT_SECONDS = 60;
 const FULL_READ_SECONDS = 60;
 
 function gatewayCredentials(env: NodeJS.ProcessEnv) {
-  const url = env.GW_URL?.replace(/\/+$/, '');
+  const url = stageUrlFrom(env);
   const secret = env.GW_GATEWAY_SECRET;
-  if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
   if (!secret) throw new GwctlError("GW_GATEWAY_SECRET is not set: the installation's gateway credential (X-Gw-Authorization)");
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new GwctlError('GW_URL must be http or https');

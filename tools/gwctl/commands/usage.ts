@@ -4,7 +4,7 @@
  * The admin credential comes from GW_ADMIN_SECRET, never a flag.
  */
 import createClient from 'openapi-fetch';
-import { GwctlError, HttpError } from '../client';
+import { GwctlError, HttpError, stageUrlFrom } from '../client';
 import type { paths } from '../generated/api';
 import type { Io } from './io';
 
@@ -21,9 +21,8 @@ interface Row {
 }
 
 function adminClient(env: NodeJS.ProcessEnv) {
-  const url = env.GW_URL?.replace(/\/+$/, '');
+  const url = stageUrlFrom(env);
   const secret = env.GW_ADMIN_SECRET;
-  if (!url) throw new GwctlError('GW_URL is not set: the stage to talk to, such as http://127.0.0.1:8080');
   if (!secret) throw new GwctlError("GW_ADMIN_SECRET is not set: the installation's admin credential (Admin-Auth)");
   return createClient<paths>({ baseUrl: url, headers: { 'admin-auth': secret } });
 }
