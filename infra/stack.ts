@@ -35,6 +35,7 @@ import { accessLogFormat } from './constructs/access-log';
 import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from './constructs/webhook-delivery';
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 import { USAGE_TABLE_ACTIONS, UsageCount } from './constructs/usage-count';
+import { OFFBOARDING_TABLE_ACTIONS, Offboarding } from './constructs/offboarding';
 
 export interface ManagementStackProps extends StackProps {
   config: StageConfig;
@@ -272,6 +273,13 @@ export class ManagementStack extends Stack {
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
+    const offboarding = new Offboarding(this, 'Offboarding', {
+      table,
+      encryptionKey: key,
+      deadLetterQueue: delivery.deadLetterQueue,
+      makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+    });
+
     const edge =
       config.edge && originValue
         ? new Edge(this, 'Edge', {
@@ -296,6 +304,7 @@ export class ManagementStack extends Stack {
         ['hookAttempts', delivery.attemptFunction],
         ['auditTrail', audit.consumer],
         ['usageCount', usage.consumer],
+        ['offboarding', offboarding.worker],
       ]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
@@ -317,6 +326,7 @@ export class ManagementStack extends Stack {
         [delivery.attemptFunction, ATTEMPT_TABLE_ACTIONS],
         [audit.consumer, AUDIT_TABLE_ACTIONS],
         [usage.consumer, USAGE_TABLE_ACTIONS],
+        [offboarding.worker, OFFBOARDING_TABLE_ACTIONS],
         ...demoFunctions.map((f): [LambdaFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
         ...(dataPlane
           ? ([
@@ -327,7 +337,7 @@ export class ManagementStack extends Stack {
       ],
       api,
       routes: [...routes.values()],
-      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer, usage.consumer] : [],
+      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer, usage.consumer, offboarding.worker] : [],
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
       console: consoleHosting,
     });

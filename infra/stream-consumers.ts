@@ -20,6 +20,8 @@ export const STREAM_CONSUMERS = {
   audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
   /** Usage for billing: the check's counter writes (their tallies) and its refusal tallies, as written; nothing removed counts. */
   usage: { written: ['live_quota', 'live_quota_shard', REFUSAL_TALLY_ENTITY], removed: [] },
+  /** Offboarding: each move of a run hands it to the worker. */
+  offboarding: { written: ['offboarding'], removed: [] },
   /** The data-plane reconciler (-c dataPlane=on): every change of a definition or a grant moves the routing version. */
   dataPlane: { written: ['routing_version'], removed: [] },
 } satisfies Record<string, StreamConsumer>;

@@ -16,10 +16,10 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
-import { AUDIT_CONSUMER_ENTITIES } from './leading-keys';
+import { AUDIT_CONSUMER_ENTITIES, OFFBOARDING_READ } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
-/** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry. */
+/** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry (and OFFBOARDING_READ). */
 export const AUDIT_TABLE_ACTIONS: readonly TableAction[] = ['Query', 'PutItem'];
 
 export interface AuditTrailProps {
@@ -42,6 +42,7 @@ export class AuditTrail extends Construct {
       Duration.seconds(60),
     );
     grantTableActions(this.consumer, props.table, { actions: AUDIT_TABLE_ACTIONS, entities: AUDIT_CONSUMER_ENTITIES, key: props.encryptionKey });
+    grantTableActions(this.consumer, props.table, { ...OFFBOARDING_READ, key: props.encryptionKey });
     const { written, removed } = STREAM_CONSUMERS.audit;
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {

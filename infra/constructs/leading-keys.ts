@@ -32,6 +32,7 @@ import '../../shared/store/listen-claims';
 import '../../shared/store/oauth-clients';
 import '../../shared/store/org-limits';
 import '../../shared/store/org-sessions';
+import '../../shared/store/offboarding';
 import '../../shared/store/organisations';
 import '../../shared/store/policies';
 import '../../shared/store/routing-version';
@@ -63,6 +64,58 @@ export const AUDIT_CONSUMER_ENTITIES = ['audit_entry', 'deletion'] as const;
  * tallies it counts come in the stream records; it never reads them.
  */
 export const USAGE_CONSUMER_ENTITIES = ['usage_day', 'usage_month', 'usage_mark'] as const;
+
+/**
+ * What the change feed's consumers read besides (the usage and audit consumers): whether an
+ * organisation is being offboarded, by BatchGetItem of its run, nothing more.
+ */
+export const OFFBOARDING_READ = { actions: ['BatchGetItem'], entities: ['offboarding'] } as const;
+
+/**
+ * What the offboarding worker touches (functions/organisations/offboarding-feed.ts): its run, and
+ * everything an organisation owns that it deletes, with the installation's items that move with an
+ * API's or a domain's delete (claims, host counts, the routing version, the organisation count).
+ * Not the idempotency records, events, cooldown windows or analytics batch markers: those expire by
+ * TTL (contract §9). Its audit entries it may only read and delete (infra/constructs/offboarding.ts).
+ */
+export const OFFBOARDING_ENTITIES = [
+  'offboarding',
+  'org',
+  'counter',
+  'org_count',
+  'org_session',
+  'live_quota',
+  'live_quota_shard',
+  'key',
+  'key_username',
+  'key_activity',
+  'api',
+  'api_part',
+  'api_db_id',
+  'api_usage',
+  'listen_path',
+  'shared_path',
+  'shared_path_head',
+  'routed_claim',
+  'host_claims',
+  'routing_version',
+  'domain_grant',
+  'oauth_client',
+  'policy',
+  'hook',
+  'delivery',
+  'hook_budget',
+  'asset',
+  'asset_custom_id',
+  'user',
+  'user_email',
+  'access_key',
+  'usage_day',
+  'usage_month',
+  'usage_mark',
+  'usage_refusals',
+  'org_limit',
+] as const;
 
 /** The partition patterns of these entities (sorted, each once); an unknown name throws at synth. */
 export function leadingKeysOf(names: readonly string[]): string[] {

@@ -18,7 +18,7 @@ import { TALLY } from '../../shared/domain/billing';
 import type { TableAction } from '../../shared/route-def';
 import { REFUSAL_TALLY_ENTITY } from '../../shared/store/usage-tallies';
 import { STREAM_CONSUMERS } from '../stream-consumers';
-import { USAGE_CONSUMER_ENTITIES } from './leading-keys';
+import { OFFBOARDING_READ, USAGE_CONSUMER_ENTITIES } from './leading-keys';
 import { grantTableActions } from './table-grants';
 
 /** What the consumer sends: the positions (BatchGetItem) and the figures with them (UpdateItem in a transaction). */
@@ -38,6 +38,7 @@ export class UsageCount extends Construct {
     super(scope, id);
     this.consumer = props.makeFunction('usageCount', 'functions/billing/change-feed.ts', {}, Duration.seconds(60));
     grantTableActions(this.consumer, props.table, { actions: USAGE_TABLE_ACTIONS, entities: USAGE_CONSUMER_ENTITIES, key: props.encryptionKey });
+    grantTableActions(this.consumer, props.table, { ...OFFBOARDING_READ, key: props.encryptionKey });
     const counters = STREAM_CONSUMERS.usage.written.filter((e) => e !== REFUSAL_TALLY_ENTITY);
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {

@@ -94,7 +94,8 @@ async function main() {
   if (listed) console.log(`listed ${listed} organisations stored before GET /admin/organisations existed`);
 
   const server = createLocalServer();
-  // Webhook deliveries and the audit trail (contract §11, §12): the table's stream, read from where the last start stopped.
+  // Webhook deliveries, the audit trail, usage figures and offboarding (contract §9, §11, §12, §14):
+  // the table's stream, read from where the last start stopped.
   const pollMs = Number(env.CHANGE_FEED_POLL_MS || 250);
   if (!Number.isInteger(pollMs) || pollMs < 10) {
     console.error(`CHANGE_FEED_POLL_MS: "${env.CHANGE_FEED_POLL_MS}" is not a whole number of milliseconds (10 or more)`);
@@ -106,6 +107,7 @@ async function main() {
     checkpointFile: join(dataDir, 'change-feed.json'),
     auditCheckpointFile: join(dataDir, 'audit-feed.json'),
     usageCheckpointFile: join(dataDir, 'usage-feed.json'),
+    offboardingCheckpointFile: join(dataDir, 'offboarding-feed.json'),
     pollMs,
   });
   let stopping = false;

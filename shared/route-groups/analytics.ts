@@ -26,7 +26,7 @@ export const analyticsRoutes = routeGroup('analytics', {
     group: 'gateway',
     access: 'write',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
-    tableEntities: ['analytics_batch', 'api_usage', 'key', 'key_activity'],
+    tableEntities: ['analytics_batch', 'api_usage', 'key', 'key_activity', 'offboarding'],
     summary:
       'Report request records (at most 1000 a call) into hourly per-key counters. Answers {status:"ok",action:"added",stored,unknown_keys,counters}: ' +
       'records whose key_hash names no key (or a key of another org than their org_id) are counted in unknown_keys, not stored. ' +

@@ -18,6 +18,7 @@ const DOMAINS_RULE =
   'A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation ' +
   "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
 import { STORED_BODY_RULES } from '../schemas/storable';
+import { offboardingResultSchema } from '../schemas/offboarding';
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
@@ -82,9 +83,41 @@ export const organisationsRoutes = routeGroup('organisations', {
       `A body id other than the path's is 400. ${STORED_BODY_RULES}`,
     success: 'Organisation updated; Meta is its id',
     successHeaders: ['ETag'],
-    statuses: { 404: 'The organisation does not exist' },
+    statuses: { 404: 'The organisation does not exist', 409: 'The organisation is being offboarded' },
     body: organisationInputSchema,
     result: okIdSchema,
+  }),
+  organisationsDelete: route({
+    method: 'DELETE',
+    path: '/admin/organisations/{orgID}',
+    group: 'admin',
+    access: 'write',
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
+    tableEntities: ['org', 'offboarding'],
+    summary: 'Offboard an organisation: delete it with everything it owns, in the background',
+    description:
+      'Marks the organisation as offboarding and answers at once: from then on every write for it is 422, and within CACHE_SECONDS ' +
+      'its keys are refused (OrgSuspended) and its users 403. Once every process knows, a background run deletes everything it ' +
+      'owns (contract §9) and nothing of any other organisation; `GET .../offboarding` follows it. Asked again while it runs, ' +
+      'the answer is the run as it stands (Message "Offboarding under way"), and its worker is woken.',
+    success: 'Message "Offboarding started" or "Offboarding under way"; Meta is the run',
+    statuses: { 404: 'The organisation does not exist' },
+    result: offboardingResultSchema,
+  }),
+  organisationsOffboarding: route({
+    method: 'GET',
+    path: '/admin/organisations/{orgID}/offboarding',
+    group: 'admin',
+    access: 'read',
+    tableActions: ['GetItem'],
+    tableEntities: ['offboarding'],
+    summary: "An organisation's offboarding: its state, its step, and what it deleted so far by kind",
+    description:
+      'Kept after the organisation is gone, for AUDIT_RETENTION_DAYS: the record of who was deleted, when and how much ' +
+      "(the organisation's own audit entries are deleted with it).",
+    success: 'The run',
+    statuses: { 404: 'No offboarding of this organisation was started' },
+    result: offboardingResultSchema,
   }),
   organisationsDomainsList: route({
     method: 'GET',

@@ -16,6 +16,7 @@ import { claimBatch, loadAppliedChunks, saveChunk } from '../store/analytics-bat
 import { loadApiUsage, saveUsageMaxima } from '../store/api-usage';
 import { loadKeyCounters, saveCounterBounds } from '../store/key-activity';
 import { loadKeySession, loadKeySessions } from '../store/keys';
+import { offboardedAmong } from '../store/offboarding';
 import { orgApiSummary } from './org-apis';
 
 /** Transactions of one call in flight at once: 1,000 new counters are 11 transactions, 3 rounds. */
@@ -37,7 +38,12 @@ export interface IngestResult {
 export async function ingestRecords(records: readonly AnalyticsRecord[], batchId?: string): Promise<IngestResult> {
   const hashes = [...new Set(records.map((r) => r.key_hash))];
   const keyInfo: Map<string, KeyInfo> = await loadKeySessions(hashes);
-  const keyOf = (h: string) => keyInfo.get(h);
+  // A key of an organisation being offboarded counts as unknown: nothing more is stored for it.
+  const offboarded = await offboardedAmong([...keyInfo.values()].map((k) => k.org_id ?? ''));
+  const keyOf = (h: string) => {
+    const k = keyInfo.get(h);
+    return k && !offboarded.has(k.org_id ?? '') ? k : undefined;
+  };
   let plan = planIngest(records, keyOf);
   let chunkOf = (_n: number): { batchId: string; run: string; n: number } | undefined => undefined;
   let applied = new Set<number>();

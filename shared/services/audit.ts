@@ -11,7 +11,8 @@ import { pageRequest } from '../domain/paging';
 import { allows, type StoredPermissions } from '../domain/permissions';
 import { errorField, logger } from '../observability/logger';
 import type { AdminAuditListQuery, AuditListQuery } from '../schemas/audit';
-import { loadAuditedChange, type AuditedChange } from '../store/audit-feed';
+import { loadAuditedChange, orgOfRecord, type AuditedChange } from '../store/audit-feed';
+import { offboardedAmong } from '../store/offboarding';
 import { loadAuditPage, putAuditEntry, type AuditEntry } from '../store/audit-log';
 import type { FeedRecord } from '../store/change-feed';
 
@@ -44,8 +45,13 @@ export function entryOf(c: AuditedChange): AuditEntry | undefined {
 export async function recordAuditTrail(records: readonly FeedRecord[]): Promise<string[]> {
   const failed: string[] = [];
   const retentionSeconds = config().auditRetentionDays * 86400;
+  // An organisation being offboarded keeps no trail: its entries are deleted with it, and its
+  // offboarding's record stands for what happened (contract §9).
+  const offboarded = await offboardedAmong(records.map(orgOfRecord).filter((o): o is string => !!o));
   await Promise.all(
     records.map(async (r) => {
+      const org = orgOfRecord(r);
+      if (org && offboarded.has(org)) return;
       try {
         const change = await loadAuditedChange(r);
         const entry = change && entryOf(change);

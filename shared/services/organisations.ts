@@ -1,20 +1,26 @@
 /** Organisations (admin routes): ids, stamps and the 409 of a taken id. */
 import { pageRequest } from '../domain/paging';
-import { BadRequest, NotFound } from '../errors';
+import { BadRequest, Conflict, NotFound } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import { newDbId } from '../lib/hashing';
 import type { PageQuery } from '../schemas/common';
 import type { Organisation, OrganisationInput } from '../schemas/organisations';
-import { insertOrganisation, loadOrganisation, loadOrganisationPage, saveOrganisation } from '../store/organisations';
+import { insertOrganisation, loadOrganisation, loadOrganisationPage, OFFBOARDING_SINCE, saveOrganisation } from '../store/organisations';
 import { writeVersioned } from '../store/db/versioned-write';
 import { forgetOrgStanding } from './org-limits';
 
 /** Creates an organisation under the body's id, or a new database id; a taken id is 409. */
 export async function createOrganisation(input: OrganisationInput): Promise<Organisation> {
   const now = new Date().toISOString();
-  const org = { ...input, id: input.id ?? newDbId(), created_at: now, updated_at: now, version: 1 };
+  const org = { ...withoutMark(input), id: input.id ?? newDbId(), created_at: now, updated_at: now, version: 1 };
   await insertOrganisation(org);
   return org;
+}
+
+/** The body without the store's mark of an offboarding: only DELETE sets it (a body member of that name is dropped). */
+function withoutMark(input: OrganisationInput): OrganisationInput {
+  const { [OFFBOARDING_SINCE]: _mark, ...rest } = input as OrganisationInput & Record<string, unknown>;
+  return rest as OrganisationInput;
 }
 
 /** GET /admin/organisations: a page of the installation's organisations; `q` searches id and owner_name. */
@@ -42,7 +48,14 @@ export function replaceOrganisation(orgId: string, input: OrganisationInput, ifM
     read: () => loadOrganisation(orgId),
     notFound: () => new NotFound(`organisation ${orgId} not found`),
     write: async (current) => {
-      const next: Organisation = { ...input, id: orgId, created_at: current.created_at, updated_at: new Date().toISOString(), version: current.version + 1 };
+      if ((current as Organisation & Record<string, unknown>)[OFFBOARDING_SINCE]) throw new Conflict(`organisation ${orgId} is being offboarded`);
+      const next: Organisation = {
+        ...withoutMark(input),
+        id: orgId,
+        created_at: current.created_at,
+        updated_at: new Date().toISOString(),
+        version: current.version + 1,
+      };
       await saveOrganisation(next, current.version);
       forgetOrgStanding(orgId);
       return next;

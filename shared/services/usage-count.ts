@@ -9,6 +9,7 @@
 import { chunksOf, foldRun, seqKey, tallyChangeOf, type SourcedChange } from '../domain/billing';
 import { backoff } from '../store/db/backoff';
 import { image, type FeedRecord } from '../store/change-feed';
+import { offboardedAmong } from '../store/offboarding';
 import { addRun, loadMarks } from '../store/usage-figures';
 
 export type { FeedRecord };
@@ -33,7 +34,10 @@ function changesOf(records: readonly FeedRecord[]): SourcedChange[] {
 
 /** Adds the records' changes to the figures; throws (the batch is handed over again) when a run keeps losing races. */
 export async function countUsage(records: readonly FeedRecord[]): Promise<void> {
-  for (const run of chunksOf(changesOf(records), TRANSACTION_ITEMS)) {
+  const changes = changesOf(records);
+  // An organisation being offboarded has its figures deleted: nothing is added for it any more.
+  const offboarded = await offboardedAmong(changes.map((c) => c.change.org_id));
+  for (const run of chunksOf(offboarded.size ? changes.filter((c) => !offboarded.has(c.change.org_id)) : changes, TRANSACTION_ITEMS)) {
     const sources = [...new Set(run.map((c) => c.source))];
     let added = false;
     for (let attempt = 0; !added && attempt < ATTEMPTS; attempt++) {

@@ -15,6 +15,8 @@ import { setIfBetter } from './db/set-if-better';
  * part of the key, so one organisation's traffic on an id never shows in another's chart.
  */
 const usageKey = (orgId: string, apiId: string, hour: string): StorageKey => ({ PK: `AUSE#${orgId}#${apiId}`, SK: hour });
+/** The partition of an API's hourly usage in an organisation (its offboarding empties it). */
+export const apiUsagePartition = (orgId: string, apiId: string): string => usageKey(orgId, apiId, '').PK;
 
 /** Conditional maximum updates in flight at once. */
 const MAXIMA_WRITERS = 16;

@@ -14,7 +14,7 @@ import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, loadCount } from './organisations';
+import { countChange, loadCount, orgMustExist } from './organisations';
 
 export const assetKeys = {
   main: (orgId: string, dbId: string): StorageKey => ({ PK: `ORG#${orgId}#ASSET#${dbId}`, SK: 'ASSET' }),
@@ -74,6 +74,7 @@ const claimId = (orgId: string, id: string, dbId: string): TxItem =>
 /** Stores a new asset; its custom id is unique in the organisation (409). */
 export async function insertAsset(asset: AssetRecord): Promise<void> {
   await writeItems([
+    orgMustExist(asset.org_id),
     assets.insert(pack(asset)),
     ...(asset.id !== undefined ? [claimId(asset.org_id, asset.id, asset._id)] : []),
     countChange(asset.org_id, 'ASSET', 1),

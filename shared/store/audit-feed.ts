@@ -108,6 +108,14 @@ async function deletionOf(key: StorageKey, approxMs: number | undefined): Promis
   return records.reduce((best, r) => (distance(r) < distance(best) ? r : best));
 }
 
+/** The organisation a record's configuration object belongs to (read from its images, no I/O), or undefined for every other record. */
+export function orgOfRecord(r: FeedRecord): string | undefined {
+  const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
+  const follows = entity ? FOLLOWED[entity] : undefined;
+  const subject = image(r.dynamodb?.NewImage) ?? image(r.dynamodb?.OldImage);
+  return follows && subject ? text(follows.org(subject)) : undefined;
+}
+
 /** The change of a configuration object a record carries, or undefined for every other record. */
 export async function loadAuditedChange(r: FeedRecord): Promise<AuditedChange | undefined> {
   const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);

@@ -25,6 +25,9 @@ const auditKeys = {
   ofObject: (objectId: string) => `AUDITOBJ#${objectId}`,
 };
 
+/** The GSI1 partition of an organisation's entries (its offboarding deletes them). */
+export const auditOfOrg = auditKeys.ofOrg;
+
 export interface AuditEntry {
   id: string;
   at: string;

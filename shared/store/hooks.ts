@@ -10,7 +10,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
-import { countChange, countUpWithin, loadCount } from './organisations';
+import { countChange, countUpWithin, loadCount, orgMustExist } from './organisations';
 
 /**
  * Webhook keys. The organisation is part of the item key, so another organisation's hook id
@@ -57,7 +57,7 @@ const shown = (r: HookRecord): Hook => stripItem<Hook>(r, PRIVATE);
  */
 export async function insertHook(hook: Hook, sealedSecret: string, max: number): Promise<void> {
   const full = () => new Conflict(`the organisation has ${max} webhooks, the most it may have; delete one before creating another`);
-  await writeItems([hooks.insert({ ...hook, [SECRET_ATTR]: sealedSecret }), countUpWithin(hook.org_id, 'HOOK', max, full)]);
+  await writeItems([orgMustExist(hook.org_id), hooks.insert({ ...hook, [SECRET_ATTR]: sealedSecret }), countUpWithin(hook.org_id, 'HOOK', max, full)]);
 }
 
 /** The hook as reads show it (consistent read), or undefined. */

@@ -6,6 +6,7 @@ import { IdTaken, NotFound, Unprocessable } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import type { OAuthClient } from '../schemas/oauth';
 import { apiMustExist } from './apis';
+import { orgMustExist } from './organisations';
 import { defineEntity } from './db/entity';
 import { queryAll, stripItem } from './db/items';
 import { listPage } from './db/paging';
@@ -40,6 +41,7 @@ export const shownClient = (c: StoredClient): OAuthClient => stripItem<OAuthClie
 export async function insertClient(client: StoredClient): Promise<void> {
   await writeItems([
     clients.insert(client, { taken: () => new IdTaken('client_id') }),
+    ...(client.org_id ? [orgMustExist(client.org_id)] : []),
     // The API may be deleted between the caller's read and this write.
     apiMustExist(client.api_id, () => new Unprocessable(`API ${client.api_id} does not exist`)),
   ]);

@@ -5,7 +5,7 @@
  * most `max` units are spent in it. Each item expires by TTL when its window ends; none is ever
  * read after that.
  */
-import type { OrgLimitClass } from '../limits';
+import { ORG_LIMITS, type OrgLimitClass } from '../limits';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { conditionalUpdate } from './db/items';
@@ -18,6 +18,9 @@ const orgLimitKeys = {
 };
 
 const windows = defineEntity({ name: 'org_limit', key: orgLimitKeys.window });
+
+/** The partitions of an organisation's windows, one per class: what its offboarding empties. */
+export const orgLimitPartitions = (orgId: string): string[] => (Object.keys(ORG_LIMITS) as OrgLimitClass[]).map((cls) => orgLimitKeys.window(orgId, cls, 0).PK);
 
 /** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
 export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {

@@ -12,7 +12,7 @@ import { defineEntity } from './db/entity';
 import { getItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { writeItems, type TxItem } from './db/transactions';
+import { writeItems, type StoredAttrs, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 
 /** The kinds of object an organisation counts. */
@@ -58,6 +58,9 @@ const orgCountChange = (delta: number): TxItem => ({
     },
   },
 });
+/** The installation's count losing an organisation: in the transaction that deletes its item (offboarding). */
+export const orgUncounted = (): TxItem => orgCountChange(-1);
+
 // Changed only by the ADDs below.
 defineEntity({ name: 'counter', key: orgKeys.counter });
 
@@ -101,8 +104,33 @@ export async function organisationExists(orgId: string): Promise<boolean> {
 /** Marks a count as holding every item of its kind (one that was not kept from the start is not). */
 export const EXACT = 'exact';
 
-/** Condition of a write that needs the organisation to exist; `missing` is its error otherwise. */
-export const orgExists = (orgId: string, missing: () => AppError): TxItem => orgs.mustExist(missing, orgId);
+/** The organisation item's mark of an offboarding (store/offboarding.ts): every write for it is refused from then on. */
+export const OFFBOARDING_SINCE = 'offboarding_since';
+
+const offboardingRefused = (orgId: string) => new Unprocessable(`organisation ${orgId} is being offboarded`);
+
+/** A condition on the organisation item in a write's own transaction; `refused` names why it failed from the item as it was. */
+function orgCondition(orgId: string, condition: string, values: Record<string, unknown> | undefined, refused: (old?: StoredAttrs) => AppError): TxItem {
+  return {
+    op: {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: orgKeys.org(orgId),
+        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#off) AND ${condition}`,
+        ExpressionAttributeNames: { '#off': OFFBOARDING_SINCE },
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    onConditionFail: (old) => (old?.[OFFBOARDING_SINCE] ? offboardingRefused(orgId) : refused(old)),
+  };
+}
+
+/**
+ * Condition of a write that needs the organisation to exist; `missing` is its error otherwise. One
+ * being offboarded is 422: nothing new is stored for it once its offboarding started.
+ */
+export const orgExists = (orgId: string, missing: () => AppError): TxItem => orgCondition(orgId, 'attribute_exists(SK)', undefined, () => missing());
 
 /**
  * The condition of a write that names an organisation (contract §3): 422 when it does not
@@ -116,18 +144,13 @@ export const orgMustExist = (orgId: string): TxItem => orgExists(orgId, () => ne
  * it does not exist, or when it is suspended (`active: false`, contract §9), checked in the write's
  * own transaction like orgMustExist.
  */
-export const orgMustBeActive = (orgId: string): TxItem => ({
-  op: {
-    ConditionCheck: {
-      TableName: tableName(),
-      Key: orgKeys.org(orgId),
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(active) OR active = :on)',
-      ExpressionAttributeValues: { ':on': true },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    },
-  },
-  onConditionFail: (old) => new Unprocessable(old ? `organisation ${orgId} is suspended` : `organisation ${orgId} does not exist`),
-});
+export const orgMustBeActive = (orgId: string): TxItem =>
+  orgCondition(
+    orgId,
+    '(attribute_not_exists(active) OR active = :on)',
+    { ':on': true },
+    (old) => new Unprocessable(old ? `organisation ${orgId} is suspended` : `organisation ${orgId} does not exist`),
+  );
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
 export function countChange(orgId: string, kind: CountedKind, delta: number): TxItem {

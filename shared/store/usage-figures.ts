@@ -32,6 +32,14 @@ defineEntity({ name: 'usage_day', key: figureKeys.day });
 defineEntity({ name: 'usage_month', key: figureKeys.month });
 defineEntity({ name: 'usage_mark', key: figureKeys.mark });
 
+/** What an organisation's offboarding deletes of the figures: its day partitions and its month items of `months`. */
+export const figuresOfOrg = (orgId: string, months: readonly string[]) => ({
+  dayPartitions: months.map((m) => figureKeys.day(orgId, m, '', '').PK),
+  monthItems: months.map((m) => figureKeys.month(m, monthBucket(orgId), orgId)),
+});
+/** The position kept for a counted item (it is deleted with the item). */
+export const markOf = (counted: StorageKey): StorageKey => figureKeys.mark(`${counted.PK}|${counted.SK}`);
+
 /** Where each of `sources` stands (its last counted change), for those that have one. */
 export async function loadMarks(sources: readonly string[]): Promise<Map<string, string>> {
   const items = await batchGet(sources.map(figureKeys.mark), true, ['source', 'seq']);

@@ -14,13 +14,18 @@ import { TTL_ATTRIBUTE } from './db/table';
 
 export const REFUSAL_TALLY_ENTITY = 'usage_refusals';
 const REFUSAL_SHARDS = 8;
-const KEPT_SECONDS = 4 * 24 * 3600;
+/** How many days a tally is kept: the days an offboarding looks under. */
+export const TALLY_KEPT_DAYS = 4;
+const KEPT_SECONDS = TALLY_KEPT_DAYS * 24 * 3600;
 
 const tallyKey = (orgId: string, day: string, shard: number, apiId: string): StorageKey => ({
   PK: `USAGEREF#${orgId}#${day}`,
   SK: `${shard}#${apiId}`,
 });
 defineEntity({ name: REFUSAL_TALLY_ENTITY, key: tallyKey });
+
+/** The partition of an organisation's refusal tallies of `day` (its offboarding empties it). */
+export const tallyPartition = (orgId: string, day: string): string => tallyKey(orgId, day, 0, '').PK;
 
 /** Refusals of one (organisation, day, API) waiting for the next write, and who waits for it. */
 interface Pending {

@@ -45,7 +45,8 @@ describe('the audit consumer', () => {
   });
 
   it('is granted exactly the Query of deletion records and the Put of entries; the audit-log routes only read the trail (and spend a read unit)', () => {
-    expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem']));
+    // BatchGetItem: whether organisations are being offboarded, on their runs alone (test/infra/offboarding.test.ts).
+    expect(new Set(tableActions('auditTrail'))).toEqual(new Set(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchGetItem']));
     expect(new Set(tableActions(routes.auditList.name))).toEqual(new Set(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
     // Its one write is the organisation limit's counter: granted on that partition alone.
     const counter = leadingKeysOf([ORG_LIMIT_TABLE_ACCESS.entity]);

@@ -116,7 +116,7 @@ describe('metric lines (EMF)', () => {
   });
 
   it('a delivery writes WebhookDelivered and its lag (delivery time minus event time)', async () => {
-    const org = uid('org');
+    const org = (await createOrganisation({ owner_name: 'hooks' } as never)).id;
     const { hook } = await createHook(org, { name: 'm', method: 'POST', target_path: receiver.url, header_map: {} } as never);
     const before = Date.now();
     const { delivery_id } = await pingHook(org, hook.id);

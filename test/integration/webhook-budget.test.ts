@@ -12,6 +12,7 @@ import { getItem } from '../../shared/store/db/items';
 import { loadHookForDelivery, insertHook, loadHook, loadHookRecord, saveHook, saveSigningSecret } from '../../shared/store/hooks';
 import { newDbId } from '../../shared/lib/hashing';
 import { useTestTable } from '../support/table';
+import { createOrganisation } from '../../shared/services/organisations';
 
 beforeAll(async () => {
   await useTestTable();
@@ -101,6 +102,8 @@ describe('signing-secret rotation in the store', () => {
       updated_at: made,
       version: 1,
     };
+    // A webhook is stored only for an organisation that exists (and is not being offboarded).
+    await createOrganisation({ id: 'rot-org' } as never);
     await insertHook(hook as never, 'sealed-1', 100);
     expect((await loadHookForDelivery('rot-org', id))?.previous).toBeUndefined();
     const before = Date.now();

@@ -50,6 +50,7 @@ describe('the entity registry', () => {
         'org ORG#*',
         'org_count ORGS',
         'org_limit ORGLIMIT#*#*',
+        'offboarding OFFBOARD#*',
         'org_session ORG#*',
         'policy POLICY#* versioned',
         'routed_claim ROUTES#CLAIMS',

@@ -24,6 +24,7 @@ const NOT_IN_TABLE = [
   'functions/hooks/attempt-queue.ts',
   'functions/audit/change-feed.ts',
   'functions/billing/change-feed.ts',
+  'functions/organisations/offboarding-feed.ts',
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */

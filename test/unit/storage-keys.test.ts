@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   'BILLMONTH#*#*': 'usage-figures',
   'BILLMARK#*': 'usage-figures',
   'USAGEREF#*#*': 'usage-tallies',
+  'OFFBOARD#*': 'offboarding',
   'HOST#*': 'host-claim-counts',
   'CLAIM#*': 'listen-claims',
   'ROUTES#VERSION': 'routing-version',

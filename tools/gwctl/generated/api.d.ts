@@ -94,6 +94,34 @@ export interface paths {
          */
         put: operations["organisationsUpdate"];
         post?: never;
+        /**
+         * Offboard an organisation
+         * @description Offboard an organisation: delete it with everything it owns, in the background.
+         *
+         *     Marks the organisation as offboarding and answers at once: from then on every write for it is 422, and within CACHE_SECONDS its keys are refused (OrgSuspended) and its users 403. Once every process knows, a background run deletes everything it owns (contract §9) and nothing of any other organisation; `GET .../offboarding` follows it. Asked again while it runs, the answer is the run as it stands (Message "Offboarding under way"), and its worker is woken.
+         */
+        delete: operations["organisationsDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/{orgID}/offboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organisation's offboarding
+         * @description An organisation's offboarding: its state, its step, and what it deleted so far by kind.
+         *
+         *     Kept after the organisation is gone, for AUDIT_RETENTION_DAYS: the record of who was deleted, when and how much (the organisation's own audit entries are deleted with it).
+         */
+        get: operations["organisationsOffboarding"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5850,6 +5878,18 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation is being offboarded */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description If-Match allows no stored version: it lists only other versions (weak tags never match), or it is * and there is no such object */
             412: {
                 headers: {
@@ -5876,6 +5916,248 @@ export interface operations {
             };
             /** @description A Content-Type other than application/json */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Message "Offboarding started" or "Offboarding under way"; Meta is the run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        /** @description An organisation's offboarding run */
+                        Meta: {
+                            org_id: string;
+                            /** @enum {string} */
+                            state: "fencing" | "deleting" | "done";
+                            /** @description The step under way; null before the first and once done */
+                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "domains" | "usage" | "audit" | "organisation") | null;
+                            /** @description Steps finished, of 10 */
+                            steps_done: number;
+                            started_at: string;
+                            /** @description When the deletions start: the caches of every process know the organisation is offboarding */
+                            deleting_from: string;
+                            finished_at: string | null;
+                            /** @description Items deleted so far, by what they are (the stored entity: api, key, live_quota, delivery, usage_day, ...) */
+                            deleted: {
+                                [key: string]: number;
+                            };
+                            deleted_total: number;
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsOffboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        /** @description An organisation's offboarding run */
+                        Meta: {
+                            org_id: string;
+                            /** @enum {string} */
+                            state: "fencing" | "deleting" | "done";
+                            /** @description The step under way; null before the first and once done */
+                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "domains" | "usage" | "audit" | "organisation") | null;
+                            /** @description Steps finished, of 10 */
+                            steps_done: number;
+                            started_at: string;
+                            /** @description When the deletions start: the caches of every process know the organisation is offboarding */
+                            deleting_from: string;
+                            finished_at: string | null;
+                            /** @description Items deleted so far, by what they are (the stored entity: api, key, live_quota, delivery, usage_day, ...) */
+                            deleted: {
+                                [key: string]: number;
+                            };
+                            deleted_total: number;
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No offboarding of this organisation was started. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
