@@ -5,10 +5,9 @@
  * and keep their figures meanwhile; the run's counts are exactly what was stored; what remains
  * of it is the run's record, and what expires by TTL.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ddb } from '../../shared/store/db/client';
 import { assetData, hookBody, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
+import { byEntity, names, ownedBy, scanAll, type Item } from '../support/org-items';
 import { onEmulator } from '../support/stage';
 import { useStage, useTenants } from '../support/file-stage';
 
@@ -16,38 +15,6 @@ import { useStage, useTenants } from '../support/file-stage';
 process.env.CACHE_SECONDS = '4';
 const s = useStage({ changeFeed: true });
 const [a, b] = useTenants(s, 2);
-
-type Item = Record<string, unknown>;
-
-/**
- * Kinds the run leaves (contract §9): those that expire by TTL within a day and hold nothing
- * readable of the organisation, and the installation's count of listen paths per host (its
- * domain's, 0 once its APIs are gone).
- */
-const LEFT = new Set(['event', 'idempotency', 'idempotency_part', 'hook_cooldown', 'analytics_batch', 'analytics_chunk', 'host_claims']);
-
-async function scanAll(): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const out = await ddb().send(new ScanCommand({ TableName: s.table, ConsistentRead: true, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as Item[]));
-    start = out.LastEvaluatedKey as Item | undefined;
-  } while (start);
-  return items;
-}
-
-/** Whether an item names any of `ids` (its keys, its index keys or any attribute). */
-const names = (item: Item, ids: readonly string[]) => {
-  const text = JSON.stringify(item);
-  return ids.some((id) => text.includes(id));
-};
-
-const byEntity = (items: readonly Item[]) => {
-  const counts: Record<string, number> = {};
-  for (const i of items) counts[String(i.entity)] = (counts[String(i.entity)] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([x], [y]) => x.localeCompare(y)));
-};
 
 async function waitForRun(orgId: string, until: (run: Item) => boolean, ms = 60_000): Promise<Item> {
   const deadline = Date.now() + ms;
@@ -115,7 +82,7 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     await s.caughtUp();
 
     const ids = [a.orgId, api1, api2, onDomain, policy, hook.body.Meta as string, ...keys.map((k) => k.hash), domain];
-    const others = (await scanAll()).filter((i) => !names(i, ids));
+    const others = (await scanAll(s.table)).filter((i) => !names(i, ids));
     // Offboarding starts: answered at once, the organisation marked.
     const started = await s.admin('DELETE', `/admin/organisations/${a.orgId}`);
     expect(started.status, started.text).toBe(200);
@@ -133,7 +100,7 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
 
     // What it owns, once the refusals above are counted (as OrgSuspended) and before the run deletes anything.
     await s.caughtUp();
-    const owned = (await scanAll()).filter((i) => names(i, ids) && !LEFT.has(String(i.entity)) && i.entity !== 'offboarding');
+    const owned = ownedBy(await scanAll(s.table), ids);
     expect((await s.admin('GET', `/admin/organisations/${a.orgId}/offboarding`)).body.Meta.state).toBe('fencing');
     // Traffic of the other organisation while the run deletes.
     let checking = true;
@@ -172,9 +139,9 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     expect(done).toMatchObject({ step: null, steps_done: 10, finished_at: expect.any(String) });
 
     // Nothing of it is left but its run's record and what expires by TTL; everything of the other organisation is.
-    const after = await scanAll();
-    const left = after.filter((i) => names(i, ids) && !LEFT.has(String(i.entity)));
-    expect(left.map((i) => `${String(i.PK)} ${String(i.SK)}`)).toEqual([`OFFBOARD#${a.orgId} RUN`]);
+    const after = await scanAll(s.table);
+    expect(ownedBy(after, ids)).toEqual([]);
+    expect(after.filter((i) => i.entity === 'offboarding').map((i) => i.PK)).toEqual([`OFFBOARD#${a.orgId}`]);
     const stillThere = new Set(after.map((i) => `${String(i.PK)}\n${String(i.SK)}`));
     expect(others.filter((i) => !stillThere.has(`${String(i.PK)}\n${String(i.SK)}`)).map((i) => i.entity)).toEqual([]);
 
