@@ -15,7 +15,7 @@ export const assetsRoutes = routeGroup('assets', {
     access: 'write',
     permission: 'assets',
     idempotent: true,
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'asset', 'asset_custom_id', 'idempotency', 'org', 'org_limit'],
     summary: 'Create a template (asset); Meta is the new _id, ID the custom id',
     description:

@@ -52,7 +52,7 @@ export const hooksRoutes = routeGroup('hooks', {
     permission: 'hooks',
     idempotent: true,
     secrets: ['signing_secret'],
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: ['access_key', 'hook', 'idempotency', 'org', 'org_limit', 'user'],
     summary:
       'Create a webhook: method (DELETE, GET, PUT, POST, PATCH) and an absolute http(s) target_path to a public host required; ' +

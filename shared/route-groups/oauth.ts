@@ -29,7 +29,7 @@ export const oauthRoutes = routeGroup('oauth', {
     idempotent: true,
     secrets: ['secret'],
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['api', 'idempotency', 'oauth_client', 'policy'],
+    tableEntities: ['api', 'idempotency', 'oauth_client', 'org', 'policy'],
     summary: 'Create an OAuth client: answers the client with its generated secret, shown this once (stored hashed)',
     description: `The secret is generated (64 hex), answered this once and kept as a SHA-256 hash; client_id is generated unless given. ${storable}`,
     success: 'OAuth client created, with its secret (shown this once)',
@@ -110,7 +110,7 @@ export const oauthRoutes = routeGroup('oauth', {
     idempotent: true,
     secrets: ['secret'],
     tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    tableEntities: ['access_key', 'api', 'api_db_id', 'idempotency', 'oauth_client', 'org_limit', 'policy'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'idempotency', 'oauth_client', 'org', 'org_limit', 'policy'],
     summary: "Create an OAuth client of an API of the caller's organisation: answers the client with its generated secret, shown this once",
     description:
       `${ownApi} ${ownPolicy} The secret is generated, answered this once and kept as a SHA-256 hash; client_id is generated unless given. ` + `${storable}`,

@@ -3,12 +3,16 @@
  * enforced, its stream mappings fed from DynamoDB Local's stream. Concurrent checks through the
  * check function become the month's figures through the usage consumer's own function and grants
  * (contract §14), the figures equal to what the check answered; an organisation's creation becomes
- * its audit entry through the audit consumer's (contract §12); no function is refused an action.
+ * its audit entry through the audit consumer's (contract §12); an organisation's offboarding runs
+ * through the offboarding worker's function and grants, everything of it deleted (contract §9); no
+ * function is refused an action.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cloudAssembly, FULL_CONTEXT } from '../support/assembly';
-import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { hookBody, makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { byEntity, ownedBy, scanAll } from '../support/org-items';
 import { linesOf, startEmulatedStage, type EmulatedStage } from '../support/stage';
+import { useTestTable } from '../support/table';
 
 let s: EmulatedStage;
 // The synth shared with authorizer.test.ts and data-plane.test.ts (-c demo=on -c dataPlane=on).
@@ -53,4 +57,40 @@ describe('the usage figures on the emulated stack', () => {
     );
     expect(linesOf(s, 'DENIED')).toEqual([]);
   }, 120_000);
+});
+
+describe('offboarding on the emulated stack', () => {
+  it('the stream hands the run to the offboarding worker, which deletes everything of the organisation with its own grants', async () => {
+    expect(s.log.find((l) => l.trim().startsWith('streams'))).toMatch(/offboarding/);
+    // This process reads the emulated stage's table too (the same DynamoDB Local): what is stored is the proof.
+    await useTestTable();
+    const [a, b] = [await s.tenant(), await s.tenant()];
+    const apiId = await makeApi(s, a.orgId);
+    const { key, hash } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiId), quota_max: 20, quota_renewal_rate: 3600 });
+    expect((await s.gw('POST', '/gw/sessions/check', { key, api_id: apiId })).status).toBe(200);
+    expect((await s.gw('POST', '/gw/policies', { id: `p-${a.orgId}`, org_id: a.orgId, access_rights: rightsFor(apiId) })).status).toBe(200);
+    expect((await s.dash(a.key, 'POST', '/api/hooks', hookBody('h'))).status).toBe(200);
+    const bApi = await makeApi(s, b.orgId);
+    const bKey = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(bApi) });
+    const ids = [a.orgId, apiId, hash];
+    await vi.waitFor(async () => expect(byEntity(ownedBy(await scanAll(s.table), ids))).toMatchObject({ usage_day: 1, usage_month: 1 }), {
+      timeout: 60_000,
+      interval: 500,
+    });
+    const owned = ownedBy(await scanAll(s.table), ids);
+
+    expect((await s.admin('DELETE', `/admin/organisations/${a.orgId}`)).status).toBe(200);
+    const done = await vi.waitFor(
+      async () => {
+        const run = (await s.admin('GET', `/admin/organisations/${a.orgId}/offboarding`)).body.Meta;
+        expect(run.state).toBe('done');
+        return run;
+      },
+      { timeout: 90_000, interval: 500 },
+    );
+    expect(done.deleted).toEqual(byEntity(owned));
+    expect(ownedBy(await scanAll(s.table), ids)).toEqual([]);
+    expect((await s.gw('POST', '/gw/sessions/check', { key: bKey.key, api_id: bApi })).status).toBe(200);
+    expect(linesOf(s, 'DENIED')).toEqual([]);
+  }, 180_000);
 });
