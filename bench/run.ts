@@ -32,6 +32,7 @@ import { allowedUrls } from './scenarios/allowed-urls';
 import { nginxRouting } from './scenarios/nginx-routing';
 import { dataPlane } from './scenarios/data-plane';
 import { usage } from './scenarios/usage';
+import { offboarding } from './scenarios/offboarding';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -74,6 +75,7 @@ const KNOWN_SCENARIOS = [
   'definitions on nginx',
   'definitions on the data plane (emulator)',
   'usage for billing',
+  'offboarding',
 ];
 
 /**
@@ -167,6 +169,7 @@ async function main() {
       ['nginx-routing', () => nginxRouting(ctx)],
       ['data-plane', () => dataPlane()],
       ['usage', () => usage(ctx)],
+      ['offboarding', () => offboarding(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {
