@@ -2,7 +2,7 @@
  * The console's admin side in a real browser (chromium, playwright-core) against the local stage:
  * an installation admin signs in with the admin secret (a wrong one is refused in words), finds an
  * organisation by search, suspends it (its dashboard user is then refused by the service) and
- * resumes it; the secret stays in the tab's sessionStorage and leaves it on signing out; axe finds
+ * resumes it, offboards another and follows the run to its end; the secret stays in the tab's sessionStorage and leaves it on signing out; axe finds
  * no serious violation and nothing breaks the Content-Security-Policy. Nothing is stubbed.
  */
 import type { Page } from 'playwright-core';
@@ -91,6 +91,27 @@ describe("the console's admin side in chromium", () => {
     await chart.waitFor();
     expect(await chart.getAttribute('data-kind')).toBe('bar');
     await page.getByRole('row').filter({ hasText: apiId }).waitFor();
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+    await page.getByRole('link', { name: 'Organisations' }).click();
+    await page.getByRole('heading', { name: 'Organisations' }).waitFor();
+  });
+
+  it('offboards an organisation and follows its run to the end; the organisation is then gone', async () => {
+    const leaving = await s.tenant();
+    await makeApi(s, leaving.orgId);
+    await page.getByLabel('Search organisations').fill(leaving.orgId);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const leavingRow = page.getByRole('row').filter({ hasText: leaving.orgId });
+    await leavingRow.waitFor();
+    await leavingRow.getByRole('button', { name: /^Offboard / }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Offboard' }).click();
+    await page.getByRole('heading', { name: `Offboarding ${leaving.orgId}` }).waitFor();
+    expect(seriousOf(await axeViolations(page))).toEqual([]);
+    // The page reads the run again until it is done, with what it deleted by kind.
+    await page.getByRole('status').filter({ hasText: /^Done/ }).waitFor({ timeout: 60_000 });
+    await page.getByRole('row', { name: 'api 1', exact: true }).waitFor();
+    expect((await s.admin('GET', `/admin/organisations/${leaving.orgId}`)).status).toBe(404);
+    expect((await s.dash(leaving.key, 'GET', '/api/apis')).status).toBe(401);
     expect(seriousOf(await axeViolations(page))).toEqual([]);
     await page.getByRole('link', { name: 'Organisations' }).click();
     await page.getByRole('heading', { name: 'Organisations' }).waitFor();

@@ -11,6 +11,7 @@ import { api, get } from '../api/client';
 import { CredentialSignIn } from '../components/credential-sign-in';
 import { BASE } from '../layout';
 import { adminSecret, forgetAdminSecret, keepAdminSecret } from '../session/admin-storage';
+import { Offboarding } from './offboarding';
 import { Organisations } from './organisations';
 
 export const ADMIN_BASE = `${BASE}/admin`;
@@ -99,6 +100,10 @@ export function AdminApp() {
       <main id="main" tabIndex={-1}>
         <Router>
           <Route path={`${ADMIN_BASE}/usage`} component={() => <AdminUsage onUnauthorized={expired} />} />
+          <Route
+            path={`${ADMIN_BASE}/offboarding/:orgId`}
+            component={(p: { params: { orgId: string } }) => <Offboarding orgId={p.params.orgId} onUnauthorized={expired} />}
+          />
           <Route default component={() => <Organisations onUnauthorized={expired} />} />
         </Router>
       </main>

@@ -2,7 +2,9 @@
  * The installation's organisations (GET /admin/organisations): searchable by id and name, a page
  * at a time, each with its state. Suspend and resume write `active` with the version read
  * (PUT /admin/organisations/{orgID}, If-Match): a suspended organisation's keys, users, gateway
- * writes and webhooks are refused until it is resumed, and nothing of it is deleted.
+ * writes and webhooks are refused until it is resumed, and nothing of it is deleted. Offboard
+ * (DELETE /admin/organisations/{orgID}) deletes it with everything it owns, in the background; its
+ * row then links to the run's progress.
  */
 import { useEffect } from 'preact/hooks';
 import { api, call, get } from '../api/client';
@@ -16,7 +18,7 @@ import { BASE } from '../layout';
 const PAGE_SIZE = 20;
 const HERE = `${BASE}/admin/`;
 
-type Organisation = { id: string; owner_name?: string; active?: boolean; created_at?: string };
+type Organisation = { id: string; owner_name?: string; active?: boolean; created_at?: string; offboarding_since?: string };
 
 /** The organisation as stored, `active` changed, written back with the version it was read at. */
 async function setActive(orgId: string, active: boolean): Promise<void> {
@@ -41,6 +43,33 @@ export function Organisations(props: { onUnauthorized: () => void }) {
     if (list.error?.status === 401) props.onUnauthorized();
   }, [list.error]);
   const go = (q: string, p: number) => route(`${HERE}?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { p: String(p) } : {}) })}`);
+  const progress = (o: Organisation) => `${HERE}offboarding/${encodeURIComponent(o.id)}`;
+  const offboard = (o: Organisation) => {
+    const name = o.owner_name || o.id;
+    return (
+      <ConfirmButton
+        small
+        danger
+        label="Offboard"
+        name={`Offboard ${name}`}
+        title={`Offboard ${name}?`}
+        message="It is deleted with everything it owns: APIs, keys, policies, webhooks, templates, users, usage and its audit trail. This cannot be undone."
+        confirmLabel="Offboard"
+        onConfirm={async () => {
+          await call(api.DELETE('/admin/organisations/{orgID}', { params: { path: { orgID: o.id } } }));
+          route(progress(o));
+        }}
+      />
+    );
+  };
+  const actions = (o: Organisation) =>
+    o.offboarding_since ? (
+      <a href={progress(o)}>Offboarding progress</a>
+    ) : (
+      <>
+        {toggle(o)} {offboard(o)}
+      </>
+    );
   const toggle = (o: Organisation) => {
     const suspend = o.active !== false;
     const name = o.owner_name || o.id;
@@ -83,9 +112,19 @@ export function Organisations(props: { onUnauthorized: () => void }) {
       columns={[
         { header: 'Name', cell: (o) => o.owner_name || <span class="muted">(none)</span> },
         { header: 'Organisation id', cell: (o) => <code>{o.id}</code> },
-        { header: 'State', cell: (o) => (o.active === false ? <span class="badge suspended">Suspended</span> : 'Active') },
+        {
+          header: 'State',
+          cell: (o) =>
+            o.offboarding_since ? (
+              <span class="badge suspended">Offboarding</span>
+            ) : o.active === false ? (
+              <span class="badge suspended">Suspended</span>
+            ) : (
+              'Active'
+            ),
+        },
         { header: 'Created', cell: (o) => dateTime(o.created_at) },
-        { header: 'Actions', cell: toggle },
+        { header: 'Actions', cell: actions },
       ]}
     />
   );
