@@ -8,26 +8,20 @@
  * failing go to the webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { AUDIT_CONSUMER_ENTITIES, OFFBOARDING_READ } from './leading-keys';
+import type { StreamWorkerProps } from './stream-worker';
 import { grantTableActions } from './table-grants';
 
 /** What the consumer sends: the deletion records of a delete (Query) and one conditional Put per entry (and OFFBOARDING_READ). */
 export const AUDIT_TABLE_ACTIONS: readonly TableAction[] = ['Query', 'PutItem'];
 
-export interface AuditTrailProps {
-  table: ITableV2;
-  encryptionKey?: IKey;
-  deadLetterQueue: IQueue;
+export interface AuditTrailProps extends StreamWorkerProps {
   retentionDays: number;
-  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
 }
 
 export class AuditTrail extends Construct {

@@ -8,15 +8,13 @@
  * organisation again wakes the run.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { OFFBOARDING_ENTITIES } from './leading-keys';
+import type { StreamWorkerProps } from './stream-worker';
 import { grantTableActions } from './table-grants';
 
 /**
@@ -28,17 +26,10 @@ export const OFFBOARDING_TABLE_ACTIONS: readonly TableAction[] = ['GetItem', 'Ba
 /** Of the organisation's audit entries, only what deleting them takes: the audit fence still keeps every writer but the audit consumer out. */
 const OFFBOARDING_AUDIT_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'DeleteItem'];
 
-export interface OffboardingProps {
-  table: ITableV2;
-  encryptionKey?: IKey;
-  deadLetterQueue: IQueue;
-  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
-}
-
 export class Offboarding extends Construct {
   readonly worker: LambdaFunction;
 
-  constructor(scope: Construct, id: string, props: OffboardingProps) {
+  constructor(scope: Construct, id: string, props: StreamWorkerProps) {
     super(scope, id);
     // The worker moves its run after 40 s of work (WORK_MS): the timeout leaves it room for a last transaction.
     this.worker = props.makeFunction('offboarding', 'functions/organisations/offboarding-feed.ts', {}, Duration.seconds(90));

@@ -8,33 +8,24 @@
  * webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TALLY } from '../../shared/domain/billing';
 import type { TableAction } from '../../shared/route-def';
 import { REFUSAL_TALLY_ENTITY } from '../../shared/store/usage-tallies';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { OFFBOARDING_READ, USAGE_CONSUMER_ENTITIES } from './leading-keys';
+import type { StreamWorkerProps } from './stream-worker';
 import { grantTableActions } from './table-grants';
 
 /** What the consumer sends: the positions (BatchGetItem) and the figures with them (UpdateItem in a transaction). */
 export const USAGE_TABLE_ACTIONS: readonly TableAction[] = ['BatchGetItem', 'UpdateItem'];
 
-export interface UsageCountProps {
-  table: ITableV2;
-  encryptionKey?: IKey;
-  deadLetterQueue: IQueue;
-  makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
-}
-
 export class UsageCount extends Construct {
   readonly consumer: LambdaFunction;
 
-  constructor(scope: Construct, id: string, props: UsageCountProps) {
+  constructor(scope: Construct, id: string, props: StreamWorkerProps) {
     super(scope, id);
     this.consumer = props.makeFunction('usageCount', 'functions/billing/change-feed.ts', {}, Duration.seconds(60));
     grantTableActions(this.consumer, props.table, { actions: USAGE_TABLE_ACTIONS, entities: USAGE_CONSUMER_ENTITIES, key: props.encryptionKey });
