@@ -158,9 +158,8 @@ async function apis(c: SweepContext): Promise<Next> {
 async function keys(c: SweepContext): Promise<Next> {
   return sweepListed(keyKeys.ofOrg(c.orgId), 20, async (row) => {
     const hash = String(row.PK).slice(keyKeys.partition('').length);
-    const activity = await itemsOf(activityKeys.partition(hash));
+    const [activity, own] = await Promise.all([itemsOf(activityKeys.partition(hash)), itemsOf(keyKeys.partition(hash))]);
     if (activity.length) return activity;
-    const own = await itemsOf(keyKeys.partition(hash));
     const head = own.find((i) => i.SK === keyKeys.key(hash).SK);
     const counters = own.filter((i) => i !== head);
     if (!head || own.length >= CHUNK_ITEMS / 2) return withMarks(counters.slice(0, CHUNK_ITEMS / 2));
