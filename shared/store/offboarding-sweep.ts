@@ -139,11 +139,12 @@ async function apis(c: SweepContext): Promise<Next> {
   const rows = await listed(apiKeys.ofOrg(c.orgId), 10);
   if (!rows.length) return undefined;
   for (const row of rows) {
-    const api = await loadApi(String(row.api_id));
+    const apiId = String(row.api_id);
+    // Side by side: the API, its hourly usage, its OAuth clients.
+    const [api, usage, clientRows] = await Promise.all([loadApi(apiId), itemsOf(apiUsagePartition(c.orgId, apiId)), listed(oauthKeys.ofApi(apiId), CHUNK_ITEMS)]);
     if (!api || api.org_id !== c.orgId) continue;
-    const usage = await itemsOf(apiUsagePartition(c.orgId, api.api_id));
     if (usage.length) return { found: usage };
-    const clients = await stillStored((await listed(oauthKeys.ofApi(api.api_id), CHUNK_ITEMS)).map(keyOf));
+    const clients = clientRows.length ? await stillStored(clientRows.map(keyOf)) : [];
     if (clients.length) return { found: clients };
     // The API's own delete: its parts, its database id, its listen-path claims and host counts, the
     // routing version. Without the deletion record an audited delete writes for the trail: the
