@@ -173,6 +173,11 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('GET', `/gw/apis/oas/${w.apiId}?mode=public`);
   await c.ok('POST', `/api/hooks/${w.hookId}/signing-secret`);
   await c.ok('POST', `/api/hooks/${w.hookId}/deliveries/${w.deliveryId}/redeliver`);
+  // Offboarding on an organisation of its own: the world's must stay.
+  const leaving = `leaving-${w.tag}`;
+  await c.ok('POST', '/admin/organisations', { id: leaving });
+  await c.ok('DELETE', `/admin/organisations/${leaving}`);
+  await c.ok('GET', `/admin/organisations/${leaving}/offboarding`);
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.
