@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assetData, hookBody, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
+import { run } from '../../tools/gwctl/main';
+import { ADMIN_SECRET } from '../support/table';
 import { byEntity, names, ownedBy, scanAll, type Item } from '../support/org-items';
 import { onEmulator } from '../support/stage';
 import { useStage, useTenants } from '../support/file-stage';
@@ -162,6 +164,25 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     expect(list.body.organisations.map((o: { id: string }) => o.id)).toEqual([b.orgId]);
     expect(list.body.pages).toBe(1);
   }, 360_000);
+
+  it('gwctl offboard starts the run and, with --wait, follows it to the end', async () => {
+    const leaving = await s.tenant();
+    await makeApi(s, leaving.orgId, 'gone');
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { env: { GW_URL: s.url, GW_ADMIN_SECRET: ADMIN_SECRET }, out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    expect(await run(['offboard', '--org-id', leaving.orgId, '--wait'], io), err.join('\n')).toBe(0);
+    expect(out[0]).toBe(`${leaving.orgId}: Offboarding started; fencing, 0 items deleted`);
+    expect(out).toContain('  api 1');
+    expect(out.some((l) => l.startsWith(`${leaving.orgId}: done, `))).toBe(true);
+    expect((await s.admin('GET', `/admin/organisations/${leaving.orgId}`)).status).toBe(404);
+    // Without the admin credential, or for an organisation that does not exist: exit 1, said in words.
+    expect(await run(['offboard', '--org-id', 'no-such-org'], io)).toBe(1);
+    expect(err.at(-1)).toMatch(/404/);
+    expect(await run(['offboard', '--org-id', b.orgId], { ...io, env: { GW_URL: s.url } })).toBe(1);
+    expect(err.at(-1)).toMatch(/GW_ADMIN_SECRET is not set/);
+    expect((await s.admin('GET', `/admin/organisations/${b.orgId}`)).status).toBe(200);
+  }, 120_000);
 
   it('404 for an organisation that does not exist, and for a run never started', async () => {
     expect((await s.admin('DELETE', '/admin/organisations/no-such-org')).status).toBe(404);

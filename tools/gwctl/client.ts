@@ -52,6 +52,13 @@ export function stageUrlFrom(env: NodeJS.ProcessEnv): string {
 }
 
 /** GW_URL and GW_DASHBOARD_KEY, both required. */
+/** The admin group's client (usage, offboard): the credential from GW_ADMIN_SECRET, never a flag. */
+export function adminClient(env: NodeJS.ProcessEnv): Client<paths> {
+  const secret = env.GW_ADMIN_SECRET;
+  if (!secret) throw new GwctlError("GW_ADMIN_SECRET is not set: the installation's admin credential (Admin-Auth)");
+  return createClient<paths>({ baseUrl: stageUrlFrom(env), headers: { 'admin-auth': secret } });
+}
+
 export function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   const url = stageUrlFrom(env);
   const dashboardKey = env.GW_DASHBOARD_KEY;

@@ -13,6 +13,7 @@ import { diff } from './commands/diff';
 import { sync } from './commands/sync';
 import { gatewayNginx } from './commands/gateway-nginx';
 import { usage } from './commands/usage';
+import { offboard } from './commands/offboard';
 
 const HELP = `gwctl: an organisation's gateway configuration as code
 
@@ -38,6 +39,9 @@ Usage:
                                              a month's usage as the check decided it (admin):
                                              every organisation, or one per API and day
 
+  gwctl offboard --org-id ID [--wait]        delete an organisation with everything it owns (admin);
+                                             --wait follows the run to its end
+
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
   --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
@@ -50,7 +54,7 @@ Environment (credentials are never flags):
   GW_URL            the stage, such as http://127.0.0.1:8080
   GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
   GW_GATEWAY_SECRET the gateway credential (gateway commands only)
-  GW_ADMIN_SECRET   the installation's admin credential (usage only)
+  GW_ADMIN_SECRET   the installation's admin credential (usage and offboard only)
   plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
 
 API keys are credentials, not configuration: gwctl neither dumps nor syncs them.
@@ -83,6 +87,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'gateway-id': { type: 'string', default: `nginx-${hostname()}` },
         month: { type: 'string' },
         'org-id': { type: 'string' },
+        wait: { type: 'boolean', default: false },
         polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -120,6 +125,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (values.output !== 'text' && values.output !== 'json' && values.output !== 'csv') throw new GwctlError('--output is text, json or csv');
       return await usage({ month: values.month, org: values['org-id'], output: values.output }, io);
     }
+    if (command === 'offboard') return await offboard({ org: values['org-id'], wait: values.wait }, io);
     if (values.output !== 'text' && values.output !== 'json') throw new GwctlError('--output is text or json');
     switch (command) {
       case 'dump':
@@ -141,7 +147,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           io,
         );
       default:
-        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway, usage; --help)`);
+        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway, usage, offboard; --help)`);
     }
   } catch (e) {
     if (e instanceof GwctlError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {

@@ -3,9 +3,7 @@
  * decided it, every organisation's or one's per API and day, as a table, JSON or the service's CSV.
  * The admin credential comes from GW_ADMIN_SECRET, never a flag.
  */
-import createClient from 'openapi-fetch';
-import { GwctlError, HttpError, stageUrlFrom } from '../client';
-import type { paths } from '../generated/api';
+import { adminClient, GwctlError, HttpError } from '../client';
 import type { Io } from './io';
 
 export interface UsageOptions {
@@ -18,13 +16,6 @@ interface Row {
   allowed: number;
   refused: number;
   refused_by_reason: Record<string, number | undefined>;
-}
-
-function adminClient(env: NodeJS.ProcessEnv) {
-  const url = stageUrlFrom(env);
-  const secret = env.GW_ADMIN_SECRET;
-  if (!secret) throw new GwctlError("GW_ADMIN_SECRET is not set: the installation's admin credential (Admin-Auth)");
-  return createClient<paths>({ baseUrl: url, headers: { 'admin-auth': secret } });
 }
 
 /** Columns padded to their widest cell, numbers to the right. */
