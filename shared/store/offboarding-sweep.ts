@@ -141,7 +141,11 @@ async function apis(c: SweepContext): Promise<Next> {
   for (const row of rows) {
     const apiId = String(row.api_id);
     // Side by side: the API, its hourly usage, its OAuth clients.
-    const [api, usage, clientRows] = await Promise.all([loadApi(apiId), itemsOf(apiUsagePartition(c.orgId, apiId)), listed(oauthKeys.ofApi(apiId), CHUNK_ITEMS)]);
+    const [api, usage, clientRows] = await Promise.all([
+      loadApi(apiId),
+      itemsOf(apiUsagePartition(c.orgId, apiId)),
+      listed(oauthKeys.ofApi(apiId), CHUNK_ITEMS),
+    ]);
     if (!api || api.org_id !== c.orgId) continue;
     if (usage.length) return { found: usage };
     const clients = clientRows.length ? await stillStored(clientRows.map(keyOf)) : [];
