@@ -127,3 +127,13 @@ export class Refusal extends AppError {
 export function isThrottling(e: unknown): boolean {
   return e instanceof Error && /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(e.name);
 }
+
+/**
+ * Whether an error is the storage failing on its own side after the SDK's retries (a 5xx of
+ * DynamoDB: InternalServerError, ServiceUnavailable; DynamoDB Local's lock timeout under load is
+ * one): the service is not broken and a retry may succeed, so it is answered as a busy table is.
+ */
+export function isStorageFault(e: unknown): boolean {
+  const sdk = e as { $fault?: unknown; $metadata?: unknown } | null;
+  return e instanceof Error && sdk?.$fault === 'server' && sdk.$metadata !== undefined;
+}

@@ -6,7 +6,7 @@
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { AppError, isThrottling, Refusal, ResponseTooLarge, TooManyRequests } from '../errors';
+import { AppError, isStorageFault, isThrottling, Refusal, ResponseTooLarge, TooManyRequests } from '../errors';
 import { LIMITS } from '../limits';
 import type { Group } from '../route-def';
 import { errorBody, type Reply } from './envelopes';
@@ -27,7 +27,7 @@ export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'e
 
 /**
  * Any failure as the group's envelope. A layer-neutral error keeps its status and message;
- * anything else is logged (the invocation's keys name the request) and answered 500 (503 when storage throttled)
+ * anything else is logged (the invocation's keys name the request) and answered 500 (503 when storage throttled or failed on its side)
  * without internals.
  */
 export function errorResult(group: Group, err: unknown, requestId: string): Result {
@@ -41,7 +41,8 @@ export function errorResult(group: Group, err: unknown, requestId: string): Resu
   }
   // The invocation's keys (request id, route) are on the line already; the error's stack too.
   logger.error('unhandled error', err instanceof Error ? err : String(err));
-  if (isThrottling(err)) return jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) });
+  if (isThrottling(err) || isStorageFault(err))
+    return jsonResult({ status: 503, body: errorBody(group, `Storage is busy; retry shortly (request ${requestId})`) });
   // Out of time before the function's own timeout (Middy's early response): the service is
   // overloaded (a throttled hot key's retries), not broken; a retry with the same Idempotency-Key
   // is safe, so the answer is the same 503 as a busy table, not a 500.
