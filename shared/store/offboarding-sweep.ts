@@ -95,10 +95,9 @@ async function listed(indexPartition: string, limit: number): Promise<Record<str
 async function stillStored(keys: readonly StorageKey[]): Promise<Found[]> {
   if (!keys.length) return [];
   const items = await batchGet([...keys], true, ['PK', 'SK', 'entity']);
-  const stored = new Set(items.map((i) => `${String(i.PK)}\n${String(i.SK)}`));
   // In the order asked (BatchGetItem keeps none), so each object's listed item stays last.
   const byKey = new Map(items.map((i) => [`${String(i.PK)}\n${String(i.SK)}`, found(i)]));
-  return keys.filter((k) => stored.has(`${k.PK}\n${k.SK}`)).map((k) => byKey.get(`${k.PK}\n${k.SK}`)!);
+  return keys.flatMap((k) => byKey.get(`${k.PK}\n${k.SK}`) ?? []);
 }
 
 /** Entities the usage consumer keeps a stream position for (usage-figures.ts markOf). */

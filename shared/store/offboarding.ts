@@ -6,16 +6,15 @@
  * counted once. Every move is a record of the table's stream, which is what hands the run to its
  * next worker (functions/organisations/offboarding-feed.ts).
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OffboardingRecord } from '../domain/offboarding';
 import { NotFound } from '../errors';
 import { image, type FeedRecord } from './change-feed';
-import { ddb, tableName } from './db/client';
+import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
-import { batchGet, getItem } from './db/items';
+import { batchGet, conditionalUpdate, getItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
-import { transactWrite, type StoredAttrs, type TxItem } from './db/transactions';
+import { transactWrite, writeItems, type StoredAttrs, type TxItem } from './db/transactions';
 import { OFFBOARDING_SINCE, orgKeys } from './organisations';
 
 export type { FeedRecord };
@@ -175,25 +174,21 @@ export class RunMoved extends Error {}
 
 /** A move of its own (no deletion): hands the run to its next worker through the stream. */
 export async function moveRun(orgId: string, seq: number, move: RunMove = {}): Promise<void> {
-  await transactWrite([runMove(orgId, seq, move)]);
+  // One item: writeItems sends it as a plain UpdateItem, not a transaction.
+  await writeItems([runMove(orgId, seq, move)]);
 }
 
 /** Moves a run whatever its position: what DELETE does again to wake a run whose worker gave up. */
 export async function nudgeRun(orgId: string): Promise<void> {
-  await ddb()
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: runKey(orgId),
-        UpdateExpression: 'ADD #seq :one',
-        ConditionExpression: 'attribute_exists(PK) AND #s <> :done',
-        ExpressionAttributeNames: { '#seq': 'seq', '#s': 'state' },
-        ExpressionAttributeValues: { ':one': 1, ':done': 'done' },
-      }),
-    )
-    .catch((e: unknown) => {
-      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-    });
+  // A run that is done (or gone) is left as it is: the failed condition is the answer.
+  await conditionalUpdate({
+    TableName: tableName(),
+    Key: runKey(orgId),
+    UpdateExpression: 'ADD #seq :one',
+    ConditionExpression: 'attribute_exists(PK) AND #s <> :done',
+    ExpressionAttributeNames: { '#seq': 'seq', '#s': 'state' },
+    ExpressionAttributeValues: { ':one': 1, ':done': 'done' },
+  });
 }
 
 /** The organisations whose runs the records show not done, each once. */
