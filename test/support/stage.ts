@@ -192,9 +192,32 @@ export async function startEmulatedStage(template: string, env: Record<string, s
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // npm exits before its group does: a function's process still writing into DATA_DIR made the
+    // removal fail (ENOTEMPTY) in a full run. The directory goes once no member of the group is left.
+    await groupGone(child.pid!);
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   };
   return Object.assign(stageAt(`http://127.0.0.1:${port}`, table, close), { log, child });
+}
+
+/**
+ * Resolves once no process of the group `pgid` is left: what is still there after 5 s is killed,
+ * and after 10 s it stops waiting (an unreaped zombie still answers signal 0).
+ */
+async function groupGone(pgid: number): Promise<void> {
+  const signal = (s: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-pgid, s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const started = Date.now();
+  while (signal(0) && Date.now() - started < 10_000) {
+    if (Date.now() - started > 5_000) signal('SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** The emulator's lines of one kind (REPORT, INIT_REPORT, ERROR, DENIED). */
