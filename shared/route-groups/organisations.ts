@@ -19,6 +19,14 @@ const DOMAINS_RULE =
   "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
 import { STORED_BODY_RULES } from '../schemas/storable';
 import { offboardingResultSchema } from '../schemas/offboarding';
+import { exportQuerySchema, importResultSchema, organisationFileSchema } from '../schemas/organisation-file';
+
+/** What an organisation's file carries, for both routes that read or write one. */
+const FILE_RULE =
+  'The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, ' +
+  "policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), " +
+  'webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). ' +
+  'It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes.';
 
 export const organisationsRoutes = routeGroup('organisations', {
   organisationsCreate: route({
@@ -118,6 +126,67 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'The run',
     statuses: { 404: 'No offboarding of this organisation was started' },
     result: offboardingResultSchema,
+  }),
+  organisationsExport: route({
+    method: 'GET',
+    path: '/admin/organisations/{orgID}/export',
+    group: 'admin',
+    access: 'read',
+    tableActions: ['GetItem', 'BatchGetItem', 'Query'],
+    tableEntities: ['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'policy', 'user'],
+    serviceKey: true,
+    summary: 'An organisation as one file, for a backup or a move to another installation',
+    description: `${FILE_RULE} Counters, usage figures, analytics, the audit trail and deliveries are not carried.`,
+    success: 'The file itself (no envelope)',
+    statuses: { 404: 'The organisation does not exist', 409: 'The organisation is being offboarded' },
+    query: exportQuerySchema,
+    result: organisationFileSchema,
+  }),
+  organisationsImport: route({
+    method: 'POST',
+    path: '/admin/organisations/import',
+    group: 'admin',
+    access: 'write',
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableEntities: [
+      'api',
+      'api_db_id',
+      'asset',
+      'asset_custom_id',
+      'domain_grant',
+      'hook',
+      'host_claims',
+      'key',
+      'key_username',
+      'listen_path',
+      'oauth_client',
+      'offboarding',
+      'org',
+      'org_count',
+      'policy',
+      'routed_claim',
+      'routing_version',
+      'shared_path',
+      'shared_path_head',
+      'user',
+      'user_email',
+    ],
+    serviceKey: true,
+    summary: "Import an organisation's file from an export: ids kept, counters restarted",
+    description:
+      `${FILE_RULE} Before anything is written, every id the file would take that is unique across the installation (the ` +
+      'organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim ' +
+      '(contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried ' +
+      'without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). ' +
+      'An organisation offboarded before may be imported again: its finished run record is removed.',
+    success: 'Imported; Meta names the organisation and counts what was written by kind',
+    statuses: {
+      400: 'The file contradicts itself: an object of another organisation, an id twice, a client of an API it does not carry',
+      409: 'An id or listen path is taken (nothing written), the organisation is being offboarded, or a write failed midway (the import is undone)',
+      422: 'An API names a custom domain the file does not grant, or the file holds more webhooks than the organisation may',
+    },
+    body: organisationFileSchema,
+    result: importResultSchema,
   }),
   organisationsDomainsList: route({
     method: 'GET',

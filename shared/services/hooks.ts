@@ -26,8 +26,9 @@ import { insertHook, loadHook, loadHookPage, loadHookRecord, missingHooks, remov
 
 const sealContext = (orgId: string, hookId: string) => `webhook signing secret\n${orgId}\n${hookId}`;
 
-async function sealedSecret(orgId: string, hookId: string): Promise<{ secret: string; sealed: string }> {
-  const secret = newSigningSecret();
+/** A signing secret sealed for the hook: `secret` when given (an import carrying one), else a new one. */
+export async function sealedSecret(orgId: string, hookId: string, given?: string): Promise<{ secret: string; sealed: string }> {
+  const secret = given ?? newSigningSecret();
   return { secret, sealed: seal(secret, await serviceKey('webhook signing secret'), sealContext(orgId, hookId)) };
 }
 

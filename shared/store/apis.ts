@@ -149,6 +149,32 @@ export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<A
   return api;
 }
 
+/**
+ * Stores an API carried by an organisation's import (contract §9): its ids and stamps as they were,
+ * its listen claim by the rules of §13. Neither the organisation's state nor its count is checked
+ * or moved here: the import writes the organisation's counts once, at its end.
+ */
+export async function restoreApi(api: ApiRecord): Promise<void> {
+  const { main, parts } = itemsOf(api);
+  const items = [
+    mains.insert(main, { taken: () => new IdTaken('api_id') }),
+    dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
+    ...partPuts(api.api_id, parts),
+  ];
+  await writeWithClaim(items, api, undefined);
+}
+
+/** Every API of an organisation, whole (an export). */
+export async function loadOrgApis(orgId: string): Promise<Stored[]> {
+  const rows = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': apiKeys.ofOrg(orgId) },
+    ProjectionExpression: 'api_id',
+  });
+  return (await loadApis(rows.map((r) => String(r.api_id)))).filter((a) => a.org_id === orgId);
+}
+
 /** Writes `next` over the API read as `previous` (guarded by its version), with `extra` items in the same transaction. */
 export async function saveApi(next: ApiRecord, previous: Stored, extra: TxItem[] = []): Promise<void> {
   await writeWithClaim([...saveApiItems(next, previous), ...extra], next, previous);

@@ -9,7 +9,7 @@ import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
 import { ASSET_KIND, type Asset } from '../schemas/assets';
 import { defineEntity, defineMarker } from './db/entity';
-import { getItem } from './db/items';
+import { getItem, loadListed } from './db/items';
 import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
@@ -122,3 +122,14 @@ export async function loadAssetPage(orgId: string, req: PageRequest) {
   const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'ASSET')]);
   return { assets: page.items.map(unpack).map(shownAsset), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }
+
+/** Every template of an organisation, whole (an export). */
+export async function loadOrgAssets(orgId: string): Promise<AssetRecord[]> {
+  return (await loadListed(assetKeys.ofOrg(orgId))).map(unpack);
+}
+
+/** The writes of a template carried by an import: the template and its custom-id marker. */
+export const restoredAssetItems = (asset: AssetRecord): TxItem[] => [
+  assets.insert(pack({ ...asset, version: 1 })),
+  ...(asset.id !== undefined ? [claimId(asset.org_id, asset.id, asset._id)] : []),
+];

@@ -131,3 +131,7 @@ export const notGranted = (domain: string, member: string) =>
   new Unprocessable(`custom domain ${domain} is not granted to this organisation; an installation admin grants domains to organisations`, [
     { path: member, message: 'not a domain of this organisation' },
   ]);
+
+/** The write of a grant carried by an import (409 when the domain is granted to anyone). */
+export const restoredGrantItem = (grant: DomainGrant): TxItem =>
+  grants.insert(grant, { taken: () => new Conflict(`the domain ${grant.domain} is granted to another organisation`) });

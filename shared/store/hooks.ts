@@ -5,10 +5,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stampUpdate } from './db/audit-stamp';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
-import { batchGet, isConditionFailure, stripItem } from './db/items';
+import { batchGet, isConditionFailure, loadListed, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
-import { writeItems } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
 import { countChange, countUpWithin, loadCount, orgMustExist } from './organisations';
 
@@ -150,3 +150,14 @@ export async function loadHookPage(orgId: string, req: PageRequest) {
   const [page, total] = await Promise.all([listPage(q, req), loadCount(orgId, 'HOOK')]);
   return { hooks: page.items.map((i) => shown(hooks.fromItem(i))), pages: pageCount(total, req), next_cursor: page.nextCursor };
 }
+
+/** Every hook of an organisation as reads show it, each with its sealed signing secret (an export). */
+export async function loadOrgHooks(orgId: string): Promise<Array<{ hook: Hook; sealed: string | undefined }>> {
+  return (await loadListed(hookKeys.ofOrg(orgId))).map((i) => ({
+    hook: shown(hooks.fromItem(i)),
+    sealed: typeof i[SECRET_ATTR] === 'string' ? i[SECRET_ATTR] : undefined,
+  }));
+}
+
+/** The write of a hook carried by an import, with its signing secret sealed by this installation. */
+export const restoredHookItem = (hook: Hook, sealedSecret: string): TxItem => hooks.insert({ ...hook, version: 1, [SECRET_ATTR]: sealedSecret });

@@ -11,7 +11,7 @@ import type { QuotaScope } from '../domain/key-rules';
 import type { KeySession } from '../schemas/keys';
 import { defineEntity, defineMarker } from './db/entity';
 import { pageCount, type PageRequest } from '../domain/paging';
-import { batchGet, queryAll } from './db/items';
+import { batchGet, loadListed, queryAll } from './db/items';
 import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { deleteOp, writeItems, type TxItem } from './db/transactions';
@@ -224,4 +224,27 @@ export function spendKeyQuota(hash: string, scope: string, limits: CounterLimits
 /** Gives back a unit the key spent (the organisation refused the request), and its rate count. */
 export function refundKeyQuota(receipt: Receipt): Promise<void> {
   return refund(receipt);
+}
+
+/** A key as an organisation's export carries it: its session, its basic-auth hash and user name, no counters. */
+export type CarriedKey = Omit<KeyItem, 'version' | 'live'>;
+
+/** Every key of an organisation, as stored (an export). */
+export async function loadOrgKeys(orgId: string): Promise<CarriedKey[]> {
+  return (await loadListed(keyKeys.ofOrg(orgId))).map((i) => {
+    const { version: _v, ...k } = keys.fromItem(i);
+    return k;
+  });
+}
+
+/**
+ * The writes of a key carried by an import: the key (409 when its hash is stored), its user-name
+ * marker, and fresh live quotas (contract §9: counters restart). The import moves the count once.
+ */
+export function restoredKeyItems(k: CarriedKey, scopes: QuotaScope[], now: number): TxItem[] {
+  return [
+    keys.insert({ ...k, version: 1 }, { taken: () => new Conflict('key already exists') }),
+    ...scopes.map((q) => resetQuotaItem(keyKeys.quota(k.session.key_hash, q.scope), q.renewalRate, now)),
+    ...usernameItems(k.session.key_hash, k.session.org_id, k.username, undefined),
+  ];
 }

@@ -8,7 +8,7 @@ import type { OAuthClient } from '../schemas/oauth';
 import { apiMustExist } from './apis';
 import { orgMustExist } from './organisations';
 import { defineEntity } from './db/entity';
-import { queryAll, stripItem } from './db/items';
+import { loadListed, queryAll, stripItem } from './db/items';
 import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
@@ -80,3 +80,11 @@ export async function removeClientOfApi(apiId: string, clientId: string, ifMatch
     holds: (old) => old.api_id?.S === apiId,
   });
 }
+
+/** Every client of an API as stored, its secret's hash included (an export). */
+export async function loadClientRecordsOfApi(apiId: string): Promise<StoredClient[]> {
+  return (await loadListed(oauthKeys.ofApi(apiId))).map((i) => stripItem<StoredClient>(i));
+}
+
+/** The write of a client carried by an import (its API is written before it by the same import). */
+export const restoredClientItem = (client: StoredClient): TxItem => clients.insert({ ...client, version: 1 }, { taken: () => new IdTaken('client_id') });

@@ -7,7 +7,7 @@
  * next worker (functions/organisations/offboarding-feed.ts).
  */
 import type { OffboardingRecord } from '../domain/offboarding';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { image, type FeedRecord } from './change-feed';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
@@ -200,3 +200,21 @@ export function runsToWork(records: readonly FeedRecord[]): string[] {
   }
   return [...orgs];
 }
+
+/**
+ * The delete of a finished run, in the transaction that imports an organisation of the same id
+ * again (contract §9): the record gives way to the organisation it stood for. Fails (409) when the
+ * run is not done, or started meanwhile.
+ */
+export const finishedRunRemoval = (orgId: string): TxItem => ({
+  op: {
+    Delete: {
+      TableName: tableName(),
+      Key: runKey(orgId),
+      ConditionExpression: 'attribute_not_exists(PK) OR #s = :done',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: { ':done': 'done' },
+    },
+  },
+  onConditionFail: () => new Conflict(`organisation ${orgId} is being offboarded`),
+});

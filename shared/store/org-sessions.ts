@@ -8,7 +8,7 @@ import { NotFound } from '../errors';
 import type { KeySession } from '../schemas/keys';
 import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
-import { writeItems } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
 import { ensureQuotaItem, resetQuotaItem, type Spend } from './live-quota/counters';
 import { spend } from './live-quota/spend';
 import { orgExists, orgKeys } from './organisations';
@@ -20,7 +20,7 @@ export const orgSessionKeys = {
 };
 
 /** The stored session: the organisation's, and when it was written. */
-interface OrgSessionItem {
+export interface OrgSessionItem {
   session: KeySession & { org_id: string };
   last_updated: string;
 }
@@ -55,3 +55,12 @@ export async function loadOrgSession(orgId: string): Promise<KeySession | undefi
 export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number, tally?: TallyOwner): Promise<Spend> {
   return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null, ...(tally ? { tally } : {}) }, now);
 }
+
+/** The organisation's session as stored, with when it was written (an export). */
+export const loadOrgSessionItem = (orgId: string): Promise<OrgSessionItem | undefined> => sessions.get(orgId);
+
+/** The writes of a session carried by an import: the session and a fresh quota (counters restart). */
+export const restoredSessionItems = (item: OrgSessionItem, now: number): TxItem[] => [
+  sessions.put(item),
+  resetQuotaItem(orgSessionKeys.quota(item.session.org_id), item.session.quota_renewal_rate, now),
+];

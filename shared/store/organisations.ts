@@ -284,3 +284,18 @@ export async function saveMissingOrganisationIndexes(): Promise<number> {
   }
   return indexed;
 }
+
+/**
+ * The writes that start an organisation's import: the organisation (409 when its id is taken),
+ * counted in the installation's list.
+ */
+export const restoredOrgItems = (org: Organisation): TxItem[] => [
+  orgs.insert(org, { extra: { [ORG_SEARCH_ATTR]: searchText(org) }, taken: () => new IdTaken('organisation id') }),
+  orgCountChange(1),
+];
+
+/** The organisation's counts as an import found them, each exact: the import's last write. */
+export const countItems = (orgId: string, counts: Record<CountedKind, number>): TxItem[] =>
+  Object.entries(counts).map(([kind, n]) => ({
+    op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(orgId, kind as CountedKind), entity: 'counter', n, [EXACT]: true } } },
+  }));

@@ -14,7 +14,7 @@ import type { IfMatch } from '../domain/if-match';
 import type { Policy } from '../schemas/policies';
 import { pageCount, pagesSeen, type PageRequest } from '../domain/paging';
 import { defineEntity } from './db/entity';
-import { batchGet, stripItem } from './db/items';
+import { batchGet, loadListed, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { assertItemFits, MAX_TRANSACTION_BYTES } from './db/item-size';
 import { timeSortKey, type StorageKey } from './db/storage-key';
@@ -235,3 +235,12 @@ async function writeRun<P extends { id: string }>(
     await writeItems(tx);
   });
 }
+
+/** Every policy of an organisation, as stored (an export). */
+export async function loadOrgPolicies(orgId: string): Promise<PolicyRecord[]> {
+  return (await loadListed(policiesOfOrg(orgId))).map((i) => policies.fromItem(i));
+}
+
+/** The write of a policy carried by an import, counted in its organisation (whose count the import sets once). */
+export const restoredPolicyItem = (p: PolicyRecord): TxItem =>
+  policies.insert(clean({ ...p, version: 1 }), { ...counted(p), taken: () => new IdTaken('policy id') });

@@ -7,7 +7,7 @@ import { Conflict } from '../errors';
 import { pageCount, pagesSeen, type PageRequest } from '../domain/paging';
 import type { User } from '../schemas/users';
 import { defineEntity, defineMarker } from './db/entity';
-import { stripItem } from './db/items';
+import { loadListed, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
@@ -155,3 +155,14 @@ export async function loadUserSearchPage(orgId: string, term: string, req: PageR
   const page = await listPage(q, req);
   return { pages: pagesSeen(page.extent, req), users: page.items.map((i) => users.fromItem(i)).map(shownUser), next_cursor: page.nextCursor };
 }
+
+/** Every user of an organisation as stored, without its access key's hash (an export: access keys are not carried). */
+export async function loadOrgUsers(orgId: string): Promise<UserRecord[]> {
+  return (await loadListed(userKeys.ofOrg(orgId))).map((i) => stripItem<UserRecord>(i, ['access_key_hash']));
+}
+
+/** The writes of a user carried by an import: the user and its e-mail marker, with no access key (an admin issues one). */
+export const restoredUserItems = (user: UserRecord): TxItem[] => [
+  emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
+  users.insert({ ...user, version: 1 }),
+];

@@ -14,6 +14,7 @@ import { sync } from './commands/sync';
 import { gatewayNginx } from './commands/gateway-nginx';
 import { usage } from './commands/usage';
 import { offboard } from './commands/offboard';
+import { exportOrg, importOrg } from './commands/transfer';
 
 const HELP = `gwctl: an organisation's gateway configuration as code
 
@@ -42,6 +43,11 @@ Usage:
   gwctl offboard --org-id ID [--wait]        delete an organisation with everything it owns (admin);
                                              --wait follows the run to its end
 
+  gwctl export   --org-id ID --out FILE [--secrets]
+                                             the organisation as one file (admin); --secrets also
+                                             carries its webhooks' signing secrets
+  gwctl import   --file FILE                 an exported organisation into this installation (admin)
+
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
   --select-tag TAG  only objects carrying TAG (repeat: all of them); see docs/using/configuration-as-code.md
@@ -54,7 +60,7 @@ Environment (credentials are never flags):
   GW_URL            the stage, such as http://127.0.0.1:8080
   GW_DASHBOARD_KEY  a dashboard user's access key: the organisation to manage
   GW_GATEWAY_SECRET the gateway credential (gateway commands only)
-  GW_ADMIN_SECRET   the installation's admin credential (usage and offboard only)
+  GW_ADMIN_SECRET   the installation's admin credential (usage, offboard, export and import only)
   plus every \${env:NAME} the folder's files name (listed in its gwctl.yaml)
 
 API keys are credentials, not configuration: gwctl neither dumps nor syncs them.
@@ -88,6 +94,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         month: { type: 'string' },
         'org-id': { type: 'string' },
         wait: { type: 'boolean', default: false },
+        secrets: { type: 'boolean', default: false },
+        file: { type: 'string' },
         polls: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -126,6 +134,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return await usage({ month: values.month, org: values['org-id'], output: values.output }, io);
     }
     if (command === 'offboard') return await offboard({ org: values['org-id'], wait: values.wait }, io);
+    if (command === 'export') return await exportOrg({ org: values['org-id'], out: values.out, secrets: values.secrets }, io);
+    if (command === 'import') return await importOrg({ file: values.file }, io);
     if (values.output !== 'text' && values.output !== 'json') throw new GwctlError('--output is text or json');
     switch (command) {
       case 'dump':
@@ -147,7 +157,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           io,
         );
       default:
-        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway, usage, offboard; --help)`);
+        throw new GwctlError(`unknown command ${command} (dump, validate, diff, sync, gateway, usage, offboard, export, import; --help)`);
     }
   } catch (e) {
     if (e instanceof GwctlError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {

@@ -103,3 +103,20 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   } while (start);
   return items;
 }
+
+/**
+ * Every item an index partition of GSI1 lists, read again by key consistently (an index answers a
+ * moment late, and may still list what is gone): what a whole organisation's export reads.
+ */
+export async function loadListed(indexPartition: string): Promise<Record<string, unknown>[]> {
+  const rows = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': indexPartition },
+    ProjectionExpression: 'PK, SK',
+  });
+  return batchGet(
+    rows.map((r) => ({ PK: String(r.PK), SK: String(r.SK) })),
+    true,
+  );
+}

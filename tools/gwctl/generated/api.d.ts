@@ -128,6 +128,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/organisations/{orgID}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organisation as one file, for a backup or a move to another installation
+         * @description An organisation as one file, for a backup or a move to another installation.
+         *
+         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Counters, usage figures, analytics, the audit trail and deliveries are not carried.
+         */
+        get: operations["organisationsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an organisation's file from an export
+         * @description Import an organisation's file from an export: ids kept, counters restarted.
+         *
+         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Before anything is written, every id the file would take that is unique across the installation (the organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). An organisation offboarded before may be imported again: its finished run record is removed.
+         */
+        post: operations["organisationsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/organisations/{orgID}/domains": {
         parameters: {
             query?: never;
@@ -1791,6 +1835,210 @@ export interface components {
             Status: "OK";
             Message: string;
             Meta: string;
+        };
+        Key: {
+            access_rights?: components["schemas"]["AccessRights"] | null;
+            alias?: string;
+            allowance?: number;
+            apply_policies?: string[] | null;
+            apply_policy_id?: string | "";
+            basic_auth_data?: {
+                hash_type?: string;
+                password?: string;
+                user?: string | "";
+            } & {
+                [key: string]: unknown;
+            };
+            certificate?: string;
+            data_expires?: number;
+            date_created?: string;
+            enable_detailed_recording?: boolean;
+            expires?: number;
+            hmac_enabled?: boolean;
+            hmac_string?: string;
+            id_extractor_deadline?: number;
+            is_inactive?: boolean;
+            jwt_data?: {
+                secret?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            key_hash?: string;
+            last_check?: number;
+            last_updated?: string;
+            max_query_depth?: number;
+            meta_data?: {
+                [key: string]: unknown;
+            } | null;
+            monitor?: {
+                trigger_limits?: number[] | null;
+            } & {
+                [key: string]: unknown;
+            };
+            oauth_client_id?: string;
+            oauth_keys?: {
+                [key: string]: string;
+            } | null;
+            org_id?: string | "";
+            per?: number;
+            quota_max?: number;
+            quota_remaining?: number;
+            quota_renewal_rate?: number;
+            quota_renews?: number;
+            rate?: number;
+            session_lifetime?: number;
+            smoothing?: components["schemas"]["Smoothing"];
+            tags?: string[] | null;
+            throttle_interval?: number;
+            throttle_retry_limit?: number;
+            enable_detail_recording?: boolean;
+            enable_http_signature_validation?: boolean;
+            rsa_certificate_id?: string;
+            key_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AccessRights: {
+            [key: string]: components["schemas"]["AccessDefinition"];
+        };
+        AccessDefinition: {
+            api_id: string;
+            api_name?: string;
+            versions?: string[] | null;
+            allowed_urls?: ({
+                url: string;
+                methods?: string[] | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            limit?: components["schemas"]["ApiLimit"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ApiLimit: {
+            rate?: number;
+            per?: number;
+            quota_max?: number;
+            quota_remaining?: number;
+            quota_renewal_rate?: number;
+            quota_renews?: number;
+            throttle_interval?: number;
+            throttle_retry_limit?: number;
+            max_query_depth?: number;
+            smoothing?: components["schemas"]["Smoothing"];
+        } & {
+            [key: string]: unknown;
+        };
+        Smoothing: {
+            enabled?: boolean;
+            delay?: number;
+            step?: number;
+            threshold?: number;
+            trigger?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        KeyInput: {
+            access_rights?: components["schemas"]["AccessRightsInput"] | null;
+            alias?: string;
+            allowance?: number;
+            apply_policies?: string[] | null;
+            apply_policy_id?: string | "";
+            basic_auth_data?: {
+                hash_type?: string;
+                password?: string;
+                user?: string | "";
+            } & {
+                [key: string]: unknown;
+            };
+            certificate?: string;
+            data_expires?: number;
+            date_created?: string;
+            enable_detailed_recording?: boolean;
+            expires?: number;
+            hmac_enabled?: boolean;
+            hmac_string?: string;
+            id_extractor_deadline?: number;
+            is_inactive?: boolean;
+            jwt_data?: {
+                secret?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            key_hash?: string;
+            last_check?: number;
+            last_updated?: string;
+            max_query_depth?: number;
+            meta_data?: {
+                [key: string]: unknown;
+            } | null;
+            monitor?: {
+                trigger_limits?: number[] | null;
+            } & {
+                [key: string]: unknown;
+            };
+            oauth_client_id?: string;
+            oauth_keys?: {
+                [key: string]: string;
+            } | null;
+            org_id?: string | "";
+            per?: number;
+            quota_max?: number;
+            quota_remaining?: number;
+            quota_renewal_rate?: number;
+            quota_renews?: number;
+            rate?: number;
+            session_lifetime?: number;
+            smoothing?: components["schemas"]["SmoothingInput"];
+            tags?: string[] | null;
+            throttle_interval?: number;
+            throttle_retry_limit?: number;
+            enable_detail_recording?: boolean;
+            enable_http_signature_validation?: boolean;
+            rsa_certificate_id?: string;
+            key_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        AccessRightsInput: {
+            [key: string]: components["schemas"]["AccessDefinitionInput"];
+        };
+        AccessDefinitionInput: {
+            api_id: string;
+            api_name?: string;
+            versions?: string[] | null;
+            allowed_urls?: ({
+                url: string;
+                methods?: string[] | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            limit?: components["schemas"]["ApiLimitInput"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ApiLimitInput: {
+            rate?: number;
+            per?: number;
+            quota_max?: number;
+            quota_remaining?: number;
+            quota_renewal_rate?: number;
+            quota_renews?: number;
+            throttle_interval?: number;
+            throttle_retry_limit?: number;
+            max_query_depth?: number;
+            smoothing?: components["schemas"]["SmoothingInput"];
+        } & {
+            [key: string]: unknown;
+        };
+        SmoothingInput: {
+            enabled?: boolean;
+            delay?: number;
+            step?: number;
+            threshold?: number;
+            trigger?: number;
+        } & {
+            [key: string]: unknown;
         };
         StatusOk: {
             /** @constant */
@@ -4248,46 +4496,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        AccessRightsInput: {
-            [key: string]: components["schemas"]["AccessDefinitionInput"];
-        };
-        AccessDefinitionInput: {
-            api_id: string;
-            api_name?: string;
-            versions?: string[] | null;
-            allowed_urls?: ({
-                url: string;
-                methods?: string[] | null;
-            } & {
-                [key: string]: unknown;
-            })[] | null;
-            limit?: components["schemas"]["ApiLimitInput"] | null;
-        } & {
-            [key: string]: unknown;
-        };
-        ApiLimitInput: {
-            rate?: number;
-            per?: number;
-            quota_max?: number;
-            quota_remaining?: number;
-            quota_renewal_rate?: number;
-            quota_renews?: number;
-            throttle_interval?: number;
-            throttle_retry_limit?: number;
-            max_query_depth?: number;
-            smoothing?: components["schemas"]["SmoothingInput"];
-        } & {
-            [key: string]: unknown;
-        };
-        SmoothingInput: {
-            enabled?: boolean;
-            delay?: number;
-            step?: number;
-            threshold?: number;
-            trigger?: number;
-        } & {
-            [key: string]: unknown;
-        };
         KeyWriteResult: {
             key: string;
             /** @constant */
@@ -4295,108 +4503,6 @@ export interface components {
             /** @enum {string} */
             action: "added" | "modified" | "deleted";
             key_hash: string;
-        };
-        Key: {
-            access_rights?: components["schemas"]["AccessRights"] | null;
-            alias?: string;
-            allowance?: number;
-            apply_policies?: string[] | null;
-            apply_policy_id?: string | "";
-            basic_auth_data?: {
-                hash_type?: string;
-                password?: string;
-                user?: string | "";
-            } & {
-                [key: string]: unknown;
-            };
-            certificate?: string;
-            data_expires?: number;
-            date_created?: string;
-            enable_detailed_recording?: boolean;
-            expires?: number;
-            hmac_enabled?: boolean;
-            hmac_string?: string;
-            id_extractor_deadline?: number;
-            is_inactive?: boolean;
-            jwt_data?: {
-                secret?: string;
-            } & {
-                [key: string]: unknown;
-            };
-            key_hash?: string;
-            last_check?: number;
-            last_updated?: string;
-            max_query_depth?: number;
-            meta_data?: {
-                [key: string]: unknown;
-            } | null;
-            monitor?: {
-                trigger_limits?: number[] | null;
-            } & {
-                [key: string]: unknown;
-            };
-            oauth_client_id?: string;
-            oauth_keys?: {
-                [key: string]: string;
-            } | null;
-            org_id?: string | "";
-            per?: number;
-            quota_max?: number;
-            quota_remaining?: number;
-            quota_renewal_rate?: number;
-            quota_renews?: number;
-            rate?: number;
-            session_lifetime?: number;
-            smoothing?: components["schemas"]["Smoothing"];
-            tags?: string[] | null;
-            throttle_interval?: number;
-            throttle_retry_limit?: number;
-            enable_detail_recording?: boolean;
-            enable_http_signature_validation?: boolean;
-            rsa_certificate_id?: string;
-            key_id?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        AccessRights: {
-            [key: string]: components["schemas"]["AccessDefinition"];
-        };
-        AccessDefinition: {
-            api_id: string;
-            api_name?: string;
-            versions?: string[] | null;
-            allowed_urls?: ({
-                url: string;
-                methods?: string[] | null;
-            } & {
-                [key: string]: unknown;
-            })[] | null;
-            limit?: components["schemas"]["ApiLimit"] | null;
-        } & {
-            [key: string]: unknown;
-        };
-        ApiLimit: {
-            rate?: number;
-            per?: number;
-            quota_max?: number;
-            quota_remaining?: number;
-            quota_renewal_rate?: number;
-            quota_renews?: number;
-            throttle_interval?: number;
-            throttle_retry_limit?: number;
-            max_query_depth?: number;
-            smoothing?: components["schemas"]["Smoothing"];
-        } & {
-            [key: string]: unknown;
-        };
-        Smoothing: {
-            enabled?: boolean;
-            delay?: number;
-            step?: number;
-            threshold?: number;
-            trigger?: number;
-        } & {
-            [key: string]: unknown;
         };
         KeyDashboard: {
             access_rights?: components["schemas"]["AccessRightsInput"] | null;
@@ -6158,6 +6264,455 @@ export interface operations {
             };
             /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsExport: {
+        parameters: {
+            query?: {
+                secrets?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file itself (no envelope) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        format: "gw-organisation";
+                        /** @constant */
+                        version: 1;
+                        organisation: {
+                            id: string;
+                            created_at: string;
+                            updated_at: string;
+                            active?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        domains: {
+                            domain: unknown;
+                            org_id: string;
+                            granted_at: string;
+                        }[];
+                        organisation_session: {
+                            session: components["schemas"]["Key"] & {
+                                org_id: string;
+                            };
+                            last_updated: string;
+                        } | null;
+                        apis: {
+                            id: string;
+                            api_id: string;
+                            org_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "classic" | "oas";
+                            classic: {
+                                [key: string]: unknown;
+                            };
+                            oas?: {
+                                [key: string]: unknown;
+                            };
+                            base_api_id?: string;
+                            categories: string[];
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        policies: ({
+                            id: string;
+                            _id: string;
+                            org_id: string;
+                            date_created: string;
+                            last_updated: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        oauth_clients: ({
+                            client_id: string;
+                            api_id: string;
+                            org_id: string;
+                            secret_hash: string;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        keys: {
+                            session: components["schemas"]["Key"] & {
+                                key_hash: string;
+                                org_id: string;
+                                date_created: string;
+                                last_updated: string;
+                            };
+                            basic_auth_hash?: string;
+                            username?: string;
+                        }[];
+                        webhooks: ({
+                            id: string;
+                            org_id: string;
+                            created_at: string;
+                            updated_at: string;
+                            signing_secret?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        templates: ({
+                            _id: string;
+                            id?: string;
+                            org_id: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                            last_updated: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        users: ({
+                            id: string;
+                            org_id: string;
+                            email_address: string;
+                            email_lower: string;
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation is being offboarded */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    format: "gw-organisation";
+                    /** @constant */
+                    version: 1;
+                    organisation: {
+                        id: string;
+                        created_at: string;
+                        updated_at: string;
+                        active?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    domains: {
+                        domain: string;
+                        org_id: string;
+                        granted_at: string;
+                    }[];
+                    organisation_session: {
+                        session: components["schemas"]["KeyInput"] & {
+                            org_id: string;
+                        };
+                        last_updated: string;
+                    } | null;
+                    apis: {
+                        id: string;
+                        api_id: string;
+                        org_id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "classic" | "oas";
+                        classic: {
+                            [key: string]: unknown;
+                        };
+                        oas?: {
+                            [key: string]: unknown;
+                        };
+                        base_api_id?: string;
+                        categories: string[];
+                        created_at: string;
+                        updated_at: string;
+                    }[];
+                    policies: ({
+                        id: string;
+                        _id: string;
+                        org_id: string;
+                        date_created: string;
+                        last_updated: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    oauth_clients: ({
+                        client_id: string;
+                        api_id: string;
+                        org_id: string;
+                        secret_hash: string;
+                        created_at: string;
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    keys: {
+                        session: components["schemas"]["KeyInput"] & {
+                            key_hash: string;
+                            org_id: string;
+                            date_created: string;
+                            last_updated: string;
+                        };
+                        basic_auth_hash?: string;
+                        username?: string;
+                    }[];
+                    webhooks: ({
+                        id: string;
+                        org_id: string;
+                        created_at: string;
+                        updated_at: string;
+                        signing_secret?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    templates: ({
+                        _id: string;
+                        id?: string;
+                        org_id: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        created_at: string;
+                        last_updated: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    users: ({
+                        id: string;
+                        org_id: string;
+                        email_address: string;
+                        email_lower: string;
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Imported; Meta names the organisation and counts what was written by kind */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            org_id: string;
+                            imported: {
+                                [key: string]: number;
+                            };
+                            /** @enum {string} */
+                            webhook_secrets: "carried" | "new";
+                        };
+                    };
+                };
+            };
+            /** @description The file contradicts itself: an object of another organisation, an id twice, a client of an API it does not carry. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An id or listen path is taken (nothing written), the organisation is being offboarded, or a write failed midway (the import is undone) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An API names a custom domain the file does not grant, or the file holds more webhooks than the organisation may */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -1,0 +1,266 @@
+/**
+ * Contract §9, export and import of an organisation between two installations: stage A (in this
+ * process) holds an organisation with every kind of object; stage B (`npm start`'s entry point over
+ * a table of its own, with another service key) imports its file. Issued keys keep working on B
+ * with their quotas restarted, the file B exports is the same bytes, conflicts are refused before
+ * anything is written, and an import that fails midway is undone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../tools/gwctl/main';
+import { assetData, hookBody, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
+import { byEntity, names, scanAll, type Item } from '../support/org-items';
+import { onEmulator, spawnStage, stageAt, startStage, type SpawnedStage, type Stage } from '../support/stage';
+import { ADMIN_SECRET, GW_SECRET } from '../support/table';
+import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
+
+type Any = Record<string, any>;
+let a: Stage;
+let b: Stage;
+let spawned: SpawnedStage | undefined;
+let org: { orgId: string; key: string; userId: string };
+const dataDir = mkdtempSync(join(tmpdir(), 'transfer-'));
+const tableB = `t-transfer-b-${uid('t')}`;
+const world: Any = {};
+
+/** Everything an organisation can hold that a file carries. */
+async function buildWorld(s: Stage, orgId: string, key: string) {
+  const domain = `${uid('shop').toLowerCase()}.example`;
+  expect((await s.admin('PUT', `/admin/organisations/${orgId}/domains/${domain}`)).status).toBe(200);
+  const [api1, api2] = [await makeApi(s, orgId, 'one'), await makeApi(s, orgId, 'two')];
+  const onDomain = uid('dom');
+  const dom = await s.gw('POST', '/gw/apis', {
+    api_id: onDomain,
+    name: 'd',
+    org_id: orgId,
+    domain,
+    proxy: { listen_path: '/d/', target_url: 'http://u.example' },
+  });
+  expect(dom.status, dom.text).toBe(200);
+  const policy = uid('pol');
+  expect(
+    (await s.gw('POST', '/gw/policies', { id: policy, org_id: orgId, access_rights: rightsFor(api1), quota_max: 50, quota_renewal_rate: 3600 })).status,
+  ).toBe(200);
+  const keys = [
+    await makeKey(s, { org_id: orgId, access_rights: rightsFor(api1, api2) }),
+    await makeKey(s, { org_id: orgId, access_rights: rightsFor(api1), quota_max: 3, quota_renewal_rate: 3600 }),
+    await makeKey(s, { org_id: orgId, access_rights: rightsFor(api2), basic_auth_data: { password: 'pw-123456', user: 'alice' } }),
+    await makeKey(s, { org_id: orgId, apply_policies: [policy] }),
+  ];
+  expect((await s.gw('PUT', `/gw/org/keys/${orgId}`, { quota_max: 1000, quota_renewal_rate: 3600 })).status).toBe(200);
+  // The quota of 3 is spent on A: the import restarts it on B.
+  for (let i = 0; i < 3; i++) expect((await s.gw('POST', '/gw/sessions/check', { key: keys[1]!.key, api_id: api1 })).status).toBe(200);
+  const client = await s.gw('POST', '/gw/oauth/clients/create', { api_id: api1, redirect_uri: 'https://a.example/cb', description: 'c' });
+  expect(client.status, client.text).toBe(200);
+  const hook = await s.dash(key, 'POST', '/api/hooks', hookBody('h'));
+  expect(hook.status, hook.text).toBe(200);
+  const template = uid('tpl');
+  expect((await s.dash(key, 'POST', '/api/assets', { id: template, name: 't', kind: 'oas-template', data: assetData('t') })).status).toBe(200);
+  const second = await s.admin('POST', '/admin/users', { org_id: orgId, email_address: `second@${orgId}.example`, password: 'a-long-password-1' });
+  expect(second.status, second.text).toBe(200);
+  Object.assign(world, {
+    domain,
+    api1,
+    api2,
+    onDomain,
+    policy,
+    keys,
+    clientId: client.body.client_id,
+    hookId: hook.body.Meta,
+    secret: hook.body.signing_secret,
+    template,
+  });
+}
+
+beforeAll(async () => {
+  a = await startStage();
+  org = await a.tenant();
+  await buildWorld(a, org.orgId, org.key);
+  spawned = await spawnStage({
+    dataDir,
+    env: {
+      DYNAMODB_ENDPOINT: workerDynamoEndpoint(),
+      TABLE_NAME: tableB,
+      GW_SECRET,
+      ADMIN_SECRET,
+      SERVER_SECRET: `other-${uid('k')}`,
+      CACHE_SECONDS: '1',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  b = stageAt(spawned.url, tableB, async () => {});
+}, 180_000);
+
+afterAll(async () => {
+  await spawned?.stop();
+  await a?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** What the stage's change feed writes behind a request (audit entries and their positions): left out where a test compares writes. */
+const written = async (table: string) => (await scanAll(table)).filter((i) => !/audit|feed/.test(String(i.entity)));
+
+/** The items of a table that name the organisation. */
+const heldBy = async (table: string, orgId: string): Promise<Item[]> => (await scanAll(table)).filter((i) => names(i, [orgId]));
+
+describe.skipIf(onEmulator)('export and import of an organisation', () => {
+  let file: string;
+
+  it('exports one canonical file: every kind, ids kept, no access key, no version, no secret unless asked', async () => {
+    const r = await a.admin('GET', `/admin/organisations/${org.orgId}/export`);
+    expect(r.status, r.text).toBe(200);
+    file = r.text;
+    const f = r.body as Any;
+    expect([f.format, f.version]).toEqual(['gw-organisation', 1]);
+    expect(f.organisation.id).toBe(org.orgId);
+    expect(f.domains.map((d: Any) => d.domain)).toEqual([world.domain]);
+    expect(f.apis.map((x: Any) => x.api_id).sort()).toEqual([world.api1, world.api2, world.onDomain].sort());
+    expect(f.keys.map((k: Any) => k.session.key_hash).sort()).toEqual(world.keys.map((k: Any) => k.hash).sort());
+    expect(f.keys.find((k: Any) => k.username === 'alice').basic_auth_hash).toMatch(/./);
+    expect(f.policies.map((p: Any) => p.id)).toEqual([world.policy]);
+    expect(f.oauth_clients.map((c: Any) => c.client_id)).toEqual([world.clientId]);
+    expect(f.oauth_clients[0].secret_hash).toMatch(/./);
+    expect(f.webhooks.map((h: Any) => h.id)).toEqual([world.hookId]);
+    expect(f.templates.map((t: Any) => t.id)).toEqual([world.template]);
+    expect(f.users).toHaveLength(2);
+    expect(f.organisation_session.session.quota_max).toBe(1000);
+    // What belongs to the installation stays behind.
+    expect(file).not.toMatch(/access_key_hash|signing_secret|offboarding_since/);
+    for (const kind of ['apis', 'policies', 'oauth_clients', 'webhooks', 'templates', 'users'])
+      for (const o of f[kind]) expect(o).not.toHaveProperty('version');
+    expect(f.organisation).not.toHaveProperty('version');
+    expect(f.users.find((u: Any) => u.email_address.startsWith('second@')).password_hash).toMatch(/./);
+    // Canonical: sorted members, so the text is one per content.
+    expect(Object.keys(f)).toEqual([...Object.keys(f)].sort());
+    const withSecrets = await a.admin('GET', `/admin/organisations/${org.orgId}/export?secrets=true`);
+    expect(withSecrets.body.webhooks[0].signing_secret).toBe(world.secret);
+    expect((await a.admin('GET', '/admin/organisations/no-such-org/export')).status).toBe(404);
+  });
+
+  it('refuses a file that contradicts itself or is not a file: 400, nothing stored', async () => {
+    const f = JSON.parse(file) as Any;
+    const before = (await written(tableB)).length;
+    const foreign = { ...f, policies: [{ ...f.policies[0], org_id: 'someone-else' }] };
+    const r = await b.admin('POST', '/admin/organisations/import', foreign);
+    expect(r.status, r.text).toBe(400);
+    expect(r.text).toContain('policies[0].org_id');
+    const twice = { ...f, apis: [...f.apis, f.apis[0]] };
+    expect((await b.admin('POST', '/admin/organisations/import', twice)).status).toBe(400);
+    expect((await b.admin('POST', '/admin/organisations/import', { ...f, version: 2 })).status).toBe(400);
+    expect((await b.admin('POST', '/admin/organisations/import', { ...f, apis: 'x' })).status).toBe(400);
+    expect((await written(tableB)).length).toBe(before);
+  });
+
+  it('imports into another installation: keys keep working with fresh quotas, and B exports the same bytes', async () => {
+    const secretFile = (await a.admin('GET', `/admin/organisations/${org.orgId}/export?secrets=true`)).text;
+    const r = await b.admin('POST', '/admin/organisations/import', JSON.parse(secretFile));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.Meta).toEqual({
+      org_id: org.orgId,
+      imported: { domains: 1, apis: 3, policies: 1, oauth_clients: 1, keys: 4, webhooks: 1, templates: 1, users: 2 },
+      webhook_secrets: 'carried',
+    });
+    // Byte-identical both ways: with and without the secrets (re-sealed under B's own service key).
+    expect((await b.admin('GET', `/admin/organisations/${org.orgId}/export`)).text).toBe(file);
+    expect((await b.admin('GET', `/admin/organisations/${org.orgId}/export?secrets=true`)).text).toBe(secretFile);
+    // Issued keys work on B; the spent quota of 3 starts again.
+    for (let i = 0; i < 3; i++) {
+      const c = await b.gw('POST', '/gw/sessions/check', { key: world.keys[1].key, api_id: world.api1 });
+      expect(c.status, c.text).toBe(200);
+    }
+    expect((await b.gw('POST', '/gw/sessions/check', { key: world.keys[1].key, api_id: world.api1 })).status).toBe(429);
+    expect((await b.gw('POST', '/gw/sessions/check', { key: world.keys[0].key, api_id: world.api2 })).status).toBe(200);
+    // Users come without access keys: the admin issues one, and it reaches the organisation's objects.
+    const fresh = await b.admin('POST', `/admin/users/${org.userId}/access-key`);
+    expect(fresh.status, fresh.text).toBe(200);
+    const apis = await b.dash(fresh.body.Meta.access_key, 'GET', '/api/apis');
+    expect(apis.status, apis.text).toBe(200);
+    expect(apis.body.pages).toBe(1);
+    const keys = await b.dash(fresh.body.Meta.access_key, 'GET', '/api/keys');
+    expect(keys.body.keys ?? keys.body.Meta?.keys ?? keys.body).toBeDefined();
+    // The counts the lists page by are exact.
+    const held = await heldBy(tableB, org.orgId);
+    const counts = Object.fromEntries(held.filter((i) => i.entity === 'counter').map((i) => [String(i.SK), i.n]));
+    expect(counts).toMatchObject({ 'COUNT#API': 3, 'COUNT#KEY': 4, 'COUNT#POLICY': 1, 'COUNT#HOOK': 1, 'COUNT#ASSET': 1, 'COUNT#USER': 2 });
+    // The same kinds of items as A holds, but what the file leaves: usage, access keys, idempotency records.
+    const onA = byEntity(
+      (await heldBy(a.table, org.orgId)).filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit/.test(String(i.entity))),
+    );
+    const onB = byEntity(held.filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit/.test(String(i.entity))));
+    expect(onB).toEqual(onA);
+  });
+
+  it('refuses a file whose ids are stored: 409 naming them, and nothing written', async () => {
+    const before = await written(tableB);
+    const again = await b.admin('POST', '/admin/organisations/import', JSON.parse(file));
+    expect(again.status, again.text).toBe(409);
+    expect(again.text).toContain(`organisation ${org.orgId} is stored already`);
+    // A new organisation id, but a policy and a key of the one imported: still nothing written.
+    const f = JSON.parse(file) as Any;
+    const other = uid('org');
+    const renamed = { ...f, organisation: { ...f.organisation, id: other }, domains: [], apis: [], oauth_clients: [], webhooks: [], templates: [], users: [] };
+    const retagged = JSON.parse(JSON.stringify(renamed).replaceAll(`"org_id":"${org.orgId}"`, `"org_id":"${other}"`));
+    const r = await b.admin('POST', '/admin/organisations/import', retagged);
+    expect(r.status, r.text).toBe(409);
+    expect(r.text).toContain(`policy ${world.policy} is stored already`);
+    expect(r.text).toContain(`key ${world.keys[0].hash} is stored already`);
+    expect((await b.admin('GET', `/admin/organisations/${other}`)).status).toBe(404);
+    expect((await written(tableB)).length).toBe(before.length);
+  });
+
+  it('undoes an import that fails midway: the organisation it created is offboarded, and nothing of it stays', async () => {
+    const other = uid('org');
+    const base = {
+      format: 'gw-organisation',
+      version: 1,
+      domains: [],
+      organisation_session: null,
+      apis: [],
+      policies: [],
+      oauth_clients: [],
+      keys: [],
+      webhooks: [],
+    };
+    const stamp = new Date().toISOString();
+    // A template whose data cannot be stored (random text does not compress below the 350 KB an item holds).
+    const noise = Buffer.from(Array.from({ length: 450_000 }, () => Math.floor(Math.random() * 256))).toString('base64');
+    const file = {
+      ...base,
+      organisation: { id: other, owner_name: 'o', created_at: stamp, updated_at: stamp },
+      templates: [
+        { _id: 'a'.repeat(24), name: 't', description: '', kind: 'oas-template', org_id: other, data: { noise }, created_at: stamp, last_updated: stamp },
+      ],
+      users: [{ id: 'b'.repeat(24), org_id: other, email_address: 'x@o.example', email_lower: 'x@o.example', created_at: stamp, active: true }],
+    };
+    const r = await b.admin('POST', '/admin/organisations/import', file);
+    expect(r.status, r.text).toBe(409);
+    expect(r.text).toContain('being removed');
+    const deadline = Date.now() + 60_000;
+    let run: Any = {};
+    while (run.state !== 'done' && Date.now() < deadline) {
+      run = (await b.admin('GET', `/admin/organisations/${other}/offboarding`)).body.Meta ?? {};
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    expect(run.state).toBe('done');
+    expect((await heldBy(tableB, other)).filter((i) => i.entity !== 'offboarding' && i.entity !== 'deletion')).toEqual([]);
+    // The same id imports once the undo is done: its finished run gives way, and a hook without a secret gets a new one.
+    const hook = { ...hookBody('h'), id: 'c'.repeat(24), org_id: other, created_at: stamp, updated_at: stamp };
+    const ok = await b.admin('POST', '/admin/organisations/import', { ...file, templates: [], webhooks: [hook] });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.Meta.webhook_secrets).toBe('new');
+    expect((await b.admin('GET', `/admin/organisations/${other}/offboarding`)).status).toBe(404);
+  });
+
+  it('gwctl export writes the file and gwctl import reads it back', async () => {
+    const path = join(dataDir, 'org.json');
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), env: { GW_URL: a.url, GW_ADMIN_SECRET: ADMIN_SECRET } };
+    expect(await run(['export', '--org-id', org.orgId, '--out', path], io), out.join('\n')).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path, 'utf8')).toBe(file);
+    expect(await run(['import', '--file', path], { ...io, env: { GW_URL: b.url, GW_ADMIN_SECRET: ADMIN_SECRET } })).toBe(1);
+    expect(out.join('\n')).toContain('is stored already');
+  });
+});
