@@ -33,6 +33,7 @@ import { nginxRouting } from './scenarios/nginx-routing';
 import { dataPlane } from './scenarios/data-plane';
 import { usage } from './scenarios/usage';
 import { offboarding } from './scenarios/offboarding';
+import { transfer } from './scenarios/transfer';
 import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
@@ -76,6 +77,7 @@ const KNOWN_SCENARIOS = [
   'definitions on the data plane (emulator)',
   'usage for billing',
   'offboarding',
+  'transfer',
 ];
 
 /**
@@ -170,6 +172,7 @@ async function main() {
       ['data-plane', () => dataPlane()],
       ['usage', () => usage(ctx)],
       ['offboarding', () => offboarding(ctx)],
+      ['transfer', () => transfer(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

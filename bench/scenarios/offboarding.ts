@@ -1,6 +1,6 @@
-import { mapLimit } from '../../shared/lib/concurrency';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { call } from '../lib/http';
+import { seedLargeOrg } from '../lib/large-org';
 import { percentile, round, type Row } from '../lib/stats';
 
 const KEYS = 10_000;
@@ -28,35 +28,7 @@ export async function offboarding(ctx: Ctx): Promise<Row[]> {
   for (let i = 0; i < 300; i++) before.push(await checkMs());
 
   const doomed = await ctx.tenant('bench-offboard');
-  const apis = await mapLimit(
-    Array.from({ length: APIS }, (_, i) => i),
-    16,
-    async (i) => {
-      const apiId = `off-${doomed.orgId}-${i}`;
-      const r = await call(url, 'POST', '/gw/apis', ctx.gw, {
-        api_id: apiId,
-        name: apiId,
-        org_id: doomed.orgId,
-        proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example' },
-      });
-      if (r.status !== 200) throw new Error(`api ${r.status}`);
-      return apiId;
-    },
-  );
-  await mapLimit(
-    Array.from({ length: KEYS }, (_, i) => i),
-    32,
-    async (i) => {
-      const apiId = apis[i % APIS]!;
-      const r = await call(url, 'POST', '/gw/keys/create', ctx.gw, {
-        org_id: doomed.orgId,
-        access_rights: { [apiId]: { api_id: apiId, api_name: apiId, versions: ['Default'] } },
-      });
-      if (r.status !== 200) throw new Error(`key ${r.status}`);
-      const c = await call(url, 'POST', '/gw/sessions/check', ctx.gw, { key: r.body.key, api_id: apiId });
-      if (c.status !== 200) throw new Error(`check ${c.status}`);
-    },
-  );
+  await seedLargeOrg(ctx, doomed.orgId, { apis: APIS, keys: KEYS, check: true });
 
   // The change feed reads the records of those writes for a while: the run starts once it is done with them.
   const month = new Date().toISOString().slice(0, 7);

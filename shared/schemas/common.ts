@@ -11,7 +11,7 @@ export const idSchema = z.string().regex(ID_PATTERN, 'must be 1-128 characters o
  * (shared/http/route-match.ts) and checked against it by test/unit/route-match.test.ts. A key id
  * is always generated, so only API ids, which clients choose, are refused for them.
  */
-export const RESERVED_PATH_WORDS = { apiID: ['create', 'import', 'oas'], keyRef: ['create'] } as const;
+export const RESERVED_PATH_WORDS = { apiID: ['create', 'import', 'oas'], keyRef: ['create'], orgID: ['import'] } as const;
 
 /** An API id a client chooses (contract §4): an id, but none of the words fixed paths hold where an API id would be. */
 export const apiIdSchema = idSchema

@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { dbIdSchema, idSchema, usernameSchema } from './common';
 import { keySessionSchema } from './keys';
-import { domainSchema } from './organisations';
+import { domainSchema, orgIdSchema } from './organisations';
 import { storableBody, storedLooseObject } from './storable';
 
 export const FILE_FORMAT = 'gw-organisation';
@@ -45,7 +45,7 @@ export const organisationFileSchema = z
   .object({
     format: z.literal(FILE_FORMAT),
     version: z.literal(FILE_VERSION),
-    organisation: stored({ id: z.union([idSchema, dbIdSchema]), created_at: stamp, updated_at: stamp, active: z.boolean().optional() }),
+    organisation: stored({ id: orgIdSchema, created_at: stamp, updated_at: stamp, active: z.boolean().optional() }),
     domains: z.array(z.object({ domain: domainSchema, org_id: idSchema, granted_at: stamp }).strict()).max(1000),
     organisation_session: z
       .object({ session: keySessionSchema.and(z.object({ org_id: idSchema })), last_updated: stamp })

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ORG_LIMIT_MAX, WEBHOOK_LIMITS } from '../limits';
-import { dbIdSchema, idSchema, pageQuerySchema, shortText } from './common';
+import { dbIdSchema, idSchema, pageQuerySchema, RESERVED_PATH_WORDS, shortText } from './common';
 import { storableBody, storedLooseObject, storedObject } from './storable';
 
 const uiSchema = storedLooseObject({
@@ -43,8 +43,13 @@ const orgLimitOverridesSchema = z
   .meta({ description: "Limits of this organisation in place of the installation's; a member left out keeps the installation's figure" });
 export type OrgLimitOverrides = z.infer<typeof orgLimitOverridesSchema>;
 
+/** An organisation's id: any id but the word of the import's own path (POST /admin/organisations/import). */
+export const orgIdSchema = idSchema
+  .refine((id) => !(RESERVED_PATH_WORDS.orgID as readonly string[]).includes(id), { message: 'must not be import: a path of its own sits there' })
+  .meta({ not: { enum: [...RESERVED_PATH_WORDS.orgID] } });
+
 const organisationFields = z.object({
-  id: idSchema.optional(),
+  id: orgIdSchema.optional(),
   /**
    * false suspends the organisation (contract §9): its keys, dashboard users, gateway writes and
    * webhooks are refused until it is true again; nothing is deleted.

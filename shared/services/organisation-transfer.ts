@@ -27,6 +27,12 @@ import { openSigningSecret, sealedSecret } from './hooks';
 import { startOffboarding } from './offboarding';
 
 type Obj = Record<string, unknown>;
+
+/**
+ * How long an import may write, from its start: the function's 29 s (API Gateway's limit) less the
+ * undo's start and the answer. A file that needs longer is undone and refused, never left half-written.
+ */
+const IMPORT_WRITES_MS = 20_000;
 const strip = <T extends Obj>(o: T): T => withoutInstallation(o);
 
 /**
@@ -79,6 +85,7 @@ export interface Imported {
  * the import: the organisation is offboarded, and the answer says so.
  */
 export async function importOrganisation(file: OrganisationFile): Promise<Imported> {
+  const deadline = Date.now() + IMPORT_WRITES_MS;
   const problems = fileProblems(file);
   if (problems.length) throw new BadRequest(`The file contradicts itself: ${problems[0]!.path} ${problems[0]!.message}`, problems);
   const orgId = String(file.organisation.id);
@@ -109,7 +116,7 @@ export async function importOrganisation(file: OrganisationFile): Promise<Import
       named.map((message) => ({ path: 'file', message })),
     );
   }
-  const restore = await restoreOf(file);
+  const restore = await restoreOf(file, deadline);
   await startRestore(restore);
   try {
     await finishRestore(restore);
@@ -123,7 +130,7 @@ export async function importOrganisation(file: OrganisationFile): Promise<Import
 }
 
 /** The writes of a file: keys with the live quotas their policies give them, hooks with their secrets sealed here. */
-async function restoreOf(file: OrganisationFile): Promise<Restore> {
+async function restoreOf(file: OrganisationFile, deadline: number): Promise<Restore> {
   const orgId = String(file.organisation.id);
   const policies = new Map(file.policies.map((p) => [p.id, p as unknown as Policy]));
   const keys = (file.keys as CarriedKey[]).map((key) => {
@@ -148,5 +155,6 @@ async function restoreOf(file: OrganisationFile): Promise<Restore> {
     templates: file.templates.map((t) => ({ ...(t as unknown as AssetRecord), version: 1 })),
     users: file.users.map((u) => ({ ...(u as unknown as UserRecord), version: 1 })),
     nowSeconds: nowSeconds(),
+    deadline,
   };
 }

@@ -132,10 +132,10 @@ export function saveApiItems(api: ApiRecord, previous: Stored, opts: { subject?:
  * routing version moved, built again while a concurrent claim on the same first segment moves the
  * index between read and write.
  */
-async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, previous: ApiRecord | undefined): Promise<void> {
+async function writeWithClaim(items: TxItem[], next: ApiRecord | undefined, previous: ApiRecord | undefined, moveRouting = true): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeItems([...items, ...(await claimItems(next, previous)), routingVersionMove()]);
+      return await writeItems([...items, ...(await claimItems(next, previous)), ...(moveRouting ? [routingVersionMove()] : [])]);
     } catch (e) {
       if (!(e instanceof ClaimsMoved)) throw e;
       if (attempt >= CLAIM_ATTEMPTS) throw new Conflict('listen paths kept changing while this one was being claimed; try again');
@@ -152,7 +152,7 @@ export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<A
 /**
  * Stores an API carried by an organisation's import (contract §9): its ids and stamps as they were,
  * its listen claim by the rules of §13. Neither the organisation's state nor its count is checked
- * or moved here: the import writes the organisation's counts once, at its end.
+ * or moved here, nor the routing version: the import writes the counts and moves it once, at its end.
  */
 export async function restoreApi(api: ApiRecord): Promise<void> {
   const { main, parts } = itemsOf(api);
@@ -161,7 +161,8 @@ export async function restoreApi(api: ApiRecord): Promise<void> {
     dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
     ...partPuts(api.api_id, parts),
   ];
-  await writeWithClaim(items, api, undefined);
+  // The routing version moves once, with the import's counts: APIs written side by side would contend on it.
+  await writeWithClaim(items, api, undefined, false);
 }
 
 /** Every API of an organisation, whole (an export). */

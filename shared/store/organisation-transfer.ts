@@ -4,7 +4,7 @@
  * writes create only (every item on `attribute_not_exists`), so a file can never overwrite what
  * another organisation stored, even one written between the conflict check and the write.
  */
-import { AppError } from '../errors';
+import { AppError, PayloadTooLarge } from '../errors';
 import { mapLimit } from '../lib/concurrency';
 import { claimItems } from './listen-claims';
 import type { Organisation } from '../schemas/organisations';
@@ -122,11 +122,16 @@ export interface Restore {
   templates: AssetRecord[];
   users: UserRecord[];
   nowSeconds: number;
+  /** When the writes must stop (ms since the epoch), so a request never ends half-way without its undo. */
+  deadline: number;
 }
 
-/** Transactions in flight at once, and the items each may hold (DynamoDB's 100, less room for what goes alongside). */
+/**
+ * Transactions in flight at once, and the items each holds: small enough that those in flight when
+ * the deadline passes end soon after it (DynamoDB Local runs transactions one at a time).
+ */
 const PARALLEL = 8;
-const PER_TRANSACTION = 96;
+const PER_TRANSACTION = 48;
 
 /** Objects' items packed into transactions, an object never split across two. */
 function packed(objects: readonly TxItem[][]): TxItem[][] {
@@ -143,7 +148,16 @@ function packed(objects: readonly TxItem[][]): TxItem[][] {
   return out;
 }
 
-const writeAll = (objects: readonly TxItem[][]) => mapLimit(packed(objects), PARALLEL, transactWrite);
+/** Writes the objects' transactions side by side; past `deadline` (ms) the next one is not sent, and the import stops. */
+const writeAll = (objects: readonly TxItem[][], deadline: number) =>
+  mapLimit(packed(objects), PARALLEL, async (tx) => {
+    checkDeadline(deadline);
+    await transactWrite(tx);
+  });
+
+function checkDeadline(deadline: number): void {
+  if (Date.now() > deadline) throw new PayloadTooLarge('the file is larger than one request can import in time (docs/reference/limits.md)');
+}
 
 /**
  * An import's writes, in order: first (startRestore) the organisation with its domains, a finished
@@ -165,15 +179,24 @@ export async function startRestore(r: Restore): Promise<void> {
 export async function finishRestore(r: Restore): Promise<void> {
   const orgId = r.organisation.id;
   if (r.session) await transactWrite(restoredSessionItems(r.session, r.nowSeconds));
-  await writeAll(r.policies.map((p) => [restoredPolicyItem(p)]));
-  await mapLimit(r.apis, PARALLEL, restoreApi);
-  await writeAll([
-    ...r.clients.map((c) => [restoredClientItem(c)]),
-    ...r.keys.map(({ key, scopes }) => restoredKeyItems(key, scopes, r.nowSeconds)),
-    ...r.hooks.map(({ hook, sealed }) => [restoredHookItem(hook, sealed)]),
-    ...r.templates.map(restoredAssetItems),
-    ...r.users.map(restoredUserItems),
-  ]);
+  await writeAll(
+    r.policies.map((p) => [restoredPolicyItem(p)]),
+    r.deadline,
+  );
+  await mapLimit(r.apis, PARALLEL, (api) => {
+    checkDeadline(r.deadline);
+    return restoreApi(api);
+  });
+  await writeAll(
+    [
+      ...r.clients.map((c) => [restoredClientItem(c)]),
+      ...r.keys.map(({ key, scopes }) => restoredKeyItems(key, scopes, r.nowSeconds)),
+      ...r.hooks.map(({ hook, sealed }) => [restoredHookItem(hook, sealed)]),
+      ...r.templates.map(restoredAssetItems),
+      ...r.users.map(restoredUserItems),
+    ],
+    r.deadline,
+  );
   const counts: Record<CountedKind, number> = {
     API: r.apis.length,
     POLICY: r.policies.length,
@@ -182,5 +205,5 @@ export async function finishRestore(r: Restore): Promise<void> {
     ASSET: r.templates.length,
     USER: r.users.length,
   };
-  await transactWrite(countItems(orgId, counts));
+  await transactWrite([...countItems(orgId, counts), ...(r.apis.length ? [routingVersionMove()] : [])]);
 }

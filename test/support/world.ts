@@ -178,6 +178,16 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', '/admin/organisations', { id: leaving });
   await c.ok('DELETE', `/admin/organisations/${leaving}`);
   await c.ok('GET', `/admin/organisations/${leaving}/offboarding`);
+  // An import: a file of an organisation of its own, with nothing in it.
+  const moved = `moved-${w.tag}`;
+  const stamp = new Date().toISOString();
+  const empty = { domains: [], organisation_session: null, apis: [], policies: [], oauth_clients: [], keys: [], webhooks: [], templates: [], users: [] };
+  await c.ok('POST', '/admin/organisations/import', {
+    format: 'gw-organisation',
+    version: 1,
+    organisation: { id: moved, created_at: stamp, updated_at: stamp },
+    ...empty,
+  });
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.
