@@ -3,8 +3,7 @@
  * document, versioned by `format` and `version`, that `POST /admin/organisations/import` takes
  * back. Each object is as the store holds it, without what belongs to the installation that wrote
  * it (versions, counters, access keys, sealed secrets). The ids each object names are checked
- * here; the objects' other members as their own routes' schemas would (storable numbers, names and
- * depth), except API definitions, which are stored compressed.
+ * here, and the whole file as a body stored as attributes (storable numbers, names and depth).
  */
 import * as z from 'zod';
 import { dbIdSchema, idSchema, usernameSchema } from './common';
@@ -17,7 +16,6 @@ export const FILE_VERSION = 1;
 
 const stamp = z.string().min(1).max(64);
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
-const stored = <T extends z.ZodRawShape>(shape: T) => storableBody(storedLooseObject(shape));
 
 const apiSchema = z.object({
   id: dbIdSchema,
@@ -35,45 +33,74 @@ const apiSchema = z.object({
 
 const keySchema = z
   .object({
-    session: keySessionSchema.and(z.object({ key_hash: hex64, org_id: idSchema, date_created: stamp, last_updated: stamp })),
+    session: keySessionSchema.and(z.looseObject({ key_hash: hex64, org_id: idSchema, date_created: stamp, last_updated: stamp })),
     basic_auth_hash: z.string().max(1024).optional(),
     username: usernameSchema.optional(),
   })
   .strict();
 
-export const organisationFileSchema = z
-  .object({
-    format: z.literal(FILE_FORMAT),
-    version: z.literal(FILE_VERSION),
-    organisation: stored({ id: orgIdSchema, created_at: stamp, updated_at: stamp, active: z.boolean().optional() }),
-    domains: z.array(z.object({ domain: domainSchema, org_id: idSchema, granted_at: stamp }).strict()).max(1000),
-    organisation_session: z
-      .object({ session: keySessionSchema.and(z.object({ org_id: idSchema })), last_updated: stamp })
-      .strict()
-      .nullable(),
-    apis: z.array(apiSchema).max(100_000),
-    policies: z.array(stored({ id: idSchema, _id: dbIdSchema, org_id: idSchema, date_created: stamp, last_updated: stamp })).max(100_000),
-    oauth_clients: z
-      .array(
-        stored({ client_id: idSchema, api_id: idSchema, org_id: idSchema, secret_hash: z.string().min(1).max(1024), created_at: stamp, updated_at: stamp }),
-      )
-      .max(100_000),
-    keys: z.array(keySchema).max(1_000_000),
-    webhooks: z
-      .array(stored({ id: dbIdSchema, org_id: idSchema, created_at: stamp, updated_at: stamp, signing_secret: z.string().min(1).max(256).optional() }))
-      .max(10_000),
-    templates: z
-      .array(
-        stored({ _id: dbIdSchema, id: idSchema.optional(), org_id: idSchema, data: z.record(z.string(), z.unknown()), created_at: stamp, last_updated: stamp }),
-      )
-      .max(100_000),
-    users: z
-      .array(
-        stored({ id: dbIdSchema, org_id: idSchema, email_address: z.string().min(1).max(320), email_lower: z.string().min(1).max(320), created_at: stamp }),
-      )
-      .max(100_000),
-  })
-  .strict();
+/**
+ * The whole file, stored as attributes but for API definitions (compressed): every number, member
+ * name and nesting is checked as a stored body's, its objects two levels in (a kind, then an object).
+ */
+export const organisationFileSchema = storableBody(
+  z
+    .object({
+      format: z.literal(FILE_FORMAT),
+      version: z.literal(FILE_VERSION),
+      organisation: storedLooseObject({ id: orgIdSchema, created_at: stamp, updated_at: stamp, active: z.boolean().optional() }),
+      domains: z.array(z.object({ domain: domainSchema, org_id: idSchema, granted_at: stamp }).strict()).max(1000),
+      organisation_session: z
+        .object({ session: keySessionSchema.and(z.looseObject({ org_id: idSchema })), last_updated: stamp })
+        .strict()
+        .nullable(),
+      apis: z.array(apiSchema).max(100_000),
+      policies: z.array(storedLooseObject({ id: idSchema, _id: dbIdSchema, org_id: idSchema, date_created: stamp, last_updated: stamp })).max(100_000),
+      oauth_clients: z
+        .array(
+          storedLooseObject({
+            client_id: idSchema,
+            api_id: idSchema,
+            org_id: idSchema,
+            secret_hash: z.string().min(1).max(1024),
+            created_at: stamp,
+            updated_at: stamp,
+          }),
+        )
+        .max(100_000),
+      keys: z.array(keySchema).max(1_000_000),
+      webhooks: z
+        .array(
+          storedLooseObject({ id: dbIdSchema, org_id: idSchema, created_at: stamp, updated_at: stamp, signing_secret: z.string().min(1).max(256).optional() }),
+        )
+        .max(10_000),
+      templates: z
+        .array(
+          storedLooseObject({
+            _id: dbIdSchema,
+            id: idSchema.optional(),
+            org_id: idSchema,
+            data: z.record(z.string(), z.unknown()),
+            created_at: stamp,
+            last_updated: stamp,
+          }),
+        )
+        .max(100_000),
+      users: z
+        .array(
+          storedLooseObject({
+            id: dbIdSchema,
+            org_id: idSchema,
+            email_address: z.string().min(1).max(320),
+            email_lower: z.string().min(1).max(320),
+            created_at: stamp,
+          }),
+        )
+        .max(100_000),
+    })
+    .strict(),
+  2,
+);
 
 export type OrganisationFile = z.infer<typeof organisationFileSchema>;
 

@@ -6342,9 +6342,11 @@ export interface operations {
                             granted_at: string;
                         }[];
                         organisation_session: {
-                            session: components["schemas"]["Key"] & {
+                            session: components["schemas"]["Key"] & ({
                                 org_id: string;
-                            };
+                            } & {
+                                [key: string]: unknown;
+                            });
                             last_updated: string;
                         } | null;
                         apis: {
@@ -6385,12 +6387,14 @@ export interface operations {
                             [key: string]: unknown;
                         })[];
                         keys: {
-                            session: components["schemas"]["Key"] & {
+                            session: components["schemas"]["Key"] & ({
                                 key_hash: string;
                                 org_id: string;
                                 date_created: string;
                                 last_updated: string;
-                            };
+                            } & {
+                                [key: string]: unknown;
+                            });
                             basic_auth_hash?: string;
                             username?: string;
                         }[];
@@ -6541,9 +6545,11 @@ export interface operations {
                         granted_at: string;
                     }[];
                     organisation_session: {
-                        session: components["schemas"]["KeyInput"] & {
+                        session: components["schemas"]["KeyInput"] & ({
                             org_id: string;
-                        };
+                        } & {
+                            [key: string]: unknown;
+                        });
                         last_updated: string;
                     } | null;
                     apis: {
@@ -6584,12 +6590,14 @@ export interface operations {
                         [key: string]: unknown;
                     })[];
                     keys: {
-                        session: components["schemas"]["KeyInput"] & {
+                        session: components["schemas"]["KeyInput"] & ({
                             key_hash: string;
                             org_id: string;
                             date_created: string;
                             last_updated: string;
-                        };
+                        } & {
+                            [key: string]: unknown;
+                        });
                         basic_auth_hash?: string;
                         username?: string;
                     }[];
