@@ -41,3 +41,18 @@ export async function seedLargeOrg(ctx: Ctx, orgId: string, n: { apis: number; k
   );
   return apis;
 }
+
+/**
+ * Waits until the stage's change feed is done with the records of the seeding (the usage figures
+ * hold each key's one check), then 20 s more: a scenario measures a quiet stage, not the feed.
+ */
+export async function untilFeedIsQuiet(ctx: Ctx, orgId: string, checks: number): Promise<void> {
+  const month = new Date().toISOString().slice(0, 7);
+  for (const t = performance.now(); ; ) {
+    const u = await call(ctx.stage.url, 'GET', `/admin/organisations/${orgId}/usage?month=${month}`, ctx.admin);
+    if ((u.body as { total?: { allowed?: number } }).total?.allowed === checks) break;
+    if (performance.now() - t > 5 * 60_000) throw new Error('the usage figures did not catch up in 5 minutes');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await new Promise((r) => setTimeout(r, 20_000));
+}

@@ -1,6 +1,6 @@
 import { apiAndKey, type Ctx } from '../lib/context';
 import { call } from '../lib/http';
-import { seedLargeOrg } from '../lib/large-org';
+import { seedLargeOrg, untilFeedIsQuiet } from '../lib/large-org';
 import { percentile, round, type Row } from '../lib/stats';
 
 const KEYS = 10_000;
@@ -30,15 +30,7 @@ export async function offboarding(ctx: Ctx): Promise<Row[]> {
   const doomed = await ctx.tenant('bench-offboard');
   await seedLargeOrg(ctx, doomed.orgId, { apis: APIS, keys: KEYS, check: true });
 
-  // The change feed reads the records of those writes for a while: the run starts once it is done with them.
-  const month = new Date().toISOString().slice(0, 7);
-  for (const t = performance.now(); ; ) {
-    const u = await call(url, 'GET', `/admin/organisations/${doomed.orgId}/usage?month=${month}`, ctx.admin);
-    if ((u.body as { total?: { allowed?: number } }).total?.allowed === KEYS) break;
-    if (performance.now() - t > 5 * 60_000) throw new Error('the usage figures did not catch up in 5 minutes');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  await new Promise((r) => setTimeout(r, 20_000));
+  await untilFeedIsQuiet(ctx, doomed.orgId, KEYS);
   const t0 = performance.now();
   const started = await call(url, 'DELETE', `/admin/organisations/${doomed.orgId}`, ctx.admin);
   if (started.status !== 200) throw new Error(`DELETE ${started.status}`);

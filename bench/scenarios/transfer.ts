@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawnStage } from '../../test/support/stage';
 import type { Ctx } from '../lib/context';
 import { call } from '../lib/http';
-import { seedLargeOrg } from '../lib/large-org';
+import { seedLargeOrg, untilFeedIsQuiet } from '../lib/large-org';
 import { UNLIMITED_ORGS } from '../lib/stage';
 import { round, type Row } from '../lib/stats';
 
@@ -46,7 +46,8 @@ export async function transfer(ctx: Ctx): Promise<Row[]> {
 
 async function moveOne(ctx: Ctx, to: string, n: { keys: number; apis: number }): Promise<Row[]> {
   const moving = await ctx.tenant(`bench-transfer-${n.keys}`);
-  await seedLargeOrg(ctx, moving.orgId, { ...n, check: false });
+  await seedLargeOrg(ctx, moving.orgId, { ...n, check: true });
+  await untilFeedIsQuiet(ctx, moving.orgId, n.keys);
   const t0 = performance.now();
   const exported = await fetch(`${ctx.stage.url}/admin/organisations/${moving.orgId}/export`, { headers: ctx.admin });
   const file = await exported.text();

@@ -165,7 +165,8 @@ export const keysRoutes = routeGroup('keys', {
     access: 'read',
     permission: 'keys',
     tableActions: ['GetItem', 'BatchGetItem', 'Query'],
-    tableEntities: ['access_key', 'key', 'org'],
+    // A key's policies give its effective quota and rights (the list shows both).
+    tableEntities: ['access_key', 'key', 'org', 'policy'],
     summary: "List the caller's organisation's keys by hash, newest first: alias, APIs, policies, expiry, active, live quota; never a clear key",
     description: 'apis and quota_max are what the check enforces (the key under its policies); quota_remaining and quota_renews come from the live counter.',
     success: 'A page of keys',

@@ -12,7 +12,7 @@ import { apiKeys, loadOrgApis, restoreApi, type ApiRecord, type StoredApi } from
 import { loadOrgAssets, restoredAssetItems, type AssetRecord } from './assets';
 import { batchGet } from './db/items';
 import type { StorageKey } from './db/storage-key';
-import { transactWrite, type TxItem } from './db/transactions';
+import { transactWrite, writeItems, type TxItem } from './db/transactions';
 import { domainKeys, loadDomainGrants, restoredGrantItem, type DomainGrant } from './domain-grants';
 import { loadOrgHooks, restoredHookItem } from './hooks';
 import { keyKeys, loadOrgKeys, restoredKeyItems, type CarriedKey } from './keys';
@@ -126,33 +126,22 @@ export interface Restore {
   deadline: number;
 }
 
-/**
- * Transactions in flight at once, and the items each holds: small enough that those in flight when
- * the deadline passes end soon after it (DynamoDB Local runs transactions one at a time).
- */
+/** APIs written at once (each reads its listen claims, then writes one transaction). */
 const PARALLEL = 8;
-const PER_TRANSACTION = 48;
 
-/** Objects' items packed into transactions, an object never split across two. */
-function packed(objects: readonly TxItem[][]): TxItem[][] {
-  const out: TxItem[][] = [];
-  let current: TxItem[] = [];
-  for (const items of objects) {
-    if (current.length + items.length > PER_TRANSACTION && current.length) {
-      out.push(current);
-      current = [];
-    }
-    current.push(...items);
-  }
-  if (current.length) out.push(current);
-  return out;
-}
-
-/** Writes the objects' transactions side by side; past `deadline` (ms) the next one is not sent, and the import stops. */
+/**
+ * The other objects, 16 at a time, each item its own write: DynamoDB Local runs transactions one at
+ * a time but single writes side by side, and an object half-written is undone with the rest. An
+ * object's items go in order, its create-only item first, so nothing of it (a key's quota) is
+ * written when another holds its id. Past `deadline` (ms) no further write is sent, and the import stops.
+ */
+const WRITES_IN_FLIGHT = 16;
 const writeAll = (objects: readonly TxItem[][], deadline: number) =>
-  mapLimit(packed(objects), PARALLEL, async (tx) => {
-    checkDeadline(deadline);
-    await transactWrite(tx);
+  mapLimit(objects, WRITES_IN_FLIGHT, async (items) => {
+    for (const item of items) {
+      checkDeadline(deadline);
+      await writeItems([item]);
+    }
   });
 
 function checkDeadline(deadline: number): void {
@@ -162,7 +151,7 @@ function checkDeadline(deadline: number): void {
 /**
  * An import's writes, in order: first (startRestore) the organisation with its domains, a finished
  * offboarding of its id removed, in one transaction, which fails whole when anything of it is taken;
- * then (finishRestore) its session, its objects, many transactions at a time, APIs with their
+ * then (finishRestore) its session, its objects, many writes at a time, APIs with their
  * listen claims (contract §13), and last its counts. A failure there stops at once; the caller
  * undoes what was written (an offboarding of the organisation it created).
  */

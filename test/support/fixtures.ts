@@ -2,6 +2,7 @@
  * Request bodies and objects the suites share, so each document shape is written once: an OAS
  * definition, an import document, a streams patch, a template, a webhook, key rights.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import type { Stage } from './stage';
 
 type Any = Record<string, unknown>;
@@ -71,4 +72,90 @@ export async function makeKey(s: Stage, session: Record<string, unknown>): Promi
   const r = await s.gw('POST', '/gw/keys/create', session);
   if (r.status !== 200) throw new Error(`key create failed: ${r.status} ${JSON.stringify(r.body)}`);
   return { key: r.body.key, hash: r.body.key_hash };
+}
+
+/** An organisation's file (shared/schemas/organisation-file.ts) with nothing in it but the organisation. */
+export function emptyOrgFile(orgId: string, stamp = new Date().toISOString()) {
+  return {
+    format: 'gw-organisation',
+    version: 1,
+    organisation: { id: orgId, owner_name: orgId, created_at: stamp, updated_at: stamp },
+    domains: [] as unknown[],
+    organisation_session: null as unknown,
+    apis: [] as unknown[],
+    policies: [] as unknown[],
+    oauth_clients: [] as unknown[],
+    keys: [] as unknown[],
+    webhooks: [] as unknown[],
+    templates: [] as unknown[],
+    users: [] as unknown[],
+  };
+}
+
+/** An organisation's file with one object of each kind, its ids made from `orgId`: one import of it succeeds. */
+export function fullOrgFile(orgId: string) {
+  const stamp = new Date().toISOString();
+  const hex = () => randomBytes(12).toString('hex');
+  const apiId = `${orgId}-api`;
+  return {
+    ...emptyOrgFile(orgId, stamp),
+    organisation_session: { session: { org_id: orgId, quota_max: 100, quota_renewal_rate: 60 }, last_updated: stamp },
+    apis: [
+      {
+        id: hex(),
+        api_id: apiId,
+        org_id: orgId,
+        name: 'moved',
+        kind: 'classic',
+        classic: {
+          api_id: apiId,
+          name: 'moved',
+          org_id: orgId,
+          active: true,
+          proxy: { listen_path: `/${apiId}/`, target_url: 'http://u.example', strip_listen_path: true },
+        },
+        categories: [],
+        created_at: stamp,
+        updated_at: stamp,
+      },
+    ],
+    policies: [{ id: `${orgId}-pol`, _id: hex(), org_id: orgId, name: 'p', rate: 5, per: 1, date_created: stamp, last_updated: stamp }],
+    oauth_clients: [
+      {
+        client_id: `${orgId}-client`,
+        api_id: apiId,
+        org_id: orgId,
+        secret_hash: 'a'.repeat(64),
+        redirect_uri: 'https://a.example/cb',
+        created_at: stamp,
+        updated_at: stamp,
+      },
+    ],
+    keys: [{ session: { key_hash: createHash('sha256').update(orgId).digest('hex'), org_id: orgId, date_created: stamp, last_updated: stamp, quota_max: 10 } }],
+    webhooks: [{ ...hookBody('moved'), id: hex(), org_id: orgId, created_at: stamp, updated_at: stamp }],
+    templates: [
+      {
+        _id: hex(),
+        id: `${orgId}-tpl`,
+        name: 't',
+        description: '',
+        kind: 'oas-template',
+        org_id: orgId,
+        data: assetData('t'),
+        created_at: stamp,
+        last_updated: stamp,
+      },
+    ],
+    users: [
+      {
+        id: hex(),
+        org_id: orgId,
+        email_address: `m@${orgId}.example`,
+        email_lower: `m@${orgId}.example`,
+        active: true,
+        user_permissions: {},
+        created_at: stamp,
+      },
+    ],
+  };
 }

@@ -5,7 +5,7 @@
  * Every id is recorded, so lists can be compared as full id sets.
  */
 import { RouteClient } from './route-client';
-import { assetData, hookBody, importDoc, oasDoc, rightsFor, streamsDoc, STREAMS_TYPE, uid } from './fixtures';
+import { assetData, fullOrgFile, hookBody, importDoc, oasDoc, rightsFor, streamsDoc, STREAMS_TYPE, uid } from './fixtures';
 import type { Stage } from './stage';
 
 /** The day every world's analytics record falls on (key activity dates point at it). */
@@ -178,16 +178,8 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('POST', '/admin/organisations', { id: leaving });
   await c.ok('DELETE', `/admin/organisations/${leaving}`);
   await c.ok('GET', `/admin/organisations/${leaving}/offboarding`);
-  // An import: a file of an organisation of its own, with nothing in it.
-  const moved = `moved-${w.tag}`;
-  const stamp = new Date().toISOString();
-  const empty = { domains: [], organisation_session: null, apis: [], policies: [], oauth_clients: [], keys: [], webhooks: [], templates: [], users: [] };
-  await c.ok('POST', '/admin/organisations/import', {
-    format: 'gw-organisation',
-    version: 1,
-    organisation: { id: moved, created_at: stamp, updated_at: stamp },
-    ...empty,
-  });
+  // An import: a file of an organisation of its own, one object of each kind.
+  await c.ok('POST', '/admin/organisations/import', fullOrgFile(`moved-${w.tag}`));
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.

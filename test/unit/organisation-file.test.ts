@@ -2,24 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { byId, canonicalJson, fileCounts, fileProblems, withoutInstallation } from '../../shared/domain/organisation-file';
 import type { OrganisationFile } from '../../shared/schemas/organisation-file';
+import { emptyOrgFile } from '../support/fixtures';
 
 const stamp = '2026-11-29T00:00:00.000Z';
 const file = (over: Partial<Record<keyof OrganisationFile, unknown>> = {}): OrganisationFile =>
-  ({
-    format: 'gw-organisation',
-    version: 1,
-    organisation: { id: 'acme', created_at: stamp, updated_at: stamp },
-    domains: [],
-    organisation_session: null,
-    apis: [],
-    policies: [],
-    oauth_clients: [],
-    keys: [],
-    webhooks: [],
-    templates: [],
-    users: [],
-    ...over,
-  }) as OrganisationFile;
+  ({ ...emptyOrgFile('acme', stamp), ...over }) as OrganisationFile;
 
 describe('the canonical text', () => {
   it('sorts every object member at every depth and keeps array order: one text per content', () => {

@@ -25,6 +25,7 @@ export const STORED_AS_ATTRIBUTES = [
   'POST /gw/oauth/clients/create',
   'PUT /gw/oauth/clients/{apiID}/{clientID}',
   'POST /admin/organisations',
+  'POST /admin/organisations/import',
   'PUT /admin/organisations/{orgID}',
   'POST /gw/analytics',
   'POST /api/keys',
