@@ -93,19 +93,22 @@ function itemsOf(api: ApiRecord): { main: Main; parts: Array<{ body: Uint8Array 
 
 const partPuts = (apiId: string, bodies: Array<{ body: Uint8Array }>): TxItem[] => bodies.map((p, i) => partItems.put(p, { at: [apiId, i + 1] }));
 
-/**
- * Transaction items that create an API, its listen claim aside (listen-claims.ts): its
- * organisation exists unless blank (422), api_id and database id unique (409), org count +1.
- */
-export function insertApiItems(api: ApiRecord): TxItem[] {
+/** The API's own new items: the main item (api_id unique, 409), its database id (unique, 409), its parts. */
+function ownItems(api: ApiRecord): TxItem[] {
   const { main, parts } = itemsOf(api);
   return [
     mains.insert(main, { taken: () => new IdTaken('api_id') }),
     dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
     ...partPuts(api.api_id, parts),
-    countChange(api.org_id, 'API', 1),
-    ...(api.org_id ? [orgMustBeActive(api.org_id)] : []),
   ];
+}
+
+/**
+ * Transaction items that create an API, its listen claim aside (listen-claims.ts): its
+ * organisation exists unless blank (422), api_id and database id unique (409), org count +1.
+ */
+export function insertApiItems(api: ApiRecord): TxItem[] {
+  return [...ownItems(api), countChange(api.org_id, 'API', 1), ...(api.org_id ? [orgMustBeActive(api.org_id)] : [])];
 }
 
 /**
@@ -155,14 +158,8 @@ export async function insertApi(api: ApiRecord, extra: TxItem[] = []): Promise<A
  * or moved here, nor the routing version: the import writes the counts and moves it once, at its end.
  */
 export async function restoreApi(api: ApiRecord): Promise<void> {
-  const { main, parts } = itemsOf(api);
-  const items = [
-    mains.insert(main, { taken: () => new IdTaken('api_id') }),
-    dbIds.claim([api.id], { api_id: api.api_id }, () => new IdTaken('database id')),
-    ...partPuts(api.api_id, parts),
-  ];
   // The routing version moves once, with the import's counts: APIs written side by side would contend on it.
-  await writeWithClaim(items, api, undefined, false);
+  await writeWithClaim(ownItems(api), api, undefined, false);
 }
 
 /** Every API of an organisation, whole (an export). */

@@ -73,12 +73,7 @@ const claimId = (orgId: string, id: string, dbId: string): TxItem =>
 
 /** Stores a new asset; its custom id is unique in the organisation (409). */
 export async function insertAsset(asset: AssetRecord): Promise<void> {
-  await writeItems([
-    orgMustExist(asset.org_id),
-    assets.insert(pack(asset)),
-    ...(asset.id !== undefined ? [claimId(asset.org_id, asset.id, asset._id)] : []),
-    countChange(asset.org_id, 'ASSET', 1),
-  ]);
+  await writeItems([orgMustExist(asset.org_id), ...restoredAssetItems(asset), countChange(asset.org_id, 'ASSET', 1)]);
 }
 
 /** The asset named by its `_id` or its custom `id`, or undefined. */
@@ -128,7 +123,7 @@ export async function loadOrgAssets(orgId: string): Promise<AssetRecord[]> {
   return (await loadListed(assetKeys.ofOrg(orgId))).map(unpack);
 }
 
-/** The writes of a template carried by an import: the template and its custom-id marker. */
+/** The writes of a new template and its custom-id marker (409 when taken in the organisation). */
 export const restoredAssetItems = (asset: AssetRecord): TxItem[] => [
   assets.insert(pack({ ...asset, version: 1 })),
   ...(asset.id !== undefined ? [claimId(asset.org_id, asset.id, asset._id)] : []),

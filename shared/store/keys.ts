@@ -94,14 +94,8 @@ function usernameItems(hash: string, orgId: string, next: string | undefined, pr
  * manages itself), and its count of keys (the list's `pages`) moves with it.
  */
 export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: QuotaScope[], now: number): Promise<void> {
-  const hash = k.session.key_hash;
   const org = k.session.org_id;
-  await writeItems([
-    ...(org ? [orgMustBeActive(org), countChange(org, 'KEY', 1)] : []),
-    keys.insert({ ...k, version: 1 }, { taken: () => new Conflict('key already exists') }),
-    ...scopes.map((q) => resetQuotaItem(keyKeys.quota(hash, q.scope), q.renewalRate, now)),
-    ...usernameItems(hash, org, k.username, undefined),
-  ]);
+  await writeItems([...(org ? [orgMustBeActive(org), countChange(org, 'KEY', 1)] : []), ...restoredKeyItems(k, scopes, now)]);
 }
 
 /**
@@ -238,8 +232,8 @@ export async function loadOrgKeys(orgId: string): Promise<CarriedKey[]> {
 }
 
 /**
- * The writes of a key carried by an import: the key (409 when its hash is stored), its user-name
- * marker, and fresh live quotas (contract §9: counters restart). The import moves the count once.
+ * The writes of a new key, a created one's or one an import carries: the key (409 when its hash is
+ * stored), its user-name marker, and fresh live quotas (contract §9: an import's counters restart).
  */
 export function restoredKeyItems(k: CarriedKey, scopes: QuotaScope[], now: number): TxItem[] {
   return [

@@ -71,8 +71,7 @@ defineEntity({ name: 'counter', key: orgKeys.counter });
  */
 export async function insertOrganisation(org: Organisation): Promise<void> {
   await writeItems([
-    orgs.insert(org, { extra: { [ORG_SEARCH_ATTR]: searchText(org) }, taken: () => new IdTaken('organisation id') }),
-    orgCountChange(1),
+    ...restoredOrgItems(org),
     { op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(org.id, 'POLICY'), entity: 'counter', n: 0, [EXACT]: true } } } },
   ]);
 }

@@ -82,8 +82,7 @@ export interface AccessKeyOwner {
 export async function insertUser(user: UserRecord & { access_key_hash: string }): Promise<void> {
   await writeItems([
     orgMustExist(user.org_id),
-    emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
-    users.insert(user),
+    ...restoredUserItems(user),
     accessKeys.insert(accessKeyOf(user), { at: [user.access_key_hash] }),
     countChange(user.org_id, 'USER', 1),
   ]);
@@ -161,7 +160,7 @@ export async function loadOrgUsers(orgId: string): Promise<UserRecord[]> {
   return (await loadListed(userKeys.ofOrg(orgId))).map((i) => stripItem<UserRecord>(i, ['access_key_hash']));
 }
 
-/** The writes of a user carried by an import: the user and its e-mail marker, with no access key (an admin issues one). */
+/** The writes of a new user and its e-mail marker (409 when taken); an import's users carry no access key (an admin issues one). */
 export const restoredUserItems = (user: UserRecord): TxItem[] => [
   emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
   users.insert({ ...user, version: 1 }),
