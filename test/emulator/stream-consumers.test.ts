@@ -73,10 +73,17 @@ describe('offboarding on the emulated stack', () => {
     const bApi = await makeApi(s, b.orgId);
     const bKey = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(bApi) });
     const ids = [a.orgId, apiId, hash];
-    await vi.waitFor(async () => expect(byEntity(ownedBy(await scanAll(s.table), ids))).toMatchObject({ usage_day: 1, usage_month: 1 }), {
-      timeout: 60_000,
-      interval: 500,
-    });
+    // The usage rows and the audit entries arrive through the stream's consumers, after the answers: the snapshot waits for all of them
+    // (the API's entry is read from its stored binary body, which Lambda delivers as base64 text).
+    await vi.waitFor(
+      async () => {
+        expect(byEntity(ownedBy(await scanAll(s.table), ids))).toMatchObject({ usage_day: 1, usage_month: 1 });
+        const trail = await s.admin('GET', `/admin/audit-log?org_id=${a.orgId}&p=-1`);
+        const types = (trail.body.entries as { object: { type: string } }[]).map((e) => e.object.type);
+        expect(types).toEqual(expect.arrayContaining(['organisation', 'user', 'api', 'key', 'policy', 'webhook']));
+      },
+      { timeout: 60_000, interval: 500 },
+    );
     const owned = ownedBy(await scanAll(s.table), ids);
 
     expect((await s.admin('DELETE', `/admin/organisations/${a.orgId}`)).status).toBe(200);

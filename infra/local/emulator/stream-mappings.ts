@@ -24,6 +24,19 @@ export interface StreamFeedOptions {
   pollMs?: number;
 }
 
+/**
+ * The event as Lambda delivers it: JSON, a binary attribute (`B`, `BS`) as base64 text. The SDK
+ * reads binaries as Uint8Array, which JSON would turn into an object of numbered members.
+ */
+export function asDelivered(event: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(event, function (this: Record<string, unknown>, key, value) {
+      const raw = this[key];
+      return raw instanceof Uint8Array ? Buffer.from(raw).toString('base64') : value;
+    }),
+  );
+}
+
 /** Starts feeding every mapping; `stop` resolves once the batches in hand are done. */
 export function feedStreamMappings(opts: StreamFeedOptions): { stop(): Promise<void> } {
   const client = new DynamoDBStreamsClient({
@@ -38,7 +51,7 @@ export function feedStreamMappings(opts: StreamFeedOptions): { stop(): Promise<v
       tableName: opts.tableName,
       name: m.logicalId,
       handler: async (event) => {
-        const out = await opts.invoke(m.functionId, event);
+        const out = await opts.invoke(m.functionId, asDelivered(event));
         if (!out.ok) throw new Error(`${m.functionId}: ${out.error.errorMessage}`);
         return (out.result as DynamoDBBatchResponse | null) ?? { batchItemFailures: [] };
       },
