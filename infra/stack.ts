@@ -36,6 +36,7 @@ import { ATTEMPT_TABLE_ACTIONS, ROUTING_TABLE_ACTIONS, WebhookDelivery } from '.
 import { AUDIT_TABLE_ACTIONS, AuditTrail } from './constructs/audit-trail';
 import { USAGE_TABLE_ACTIONS, UsageCount } from './constructs/usage-count';
 import { OFFBOARDING_TABLE_ACTIONS, Offboarding } from './constructs/offboarding';
+import { IMPORT_WORKER_TABLE_ACTIONS, OrganisationImport } from './constructs/organisation-import';
 
 export interface ManagementStackProps extends StackProps {
   config: StageConfig;
@@ -280,6 +281,13 @@ export class ManagementStack extends Stack {
       makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
     });
 
+    const imports = new OrganisationImport(this, 'OrganisationImport', {
+      table,
+      encryptionKey: key,
+      deadLetterQueue: delivery.deadLetterQueue,
+      makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+    });
+
     const edge =
       config.edge && originValue
         ? new Edge(this, 'Edge', {
@@ -305,6 +313,7 @@ export class ManagementStack extends Stack {
         ['auditTrail', audit.consumer],
         ['usageCount', usage.consumer],
         ['offboarding', offboarding.worker],
+        ['import', imports.worker],
       ]),
       deadLetterQueues: [delivery.deadLetterQueue],
     });
@@ -327,6 +336,7 @@ export class ManagementStack extends Stack {
         [audit.consumer, AUDIT_TABLE_ACTIONS],
         [usage.consumer, USAGE_TABLE_ACTIONS],
         [offboarding.worker, OFFBOARDING_TABLE_ACTIONS],
+        [imports.worker, IMPORT_WORKER_TABLE_ACTIONS],
         ...demoFunctions.map((f): [LambdaFunction, readonly TableAction[]] => [f, routeTable.sessionsCheck.tableActions ?? []]),
         ...(dataPlane
           ? ([
@@ -337,7 +347,7 @@ export class ManagementStack extends Stack {
       ],
       api,
       routes: [...routes.values()],
-      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer, usage.consumer, offboarding.worker] : [],
+      queueSenders: key ? [delivery.routingFunction, delivery.attemptFunction, audit.consumer, usage.consumer, offboarding.worker, imports.worker] : [],
       edge: edge && originSecret ? { distribution: edge.distribution, originSecret } : undefined,
       console: consoleHosting,
     });

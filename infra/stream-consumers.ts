@@ -22,6 +22,8 @@ export const STREAM_CONSUMERS = {
   usage: { written: ['live_quota', 'live_quota_shard', REFUSAL_TALLY_ENTITY], removed: [] },
   /** Offboarding: each move of a run hands it to the worker. */
   offboarding: { written: ['offboarding'], removed: [] },
+  /** Imports finished in the background: each move of a run hands it to the worker. */
+  imports: { written: ['import_run'], removed: [] },
   /** The data-plane reconciler (-c dataPlane=on): every change of a definition or a grant moves the routing version. */
   dataPlane: { written: ['routing_version'], removed: [] },
 } satisfies Record<string, StreamConsumer>;

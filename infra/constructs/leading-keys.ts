@@ -32,6 +32,7 @@ import '../../shared/store/listen-claims';
 import '../../shared/store/oauth-clients';
 import '../../shared/store/org-limits';
 import '../../shared/store/org-sessions';
+import '../../shared/store/import-runs';
 import '../../shared/store/offboarding';
 import '../../shared/store/organisations';
 import '../../shared/store/policies';

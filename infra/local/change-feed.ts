@@ -3,8 +3,8 @@
  * and invokes the same handlers the cloud's event source mappings do, each reading the stream on
  * its own as a mapping does: the delivery handler (functions/hooks/change-feed.ts), the audit
  * consumer (functions/audit/change-feed.ts), the usage consumer (functions/billing/change-feed.ts)
- * and the offboarding worker (functions/organisations/offboarding-feed.ts), with the same
- * DynamoDBStreamEvent shape. A consumer's
+ * the offboarding worker (functions/organisations/offboarding-feed.ts) and the import worker
+ * (functions/organisations/import-feed.ts), with the same DynamoDBStreamEvent shape. A consumer's
  * position is kept only up to the records its handler took (in DATA_DIR when there is one, a file
  * per consumer): a record it reports failed, and everything after it, is handed over again, and a
  * stopped stage resumes where it stopped, so nothing recorded is lost: at least once, as in the cloud.
@@ -33,6 +33,7 @@ import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
 import { handler as countUsage } from '../../functions/billing/change-feed';
 import { handler as offboard } from '../../functions/organisations/offboarding-feed';
+import { handler as importOn } from '../../functions/organisations/import-feed';
 import { WEBHOOK_LIMITS } from '../../shared/limits';
 import { useInProcessQueue, type AttemptMessage } from '../../shared/net/attempt-queue';
 import { observed } from '../../shared/observability/invocation';
@@ -53,6 +54,8 @@ export interface ChangeFeedOptions {
   usageCheckpointFile?: string;
   /** Where the offboarding worker's read position is kept across restarts; in memory only without it. */
   offboardingCheckpointFile?: string;
+  /** Where the import worker's read position is kept across restarts; in memory only without it. */
+  importCheckpointFile?: string;
   /** Milliseconds between two reads of the stream (default 250). */
   pollMs?: number;
   /** Milliseconds between two looks at the due index (default 1000). */
@@ -374,8 +377,14 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
     Math.max(pollMs, USAGE_POLL_MS),
     consumer('offboarding', offboard, STREAM_CONSUMERS.offboarding, opts.offboardingCheckpointFile),
   );
+  const imports = loop(
+    'import',
+    'importing organisations',
+    Math.max(pollMs, USAGE_POLL_MS),
+    consumer('import', importOn, STREAM_CONSUMERS.imports, opts.importCheckpointFile),
+  );
   const due = loop('attempt-queue', 'queueing due deliveries', opts.dueMs ?? 1000, async () => (await queueDueDeliveries()) > 0);
-  const loops = [deliveries, audit, usage, offboarding, due];
+  const loops = [deliveries, audit, usage, offboarding, imports, due];
   const running = Promise.all(loops.map((l) => l.running));
 
   return {

@@ -94,7 +94,7 @@ async function main() {
   if (listed) console.log(`listed ${listed} organisations stored before GET /admin/organisations existed`);
 
   const server = createLocalServer();
-  // Webhook deliveries, the audit trail, usage figures and offboarding (contract §9, §11, §12, §14):
+  // Webhook deliveries, the audit trail, usage figures, offboarding and imports (contract §9, §11, §12, §14):
   // the table's stream, read from where the last start stopped.
   const pollMs = Number(env.CHANGE_FEED_POLL_MS || 250);
   if (!Number.isInteger(pollMs) || pollMs < 10) {
@@ -108,6 +108,7 @@ async function main() {
     auditCheckpointFile: join(dataDir, 'audit-feed.json'),
     usageCheckpointFile: join(dataDir, 'usage-feed.json'),
     offboardingCheckpointFile: join(dataDir, 'offboarding-feed.json'),
+    importCheckpointFile: join(dataDir, 'import-feed.json'),
     pollMs,
   });
   let stopping = false;

@@ -19,7 +19,7 @@ const DOMAINS_RULE =
   "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
 import { STORED_BODY_RULES } from '../schemas/storable';
 import { offboardingResultSchema } from '../schemas/offboarding';
-import { exportQuerySchema, importResultSchema, organisationFileSchema } from '../schemas/organisation-file';
+import { exportQuerySchema, importProgressResultSchema, importQuerySchema, importResultSchema, organisationFileSchema } from '../schemas/organisation-file';
 
 /** What an organisation's file carries, for both routes that read or write one. */
 const FILE_RULE =
@@ -156,6 +156,8 @@ export const organisationsRoutes = routeGroup('organisations', {
       'domain_grant',
       'hook',
       'host_claims',
+      'import_part',
+      'import_run',
       'key',
       'key_username',
       'listen_path',
@@ -178,15 +180,34 @@ export const organisationsRoutes = routeGroup('organisations', {
       'organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim ' +
       '(contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried ' +
       'without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). ' +
-      'An organisation offboarded before may be imported again: its finished run record is removed.',
-    success: 'Imported; Meta names the organisation and counts what was written by kind',
+      'An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write ' +
+      '(about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: ' +
+      'Meta.state is `importing`, and `GET /admin/organisations/{orgID}/import` follows it to `done`, or `failed` (a write refused; ' +
+      'the organisation is then offboarded).',
+    success: 'Imported (Meta.state done), or under way in the background (Meta.state importing); Meta names the organisation and counts the file by kind',
     statuses: {
       400: 'The file contradicts itself: an object of another organisation, an id twice, a client of an API it does not carry',
       409: 'An id or listen path is taken (nothing written), the organisation is being offboarded, or a write failed midway (the import is undone)',
       422: 'An API names a custom domain the file does not grant, or the file holds more webhooks than the organisation may',
     },
+    query: importQuerySchema,
     body: organisationFileSchema,
     result: importResultSchema,
+  }),
+  organisationsImportProgress: route({
+    method: 'GET',
+    path: '/admin/organisations/{orgID}/import',
+    group: 'admin',
+    access: 'read',
+    tableActions: ['GetItem'],
+    tableEntities: ['import_run'],
+    summary: "The background part of an organisation's import: its state and how many objects are written",
+    description:
+      'An import whose request runs out of time hands the rest to a background run; this reads it (kept 7 days after it ends). ' +
+      '`failed` says why; the organisation is then offboarded (GET .../offboarding).',
+    success: 'The run',
+    statuses: { 404: "No part of this organisation's import ran in the background" },
+    result: importProgressResultSchema,
   }),
   organisationsDomainsList: route({
     method: 'GET',

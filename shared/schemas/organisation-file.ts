@@ -6,7 +6,7 @@
  * here, and the whole file as a body stored as attributes (storable numbers, names and depth).
  */
 import * as z from 'zod';
-import { dbIdSchema, idSchema, usernameSchema } from './common';
+import { dbIdSchema, idSchema, okEnvelope, usernameSchema } from './common';
 import { keySessionSchema } from './keys';
 import { domainSchema, orgIdSchema } from './organisations';
 import { storableBody, storedLooseObject } from './storable';
@@ -107,9 +107,43 @@ export type OrganisationFile = z.infer<typeof organisationFileSchema>;
 /** GET /admin/organisations/{orgID}/export: `secrets=true` carries each webhook's signing secret in clear. */
 export const exportQuerySchema = z.object({ secrets: z.enum(['true', 'false']).optional() }).strict();
 
-/** What an import wrote: the organisation and how many objects of each kind. */
+/** POST /admin/organisations/import: `background=true` answers once the file is checked and the organisation created, and writes the rest in the background. */
+export const importQuerySchema = z
+  .object({
+    background: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: 'true: answer once the file is checked and the organisation created; its objects are written in the background' }),
+  })
+  .strict();
+
+/** What an import wrote: the organisation, how many objects of each kind, and whether the rest is written in the background. */
 export const importResultSchema = z.object({
   Status: z.literal('OK'),
   Message: z.string(),
-  Meta: z.object({ org_id: z.string(), imported: z.record(z.string(), z.number().int()), webhook_secrets: z.enum(['carried', 'new']) }),
+  Meta: z.object({
+    org_id: z.string(),
+    state: z.enum(['done', 'importing']).meta({
+      description: '`importing`: the request ran out of time and the rest is written in the background (GET /admin/organisations/{orgID}/import)',
+    }),
+    imported: z.record(z.string(), z.number().int()).meta({ description: 'What the file carries, by kind: all of it is stored once the state is done' }),
+    webhook_secrets: z.enum(['carried', 'new']),
+  }),
 });
+
+/** The background part of an import (GET /admin/organisations/{orgID}/import). */
+const importProgressSchema = z
+  .object({
+    org_id: z.string(),
+    state: z.enum(['importing', 'done', 'failed']).meta({ description: '`failed`: a write was refused; the organisation is being offboarded' }),
+    written: z.number().int().min(0).meta({ description: 'Objects written in order so far (every one before it is stored)' }),
+    total: z.number().int().min(0).meta({ description: 'Objects the import writes in all' }),
+    started_at: z.string().meta({ description: 'When the import was asked for' }),
+    handed_over_at: z.string().meta({ description: 'When its request handed the rest over to the background' }),
+    finished_at: z.string().nullable(),
+    reason: z.string().nullable().meta({ description: 'Why a failed run stopped' }),
+  })
+  .meta({ description: "The background part of an organisation's import" });
+export type ImportProgress = z.infer<typeof importProgressSchema>;
+
+export const importProgressResultSchema = okEnvelope(importProgressSchema);

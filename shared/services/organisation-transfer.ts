@@ -21,7 +21,17 @@ import type { CarriedKey } from '../store/keys';
 import type { StoredClient } from '../store/oauth-clients';
 import { loadRun } from '../store/offboarding';
 import type { PolicyRecord } from '../store/policies';
-import { claimRefusals, finishRestore, loadOrgSnapshot, startRestore, takenAmong, type Restore } from '../store/organisation-transfer';
+import { insertImportRun } from '../store/import-runs';
+import {
+  claimRefusals,
+  endRestore,
+  loadOrgSnapshot,
+  restoreObjects,
+  startRestore,
+  takenAmong,
+  writeObjects,
+  type Restore,
+} from '../store/organisation-transfer';
 import type { UserRecord } from '../store/users';
 import { openSigningSecret, sealedSecret } from './hooks';
 import { startOffboarding } from './offboarding';
@@ -29,10 +39,11 @@ import { startOffboarding } from './offboarding';
 type Obj = Record<string, unknown>;
 
 /**
- * How long an import may write, from its start: the function's 29 s (API Gateway's limit) less the
- * undo's start and the answer. A file that needs longer is undone and refused, never left half-written.
+ * How long an import's request writes, from its start: the function's 29 s (API Gateway's limit)
+ * less a last stretch of writes and the hand-over. The rest is written in the background
+ * (shared/services/import-runs.ts).
  */
-const IMPORT_WRITES_MS = 20_000;
+const IMPORT_REQUEST_MS = 20_000;
 const strip = <T extends Obj>(o: T): T => withoutInstallation(o);
 
 /**
@@ -70,9 +81,11 @@ export async function exportOrganisation(orgId: string, secrets: boolean): Promi
   return canonicalJson(file);
 }
 
-/** What an import wrote. */
+/** What an import wrote, or is writing. */
 export interface Imported {
   org_id: string;
+  /** `importing`: the rest is written in the background (GET /admin/organisations/{orgID}/import). */
+  state: 'done' | 'importing';
   imported: Record<string, number>;
   /** Whether the file carried the webhooks' signing secrets, or they were made anew. */
   webhook_secrets: 'carried' | 'new';
@@ -82,10 +95,12 @@ export interface Imported {
  * Imports an organisation's file: 400 when it contradicts itself, 409 naming every id it would
  * take that is stored already (or a listen path it cannot claim), and nothing is written then.
  * A write that fails once the organisation is created (another writer took an id meanwhile) undoes
- * the import: the organisation is offboarded, and the answer says so.
+ * the import: the organisation is offboarded, and the answer says so. What the request has no time
+ * to write (everything, with `background`) is handed over to a background run (state `importing`).
  */
-export async function importOrganisation(file: OrganisationFile): Promise<Imported> {
-  const deadline = Date.now() + IMPORT_WRITES_MS;
+export async function importOrganisation(file: OrganisationFile, opts: { background?: boolean } = {}): Promise<Imported> {
+  // Past this (at once when asked) the rest is written in the background.
+  const deadline = opts.background ? 0 : Date.now() + IMPORT_REQUEST_MS;
   const problems = fileProblems(file);
   if (problems.length) throw new BadRequest(`The file contradicts itself: ${problems[0]!.path} ${problems[0]!.message}`, problems);
   const orgId = String(file.organisation.id);
@@ -116,21 +131,31 @@ export async function importOrganisation(file: OrganisationFile): Promise<Import
       named.map((message) => ({ path: 'file', message })),
     );
   }
-  const restore = await restoreOf(file, deadline);
+  const startedAt = new Date().toISOString();
+  const restore = await restoreOf(file);
+  const objects = restoreObjects(restore);
   await startRestore(restore);
+  let written: number;
   try {
-    await finishRestore(restore);
+    written = await writeObjects(objects, 0, deadline);
+    if (written === objects.length) await endRestore(restore);
+    else await insertImportRun(orgId, restore, { position: written, total: objects.length, startedAt });
   } catch (e) {
     // The organisation is this import's own (startRestore created it): undo everything written.
     await startOffboarding(orgId);
     const why = e instanceof AppError ? e.message : 'a storage error';
     throw new Conflict(`The import of ${orgId} stopped (${why}); what it wrote is being removed: GET /admin/organisations/${orgId}/offboarding`);
   }
-  return { org_id: orgId, imported: fileCounts(file), webhook_secrets: file.webhooks.some((h) => !h.signing_secret) ? 'new' : 'carried' };
+  return {
+    org_id: orgId,
+    state: written === objects.length ? 'done' : 'importing',
+    imported: fileCounts(file),
+    webhook_secrets: file.webhooks.some((h) => !h.signing_secret) ? 'new' : 'carried',
+  };
 }
 
 /** The writes of a file: keys with the live quotas their policies give them, hooks with their secrets sealed here. */
-async function restoreOf(file: OrganisationFile, deadline: number): Promise<Restore> {
+export async function restoreOf(file: OrganisationFile): Promise<Restore> {
   const orgId = String(file.organisation.id);
   const policies = new Map(file.policies.map((p) => [p.id, p as unknown as Policy]));
   const keys = (file.keys as CarriedKey[]).map((key) => {
@@ -155,6 +180,5 @@ async function restoreOf(file: OrganisationFile, deadline: number): Promise<Rest
     templates: file.templates.map((t) => ({ ...(t as unknown as AssetRecord), version: 1 })),
     users: file.users.map((u) => ({ ...(u as unknown as UserRecord), version: 1 })),
     nowSeconds: nowSeconds(),
-    deadline,
   };
 }

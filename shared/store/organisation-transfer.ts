@@ -4,13 +4,14 @@
  * writes create only (every item on `attribute_not_exists`), so a file can never overwrite what
  * another organisation stored, even one written between the conflict check and the write.
  */
-import { AppError, PayloadTooLarge } from '../errors';
+import { AppError } from '../errors';
 import { mapLimit } from '../lib/concurrency';
 import { claimItems } from './listen-claims';
 import type { Organisation } from '../schemas/organisations';
-import { apiKeys, loadOrgApis, restoreApi, type ApiRecord, type StoredApi } from './apis';
+import { apiKeys, loadApi, loadOrgApis, restoreApi, type ApiRecord, type StoredApi } from './apis';
 import { loadOrgAssets, restoredAssetItems, type AssetRecord } from './assets';
-import { batchGet } from './db/items';
+import { STAMP_ATTRS } from './db/audit-stamp';
+import { batchGet, getItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { transactWrite, writeItems, type TxItem } from './db/transactions';
 import { domainKeys, loadDomainGrants, restoredGrantItem, type DomainGrant } from './domain-grants';
@@ -91,6 +92,9 @@ export async function takenAmong(c: Claimed): Promise<string[]> {
   return found.map((i) => name.get(`${String(i.PK)}\n${String(i.SK)}`)!).sort();
 }
 
+/** APIs checked at once (each reads its listen claims). */
+const PARALLEL = 8;
+
 /**
  * The listen claims the file's APIs would take, checked as their writes will check them (contract
  * §13) but written nowhere: each refusal's message (a path another organisation holds or nests
@@ -109,7 +113,7 @@ export async function claimRefusals(apis: readonly ApiRecord[]): Promise<string[
   return refusals.filter((r): r is string => r !== undefined);
 }
 
-/** What an import writes, each object's items ready (keys with their quota scopes, hooks with their sealed secrets). */
+/** What an import writes, each object's items ready (keys with their quota scopes, hooks with their sealed secrets): plain JSON, so a run can carry it. */
 export interface Restore {
   organisation: Organisation;
   domains: DomainGrant[];
@@ -122,38 +126,113 @@ export interface Restore {
   templates: AssetRecord[];
   users: UserRecord[];
   nowSeconds: number;
-  /** When the writes must stop (ms since the epoch), so a request never ends half-way without its undo. */
-  deadline: number;
 }
 
-/** APIs written at once (each reads its listen claims, then writes one transaction). */
-const PARALLEL = 8;
+/**
+ * One object of an import: its items, written one by one in order, its create-only item first (so
+ * nothing of it, a key's quota, is written when another holds its id); or an API, written in one
+ * transaction with its listen claims (contract §13).
+ */
+type RestoreObject = { items: TxItem[] } | { api: ApiRecord };
+
+/** Every object of the import in the order they are written: the session, policies, APIs, then what names them. */
+export function restoreObjects(r: Restore): RestoreObject[] {
+  return [
+    ...(r.session ? [{ items: restoredSessionItems(r.session, r.nowSeconds) }] : []),
+    ...r.policies.map((p) => ({ items: [restoredPolicyItem(p)] })),
+    ...r.apis.map((api) => ({ api })),
+    ...r.clients.map((c) => ({ items: [restoredClientItem(c)] })),
+    ...r.keys.map(({ key, scopes }) => ({ items: restoredKeyItems(key, scopes, r.nowSeconds) })),
+    ...r.hooks.map(({ hook, sealed }) => ({ items: [restoredHookItem(hook, sealed)] })),
+    ...r.templates.map((t) => ({ items: restoredAssetItems(t) })),
+    ...r.users.map((u) => ({ items: restoredUserItems(u) })),
+  ];
+}
 
 /**
- * The other objects, 16 at a time, each item its own write: DynamoDB Local runs transactions one at
- * a time but single writes side by side, and an object half-written is undone with the rest. An
- * object's items go in order, its create-only item first, so nothing of it (a key's quota) is
- * written when another holds its id. Past `deadline` (ms) no further write is sent, and the import stops.
+ * Objects sent at once, and the stretch of objects after which the writer says where it stands:
+ * DynamoDB Local runs transactions one at a time but single writes side by side.
  */
 const WRITES_IN_FLIGHT = 16;
-const writeAll = (objects: readonly TxItem[][], deadline: number) =>
-  mapLimit(objects, WRITES_IN_FLIGHT, async (items) => {
-    for (const item of items) {
-      checkDeadline(deadline);
-      await writeItems([item]);
-    }
-  });
+const STRETCH = 256;
 
-function checkDeadline(deadline: number): void {
-  if (Date.now() > deadline) throw new PayloadTooLarge('the file is larger than one request can import in time (docs/reference/limits.md)');
+/**
+ * An item as compared with what is stored: without the stamps of who wrote it when, members sorted
+ * at every depth (a map comes back in any order), binaries as base64.
+ */
+const comparable = (item: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.fromEntries(Object.entries(item).filter(([k]) => !STAMP_ATTRS.includes(k))),
+    function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      if (raw instanceof Uint8Array) return Buffer.from(raw).toString('base64');
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      }
+      return value;
+    },
+  );
+
+/**
+ * Whether the write that failed is already stored as this import would store it: a stretch handed
+ * over again after a crash finds what it wrote before. Another organisation's item never matches
+ * (its ids or owner differ), so that failure stands.
+ */
+async function writtenBefore(object: RestoreObject, item?: TxItem): Promise<boolean> {
+  if ('api' in object) {
+    const stored = await loadApi(object.api.api_id);
+    return stored?.id === object.api.id && stored.org_id === object.api.org_id;
+  }
+  const put = item?.op.Put?.Item as Record<string, unknown> | undefined;
+  if (!put) return false;
+  const stored = await getItem({ PK: String(put.PK), SK: String(put.SK) }, true);
+  return stored !== undefined && comparable(stored) === comparable(put);
+}
+
+async function writeObject(object: RestoreObject): Promise<void> {
+  if ('api' in object) {
+    try {
+      return await restoreApi(object.api);
+    } catch (e) {
+      if (await writtenBefore(object)) return;
+      throw e;
+    }
+  }
+  for (const item of object.items) {
+    try {
+      await writeItems([item]);
+    } catch (e) {
+      if (!(await writtenBefore(object, item))) throw e;
+    }
+  }
 }
 
 /**
- * An import's writes, in order: first (startRestore) the organisation with its domains, a finished
- * offboarding of its id removed, in one transaction, which fails whole when anything of it is taken;
- * then (finishRestore) its session, its objects, many writes at a time, APIs with their
- * listen claims (contract §13), and last its counts. A failure there stops at once; the caller
- * undoes what was written (an offboarding of the organisation it created).
+ * Writes `objects` from `from` on, a stretch at a time, until all are written or `deadline` (ms)
+ * passes; after each stretch `reached` hears the position (every object before it stored). Answers
+ * the position it stopped at. A failed write stops it at once (the caller undoes the import).
+ */
+export async function writeObjects(
+  objects: readonly RestoreObject[],
+  from: number,
+  deadline: number,
+  reached: (position: number) => Promise<void> = async () => {},
+): Promise<number> {
+  let position = from;
+  while (position < objects.length && Date.now() < deadline) {
+    const stretch = objects.slice(position, position + STRETCH);
+    await mapLimit(stretch, WRITES_IN_FLIGHT, writeObject);
+    position += stretch.length;
+    await reached(position);
+  }
+  return position;
+}
+
+/**
+ * An import's first write (contract §9): the organisation with its domains, a finished offboarding
+ * of its id removed, in one transaction, which fails whole when anything of it is taken. Then come
+ * its objects (writeObjects), and last its counts (restoreEnd). A failure after this one is undone
+ * by the caller (an offboarding of the organisation it created).
  */
 export async function startRestore(r: Restore): Promise<void> {
   await transactWrite([
@@ -164,28 +243,12 @@ export async function startRestore(r: Restore): Promise<void> {
   ]);
 }
 
-/** The rest of an import, once startRestore stored its organisation. */
-export async function finishRestore(r: Restore): Promise<void> {
-  const orgId = r.organisation.id;
-  if (r.session) await transactWrite(restoredSessionItems(r.session, r.nowSeconds));
-  await writeAll(
-    r.policies.map((p) => [restoredPolicyItem(p)]),
-    r.deadline,
-  );
-  await mapLimit(r.apis, PARALLEL, (api) => {
-    checkDeadline(r.deadline);
-    return restoreApi(api);
-  });
-  await writeAll(
-    [
-      ...r.clients.map((c) => [restoredClientItem(c)]),
-      ...r.keys.map(({ key, scopes }) => restoredKeyItems(key, scopes, r.nowSeconds)),
-      ...r.hooks.map(({ hook, sealed }) => [restoredHookItem(hook, sealed)]),
-      ...r.templates.map(restoredAssetItems),
-      ...r.users.map(restoredUserItems),
-    ],
-    r.deadline,
-  );
+/** An import's last writes, in one transaction with `alongside` (a run's end): the organisation's exact counts and one move of the routing version. */
+export async function endRestore(r: Restore, alongside: TxItem[] = []): Promise<void> {
+  await transactWrite([...restoreEnd(r), ...alongside]);
+}
+
+function restoreEnd(r: Restore): TxItem[] {
   const counts: Record<CountedKind, number> = {
     API: r.apis.length,
     POLICY: r.policies.length,
@@ -194,5 +257,5 @@ export async function finishRestore(r: Restore): Promise<void> {
     ASSET: r.templates.length,
     USER: r.users.length,
   };
-  await transactWrite([...countItems(orgId, counts), ...(r.apis.length ? [routingVersionMove()] : [])]);
+  return [...countItems(r.organisation.id, counts), ...(r.apis.length ? [routingVersionMove()] : [])];
 }

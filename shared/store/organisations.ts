@@ -293,8 +293,19 @@ export const restoredOrgItems = (org: Organisation): TxItem[] => [
   orgCountChange(1),
 ];
 
-/** The organisation's counts as an import found them, each exact: the import's last write. */
+/**
+ * The organisation's counts as an import wrote them, each exact: the import's last write, once. An
+ * ADD, so an object created for the organisation while a background import ran (its own ADD) stays counted.
+ */
 export const countItems = (orgId: string, counts: Record<CountedKind, number>): TxItem[] =>
   Object.entries(counts).map(([kind, n]) => ({
-    op: { Put: { TableName: tableName(), Item: { ...orgKeys.counter(orgId, kind as CountedKind), entity: 'counter', n, [EXACT]: true } } },
+    op: {
+      Update: {
+        TableName: tableName(),
+        Key: orgKeys.counter(orgId, kind as CountedKind),
+        UpdateExpression: 'ADD n :n SET entity = :entity, #exact = :true',
+        ExpressionAttributeNames: { '#exact': EXACT },
+        ExpressionAttributeValues: { ':n': n, ':entity': 'counter', ':true': true },
+      },
+    },
   }));

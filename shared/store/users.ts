@@ -162,6 +162,7 @@ export async function loadOrgUsers(orgId: string): Promise<UserRecord[]> {
 
 /** The writes of a new user and its e-mail marker (409 when taken); an import's users carry no access key (an admin issues one). */
 export const restoredUserItems = (user: UserRecord): TxItem[] => [
-  emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
+  // The user first: an import writes an object's items one by one, and an offboarding finds the e-mail's claim through its user.
   users.insert({ ...user, version: 1 }),
+  emails.claim([user.org_id, user.email_lower], { user_id: user.id }, emailTaken(user.email_address)),
 ];

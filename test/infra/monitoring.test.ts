@@ -45,7 +45,7 @@ describe.each(STAGES)('stage %s', (stage) => {
   const name = (what: string) => `gw-management-${stage} ${what}`;
 
   it('alarms on every function: errors >= 1 and throttles >= 1 in 5 minutes, to the topic', () => {
-    const fns = [...routeList.map((r) => r.name), 'fallback', 'hookRouting', 'hookAttempts', 'auditTrail', 'usageCount', 'offboarding'];
+    const fns = [...routeList.map((r) => r.name), 'fallback', 'hookRouting', 'hookAttempts', 'auditTrail', 'usageCount', 'offboarding', 'import'];
     for (const route of fns) {
       const fnId = t().functionIdOf(route);
       for (const [what, metric] of [

@@ -180,6 +180,9 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('GET', `/admin/organisations/${leaving}/offboarding`);
   // An import: a file of an organisation of its own, one object of each kind.
   await c.ok('POST', '/admin/organisations/import', fullOrgFile(`moved-${w.tag}`));
+  // And one written in the background, which its own route follows.
+  await c.ok('POST', '/admin/organisations/import?background=true', fullOrgFile(`moved-later-${w.tag}`));
+  await c.ok('GET', `/admin/organisations/moved-later-${w.tag}/import`);
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.

@@ -38,6 +38,8 @@ describe('the entity registry', () => {
         'hook_cooldown HOOKCOOL#*#*#*#*',
         'idempotency IDEMP#*#*',
         'idempotency_part IDEMP#*#*',
+        'import_part IMPORT#*',
+        'import_run IMPORT#*',
         'key KEY#* versioned',
         'key_activity KACT#*',
         'listen_path LISTEN#*',

@@ -25,6 +25,7 @@ const NOT_IN_TABLE = [
   'functions/audit/change-feed.ts',
   'functions/billing/change-feed.ts',
   'functions/organisations/offboarding-feed.ts',
+  'functions/organisations/import-feed.ts',
 ];
 
 /** Path parameters that hold no id keep the reference spec's names (proxy+: API Gateway's greedy path); every id is `<thing>ID`. */

@@ -35,6 +35,8 @@ const OWNER: Record<string, string> = {
   'BILLMARK#*': 'usage-figures',
   'USAGEREF#*#*': 'usage-tallies',
   'OFFBOARD#*': 'offboarding',
+  'IMPORT#*': 'import-runs',
+  'CHUNK#*': 'import-runs',
   'HOST#*': 'host-claim-counts',
   'CLAIM#*': 'listen-claims',
   'ROUTES#VERSION': 'routing-version',

@@ -163,9 +163,31 @@ export interface paths {
          * Import an organisation's file from an export
          * @description Import an organisation's file from an export: ids kept, counters restarted.
          *
-         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Before anything is written, every id the file would take that is unique across the installation (the organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). An organisation offboarded before may be imported again: its finished run record is removed.
+         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Before anything is written, every id the file would take that is unique across the installation (the organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write (about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: Meta.state is `importing`, and `GET /admin/organisations/{orgID}/import` follows it to `done`, or `failed` (a write refused; the organisation is then offboarded).
          */
         post: operations["organisationsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organisations/{orgID}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The background part of an organisation's import
+         * @description The background part of an organisation's import: its state and how many objects are written.
+         *
+         *     An import whose request runs out of time hands the rest to a background run; this reads it (kept 7 days after it ends). `failed` says why; the organisation is then offboarded (GET .../offboarding).
+         */
+        get: operations["organisationsImportProgress"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6519,7 +6541,9 @@ export interface operations {
     };
     organisationsImport: {
         parameters: {
-            query?: never;
+            query?: {
+                background?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6635,7 +6659,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Imported; Meta names the organisation and counts what was written by kind */
+            /** @description Imported (Meta.state done), or under way in the background (Meta.state importing); Meta names the organisation and counts the file by kind */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6650,6 +6674,12 @@ export interface operations {
                         Message: string;
                         Meta: {
                             org_id: string;
+                            /**
+                             * @description `importing`: the request ran out of time and the rest is written in the background (GET /admin/organisations/{orgID}/import)
+                             * @enum {string}
+                             */
+                            state: "done" | "importing";
+                            /** @description What the file carries, by kind: all of it is stored once the state is done */
                             imported: {
                                 [key: string]: number;
                             };
@@ -6721,6 +6751,128 @@ export interface operations {
             };
             /** @description An API names a custom domain the file does not grant, or the file holds more webhooks than the organisation may */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    organisationsImportProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        /** @description The background part of an organisation's import */
+                        Meta: {
+                            org_id: string;
+                            /**
+                             * @description `failed`: a write was refused; the organisation is being offboarded
+                             * @enum {string}
+                             */
+                            state: "importing" | "done" | "failed";
+                            /** @description Objects written in order so far (every one before it is stored) */
+                            written: number;
+                            /** @description Objects the import writes in all */
+                            total: number;
+                            /** @description When the import was asked for */
+                            started_at: string;
+                            /** @description When its request handed the rest over to the background */
+                            handed_over_at: string;
+                            finished_at: string | null;
+                            /** @description Why a failed run stopped */
+                            reason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Admin-Auth secret is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No part of this organisation's import ran in the background. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
