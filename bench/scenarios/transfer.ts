@@ -44,32 +44,44 @@ export async function transfer(ctx: Ctx): Promise<Row[]> {
   }
 }
 
+/** An import to its end: the request, then (when it handed the rest over) its background run to done. */
+async function importToEnd(ctx: Ctx, url: string, file: unknown): Promise<{ seconds: number; requestSeconds: number; state: string; answer: string }> {
+  const t0 = performance.now();
+  const r = await call(url, 'POST', '/admin/organisations/import', ctx.admin, file);
+  const requestSeconds = (performance.now() - t0) / 1000;
+  const meta = (r.body as { Meta?: { org_id: string; state: string } }).Meta;
+  if (r.status !== 200 || !meta)
+    return { seconds: requestSeconds, requestSeconds, state: `answered ${r.status}`, answer: JSON.stringify(r.body).slice(0, 200) };
+  let state = meta.state;
+  while (state === 'importing') {
+    if (performance.now() - t0 > 20 * 60_000) throw new Error('the import did not end in 20 minutes');
+    await new Promise((res) => setTimeout(res, 250));
+    state = ((await call(url, 'GET', `/admin/organisations/${meta.org_id}/import`, ctx.admin)).body as { Meta: { state: string } }).Meta.state;
+  }
+  return { seconds: (performance.now() - t0) / 1000, requestSeconds, state, answer: meta.state === 'done' ? 'in its request' : 'handed over' };
+}
+
 async function moveOne(ctx: Ctx, to: string, n: { keys: number; apis: number }): Promise<Row[]> {
   const orgId = `bench-transfer-${n.keys}-${Date.now().toString(36)}`;
-  const made = await largeOrgFile(ctx, orgId, n);
-  const t0 = performance.now();
-  const first = await call(ctx.stage.url, 'POST', '/admin/organisations/import', ctx.admin, made);
-  const firstSeconds = (performance.now() - t0) / 1000;
-  if (first.status !== 200)
-    throw new Error(`the made file's import answered ${first.status} after ${round(firstSeconds)} s: ${JSON.stringify(first.body).slice(0, 300)}`);
+  const first = await importToEnd(ctx, ctx.stage.url, await largeOrgFile(ctx, orgId, n));
+  if (first.state !== 'done') throw new Error(`the made file's import ended ${first.state}: ${first.answer}`);
   const t1 = performance.now();
   const exported = await fetch(`${ctx.stage.url}/admin/organisations/${orgId}/export`, { headers: ctx.admin });
   const file = await exported.text();
   const exportSeconds = (performance.now() - t1) / 1000;
   if (exported.status !== 200) throw new Error(`export ${exported.status}: ${file.slice(0, 300)}`);
   const bytes = Buffer.byteLength(file);
-  const t2 = performance.now();
-  const imported = await call(to, 'POST', '/admin/organisations/import', ctx.admin, JSON.parse(file));
-  const importSeconds = (performance.now() - t2) / 1000;
-  const same = imported.status === 200 && (await (await fetch(`${to}/admin/organisations/${orgId}/export`, { headers: ctx.admin })).text()) === file;
+  const imported = await importToEnd(ctx, to, JSON.parse(file));
+  const same = imported.state === 'done' && (await (await fetch(`${to}/admin/organisations/${orgId}/export`, { headers: ctx.admin })).text()) === file;
+  const importSeconds = imported.seconds;
   const detail = {
     [`keys_${n.keys}`]: n.keys,
     [`apis_${n.keys}`]: n.apis,
-    [`first_import_status_${n.keys}`]: first.status,
-    [`first_import_seconds_${n.keys}`]: round(firstSeconds),
-    [`import_status_${n.keys}`]: imported.status,
+    [`first_import_seconds_${n.keys}`]: round(first.seconds),
+    [`import_state_${n.keys}`]: imported.state,
+    [`import_request_seconds_${n.keys}`]: round(imported.requestSeconds),
+    [`import_written_${n.keys}`]: imported.answer,
     [`round_trip_identical_${n.keys}`]: same ? 'yes' : 'no',
-    ...(imported.status !== 200 ? { [`answer_${n.keys}`]: String((imported.body as { Message?: string }).Message).slice(0, 160) } : {}),
   };
   const of = `${n.keys} keys and ${n.apis} APIs`;
   return [
@@ -84,9 +96,9 @@ async function moveOne(ctx: Ctx, to: string, n: { keys: number; apis: number }):
     },
     {
       scenario: 'transfer',
-      measured: `import of that file (${of}) into another installation, seconds`,
+      measured: `import of that file (${of}) into another installation, to its end, seconds`,
       value: round(importSeconds),
-      target: 'imported within one request',
+      target: 'done, and the same bytes exported',
       pass: same,
       detail,
     },

@@ -119,6 +119,9 @@ function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Recor
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
+/** How long a consumer reads the shards it described before it describes the stream again (a shard ended asks at once). */
+const SHARDS_KEPT_MS = 10_000;
+
 /**
  * One consumer of the stream, as an event source mapping is: its own position (kept in
  * `checkpointFile`), its own handler. Answers the step that reads every shard as far as it goes now.
@@ -142,6 +145,13 @@ export function streamConsumer(
   const checkpoint = loadCheckpoint(opts.checkpointFile);
   const iterators = new Map<string, string>();
   let streamArn: string | undefined;
+  /**
+   * The shards as last described. DescribeStream costs DynamoDB Local a walk of the whole stream (the
+   * latest sequence number of each shard), so it is asked again only when a shard read to its end
+   * may have a successor, or after SHARDS_KEPT_MS: asked on every poll by every consumer, it was
+   * what the local stage spent its time on under a large import.
+   */
+  let shards: { list: Shard[]; at: number } | undefined;
 
   async function findStream(): Promise<string | undefined> {
     const out = await client.send(new ListStreamsCommand({ TableName: opts.tableName }));
@@ -235,6 +245,7 @@ export function streamConsumer(
         }
       }
       if (!out.NextShardIterator) {
+        shards = undefined;
         checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
         saveCheckpoint(opts.checkpointFile, checkpoint);
         iterators.delete(id);
@@ -251,8 +262,9 @@ export function streamConsumer(
   async function pollStream(): Promise<boolean> {
     streamArn ??= await findStream();
     if (!streamArn) return false;
+    if (!shards || Date.now() - shards.at > SHARDS_KEPT_MS) shards = { list: await shardsOf(streamArn), at: Date.now() };
     let busy = false;
-    for (const shard of await shardsOf(streamArn)) {
+    for (const shard of shards.list) {
       if (opts.stopped()) return true;
       if (checkpoint.shards[shard.ShardId!]?.done) continue;
       if (await readShard(streamArn, shard)) busy = true;

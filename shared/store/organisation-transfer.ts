@@ -209,8 +209,9 @@ async function writeObject(object: RestoreObject): Promise<void> {
 
 /**
  * Writes `objects` from `from` on, a stretch at a time, until all are written or `deadline` (ms)
- * passes; after each stretch `reached` hears the position (every object before it stored). Answers
- * the position it stopped at. A failed write stops it at once (the caller undoes the import).
+ * passes: no object starts after it, and those under way finish, so the objects written are always
+ * the first ones. After each stretch `reached` hears the position (every object before it stored).
+ * Answers the position it stopped at. A failed write stops it at once (the caller undoes the import).
  */
 export async function writeObjects(
   objects: readonly RestoreObject[],
@@ -220,10 +221,14 @@ export async function writeObjects(
 ): Promise<number> {
   let position = from;
   while (position < objects.length && Date.now() < deadline) {
-    const stretch = objects.slice(position, position + STRETCH);
-    await mapLimit(stretch, WRITES_IN_FLIGHT, writeObject);
-    position += stretch.length;
-    await reached(position);
+    let started = 0;
+    await mapLimit(objects.slice(position, position + STRETCH), WRITES_IN_FLIGHT, async (object) => {
+      if (Date.now() >= deadline) return;
+      started++;
+      await writeObject(object);
+    });
+    position += started;
+    if (started) await reached(position);
   }
   return position;
 }

@@ -5,7 +5,7 @@
  * with their quotas restarted, the file B exports is the same bytes, conflicts are refused before
  * anything is written, and an import that fails midway is undone.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -338,5 +338,12 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     expect(readFileSync(path, 'utf8')).toBe(file);
     expect(await run(['import', '--file', path], { ...io, env: { GW_URL: b.url, GW_ADMIN_SECRET: ADMIN_SECRET } })).toBe(1);
     expect(out.join('\n')).toContain('is stored already');
+    // In the background, followed to its end.
+    const fresh = uid('org');
+    writeFileSync(path, JSON.stringify(fullOrgFile(fresh)));
+    out.length = 0;
+    expect(await run(['import', '--file', path, '--background', '--wait'], { ...io, env: { GW_URL: b.url, GW_ADMIN_SECRET: ADMIN_SECRET } })).toBe(0);
+    expect(out[0]).toMatch(new RegExp(`^${fresh}: importing 0 domains, 1 apis, .* in the background; webhook secrets new$`));
+    expect(out.at(-1)).toBe(`${fresh}: done, 8 of 8 objects written`);
   });
 });

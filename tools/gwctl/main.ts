@@ -46,7 +46,10 @@ Usage:
   gwctl export   --org-id ID --out FILE [--secrets]
                                              the organisation as one file (admin); --secrets also
                                              carries its webhooks' signing secrets
-  gwctl import   --file FILE                 an exported organisation into this installation (admin)
+  gwctl import   --file FILE [--background] [--wait]
+                                             an exported organisation into this installation (admin);
+                                             --background writes it after the answer, --wait follows
+                                             a background import to its end
 
 Options:
   --dir DIR         the configuration folder (default: ./gw-config)
@@ -94,6 +97,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         month: { type: 'string' },
         'org-id': { type: 'string' },
         wait: { type: 'boolean', default: false },
+        background: { type: 'boolean', default: false },
         secrets: { type: 'boolean', default: false },
         file: { type: 'string' },
         polls: { type: 'string' },
@@ -135,7 +139,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     if (command === 'offboard') return await offboard({ org: values['org-id'], wait: values.wait }, io);
     if (command === 'export') return await exportOrg({ org: values['org-id'], out: values.out, secrets: values.secrets }, io);
-    if (command === 'import') return await importOrg({ file: values.file }, io);
+    if (command === 'import') return await importOrg({ file: values.file, background: values.background, wait: values.wait }, io);
     if (values.output !== 'text' && values.output !== 'json') throw new GwctlError('--output is text or json');
     switch (command) {
       case 'dump':

@@ -21,17 +21,40 @@ export async function exportOrg(o: { org?: string; out?: string; secrets: boolea
   return 0;
 }
 
-export async function importOrg(o: { file?: string }, io: Io): Promise<number> {
+type ImportRun = { state: string; written: number; total: number; reason: string | null };
+
+/**
+ * Sends the file; an import that goes on in the background (its request ran out of time, or
+ * --background asked it to) is followed to its end with --wait, a line each time it moves.
+ */
+export async function importOrg(o: { file?: string; background: boolean; wait: boolean }, io: Io): Promise<number> {
   if (!o.file) throw new GwctlError('--file FILE: the file an export wrote');
-  const r = await adminClient(io.env).POST('/admin/organisations/import', {
+  const client = adminClient(io.env);
+  const r = await client.POST('/admin/organisations/import', {
+    params: { query: o.background ? { background: 'true' } : {} },
     body: JSON.parse(readFileSync(o.file, 'utf8')),
   });
   if (!r.response.ok || r.data === undefined) throw new HttpError(r.response.status, `import ${o.file}`, r.error);
   const m = r.data.Meta;
-  io.out(
-    `${m.org_id}: imported ${Object.entries(m.imported)
-      .map(([k, n]) => `${n} ${k}`)
-      .join(', ')}; webhook secrets ${m.webhook_secrets}`,
-  );
-  return 0;
+  const counts = Object.entries(m.imported)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  if (m.state === 'done') {
+    io.out(`${m.org_id}: imported ${counts}; webhook secrets ${m.webhook_secrets}`);
+    return 0;
+  }
+  io.out(`${m.org_id}: importing ${counts} in the background; webhook secrets ${m.webhook_secrets}`);
+  if (!o.wait) return 0;
+  const path = { params: { path: { orgID: m.org_id } } };
+  let last = '';
+  for (;;) {
+    const read = await client.GET('/admin/organisations/{orgID}/import', path);
+    if (!read.response.ok) throw new HttpError(read.response.status, `import of ${m.org_id}`, read.error);
+    const run = read.data!.Meta as ImportRun;
+    const line = `${run.state}, ${run.written} of ${run.total} objects written`;
+    if (line !== last) io.out(`${m.org_id}: ${(last = line)}`);
+    if (run.state === 'failed') throw new GwctlError(`the import of ${m.org_id} failed (${run.reason}); it is being offboarded`);
+    if (run.state === 'done') return 0;
+    await new Promise((res) => setTimeout(res, 1000));
+  }
 }

@@ -1,0 +1,85 @@
+/**
+ * Contract §9: an import written in the background survives its worker's crash. A stage imports an
+ * organisation of 1,200 keys with `background=true` and is SIGKILLed once its run has moved and
+ * before it is done, in the middle of a stretch; the next stage on the same DATA_DIR and table goes
+ * on from the run's last move (its change feed hands the run over again), finds what the killed one
+ * wrote of its stretch, and ends `done`: every object of the file stored once, the counts exact,
+ * the export the file's objects, another organisation untouched.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { fullOrgFile, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
+import { names, scanAll } from '../support/org-items';
+import { spawnStage, stageAt, type SpawnedStage, type Stage } from '../support/stage';
+import { useTestTable } from '../support/table';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gw-import-restart-'));
+const spawned: SpawnedStage[] = [];
+afterAll(async () => {
+  await Promise.all(spawned.map((p) => p.stop('SIGKILL')));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const KEYS = 1200;
+
+const runOf = async (s: Stage, orgId: string) => (await s.admin('GET', `/admin/organisations/${orgId}/import`)).body.Meta;
+
+describe('a background import across a killed stage', () => {
+  it('goes on from its last move: every object stored once, counts exact, the other organisation untouched', async () => {
+    const table = await useTestTable();
+    const env = { TABLE_NAME: table, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, CHANGE_FEED_POLL_MS: '50' };
+    const first = await spawnStage({ dataDir, env });
+    spawned.push(first);
+    let s = stageAt(first.url, table, async () => {});
+    const other = await s.tenant();
+    const otherApi = await makeApi(s, other.orgId, 'b');
+    const otherKey = await makeKey(s, { org_id: other.orgId, access_rights: rightsFor(otherApi) });
+    const others = (await scanAll(table)).filter((i) => names(i, [other.orgId]));
+
+    const orgId = uid('moving');
+    const file = fullOrgFile(orgId);
+    const [template] = file.keys;
+    const hashes = Array.from({ length: KEYS }, (_, i) => createHash('sha256').update(`${orgId}/${i}`).digest('hex'));
+    file.keys = [template!, ...hashes.map((key_hash) => ({ session: { ...template!.session, key_hash } }))];
+    const r = await s.admin('POST', '/admin/organisations/import?background=true', file);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.Meta.state).toBe('importing');
+    const total = (await runOf(s, orgId)).total;
+
+    // Killed once the run has moved at least once and before it is done.
+    await vi.waitFor(async () => expect((await runOf(s, orgId)).written).toBeGreaterThan(0), { timeout: 120_000, interval: 20 });
+    await first.stop('SIGKILL');
+    const cut = (await scanAll(table)).filter((i) => i.entity === 'import_run' && i.org_id === orgId)[0]!;
+    expect(cut.state, 'the stage was killed after the run ended: the test proves nothing').toBe('importing');
+    expect(Number(cut.position)).toBeLessThan(total);
+
+    const second = await spawnStage({ dataDir, env });
+    spawned.push(second);
+    s = stageAt(second.url, table, async () => {});
+    const done = await vi.waitFor(
+      async () => {
+        const run = await runOf(s, orgId);
+        expect(run.state).toBe('done');
+        return run;
+      },
+      { timeout: 400_000, interval: 200 },
+    );
+    expect(done).toMatchObject({ written: total, total, reason: null });
+
+    const held = (await scanAll(table)).filter((i) => names(i, [orgId]));
+    const keys = held.filter((i) => i.entity === 'key').map((i) => (i.session as { key_hash: string }).key_hash);
+    expect(keys.sort()).toEqual([template!.session.key_hash, ...hashes].sort());
+    expect(held.filter((i) => i.entity === 'live_quota')).toHaveLength(KEYS + 1);
+    const counts = Object.fromEntries(held.filter((i) => i.entity === 'counter').map((i) => [String(i.SK), i.n]));
+    expect(counts).toMatchObject({ 'COUNT#KEY': KEYS + 1, 'COUNT#API': 1, 'COUNT#USER': 1 });
+    const exported = await s.admin('GET', `/admin/organisations/${orgId}/export`);
+    expect(exported.body.keys).toHaveLength(KEYS + 1);
+    // The other organisation's items are as they were, and its key checks.
+    const still = new Set((await scanAll(table)).map((i) => `${String(i.PK)}\n${String(i.SK)}`));
+    expect(others.filter((i) => !still.has(`${String(i.PK)}\n${String(i.SK)}`))).toEqual([]);
+    expect((await s.gw('POST', '/gw/sessions/check', { key: otherKey.key, api_id: otherApi })).status).toBe(200);
+  }, 600_000);
+});
