@@ -1,7 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { observed } from '../../shared/observability/invocation';
-import { workOnImports } from '../../shared/services/import-runs';
-import type { FeedRecord } from '../../shared/store/change-feed';
+import { workOnImports, type FeedRecord } from '../../shared/services/import-runs';
 
 /** A worker's time on its runs: well inside the function's timeout (infra/constructs/organisation-import.ts), so it always moves the run before it ends. */
 export const WORK_MS = 40_000;

@@ -8,13 +8,12 @@
  * organisation again wakes the run.
  */
 import { Duration } from 'aws-cdk-lib';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterRule, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { OFFBOARDING_ENTITIES } from './leading-keys';
-import type { StreamWorkerProps } from './stream-worker';
+import { runMoves, type StreamWorkerProps } from './stream-worker';
 import { grantTableActions } from './table-grants';
 
 /**
@@ -35,21 +34,6 @@ export class Offboarding extends Construct {
     this.worker = props.makeFunction('offboarding', 'functions/organisations/offboarding-feed.ts', {}, Duration.seconds(90));
     grantTableActions(this.worker, props.table, { actions: OFFBOARDING_TABLE_ACTIONS, entities: OFFBOARDING_ENTITIES, key: props.encryptionKey });
     grantTableActions(this.worker, props.table, { actions: OFFBOARDING_AUDIT_ACTIONS, entities: ['audit_entry'], key: props.encryptionKey });
-    this.worker.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(1),
-        retryAttempts: 10,
-        maxRecordAge: Duration.hours(24),
-        onFailure: new SqsDlq(props.deadLetterQueue),
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.or(...STREAM_CONSUMERS.offboarding.written) }, state: { S: FilterRule.notEquals('done') } } },
-          }),
-        ],
-      }),
-    );
+    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.offboarding.written[0]!, FilterRule.notEquals('done')));
   }
 }

@@ -7,19 +7,18 @@
  * webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { routes as routeTable } from '../../shared/routes';
 import { STREAM_CONSUMERS } from '../stream-consumers';
-import type { StreamWorkerProps } from './stream-worker';
+import { runMoves, type StreamWorkerProps } from './stream-worker';
 import { grantTableActions } from './table-grants';
 
 /** What the worker sends: the import's own writes and reads, its run's moves, and the deletes of its parts. */
 export const IMPORT_WORKER_TABLE_ACTIONS: readonly TableAction[] = routeTable.organisationsImport.tableActions ?? [];
 /** What it touches: what an import's request does (which hands the rest over as a run with its parts). */
-export const IMPORT_WORKER_ENTITIES: readonly string[] = routeTable.organisationsImport.tableEntities ?? [];
+const IMPORT_WORKER_ENTITIES: readonly string[] = routeTable.organisationsImport.tableEntities ?? [];
 
 export class OrganisationImport extends Construct {
   readonly worker: LambdaFunction;
@@ -29,21 +28,6 @@ export class OrganisationImport extends Construct {
     // The worker moves its run after 40 s of work (WORK_MS) and a last stretch: the timeout leaves it room.
     this.worker = props.makeFunction('import', 'functions/organisations/import-feed.ts', {}, Duration.seconds(90));
     grantTableActions(this.worker, props.table, { actions: IMPORT_WORKER_TABLE_ACTIONS, entities: IMPORT_WORKER_ENTITIES, key: props.encryptionKey });
-    this.worker.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        maxBatchingWindow: Duration.seconds(1),
-        retryAttempts: 10,
-        maxRecordAge: Duration.hours(24),
-        onFailure: new SqsDlq(props.deadLetterQueue),
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.or(...STREAM_CONSUMERS.imports.written) }, state: { S: ['importing'] } } },
-          }),
-        ],
-      }),
-    );
+    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.imports.written[0]!, ['importing']));
   }
 }

@@ -1,4 +1,6 @@
-import type { Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -11,4 +13,23 @@ export interface StreamWorkerProps {
   /** Where batches that keep failing go (the webhook delivery's, whose alarm then fires). */
   deadLetterQueue: IQueue;
   makeFunction: (name: string, entry: string, environment: Record<string, string>, timeout: Duration) => LambdaFunction;
+}
+
+/**
+ * The event source of a worker handed each move of its runs (offboarding, an import): the table's
+ * stream from its oldest record, runs of `entity` whose `state` passes `state`, batches that keep
+ * failing dead-lettered (the last move of a run is handed over again by the next retry).
+ */
+export function runMoves(props: StreamWorkerProps, entity: string, state: unknown[]): DynamoEventSource {
+  return new DynamoEventSource(props.table, {
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize: 100,
+    maxBatchingWindow: Duration.seconds(1),
+    retryAttempts: 10,
+    maxRecordAge: Duration.hours(24),
+    onFailure: new SqsDlq(props.deadLetterQueue),
+    filters: [
+      FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: [entity] }, state: { S: state } } } }),
+    ],
+  });
 }

@@ -23,6 +23,9 @@ import {
 import { loadRun } from '../store/offboarding';
 import { endRestore, restoreObjects, writeObjects, type Restore } from '../store/organisation-transfer';
 import { startOffboarding } from './offboarding';
+import type { FeedRecord } from '../store/change-feed';
+
+export type { FeedRecord };
 
 /** GET /admin/organisations/{orgID}/import: the background run of its import; 404 when none was handed over. */
 export async function importProgress(orgId: string): Promise<ImportProgress> {
@@ -64,7 +67,7 @@ async function fail(run: ImportRun, reason: string): Promise<void> {
 }
 
 /** The worker's batch: each run the records show under way, worked on for about `workMs` in turn. */
-export async function workOnImports(records: Parameters<typeof importRunsToWork>[0], workMs: number): Promise<void> {
+export async function workOnImports(records: readonly FeedRecord[], workMs: number): Promise<void> {
   const orgs = importRunsToWork(records);
   for (const orgId of orgs) await runImport(orgId, workMs / orgs.length);
 }

@@ -19,7 +19,7 @@ import { ORG_LIMIT_WINDOW_SECONDS, WEBHOOK_LIMITS, type OrgLimitClass } from '..
 import { config } from '../config';
 import { logger } from '../observability/logger';
 import { countBy, METRIC } from '../observability/metrics';
-import { spendWindowUnit } from '../store/org-limits';
+import { carryWindowUnit, spendWindowUnit } from '../store/org-limits';
 import { loadOrgStanding, type OrgStanding } from '../store/organisations';
 import type { OrgLimitOverrides } from '../schemas/organisations';
 
@@ -78,6 +78,17 @@ export function knownFull(orgId: string, cls: OrgLimitClass, nowMs = Date.now())
   return fullWindows.get(windowKey(orgId, cls, orgLimitWindow(nowMs).start), nowMs) === true;
 }
 
+/** The 429 of a spent limit (counted, and logged with its organisation), with the seconds until its window ends. */
+function limitReached(orgId: string, cls: OrgLimitClass, max: number, window: { retryAfter: number }): TooManyRequests {
+  // The class is the metric's dimension; which organisation is the log line's (bounded dimensions).
+  countBy(METRIC.orgLimitRefused, 'class', cls);
+  logger.info('organisation limit refused', { org_id: orgId, class: cls, max });
+  return new TooManyRequests(
+    `This organisation has made its ${max} ${WHAT[cls]} of this ${ORG_LIMIT_WINDOW_SECONDS}-second window; retry in ${window.retryAfter} s`,
+    window.retryAfter,
+  );
+}
+
 /** Spends one unit of the organisation's `cls` limit (its own figure, else the installation's), or 429 with the seconds until its window ends. */
 export async function spendOrgLimit(orgId: string, cls: OrgLimitClass, nowMs = Date.now()): Promise<void> {
   const max = await orgLimitMax(orgId, cls);
@@ -87,11 +98,26 @@ export async function spendOrgLimit(orgId: string, cls: OrgLimitClass, nowMs = D
     if (await spendWindowUnit(orgId, cls, window, max)) return;
     fullWindows.set(key, true, nowMs);
   }
-  // The class is the metric's dimension; which organisation is the log line's (bounded dimensions).
-  countBy(METRIC.orgLimitRefused, 'class', cls);
-  logger.info('organisation limit refused', { org_id: orgId, class: cls, max });
-  throw new TooManyRequests(
-    `This organisation has made its ${max} ${WHAT[cls]} of this ${ORG_LIMIT_WINDOW_SECONDS}-second window; retry in ${window.retryAfter} s`,
-    window.retryAfter,
-  );
+  throw limitReached(orgId, cls, max, window);
+}
+
+/** Spends the unit a dashboard write reserved if nothing carried it (the request wrote nothing, or failed). */
+export { settleWriteUnit as settleOrgWrite } from '../store/db/write-unit';
+
+/**
+ * A dashboard write's unit of the `writes` limit, handed to the request's first write to carry in
+ * its own transaction (store/db/write-unit.ts): no round trip of its own. 429 at once when this
+ * process has seen the window full; spent at once outside a request's work.
+ */
+export async function reserveOrgWrite(orgId: string, nowMs = Date.now()): Promise<void> {
+  const max = await orgLimitMax(orgId, 'writes');
+  const window = orgLimitWindow(nowMs);
+  const key = windowKey(orgId, 'writes', window.start);
+  if (fullWindows.get(key, nowMs) === true) throw limitReached(orgId, 'writes', max, window);
+  const refused = () => {
+    fullWindows.set(key, true, nowMs);
+    return limitReached(orgId, 'writes', max, window);
+  };
+  const spendAlone = () => spendOrgLimit(orgId, 'writes', nowMs);
+  if (!carryWindowUnit({ orgId, cls: 'writes', window, max }, refused, spendAlone)) await spendAlone();
 }

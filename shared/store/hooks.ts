@@ -10,6 +10,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
 import { guardVersion } from './db/versioned-write';
+import { settleWriteUnit } from './db/write-unit';
 import { countChange, countUpWithin, loadCount, orgMustExist } from './organisations';
 
 /**
@@ -112,6 +113,8 @@ export async function missingHooks(orgId: string, hookIds: readonly string[]): P
 export async function saveSigningSecret(orgId: string, hookId: string, sealedSecret: string): Promise<number> {
   const now = new Date();
   const stamp = stampUpdate(now.getTime());
+  // An UpdateItem cannot carry the request's unit of its write limit: it is spent first.
+  await settleWriteUnit();
   try {
     const out = await ddb().send(
       new UpdateCommand({

@@ -29,7 +29,7 @@ const MAX_WRITES_JSON = 4 * LIMITS.storedJsonBytes;
 /** A finished run's record (and its parts, deleted when it ends) is kept this long for GET .../import. */
 const KEEP_SECONDS = 7 * 24 * 3600;
 
-export type ImportState = 'importing' | 'done' | 'failed';
+type ImportState = 'importing' | 'done' | 'failed';
 
 export interface ImportRun {
   org_id: string;

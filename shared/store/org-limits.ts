@@ -10,6 +10,8 @@ import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { conditionalUpdate } from './db/items';
 import type { StorageKey } from './db/storage-key';
+import type { TxItem } from './db/transactions';
+import { carryWriteUnit } from './db/write-unit';
 import { TTL_ATTRIBUTE } from './db/table';
 
 const orgLimitKeys = {
@@ -22,15 +24,33 @@ const windows = defineEntity({ name: 'org_limit', key: orgLimitKeys.window });
 /** The partitions of an organisation's windows, one per class: what its offboarding empties. */
 export const orgLimitPartitions = (orgId: string): string[] => (Object.keys(ORG_LIMITS) as OrgLimitClass[]).map((cls) => orgLimitKeys.window(orgId, cls, 0).PK);
 
-/** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
-export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {
-  const spent = await conditionalUpdate({
+/** The conditional ADD of one unit of the window's counter, when fewer than `max` were spent in it. */
+function unitUpdate(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number) {
+  return {
     TableName: tableName(),
     Key: windows.key(orgId, cls, window.start),
     UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
     ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
     ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
     ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': windows.name, ':exp': window.end },
-  });
-  return spent.ok;
+  };
+}
+
+/** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
+export async function spendWindowUnit(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number): Promise<boolean> {
+  return (await conditionalUpdate(unitUpdate(orgId, cls, window, max))).ok;
+}
+
+/**
+ * Hands the same unit to the request's next write, to carry as one item of its transaction
+ * (db/write-unit.ts): `refused` is the error when none is left, `spendAlone` spends it by itself.
+ * False outside a request's work.
+ */
+export function carryWindowUnit(
+  unit: { orgId: string; cls: OrgLimitClass; window: { start: number; end: number }; max: number },
+  refused: () => Error,
+  spendAlone: () => Promise<void>,
+): boolean {
+  const item: TxItem = { op: { Update: unitUpdate(unit.orgId, unit.cls, unit.window, unit.max) }, onConditionFail: refused };
+  return carryWriteUnit({ item, spendAlone });
 }

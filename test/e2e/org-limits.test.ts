@@ -107,6 +107,25 @@ describe.skipIf(onEmulator)('per-organisation limits', () => {
     },
   );
 
+  it("a dashboard write spends its unit inside its own write's transaction: one round trip, none of its own", async () => {
+    const a = await org(1);
+    const created = await recorded(() => s.dash(a.key, 'POST', '/api/hooks', hookBody('one trip')));
+    expect(created.result.status, created.result.text).toBe(200);
+    // The only write the request sends is the hook's transaction, and it carries the unit: no UpdateItem of the counter before it.
+    expect(created.commands.filter((c) => !/^(GetItem|BatchGetItem|Query)Command$/.test(c.command)).map((c) => c.command)).toEqual([
+      'TransactWriteItemsCommand',
+    ]);
+    expect(await counter(a.orgId, 'writes')).toMatchObject({ used: 1 });
+    // A single write (a key's update) becomes a transaction of two, the same one round trip.
+    const updated = await recorded(() => keyUpdate(a, a.keys[0]!));
+    expect(updated.result.status, updated.result.text).toBe(200);
+    expect(updated.commands.filter((c) => c.command === 'UpdateItemCommand' && c.key.startsWith('ORGLIMIT#'))).toEqual([]);
+    expect(await counter(a.orgId, 'writes')).toMatchObject({ used: 2 });
+    // A write that fails for its own reason stores nothing and still spends its unit, as it did when units were spent first.
+    expect((await s.dash(a.key, 'PUT', `/api/hooks/${'f'.repeat(24)}`, hookBody('none'))).status).toBe(404);
+    expect(await counter(a.orgId, 'writes')).toMatchObject({ used: 3 });
+  });
+
   it(
     `dashboard reads: of ${READ_LIMIT + 10} concurrent reads exactly ${READ_LIMIT} pass (answered as read, 404 included), the rest ` +
       'are 429 with Retry-After and spend nothing; once the window is seen full a read is refused before it reads; ' +

@@ -15,6 +15,7 @@ import { sleep } from './backoff';
 import { mapLimit } from '../../lib/concurrency';
 import { ddb, tableName } from './client';
 import type { StorageKey } from './storage-key';
+import { settleWriteUnit } from './write-unit';
 import { INDEXES, TABLE_KEYS } from './table';
 
 const STORAGE_ATTRS = new Set<string>([
@@ -53,6 +54,8 @@ export async function conditionalUpdate(
   input: UpdateCommandInput,
   client: DynamoDBDocumentClient = ddb(),
 ): Promise<{ ok: true; item: Record<string, unknown> } | { ok: false; old: Record<string, unknown> | undefined }> {
+  // A request's unit of its write limit cannot ride on an UpdateItem: it is spent first (write-unit.ts).
+  await settleWriteUnit();
   try {
     const out = await client.send(new UpdateCommand(input));
     return { ok: true, item: out.Attributes ?? {} };

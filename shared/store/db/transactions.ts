@@ -1,26 +1,16 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { backoff } from './backoff';
 import { ddb, tableName } from './client';
 import { isConditionFailure } from './items';
 import type { StorageKey } from './storage-key';
+import type { StoredAttrs, TransactItem, TxItem } from './tx-item';
+import { pendingWriteUnit, settleWriteUnit, writeUnitSettled } from './write-unit';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { StoredAttrs, TransactItem, TxItem };
 
-/** An item in DynamoDB's wire form, as a cancellation reason carries it. */
-export type StoredAttrs = Record<string, { S?: string } | undefined>;
-
-export interface TxItem {
-  op: TransactItem;
-  /**
-   * Error to raise when this item's condition fails (409 for a uniqueness marker, 404, 412, or a
-   * lost race the versioned-write helper reads again). `old` is the item as it was, when the
-   * operation asked for it (`ReturnValuesOnConditionCheckFailure`).
-   */
-  onConditionFail?: (old?: StoredAttrs) => Error;
-  /** Writes that go with this one, unconditionally, in the same transaction (an audited delete's deletion record). */
-  alongside?: TransactItem[];
-}
+/** DynamoDB's most items in one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 /** The operations of `items` in order, each followed by what goes alongside it, and which item each came from. */
 function flatten(items: TxItem[]): { ops: TransactItem[]; from: number[] } {
@@ -40,18 +30,28 @@ function flatten(items: TxItem[]): { ops: TransactItem[]; from: number[] } {
  * Transactions that lose a race on a shared item (a list counter) are retried with jitter, so
  * concurrent creates in one organisation all succeed and the counter stays exact.
  */
-export async function transactWrite(items: TxItem[]): Promise<void> {
+export async function transactWrite(given: TxItem[]): Promise<void> {
+  // The request's unit of its write limit rides along when it fits (write-unit.ts).
+  let unit = pendingWriteUnit();
+  if (unit && flatten(given).ops.length >= MAX_TRANSACTION_ITEMS) {
+    await settleWriteUnit();
+    unit = undefined;
+  }
+  const items = unit ? [...given, unit.item] : given;
   const { ops, from } = flatten(items);
   for (let attempt = 0; ; attempt++) {
     try {
       await ddb().send(new TransactWriteCommand({ TransactItems: ops }));
+      if (unit) writeUnitSettled();
       return;
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const reasons = e.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) {
-        const mapped = items[from[failed]!]?.onConditionFail?.(reasons[failed]?.Item as StoredAttrs | undefined);
+        const item = items[from[failed]!];
+        if (unit && item === unit.item) writeUnitSettled();
+        const mapped = item?.onConditionFail?.(reasons[failed]?.Item as StoredAttrs | undefined);
         if (mapped) throw mapped;
         throw e;
       }
@@ -77,7 +77,8 @@ export async function writeItems(items: TxItem[]): Promise<void> {
       : only?.op.Update
         ? new UpdateCommand(only.op.Update)
         : undefined;
-  if (!only || !command) return transactWrite(items);
+  // A write carrying the request's unit of its limit is a transaction of two (write-unit.ts).
+  if (!only || !command || pendingWriteUnit()) return transactWrite(items);
   try {
     await ddb().send(command as PutCommand);
   } catch (e) {
