@@ -15,9 +15,7 @@ import { byEntity, names, scanAll, type Item } from '../support/org-items';
 import { onEmulator, spawnStage, stageAt, startStage, type SpawnedStage, type Stage } from '../support/stage';
 import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { restoreOf } from '../../shared/services/organisation-transfer';
-import { ddb } from '../../shared/store/db/client';
 import { insertImportRun } from '../../shared/store/import-runs';
 import { restoreObjects, startRestore, writeObjects } from '../../shared/store/organisation-transfer';
 

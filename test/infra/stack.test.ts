@@ -50,9 +50,9 @@ describe.each(STAGES)('stage %s', (stage) => {
       .filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))
       .flatMap((st) => [st.Resource].flat().map((res) => (res as { Ref?: string }).Ref ?? JSON.stringify(res)));
 
-  it(`has one function per built route (plus the fallback and five workers), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
+  it(`has one function per built route (plus the fallback and six workers), arm64 ${LAMBDA_RUNTIME}, traced`, () => {
     const fns = t().resources('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routeList.length + 6);
+    expect(fns).toHaveLength(routeList.length + 7);
     for (const [, f] of fns) {
       expect(f.Properties.Runtime).toBe(LAMBDA_RUNTIME);
       expect(f.Properties.Architectures).toEqual(['arm64']);
@@ -271,7 +271,7 @@ describe('stack size', () => {
     // The stage keeps one resource per route (the route, beside the HTTP API and its stage); the
     // functions, roles, permissions and integrations are in the groups' nested stacks.
     expect(Object.keys(root).length, `${Object.keys(root).length} resources in the stage stack`).toBeLessThanOrEqual(200);
-    expect(Object.values(root).filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(6);
+    expect(Object.values(root).filter((r) => r.Type === 'AWS::Lambda::Function')).toHaveLength(7);
     const homes = stack.node.findAll().filter((c): c is RouteFunctions => c instanceof RouteFunctions);
     expect(homes).toHaveLength(Object.keys(routeGroups).length);
     for (const [group, defs] of Object.entries(routeGroups)) {

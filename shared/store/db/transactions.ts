@@ -47,7 +47,9 @@ export async function transactWrite(given: TxItem[]): Promise<void> {
     } catch (e) {
       if (!(e instanceof TransactionCanceledException)) throw e;
       const reasons = e.CancellationReasons ?? [];
-      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      // The limit's unit (the last item) is refused first, as it was when units were spent before the write.
+      const unitFailed = unit !== undefined && reasons[ops.length - 1]?.Code === 'ConditionalCheckFailed';
+      const failed = unitFailed ? ops.length - 1 : reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) {
         const item = items[from[failed]!];
         if (unit && item === unit.item) writeUnitSettled();
