@@ -8,17 +8,14 @@ import { largeOrgFile } from '../lib/large-file';
 import { UNLIMITED_ORGS } from '../lib/stage';
 import { round, type Row } from '../lib/stats';
 
-/** The organisation the issue names, and one that one request imports on the local stage. */
-const SIZES = [
-  { keys: 10_000, apis: 1_000 },
-  { keys: 2_000, apis: 200 },
-];
+/** The organisation the issue names (a second, smaller one would meet the first's feed still busy on DynamoDB Local). */
+const SIZES = [{ keys: 10_000, apis: 1_000 }];
 
 /**
- * Export and import (contract §9): organisations of 10,000 keys and 1,000 APIs, and of 2,000 and
- * 200, exported from the bench stage and imported into a second installation (another table on
- * the same DynamoDB Local, served by a second stage): the time of each, the file's size, and
- * whether the second installation exports the same bytes.
+ * Export and import (contract §9): an organisation of 10,000 keys and 1,000 APIs, imported into
+ * the bench stage, exported from it and imported into a second installation (another table on the
+ * same DynamoDB Local, served by a second stage): the time of each to its end, the file's size,
+ * and whether the second installation exports the same bytes.
  */
 export async function transfer(ctx: Ctx): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-b-'));
@@ -79,9 +76,12 @@ async function exportOf(ctx: Ctx, url: string, orgId: string): Promise<{ status:
 async function moveOne(ctx: Ctx, to: string, n: { keys: number; apis: number }): Promise<Row[]> {
   const orgId = `bench-transfer-${n.keys}-${Date.now().toString(36)}`;
   const first = await importToEnd(ctx, ctx.stage.url, await largeOrgFile(ctx, orgId, n));
+  // Each phase on stderr as it ends: a run stopped midway still shows what it measured.
+  console.error(`transfer: import of the made file ended ${first.state} after ${round(first.seconds)} s`);
   if (first.state !== 'done') throw new Error(`the made file's import ended ${first.state}: ${first.answer}`);
   const { status, file, seconds: exportSeconds, tries: exportTries } = await exportOf(ctx, ctx.stage.url, orgId);
   if (status !== 200) throw new Error(`export ${status}: ${file.slice(0, 300)}`);
+  console.error(`transfer: export ${round(exportSeconds)} s (try ${exportTries}), ${Buffer.byteLength(file)} bytes`);
   const bytes = Buffer.byteLength(file);
   const imported = await importToEnd(ctx, to, JSON.parse(file));
   const same = imported.state === 'done' && (await exportOf(ctx, to, orgId)).file === file;
