@@ -9,6 +9,7 @@
  * one run never both go on.
  */
 import { LIMITS } from '../limits';
+import type { ImportProgress } from '../schemas/organisation-file';
 import { image, type FeedRecord } from './change-feed';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
@@ -29,7 +30,7 @@ const MAX_WRITES_JSON = 4 * LIMITS.storedJsonBytes;
 /** A finished run's record (and its parts, deleted when it ends) is kept this long for GET .../import. */
 const KEEP_SECONDS = 7 * 24 * 3600;
 
-type ImportState = 'importing' | 'done' | 'failed';
+type ImportState = ImportProgress['state'];
 
 export interface ImportRun {
   org_id: string;
@@ -73,13 +74,13 @@ export async function loadImportRun(orgId: string): Promise<ImportRun | undefine
  * Hands the rest of an import over: its writes stored in parts, then the run, whose record starts
  * the worker. A finished run of an earlier import of the same id is replaced.
  */
-export async function insertImportRun(orgId: string, writes: unknown, run: { position: number; total: number; startedAt: string }): Promise<ImportRun> {
+export async function insertImportRun(orgId: string, writes: unknown, run: { position: number; total: number; startedAt: string }): Promise<void> {
   const packed = encodeParts(writes, 350_000, MAX_WRITES_JSON);
   const now = new Date().toISOString();
   // One write per part: a part is up to 350 KB, and a transaction holds at most 4 MB.
   const expires = Math.floor(Date.now() / 1000) + KEEP_SECONDS;
   for (const [n, body] of packed.entries()) await writeItems([parts.put({ org_id: orgId, body }, { at: [orgId, n], extra: { [TTL_ATTRIBUTE]: expires } })]);
-  const item = {
+  const item: Record<string, unknown> = {
     ...runKey(orgId),
     entity: RUN_ENTITY,
     org_id: orgId,
@@ -104,7 +105,6 @@ export async function insertImportRun(orgId: string, writes: unknown, run: { pos
       },
     },
   ]);
-  return runOf(item);
 }
 
 /** The writes a run carries. */

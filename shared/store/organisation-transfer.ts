@@ -4,6 +4,7 @@
  * writes create only (every item on `attribute_not_exists`), so a file can never overwrite what
  * another organisation stored, even one written between the conflict check and the write.
  */
+import { canonicalJson } from '../domain/organisation-file';
 import { AppError } from '../errors';
 import { mapLimit } from '../lib/concurrency';
 import { claimItems } from './listen-claims';
@@ -156,21 +157,14 @@ export function restoreObjects(r: Restore): RestoreObject[] {
 const WRITES_IN_FLIGHT = 16;
 const STRETCH = 256;
 
-/**
- * An item as compared with what is stored: without the stamps of who wrote it when, members sorted
- * at every depth (a map comes back in any order), binaries as base64.
- */
+/** An item as compared with what is stored: without the stamps of who wrote it when, binaries as base64, canonical (a map comes back in any order). */
 const comparable = (item: Record<string, unknown>) =>
-  JSON.stringify(
-    Object.fromEntries(Object.entries(item).filter(([k]) => !STAMP_ATTRS.includes(k))),
-    function (this: Record<string, unknown>, key, value: unknown) {
-      const raw = this[key];
-      if (raw instanceof Uint8Array) return Buffer.from(raw).toString('base64');
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
-        return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      }
-      return value;
-    },
+  canonicalJson(
+    Object.fromEntries(
+      Object.entries(item)
+        .filter(([k]) => !STAMP_ATTRS.includes(k))
+        .map(([k, v]) => [k, v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v]),
+    ),
   );
 
 /**
@@ -236,7 +230,7 @@ export async function writeObjects(
 /**
  * An import's first write (contract §9): the organisation with its domains, a finished offboarding
  * of its id removed, in one transaction, which fails whole when anything of it is taken. Then come
- * its objects (writeObjects), and last its counts (restoreEnd). A failure after this one is undone
+ * its objects (writeObjects), and last its counts (endRestore). A failure after this one is undone
  * by the caller (an offboarding of the organisation it created).
  */
 export async function startRestore(r: Restore): Promise<void> {
@@ -250,10 +244,6 @@ export async function startRestore(r: Restore): Promise<void> {
 
 /** An import's last writes, in one transaction with `alongside` (a run's end): the organisation's exact counts and one move of the routing version. */
 export async function endRestore(r: Restore, alongside: TxItem[] = []): Promise<void> {
-  await transactWrite([...restoreEnd(r), ...alongside]);
-}
-
-function restoreEnd(r: Restore): TxItem[] {
   const counts: Record<CountedKind, number> = {
     API: r.apis.length,
     POLICY: r.policies.length,
@@ -262,5 +252,5 @@ function restoreEnd(r: Restore): TxItem[] {
     ASSET: r.templates.length,
     USER: r.users.length,
   };
-  return [...countItems(r.organisation.id, counts), ...(r.apis.length ? [routingVersionMove()] : [])];
+  await transactWrite([...countItems(r.organisation.id, counts), ...(r.apis.length ? [routingVersionMove()] : []), ...alongside]);
 }

@@ -152,15 +152,15 @@ export const orgMustBeActive = (orgId: string): TxItem =>
   );
 
 /** The ADD that keeps an organisation's count of `kind` exact, inside the same transaction. */
-export function countChange(orgId: string, kind: CountedKind, delta: number): TxItem {
+export function countChange(orgId: string, kind: CountedKind, delta: number, exact = false): TxItem {
   return {
     op: {
       Update: {
         TableName: tableName(),
         Key: orgKeys.counter(orgId, kind),
-        UpdateExpression: 'ADD #n :d SET entity = :e',
-        ExpressionAttributeNames: { '#n': 'n' },
-        ExpressionAttributeValues: { ':d': delta, ':e': 'counter' },
+        UpdateExpression: `ADD #n :d SET entity = :e${exact ? ', #x = :x' : ''}`,
+        ExpressionAttributeNames: { '#n': 'n', ...(exact ? { '#x': EXACT } : {}) },
+        ExpressionAttributeValues: { ':d': delta, ':e': 'counter', ...(exact ? { ':x': true } : {}) },
       },
     },
   };
@@ -298,14 +298,4 @@ export const restoredOrgItems = (org: Organisation): TxItem[] => [
  * ADD, so an object created for the organisation while a background import ran (its own ADD) stays counted.
  */
 export const countItems = (orgId: string, counts: Record<CountedKind, number>): TxItem[] =>
-  Object.entries(counts).map(([kind, n]) => ({
-    op: {
-      Update: {
-        TableName: tableName(),
-        Key: orgKeys.counter(orgId, kind as CountedKind),
-        UpdateExpression: 'ADD n :n SET entity = :entity, #exact = :true',
-        ExpressionAttributeNames: { '#exact': EXACT },
-        ExpressionAttributeValues: { ':n': n, ':entity': 'counter', ':true': true },
-      },
-    },
-  }));
+  Object.entries(counts).map(([kind, n]) => countChange(orgId, kind as CountedKind, n, true));

@@ -6,17 +6,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leadingKeysOf, OFFBOARDING_ENTITIES } from '../../infra/constructs/leading-keys';
-import { stageStack, templateOf } from '../support/cdk';
+import { leadingKeysOfStatement, stageStack, templateOf, type ItemStatement } from '../support/cdk';
 
 let t: ReturnType<typeof templateOf>;
 beforeAll(() => {
   t = templateOf(stageStack({ stage: 'dev' }).stack);
 }, 180_000);
 
-type Statement = { Action: string | string[]; Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } } };
-const itemStatements = (fn: string) =>
-  (t.statementsOf(t.functionOf(fn)[1]) as Statement[]).filter((s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
-const keysOf = (s: Statement) => s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!;
+const keysOf = (s: ItemStatement) => leadingKeysOfStatement(s)!;
 
 describe('the offboarding worker', () => {
   it('reads the stream through its own mapping, only runs not done, failures dead-lettered', () => {
@@ -34,7 +31,7 @@ describe('the offboarding worker', () => {
   });
 
   it('is granted the deletes of what an organisation owns, never a Put, and of audit entries only their read and delete', () => {
-    const statements = itemStatements('offboarding');
+    const statements = t.itemStatementsOf('offboarding');
     const actions = new Set(statements.flatMap((s) => [s.Action].flat()));
     expect(actions.has('dynamodb:PutItem')).toBe(false);
     expect(actions.has('dynamodb:Scan')).toBe(false);
@@ -48,7 +45,7 @@ describe('the offboarding worker', () => {
 
   it('the usage and audit consumers may only read a run', () => {
     for (const fn of ['usageCount', 'auditTrail']) {
-      const runs = itemStatements(fn).filter((s) => keysOf(s).includes('OFFBOARD#*'));
+      const runs = t.itemStatementsOf(fn).filter((s) => keysOf(s).includes('OFFBOARD#*'));
       expect(runs.map((s) => [keysOf(s), [s.Action].flat()])).toEqual([[['OFFBOARD#*'], ['dynamodb:BatchGetItem']]]);
     }
   });

@@ -6,17 +6,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leadingKeysOf } from '../../infra/constructs/leading-keys';
 import { routes } from '../../shared/routes';
-import { stageStack, templateOf } from '../support/cdk';
+import { leadingKeysOfStatement, stageStack, templateOf, type ItemStatement } from '../support/cdk';
 
 let t: ReturnType<typeof templateOf>;
 beforeAll(() => {
   t = templateOf(stageStack({ stage: 'dev' }).stack);
 }, 180_000);
 
-type Statement = { Action: string | string[]; Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } } };
-const itemStatements = (fn: string) =>
-  (t.statementsOf(t.functionOf(fn)[1]) as Statement[]).filter((s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']);
-const keysOf = (s: Statement) => s.Condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!;
+const keysOf = (s: ItemStatement) => leadingKeysOfStatement(s)!;
 
 describe('the import worker', () => {
   it('reads the stream through its own mapping, only runs under way, failures dead-lettered', () => {
@@ -32,7 +29,7 @@ describe('the import worker', () => {
   });
 
   it("is granted exactly the import route's items and actions: what an import writes, its run and parts, never a Scan", () => {
-    const statements = itemStatements('import');
+    const statements = t.itemStatementsOf('import');
     expect(statements.map(keysOf)).toEqual([leadingKeysOf(routes.organisationsImport.tableEntities!)]);
     expect(keysOf(statements[0]!)).toContain('IMPORT#*');
     for (const p of ['IDEMP#*#*', 'AUDIT#*', 'EVENT#*', 'GATEWAYS#ALL']) expect(keysOf(statements[0]!)).not.toContain(p);

@@ -62,6 +62,12 @@ function mergedTemplate(stack: Stack): Template {
 }
 
 /** Reading helpers over a synthesized template (route functions' nested stacks merged in). */
+/** A statement of a role's policy, with the table grant's condition when it has one. */
+export type ItemStatement = { Action: string | string[]; Condition?: { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } } };
+
+/** The leading-key patterns a table grant's statement allows (undefined: not a table item grant). */
+export const leadingKeysOfStatement = (s: ItemStatement): string[] | undefined => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+
 export function templateOf(stack: Stack) {
   const template = mergedTemplate(stack);
   const resources = (type: string): Array<[string, Resource]> => Object.entries(template.findResources(type) as Record<string, Resource>);
@@ -75,5 +81,7 @@ export function templateOf(stack: Stack) {
     return roleStatements(template.toJSON().Resources, fn.Properties.Role['Fn::GetAtt'][0]);
   };
   const actionsOf = (fn: Resource): string[] => statementsOf(fn).flatMap((s) => [s.Action].flat());
-  return { template, resources, functionOf, statementsOf, actionsOf };
+  /** The statements of a function's role that name items by their leading keys (the table grants). */
+  const itemStatementsOf = (routeName: string) => (statementsOf(functionOf(routeName)[1]) as ItemStatement[]).filter((s) => leadingKeysOfStatement(s));
+  return { template, resources, functionOf, statementsOf, actionsOf, itemStatementsOf };
 }
