@@ -151,6 +151,7 @@ export const organisationsRoutes = routeGroup('organisations', {
     tableEntities: [
       'api',
       'api_db_id',
+      'api_part',
       'asset',
       'asset_custom_id',
       'domain_grant',
@@ -187,7 +188,9 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'Imported (Meta.state done), or under way in the background (Meta.state importing); Meta names the organisation and counts the file by kind',
     statuses: {
       400: 'The file contradicts itself: an object of another organisation, an id twice, a client of an API it does not carry',
-      409: 'An id or listen path is taken (nothing written), the organisation is being offboarded, or a write failed midway (the import is undone)',
+      409:
+        'An id or listen path is taken (nothing written), the organisation is being offboarded or imported, or a write failed midway ' +
+        '(the import is undone)',
       422: 'An API names a custom domain the file does not grant, or the file holds more webhooks than the organisation may',
     },
     query: importQuerySchema,
@@ -201,12 +204,13 @@ export const organisationsRoutes = routeGroup('organisations', {
     access: 'read',
     tableActions: ['GetItem'],
     tableEntities: ['import_run'],
-    summary: "The background part of an organisation's import: its state and how many objects are written",
+    summary: "An organisation's last import: its state and how many objects are written",
     description:
-      'An import whose request runs out of time hands the rest to a background run; this reads it (kept 7 days after it ends). ' +
-      '`failed` says why; the organisation is then offboarded (GET .../offboarding).',
+      'Every import claims a run before it writes; an import whose request runs out of time (or is cut off) hands the rest to the ' +
+      'background, which goes on from the same run. This reads it (kept 7 days after it ends). `failed` says why; the organisation ' +
+      'is then offboarded (GET .../offboarding) when anything of it was written.',
     success: 'The run',
-    statuses: { 404: "No part of this organisation's import ran in the background" },
+    statuses: { 404: 'The organisation was never imported here' },
     result: importProgressResultSchema,
   }),
   organisationsDomainsList: route({

@@ -131,7 +131,7 @@ export const importResultSchema = z.object({
   }),
 });
 
-/** The background part of an import (GET /admin/organisations/{orgID}/import). */
+/** An organisation's last import, written by its request and, when that ran out of time, in the background (GET /admin/organisations/{orgID}/import). */
 const importProgressSchema = z
   .object({
     org_id: z.string(),
@@ -139,11 +139,14 @@ const importProgressSchema = z
     written: z.number().int().min(0).meta({ description: 'Objects written in order so far (every one before it is stored)' }),
     total: z.number().int().min(0).meta({ description: 'Objects the import writes in all' }),
     started_at: z.string().meta({ description: 'When the import was asked for' }),
-    handed_over_at: z.string().meta({ description: 'When its request handed the rest over to the background' }),
+    handed_over_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the rest went to the background; null while its request writes, or when the request wrote everything' }),
     finished_at: z.string().nullable(),
     reason: z.string().nullable().meta({ description: 'Why a failed run stopped' }),
   })
-  .meta({ description: "The background part of an organisation's import" });
+  .meta({ description: "An organisation's last import: its request's part and the background's" });
 export type ImportProgress = z.infer<typeof importProgressSchema>;
 
 export const importProgressResultSchema = okEnvelope(importProgressSchema);

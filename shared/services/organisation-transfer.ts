@@ -21,7 +21,7 @@ import type { CarriedKey } from '../store/keys';
 import type { StoredClient } from '../store/oauth-clients';
 import { loadRun } from '../store/offboarding';
 import type { PolicyRecord } from '../store/policies';
-import { insertImportRun } from '../store/import-runs';
+import { claimImportRun, ImportRunMoved, importRunMove, movedRun, moveImportRun, removeImportWrites, storeImportWrites } from '../store/import-runs';
 import {
   claimRefusals,
   endRestore,
@@ -34,7 +34,7 @@ import {
 } from '../store/organisation-transfer';
 import type { UserRecord } from '../store/users';
 import { openSigningSecret, sealedSecret } from './hooks';
-import { startOffboarding } from './offboarding';
+import { failImport } from './import-runs';
 
 type Obj = Record<string, unknown>;
 
@@ -44,6 +44,8 @@ type Obj = Record<string, unknown>;
  * (shared/services/import-runs.ts).
  */
 const IMPORT_REQUEST_MS = 20_000;
+/** How long the request holds its run from its start: past the function's 29 s, so a worker never takes over a request still running. */
+const IMPORT_HOLD_MS = 30_000;
 const strip = <T extends Obj>(o: T): T => withoutInstallation(o);
 
 /**
@@ -99,8 +101,9 @@ export interface Imported {
  * to write (everything, with `background`) is handed over to a background run (state `importing`).
  */
 export async function importOrganisation(file: OrganisationFile, opts: { background?: boolean } = {}): Promise<Imported> {
+  const begun = Date.now();
   // Past this (at once when asked) the rest is written in the background.
-  const deadline = opts.background ? 0 : Date.now() + IMPORT_REQUEST_MS;
+  const deadline = opts.background ? 0 : begun + IMPORT_REQUEST_MS;
   const problems = fileProblems(file);
   if (problems.length) throw new BadRequest(`The file contradicts itself: ${problems[0]!.path} ${problems[0]!.message}`, problems);
   const orgId = String(file.organisation.id);
@@ -131,27 +134,53 @@ export async function importOrganisation(file: OrganisationFile, opts: { backgro
       named.map((message) => ({ path: 'file', message })),
     );
   }
-  const startedAt = new Date().toISOString();
   const restore = await restoreOf(file);
   const objects = restoreObjects(restore);
-  await startRestore(restore);
-  let written: number;
-  try {
-    written = await writeObjects(objects, 0, deadline);
-    if (written === objects.length) await endRestore(restore);
-    else await insertImportRun(orgId, restore, { position: written, total: objects.length, startedAt });
-  } catch (e) {
-    // The organisation is this import's own (startRestore created it): undo everything written.
-    await startOffboarding(orgId);
-    const why = e instanceof AppError ? e.message : 'a storage error';
-    throw new Conflict(`The import of ${orgId} stopped (${why}); what it wrote is being removed: GET /admin/organisations/${orgId}/offboarding`);
-  }
+  const state = await writeImport(restore, objects, { begun, deadline });
   return {
     org_id: orgId,
-    state: written === objects.length ? 'done' : 'importing',
+    state,
     imported: fileCounts(file),
     webhook_secrets: file.webhooks.some((h) => !h.signing_secret) ? 'new' : 'carried',
   };
+}
+
+/**
+ * The request's part of an import, on a run it claims first and holds past the function's timeout:
+ * its writes stored beside the run, the organisation's first write, objects until `deadline`, then
+ * the end (all written) or the hand-over. A request cut off anywhere leaves the run to the worker
+ * once the hold passes. A write refused once the organisation is created undoes the import.
+ */
+async function writeImport(restore: Restore, objects: ReturnType<typeof restoreObjects>, at: { begun: number; deadline: number }): Promise<Imported['state']> {
+  const orgId = restore.organisation.id;
+  const startedAt = new Date(at.begun).toISOString();
+  let run = await claimImportRun(orgId, { total: objects.length, startedAt, heldUntil: at.begun + IMPORT_HOLD_MS });
+  try {
+    const parts = await storeImportWrites(orgId, restore);
+    if (Date.now() >= at.begun + IMPORT_REQUEST_MS) {
+      await moveImportRun(run, 0, { parts, handOver: true });
+      return 'importing';
+    }
+    await startRestore(restore, [importRunMove(run, 0, { parts, restored: true })]);
+    run = movedRun(run, 0, { parts, restored: true });
+    const written = await writeObjects(objects, 0, at.deadline, async (position) => {
+      run = await moveImportRun(run, position);
+    });
+    if (written < objects.length) {
+      await moveImportRun(run, written, { handOver: true });
+      return 'importing';
+    }
+    await endRestore(restore, [importRunMove(run, written, { end: { state: 'done' } })]);
+    await removeImportWrites(run);
+    return 'done';
+  } catch (e) {
+    // The worker took the run over: the request was too slow to hand it over itself.
+    if (e instanceof ImportRunMoved) return 'importing';
+    await failImport(run, e instanceof AppError ? e.message : 'a storage error');
+    if (!run.restored) throw e;
+    const why = e instanceof AppError ? e.message : 'a storage error';
+    throw new Conflict(`The import of ${orgId} stopped (${why}); what it wrote is being removed: GET /admin/organisations/${orgId}/offboarding`);
+  }
 }
 
 /** The writes of a file: keys with the live quotas their policies give them, hooks with their secrets sealed here. */

@@ -231,10 +231,12 @@ export async function writeObjects(
  * An import's first write (contract §9): the organisation with its domains, a finished offboarding
  * of its id removed, in one transaction, which fails whole when anything of it is taken. Then come
  * its objects (writeObjects), and last its counts (endRestore). A failure after this one is undone
- * by the caller (an offboarding of the organisation it created).
+ * by the caller (an offboarding of the organisation it created). `alongside` (the run's move) is
+ * in the same transaction, first: a run another writer moved refuses it as a whole.
  */
-export async function startRestore(r: Restore): Promise<void> {
+export async function startRestore(r: Restore, alongside: TxItem[] = []): Promise<void> {
   await transactWrite([
+    ...alongside,
     ...restoredOrgItems(r.organisation),
     finishedRunRemoval(r.organisation.id),
     ...r.domains.map(restoredGrantItem),

@@ -16,7 +16,8 @@ import { onEmulator, spawnStage, stageAt, startStage, type SpawnedStage, type St
 import { ADMIN_SECRET, GW_SECRET } from '../support/table';
 import { workerDynamoEndpoint } from '../support/dynamo-endpoint';
 import { restoreOf } from '../../shared/services/organisation-transfer';
-import { insertImportRun } from '../../shared/store/import-runs';
+import type { Restore } from '../../shared/store/organisation-transfer';
+import { claimImportRun, importRunMove, movedRun, moveImportRun, storeImportWrites } from '../../shared/store/import-runs';
 import { restoreObjects, startRestore, writeObjects } from '../../shared/store/organisation-transfer';
 
 type Any = Record<string, any>;
@@ -203,11 +204,12 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     const held = await heldBy(b.table, org.orgId);
     const counts = Object.fromEntries(held.filter((i) => i.entity === 'counter').map((i) => [String(i.SK), i.n]));
     expect(counts).toMatchObject({ 'COUNT#API': 3, 'COUNT#KEY': 4, 'COUNT#POLICY': 1, 'COUNT#HOOK': 1, 'COUNT#ASSET': 1, 'COUNT#USER': 2 });
-    // The same kinds of items as A holds, but what the file leaves: usage, access keys, idempotency records.
+    // The same kinds of items as A holds, but what the file leaves: usage, access keys, idempotency records; and B's record of the import.
+    expect(held.filter((i) => String(i.entity).startsWith('import_')).map((i) => [i.entity, i.state])).toEqual([['import_run', 'done']]);
     const onA = byEntity(
       (await heldBy(a.table, org.orgId)).filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit/.test(String(i.entity))),
     );
-    const onB = byEntity(held.filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit/.test(String(i.entity))));
+    const onB = byEntity(held.filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit|import_run/.test(String(i.entity))));
     expect(onB).toEqual(onA);
   });
 
@@ -245,7 +247,9 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
       await new Promise((res) => setTimeout(res, 250));
     }
     expect(run.state).toBe('done');
-    expect((await heldBy(b.table, other)).filter((i) => i.entity !== 'offboarding' && i.entity !== 'deletion')).toEqual([]);
+    // The offboarding's record and the failed import's stay on record (GET .../offboarding, GET .../import).
+    expect((await heldBy(b.table, other)).filter((i) => !['offboarding', 'deletion', 'import_run'].includes(String(i.entity)))).toEqual([]);
+    expect((await b.admin('GET', `/admin/organisations/${other}/import`)).body.Meta).toMatchObject({ state: 'failed', handed_over_at: null });
     // The same id imports once the undo is done: its finished run gives way, and a hook without a secret gets a new one.
     const ok = await b.admin('POST', '/admin/organisations/import', fullOrgFile(other));
     expect(ok.status, ok.text).toBe(200);
@@ -264,6 +268,20 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     }
   }
 
+  /**
+   * A run as an import's request leaves it when it stops: claimed and held for `heldMs`, its writes
+   * stored beside it, and the organisation's first write made when `restored`.
+   */
+  async function requestLeft(restore: Restore, opts: { restored: boolean; heldMs?: number }) {
+    const orgId = restore.organisation.id;
+    const heldUntil = Date.now() + (opts.heldMs ?? 60_000);
+    const run = await claimImportRun(orgId, { total: restoreObjects(restore).length, startedAt: new Date().toISOString(), heldUntil });
+    const parts = await storeImportWrites(orgId, restore);
+    if (!opts.restored) return moveImportRun(run, 0, { parts });
+    await startRestore(restore, [importRunMove(run, 0, { parts, restored: true })]);
+    return movedRun(run, 0, { parts, restored: true });
+  }
+
   /** The items of an organisation by kind, but the run's and the change feed's. */
   const kindsHeldBy = async (orgId: string) =>
     byEntity((await heldBy(b.table, orgId)).filter((i) => !/^import_|audit|deletion|usage|event/.test(String(i.entity))));
@@ -271,7 +289,10 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
   it('hands what its request does not write (everything, when asked) over to the background, which writes the same items', async () => {
     const [now, later] = [uid('org'), uid('org')];
     expect((await b.admin('POST', '/admin/organisations/import', fullOrgFile(now))).body.Meta.state).toBe('done');
-    expect((await b.admin('GET', `/admin/organisations/${now}/import`)).status).toBe(404);
+    // An import its request wrote whole is on record too: nothing handed over.
+    const whole = await b.admin('GET', `/admin/organisations/${now}/import`);
+    expect(whole.body.Meta).toMatchObject({ state: 'done', written: 8, total: 8, handed_over_at: null });
+    expect((await b.admin('GET', `/admin/organisations/${uid('org')}/import`)).status).toBe(404);
     const r = await b.admin('POST', '/admin/organisations/import?background=true', fullOrgFile(later));
     expect(r.status, r.text).toBe(200);
     expect(r.body.Message).toBe(`Importing in the background: GET /admin/organisations/${later}/import`);
@@ -290,7 +311,7 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     const [orgId, whole] = [uid('org'), uid('org')];
     expect((await b.admin('POST', '/admin/organisations/import', fullOrgFile(whole))).status).toBe(200);
     const restore = await restoreOf(fullOrgFile(orgId) as never);
-    await startRestore(restore);
+    const run = await requestLeft(restore, { restored: true });
     // What a worker that died in its stretch leaves: the hook not written, the key without its quota, the user without its e-mail.
     const objects = restoreObjects(restore);
     const entity = (o: (typeof objects)[number]) => ('items' in o ? String(o.items[0]!.op.Put?.Item?.entity) : 'api');
@@ -299,11 +320,44 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
       .map((o) => ('items' in o && ['key', 'user'].includes(entity(o)) ? { items: o.items.slice(0, 1) } : o));
     await writeObjects(partly, 0, Date.now() + 60_000);
     expect(await kindsHeldBy(orgId)).not.toEqual(await kindsHeldBy(whole));
-    await insertImportRun(orgId, restore, { position: 0, total: objects.length, startedAt: new Date().toISOString() });
+    await moveImportRun(run, 0, { handOver: true });
     expect(await importEnded(orgId)).toMatchObject({ state: 'done', written: 8, total: 8 });
     expect(await kindsHeldBy(orgId)).toEqual(await kindsHeldBy(whole));
     const counts = (await heldBy(b.table, orgId)).filter((i) => i.entity === 'counter').map((i) => [String(i.SK), i.n]);
     expect(Object.fromEntries(counts)).toMatchObject({ 'COUNT#API': 1, 'COUNT#KEY': 1, 'COUNT#HOOK': 1, 'COUNT#USER': 1 });
+  });
+
+  it('a request cut off before it handed its run over: once its hold passes, the worker takes the run over from where the request stood', async () => {
+    const [orgId, whole, bare] = [uid('org'), uid('org'), uid('org')];
+    expect((await b.admin('POST', '/admin/organisations/import', fullOrgFile(whole))).status).toBe(200);
+    // Cut off after its first objects.
+    const restore = await restoreOf(fullOrgFile(orgId) as never);
+    const run = await requestLeft(restore, { restored: true, heldMs: 1500 });
+    await writeObjects(restoreObjects(restore).slice(0, 3), 0, Date.now() + 60_000);
+    await moveImportRun(run, 3);
+    expect((await b.admin('GET', `/admin/organisations/${orgId}/import`)).body.Meta).toMatchObject({ state: 'importing', written: 3, handed_over_at: null });
+    expect(await importEnded(orgId)).toMatchObject({ state: 'done', written: 8, total: 8, handed_over_at: expect.any(String) });
+    expect(await kindsHeldBy(orgId)).toEqual(await kindsHeldBy(whole));
+    // Cut off before the organisation's own first write: the worker makes it.
+    await requestLeft(await restoreOf(fullOrgFile(bare) as never), { restored: false, heldMs: 1500 });
+    expect((await b.admin('GET', `/admin/organisations/${bare}`)).status).toBe(404);
+    expect(await importEnded(bare)).toMatchObject({ state: 'done', written: 8 });
+    expect(await kindsHeldBy(bare)).toEqual(await kindsHeldBy(whole));
+  });
+
+  it('a run claimed by an import under way refuses another import of the id; one cut off before storing its writes fails, having written nothing', async () => {
+    const orgId = uid('org');
+    const total = restoreObjects(await restoreOf(fullOrgFile(orgId) as never)).length;
+    await claimImportRun(orgId, { total, startedAt: new Date().toISOString(), heldUntil: Date.now() + 2000 });
+    const twice = await b.admin('POST', '/admin/organisations/import', fullOrgFile(orgId));
+    expect(twice.status, twice.text).toBe(409);
+    expect(twice.body.Message).toBe(`organisation ${orgId} is being imported: GET /admin/organisations/${orgId}/import`);
+    const run = await importEnded(orgId);
+    expect(run).toMatchObject({ state: 'failed', written: 0, reason: 'its request stopped before it handed its writes over; nothing was written' });
+    expect((await heldBy(b.table, orgId)).filter((i) => i.entity !== 'import_run')).toEqual([]);
+    expect((await b.admin('GET', `/admin/organisations/${orgId}/offboarding`)).status).toBe(404);
+    // The id imports once the run has ended.
+    expect((await b.admin('POST', '/admin/organisations/import', fullOrgFile(orgId))).body.Meta.state).toBe('done');
   });
 
   it("a run refused by another organisation's item fails, says why, and offboards what it wrote; the other's item stands", async () => {
@@ -311,9 +365,7 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     const file = fullOrgFile(orgId);
     // Taken after the request checked the file: the key of the organisation imported from A.
     file.keys[0]!.session.key_hash = world.keys[0].hash;
-    const restore = await restoreOf(file as never);
-    await startRestore(restore);
-    await insertImportRun(orgId, restore, { position: 0, total: restoreObjects(restore).length, startedAt: new Date().toISOString() });
+    await moveImportRun(await requestLeft(await restoreOf(file as never), { restored: true }), 0, { handOver: true });
     const run = await importEnded(orgId);
     expect(run).toMatchObject({ state: 'failed', reason: 'key already exists' });
     expect((await b.gw('POST', '/gw/sessions/check', { key: world.keys[0].key, api_id: world.api2 })).status).toBe(200);

@@ -4,6 +4,7 @@
  * every route has an accepted request (the fuzz suite, the per-route walk that compares stages).
  * Every id is recorded, so lists can be compared as full id sets.
  */
+import { randomBytes } from 'node:crypto';
 import { RouteClient } from './route-client';
 import { assetData, fullOrgFile, hookBody, importDoc, oasDoc, rightsFor, streamsDoc, STREAMS_TYPE, uid } from './fixtures';
 import type { Stage } from './stage';
@@ -179,7 +180,10 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('DELETE', `/admin/organisations/${leaving}`);
   await c.ok('GET', `/admin/organisations/${leaving}/offboarding`);
   // An import: a file of an organisation of its own, one object of each kind.
-  await c.ok('POST', '/admin/organisations/import', fullOrgFile(`moved-${w.tag}`));
+  const moved = fullOrgFile(`moved-${w.tag}`);
+  // Its API over an item's size (incompressible config data): the definition rides in parts (api_part).
+  Object.assign(moved.apis[0]!.classic, { config_data: { blob: randomBytes(360_000).toString('base64') } });
+  await c.ok('POST', '/admin/organisations/import', moved);
   // And one written in the background, which its own route follows.
   await c.ok('POST', '/admin/organisations/import?background=true', fullOrgFile(`moved-later-${w.tag}`));
   await c.ok('GET', `/admin/organisations/moved-later-${w.tag}/import`);

@@ -180,10 +180,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The background part of an organisation's import
-         * @description The background part of an organisation's import: its state and how many objects are written.
+         * An organisation's last import
+         * @description An organisation's last import: its state and how many objects are written.
          *
-         *     An import whose request runs out of time hands the rest to a background run; this reads it (kept 7 days after it ends). `failed` says why; the organisation is then offboarded (GET .../offboarding).
+         *     Every import claims a run before it writes; an import whose request runs out of time (or is cut off) hands the rest to the background, which goes on from the same run. This reads it (kept 7 days after it ends). `failed` says why; the organisation is then offboarded (GET .../offboarding) when anything of it was written.
          */
         get: operations["organisationsImportProgress"];
         put?: never;
@@ -6713,7 +6713,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description An id or listen path is taken (nothing written), the organisation is being offboarded, or a write failed midway (the import is undone) */
+            /** @description An id or listen path is taken (nothing written), the organisation is being offboarded or imported, or a write failed midway (the import is undone) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6812,7 +6812,7 @@ export interface operations {
                         /** @constant */
                         Status: "OK";
                         Message: string;
-                        /** @description The background part of an organisation's import */
+                        /** @description An organisation's last import: its request's part and the background's */
                         Meta: {
                             org_id: string;
                             /**
@@ -6826,8 +6826,8 @@ export interface operations {
                             total: number;
                             /** @description When the import was asked for */
                             started_at: string;
-                            /** @description When its request handed the rest over to the background */
-                            handed_over_at: string;
+                            /** @description When the rest went to the background; null while its request writes, or when the request wrote everything */
+                            handed_over_at: string | null;
                             finished_at: string | null;
                             /** @description Why a failed run stopped */
                             reason: string | null;
@@ -6859,7 +6859,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description No part of this organisation's import ran in the background. No such object, or one of another organisation (answered exactly alike) */
+            /** @description The organisation was never imported here. No such object, or one of another organisation (answered exactly alike) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
