@@ -9,10 +9,11 @@
  * linear in the path (JavaScript's RegExp backtracks). All the rules of an entry run as one
  * automaton (an RE2 set), which answers every rule that matches in one pass over the path, so a
  * check's cost does not grow with the number of rules; the writes bound what that automaton may
- * hold (shared/schemas/allowed-urls.ts, docs/reference/limits.md).
+ * hold (shared/schemas/allowed-urls.ts, docs/reference/limits.md). The engine is loaded only for
+ * an entry with rules (`hasUrlRules`, then shared/lib/re2-engine.ts `loadRe2()`).
  */
-import { RE2JS, RE2Set } from 're2js';
 import { isPlainObject } from '../lib/plain-object';
+import { re2 } from '../lib/re2-engine';
 
 /** The request a check is asked about, as far as path rules need it. */
 export interface RequestLine {
@@ -35,6 +36,11 @@ function rulesOf(entry: unknown): Rule[] | undefined {
     url: typeof u.url === 'string' ? u.url : '',
     methods: new Set(Array.isArray(u.methods) ? u.methods.filter((m): m is string => typeof m === 'string').map((m) => m.toUpperCase()) : []),
   }));
+}
+
+/** Whether the access entry has path rules: a check of it needs the RE2 engine loaded. */
+export function hasUrlRules(entry: unknown): boolean {
+  return rulesOf(entry) !== undefined;
 }
 
 /** One compiled automaton: the indexes (into `rules`) of its patterns that match a path. */
@@ -75,6 +81,7 @@ class RulesMatcher {
 
 /** Sets of the rules' valid patterns; a set whose program is too large is split in halves. */
 function compileParts(indexes: readonly number[], rules: readonly Rule[]): Part[] {
+  const { RE2JS, RE2Set } = re2();
   const set = new RE2Set();
   const kept: number[] = [];
   for (const i of indexes) {

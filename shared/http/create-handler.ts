@@ -16,7 +16,7 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { parseIfMatch, type IfMatch } from '../domain/if-match';
 import type { RouteDef } from '../route-def';
 import type { Reply } from './envelopes';

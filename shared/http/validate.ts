@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { BadRequest, type ErrorDetail } from '../errors';
 import { memberPath } from '../parsing';
 
@@ -13,16 +13,17 @@ function issuesOf(part: string, error: z.ZodError): ErrorDetail[] {
  * Validates path parameters, query and body together, so one answer lists every problem with a
  * readable path such as `body.method` or `params.apiID`.
  */
-export function validateParts(
+export async function validateParts(
   schemas: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType },
   input: { params: unknown; query: unknown; body: unknown },
-): { params: unknown; query: unknown; body: unknown } {
+): Promise<{ params: unknown; query: unknown; body: unknown }> {
   const details: ErrorDetail[] = [];
   const out: Record<string, unknown> = { params: input.params, query: input.query, body: input.body };
   for (const part of ['params', 'query', 'body'] as const) {
     const schema = schemas[part];
     if (!schema) continue;
-    const r = schema.safeParse(input[part]);
+    // Async: a refinement may load what it needs on first use (the RE2 engine of allowed_urls).
+    const r = await schema.safeParseAsync(input[part]);
     if (r.success) out[part] = r.data;
     else details.push(...issuesOf(part, r.error));
   }

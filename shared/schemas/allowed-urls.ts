@@ -6,14 +6,14 @@
  * breach is a 400 naming the member. Rules stored before these limits keep working.
  */
 import type * as z from 'zod';
-import { RE2JS } from 're2js';
 import { ALLOWED_URL_LIMITS } from '../limits';
+import { loadRe2, re2 } from '../lib/re2-engine';
 import { re2SizeEstimate } from './re2-size';
 
 /** A rule's compiled program size, or why re2js refuses its pattern. */
 function compileRule(url: string): { size: number } | { error: string } {
   try {
-    return { size: RE2JS.compile(url).programSize() };
+    return { size: re2().RE2JS.compile(url).programSize() };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }
@@ -23,10 +23,12 @@ type Rights = Record<string, { allowed_urls?: ReadonlyArray<{ url: string }> | n
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-export function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): void {
+/** An async refinement: the RE2 engine is loaded only for rights that carry rules (requests are validated with safeParseAsync). */
+export async function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): Promise<void> {
   const rules = Object.entries(rights).flatMap(([api, entry]) =>
     (entry.allowed_urls ?? []).map((rule, i) => ({ path: [api, 'allowed_urls', i], url: rule.url })),
   );
+  if (rules.length === 0) return;
   const { rules: maxRules, program: maxProgram } = ALLOWED_URL_LIMITS;
   if (rules.length > maxRules) {
     ctx.addIssue({
@@ -36,6 +38,7 @@ export function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): void {
     });
     return;
   }
+  await loadRe2();
   let program = 0;
   for (const rule of rules) {
     const path = [...rule.path, 'url'];

@@ -1,5 +1,5 @@
 /** The audit trail (contract §12): its entries and the filters of its lists. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, pageQuerySchema } from './common';
 
 /** The configuration objects of the trail, by the name its entries give them. */

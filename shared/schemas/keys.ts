@@ -41,7 +41,7 @@ export type AccessDefinition = z.infer<typeof accessDefinitionSchema>;
  * Map keyed by API id; an entry naming another API than its key would grant the wrong API. Its
  * path rules together are bounded (shared/schemas/allowed-urls.ts), on keys and policies alike.
  */
-export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).superRefine((rights, ctx) => {
+export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).superRefine(async (rights, ctx) => {
   const ids = Object.keys(rights);
   if (ids.length > LIMITS.arrayItems) ctx.addIssue({ code: 'custom', message: `at most ${LIMITS.arrayItems} entries` });
   for (const id of ids) {
@@ -49,7 +49,7 @@ export const accessRightsSchema = z.record(idSchema, accessDefinitionSchema).sup
       ctx.addIssue({ code: 'custom', path: [id, 'api_id'], message: 'must equal the API id it is keyed by' });
     }
   }
-  checkAllowedUrls(rights, ctx);
+  await checkAllowedUrls(rights, ctx);
 });
 export type AccessRights = z.infer<typeof accessRightsSchema>;
 

@@ -6,7 +6,8 @@
  * organisation's when it has a quota. No Scan, no list Query.
  */
 import { BadRequest, Refusal } from '../errors';
-import type { RequestLine } from '../domain/allowed-urls';
+import { hasUrlRules, type RequestLine } from '../domain/allowed-urls';
+import { loadRe2 } from '../lib/re2-engine';
 import { decidedPath } from '../domain/request-path';
 import { quotaHeaders, retryAfterSeconds } from '../domain/rate-headers';
 import { checkSession, DENIAL_STATUS, isUnlimited, nowSeconds, quotaRemaining, rateWindow, UNLIMITED, type DenialReason } from '../domain/quota';
@@ -80,6 +81,7 @@ async function checkRequest(input: CheckInput, now: number = nowSeconds()): Prom
   const { session, org } = known;
   const orgId = session.org_id ? { org_id: session.org_id } : {};
   if (session.org_id && !(await orgStandingOf(session.org_id)).active) return { allowed: false, reason: 'OrgSuspended', ...orgId };
+  if (hasUrlRules(session.access_rights?.[input.api_id])) await loadRe2();
   const denied = checkSession(session, input.api_id, now, requestLine(input));
   if (denied) return { allowed: false, reason: denied, ...orgId };
 

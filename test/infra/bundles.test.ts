@@ -67,6 +67,26 @@ describe('function bundles', () => {
     }
   });
 
+  it('re2js is a chunk read on first use: the check, ext-authz and key writes do not load it at start', async () => {
+    for (const entry of [routes.sessionsCheck.entry, routes.sessionsExtAuthz.entry, routes.keysDashboardCreate.entry, routes.policiesCreate.entry]) {
+      const meta = await deployed(entry);
+      const { atStart, onDemand } = split(meta);
+      expect(packagesIn(meta, atStart).has('re2js'), `${entry} loads re2js at start`).toBe(false);
+      expect(packagesIn(meta, onDemand).has('re2js'), `${entry} ships re2js on demand`).toBe(true);
+    }
+  });
+
+  it("no function carries zod's other languages or its JSON Schema reader (what its named export z would pull in)", async () => {
+    for (const entry of [routes.auditList.entry, routes.keysList.entry]) {
+      const meta = await deployed(entry);
+      // What the bundle holds of each input (the metafile lists every input read, tree-shaken or not).
+      const held = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([i]) => i));
+      // English is zod's own messages; the other languages come only with the namespace object.
+      const zod = held.filter((i) => /node_modules\/zod\/v4\/(locales\/(?!en\.js)|classic\/from-json-schema)/.test(i));
+      expect(zod, entry).toEqual([]);
+    }
+  });
+
   it('GET /openapi.json answers, bundled, the very bytes of the document the route table builds now', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
     dirs.push(outdir);

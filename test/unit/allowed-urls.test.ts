@@ -4,8 +4,9 @@
  * bound the rules by number and by program size, and refuse a pattern that is not RE2.
  */
 import { RE2JS, RE2Set } from 're2js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { urlAllowed, type RequestLine } from '../../shared/domain/allowed-urls';
+import { loadRe2 } from '../../shared/lib/re2-engine';
 import { ALLOWED_URL_LIMITS } from '../../shared/limits';
 import { accessRightsSchema } from '../../shared/schemas/keys';
 import { re2SizeEstimate } from '../../shared/schemas/re2-size';
@@ -104,6 +105,9 @@ function pathsFor(seed: number, count: number): string[] {
     ][Math.floor(rnd() * 12)]!;
   return Array.from({ length: count }, () => `/${Array.from({ length: 1 + Math.floor(rnd() * 5) }, seg).join('/')}${rnd() < 0.2 ? '/' : ''}`);
 }
+
+// The check loads the engine before it asks an entry with rules (shared/services/session-check.ts).
+beforeAll(loadRe2);
 
 describe('the combined matcher answers what the rules tried one by one answer', () => {
   it(`at the limit (${ALLOWED_URL_LIMITS.rules} rules), invalid stored patterns included, on 600 paths × 5 methods, both paths at once too`, () => {
@@ -254,38 +258,38 @@ describe('writes bound allowed_urls (every write of access rights uses this sche
   const rights = (...lists: Array<Array<{ url: string; methods?: string[] }>>) =>
     Object.fromEntries(lists.map((allowed_urls, k) => [`api${k}`, { api_id: `api${k}`, allowed_urls }]));
   const rules = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ url: `^/${prefix}${i}/[0-9]+$`, methods: ['GET'] }));
-  const issues = (value: unknown) => {
-    const r = accessRightsSchema.safeParse(value);
+  const issues = async (value: unknown) => {
+    const r = await accessRightsSchema.safeParseAsync(value);
     return r.success ? [] : r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   };
 
-  it(`takes ${ALLOWED_URL_LIMITS.rules} rules over several APIs and refuses one more, naming the first rule past the limit`, () => {
-    expect(issues(rights(rules(60, 'a'), rules(40, 'b')))).toEqual([]);
-    expect(issues(rights(rules(60, 'a'), rules(41, 'b')))).toEqual([
+  it(`takes ${ALLOWED_URL_LIMITS.rules} rules over several APIs and refuses one more, naming the first rule past the limit`, async () => {
+    expect(await issues(rights(rules(60, 'a'), rules(40, 'b')))).toEqual([]);
+    expect(await issues(rights(rules(60, 'a'), rules(41, 'b')))).toEqual([
       { path: 'api1.allowed_urls.40', message: "at most 100 allowed_urls rules in one key's or policy's access_rights, all APIs together (101 given)" },
     ]);
   });
 
-  it('answers deeply nested patterns with a 400 or as re2js judges them, never a crash (the estimate stops descending at 1,000)', () => {
+  it('answers deeply nested patterns with a 400 or as re2js judges them, never a crash (the estimate stops descending at 1,000)', async () => {
     for (const url of ['('.repeat(65_536), `${'(a'.repeat(20_000)}${')'.repeat(20_000)}`]) {
       // Refused as too large unread, or compiled and refused as not RE2: a 400 either way.
       const refusal = expect.stringMatching(/^not an RE2 regular expression: |compile to at most 5,000 RE2 instructions/);
-      expect(issues(rights([{ url }]))).toEqual([{ path: 'api0.allowed_urls.0.url', message: refusal }]);
+      expect(await issues(rights([{ url }]))).toEqual([{ path: 'api0.allowed_urls.0.url', message: refusal }]);
     }
     // Non-capturing groups 1,500 deep: re2js flattens them, so the pattern is valid.
-    expect(issues(rights([{ url: `${'(?:a'.repeat(1500)}${')'.repeat(1500)}` }]))).toEqual([]);
+    expect(await issues(rights([{ url: `${'(?:a'.repeat(1500)}${')'.repeat(1500)}` }]))).toEqual([]);
   });
 
-  it('refuses a pattern that is not RE2, naming its url', () => {
-    expect(issues(rights([{ url: '^/ok' }, { url: '(unclosed' }, { url: '(?<=/a)b' }]))).toEqual([
+  it('refuses a pattern that is not RE2, naming its url', async () => {
+    expect(await issues(rights([{ url: '^/ok' }, { url: '(unclosed' }, { url: '(?<=/a)b' }]))).toEqual([
       { path: 'api0.allowed_urls.1.url', message: expect.stringMatching(/^not an RE2 regular expression: .*missing closing \)/) },
       { path: 'api0.allowed_urls.2.url', message: expect.stringMatching(/^not an RE2 regular expression: /) },
     ]);
   });
 
-  it(`refuses rules past ${ALLOWED_URL_LIMITS.program.toLocaleString('en-US')} instructions together; a far larger pattern unread`, () => {
+  it(`refuses rules past ${ALLOWED_URL_LIMITS.program.toLocaleString('en-US')} instructions together; a far larger pattern unread`, async () => {
     // 4,000 + 1,002 instructions: the second rule passes the limit.
-    expect(issues(rights([{ url: '[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{998}' }], [{ url: '[0-9]{1000}' }]))).toEqual([
+    expect(await issues(rights([{ url: '[a-z]{1000}[a-z]{1000}[a-z]{1000}[a-z]{998}' }], [{ url: '[0-9]{1000}' }]))).toEqual([
       {
         path: 'api1.allowed_urls.0.url',
         message: 'the allowed_urls rules of one key or policy may compile to at most 5,000 RE2 instructions together; with this one they take 5,002',
@@ -293,7 +297,7 @@ describe('writes bound allowed_urls (every write of access rights uses this sche
     ]);
     const huge = '(?:ab|cd){1000}'.repeat(60);
     const seen = compilations();
-    expect(issues(rights([{ url: huge }]))).toEqual([
+    expect(await issues(rights([{ url: huge }]))).toEqual([
       {
         path: 'api0.allowed_urls.0.url',
         message: 'the allowed_urls rules of one key or policy may compile to at most 5,000 RE2 instructions together; with this one they take about 300,002',
@@ -304,7 +308,7 @@ describe('writes bound allowed_urls (every write of access rights uses this sche
 });
 
 describe("the size estimate that spares a write compiling a huge pattern is RE2's", () => {
-  it('is never under half the compiled program, nor over twice it (plus a few instructions re2js saves on tiny ones)', () => {
+  it('is never under half the compiled program, nor over twice it (plus a few instructions re2js saves on tiny ones)', async () => {
     const corpus = [
       '^/api/v1/resource5/[0-9]+/items/(?:[a-z]+)/sub5$',
       '\\pL{1000}',

@@ -53,9 +53,9 @@ describe('body parsing', () => {
 });
 
 describe('validation', () => {
-  it('lists every problem with a readable path', () => {
+  it('lists every problem with a readable path', async () => {
     try {
-      validateParts(
+      await validateParts(
         { params: z.object({ apiID: idSchema }), body: z.object({ method: z.enum(['GET', 'POST']), n: z.number() }) },
         { params: { apiID: '../etc' }, query: {}, body: { method: 'FETCH', n: 'x' } },
       );

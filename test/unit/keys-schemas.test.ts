@@ -35,8 +35,8 @@ const body = {
 };
 
 describe('key schemas', () => {
-  it('gateway form drops server-owned members and keeps unknown ones', () => {
-    const parsed = keyGatewaySchema.parse(body);
+  it('gateway form drops server-owned members and keeps unknown ones', async () => {
+    const parsed = await keyGatewaySchema.parseAsync(body);
     expect(parsed).not.toHaveProperty('key_hash');
     expect(parsed).not.toHaveProperty('date_created');
     expect(parsed).not.toHaveProperty('last_updated');
@@ -45,35 +45,35 @@ describe('key schemas', () => {
     expect(parsed).toMatchObject({ custom_member: { kept: true }, monitor: { trigger_limits: [80, 50] } });
   });
 
-  it('dashboard form also keeps the stored org_id (drops the body one)', () => {
-    const parsed = keyDashboardSchema.parse(body);
+  it('dashboard form also keeps the stored org_id (drops the body one)', async () => {
+    const parsed = await keyDashboardSchema.parseAsync(body);
     expect(parsed).not.toHaveProperty('org_id');
     expect(parsed).not.toHaveProperty('key_hash');
     expect(parsed.access_rights?.api1?.allowed_urls).toEqual([{ url: '/x', methods: ['GET'] }]);
   });
 
-  it('admin form requires the organisation', () => {
-    expect(keyAdminSchema.parse(body).org_id).toBe('org1');
+  it('admin form requires the organisation', async () => {
+    expect((await keyAdminSchema.parseAsync(body)).org_id).toBe('org1');
     const { org_id: _omit, ...noOrg } = body;
-    expect(keyAdminSchema.safeParse(noOrg).success).toBe(false);
+    expect((await keyAdminSchema.safeParseAsync(noOrg)).success).toBe(false);
   });
 
-  it('rejects wrong types, entries keyed by another API id and bad smoothing', () => {
-    expect(keyGatewaySchema.safeParse({ quota_max: 1.5 }).success).toBe(false);
-    expect(keyGatewaySchema.safeParse({ expires: '1' }).success).toBe(false);
-    expect(keyGatewaySchema.safeParse({ apply_policies: ['bad id'] }).success).toBe(false);
-    const mismatch = keyGatewaySchema.safeParse({ access_rights: { api1: { api_id: 'api2' } } });
+  it('rejects wrong types, entries keyed by another API id and bad smoothing', async () => {
+    expect((await keyGatewaySchema.safeParseAsync({ quota_max: 1.5 })).success).toBe(false);
+    expect((await keyGatewaySchema.safeParseAsync({ expires: '1' })).success).toBe(false);
+    expect((await keyGatewaySchema.safeParseAsync({ apply_policies: ['bad id'] })).success).toBe(false);
+    const mismatch = await keyGatewaySchema.safeParseAsync({ access_rights: { api1: { api_id: 'api2' } } });
     expect(mismatch.success).toBe(false);
     expect(mismatch.error?.issues[0]?.path).toEqual(['access_rights', 'api1', 'api_id']);
-    expect(keyGatewaySchema.safeParse({ smoothing: { trigger: 0.015 } }).success).toBe(false);
-    expect(keyGatewaySchema.safeParse({ monitor: { trigger_limits: ['80'] } }).success).toBe(false);
+    expect((await keyGatewaySchema.safeParseAsync({ smoothing: { trigger: 0.015 } })).success).toBe(false);
+    expect((await keyGatewaySchema.safeParseAsync({ monitor: { trigger_limits: ['80'] } })).success).toBe(false);
   });
 
-  it('session schema accepts the full stored form', () => {
-    expect(keySessionSchema.safeParse(body).success).toBe(true);
+  it('session schema accepts the full stored form', async () => {
+    expect((await keySessionSchema.safeParseAsync(body)).success).toBe(true);
   });
 
-  it('parses the update and check inputs', () => {
+  it('parses the update and check inputs', async () => {
     expect(keyUpdateQuerySchema.parse({ suppress_reset: '1', hashed: 'x', auto_guess: 'true', username: 'false' })).toEqual({
       suppress_reset: true,
       hashed: true,
@@ -85,21 +85,21 @@ describe('key schemas', () => {
     expect(keyGetQuerySchema.parse({ hashed: '0' }).hashed).toBe(false);
     expect(keyGetQuerySchema.parse({ hashed: '1' }).hashed).toBe(true);
     for (const v of ['', 'yes', 'TRUE']) expect(keyGetQuerySchema.safeParse({ hashed: v }).success, v).toBe(false);
-    expect(sessionCheckSchema.safeParse({ key: 'k/../x', api_id: 'a' }).success).toBe(false);
+    expect((await sessionCheckSchema.safeParseAsync({ key: 'k/../x', api_id: 'a' })).success).toBe(false);
   });
 });
 
 describe('key ids', () => {
-  it('prefixes the organisation, or is 32 hex without one', () => {
+  it('prefixes the organisation, or is 32 hex without one', async () => {
     expect(newKeyId('org1')).toMatch(/^org1[0-9a-f]{32}$/);
     expect(newKeyId()).toMatch(/^[0-9a-f]{32}$/);
     expect(newKeyId('')).toMatch(/^[0-9a-f]{32}$/);
     expect(newKeyId()).not.toBe(newKeyId());
   });
-  it('hashes with SHA-256 hex', () => {
+  it('hashes with SHA-256 hex', async () => {
     expect(keyHash('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
-  it('makes database and API ids', () => {
+  it('makes database and API ids', async () => {
     expect(newDbId()).toMatch(/^[0-9a-f]{24}$/);
     expect(newApiId()).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -26,7 +26,7 @@ export const parseAndValidate = (route: RouteDef): HttpMiddleware => ({
       }
     }
     request.internal.parts = {
-      ...validateParts(route, { params: e.pathParameters ?? {}, query: e.queryStringParameters ?? {}, body }),
+      ...(await validateParts(route, { params: e.pathParameters ?? {}, query: e.queryStringParameters ?? {}, body })),
       rawBody,
     };
   },

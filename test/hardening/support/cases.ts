@@ -5,7 +5,7 @@
  * body parser (malformed JSON, nesting, forbidden keys, non-finite numbers, size, media type).
  */
 import fc from 'fast-check';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RouteDef } from '../../../shared/route-def';
 import { matchRoute } from '../../../shared/http/fallback';
 import { LIMITS } from '../../../shared/limits';

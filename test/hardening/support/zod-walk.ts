@@ -3,7 +3,7 @@
  * each leaf accepts. The fuzzer uses this to aim wrong values at real fields; whether a value
  * really is invalid is always decided by the schema itself (safeParse), never guessed here.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 type Def = { type: string; [k: string]: any };
 const defOf = (s: z.ZodType): Def => (s as any)._zod.def as Def;
