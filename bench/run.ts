@@ -22,6 +22,7 @@ import { listCost } from './scenarios/list-cost';
 import { quota } from './scenarios/quota';
 import { hotKey } from './scenarios/hot-key';
 import { coldStart } from './scenarios/cold-start';
+import { routes } from './scenarios/routes';
 import { emulatorColdStart } from './scenarios/emulator-cold-start';
 import { importBig } from './scenarios/import';
 import { analytics } from './scenarios/analytics';
@@ -72,6 +73,7 @@ const KNOWN_SCENARIOS = [
   'analytics',
   'nginx + ext-authz',
   'lambda authorizer',
+  'routes',
   'allowed_urls',
   'definitions on nginx',
   'definitions on the data plane (emulator)',
@@ -167,6 +169,7 @@ async function main() {
       ['analytics', () => analytics(ctx)],
       ['gateways', () => gateways(ctx)],
       ['authorizer', () => authorizer(ctx)],
+      ['routes', () => routes(ctx)],
       ['allowed-urls', () => allowedUrls(ctx)],
       ['nginx-routing', () => nginxRouting(ctx)],
       ['data-plane', () => dataPlane()],

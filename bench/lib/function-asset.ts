@@ -40,3 +40,35 @@ export const handler = async (event) => {
   return { isAuthorized: true, context: { used: r.Attributes.used } };
 };
 `;
+
+/**
+ * The per-route floor (bench/scenarios/routes.ts): the DynamoDB calls a route's function made, as
+ * it sent them on the wire, sent again with the bare client and nothing else. Calls the function
+ * had in flight together go together (a wave); a call's own failure (a condition, a conflict) is
+ * part of its cost and does not stop the rest.
+ */
+export const REPLAY_SOURCE = `import * as ddb from '@aws-sdk/client-dynamodb';
+const client = new ddb.DynamoDBClient({});
+// The wire's base64 binaries as the client takes them.
+const revive = (v) => {
+  if (Array.isArray(v)) return v.map(revive);
+  if (v === null || typeof v !== 'object') return v;
+  const keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === 'B' && typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
+  if (keys.length === 1 && keys[0] === 'BS' && Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(b, 'base64')) };
+  return Object.fromEntries(keys.map((k) => [k, revive(v[k])]));
+};
+export const handler = async (event) => {
+  let failed = 0;
+  for (const wave of event.waves) {
+    await Promise.all(wave.map(async (c) => {
+      try {
+        await client.send(new ddb[c.operation + 'Command'](revive(JSON.parse(c.body))));
+      } catch {
+        failed++;
+      }
+    }));
+  }
+  return { calls: event.waves.flat().length, failed };
+};
+`;

@@ -80,7 +80,11 @@ describe('function bundles', () => {
     for (const entry of [routes.auditList.entry, routes.keysList.entry]) {
       const meta = await deployed(entry);
       // What the bundle holds of each input (the metafile lists every input read, tree-shaken or not).
-      const held = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([i]) => i));
+      const held = Object.values(meta.outputs).flatMap((o) =>
+        Object.entries(o.inputs)
+          .filter(([, v]) => v.bytesInOutput > 0)
+          .map(([i]) => i),
+      );
       // English is zod's own messages; the other languages come only with the namespace object.
       const zod = held.filter((i) => /node_modules\/zod\/v4\/(locales\/(?!en\.js)|classic\/from-json-schema)/.test(i));
       expect(zod, entry).toEqual([]);

@@ -46,6 +46,17 @@ export interface AwsEndpointOptions {
   onDenied(d: Denial): void;
   /** API Gateway and ACM of the account (-c dataPlane=on). */
   apigw?: ApiGatewayAccount;
+  /** Hears each DynamoDB call forwarded, once answered (the per-route bench replays them in its floor function). */
+  onDynamoCall?(call: DynamoCall): void;
+}
+
+/** A DynamoDB call as a function sent it: the operation, its JSON body on the wire, and when it was sent and answered. */
+export interface DynamoCall {
+  logicalId: string;
+  operation: string;
+  body: string;
+  startedMs: number;
+  endedMs: number;
 }
 
 export interface AwsEndpoint {
@@ -116,6 +127,11 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     if (refuse(res, who, dynamodbAuthorizations(operation, input, tableArn), '1.0', 'com.amazon.coral.service#AccessDeniedException')) return;
     // One database whatever the caller: DynamoDB Local keys its files by access key unless -sharedDb.
     const headers = { ...req.headers, host: upstream.host, authorization: asLocalCaller(req.headers.authorization ?? '') };
+    const startedMs = performance.now();
+    if (opts.onDynamoCall) {
+      const heard = opts.onDynamoCall;
+      res.on('finish', () => heard({ logicalId: who.logicalId, operation, body: body.toString('utf8'), startedMs, endedMs: performance.now() }));
+    }
     const failed = (e: Error) =>
       answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` });
     const out = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb-local';
 import { ESBUILD_TARGET } from '../../runtime';
-import { startAwsEndpoint, type AwsEndpoint, type Denial, type Identity } from './aws-endpoint';
+import { startAwsEndpoint, type AwsEndpoint, type Denial, type DynamoCall, type Identity } from './aws-endpoint';
 import { lambdaNode, type LambdaNode } from './lambda-node';
 import { ApiGatewayAccount } from './apigw-account';
 import { FunctionRuntime, type Outcome } from './runtime';
@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   region?: string;
   log(line: string): void;
   concurrency?: number;
+  /** Hears every DynamoDB call a function makes (infra/local/emulator/aws-endpoint.ts). */
+  onDynamoCall?(call: DynamoCall): void;
 }
 
 export interface Emulator {
@@ -187,6 +189,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     ...(dataPlane ? { apigw: dataPlane.account } : {}),
     dynamodbEndpoint: dynamoEndpoint,
     identities,
+    ...(opts.onDynamoCall ? { onDynamoCall: opts.onDynamoCall } : {}),
     secrets: new Map(stage.secrets.map((s) => [s.arn, { name: s.logicalId, value: values.get(s.arn)! }])),
     region,
     account: LOCAL_ACCOUNT,

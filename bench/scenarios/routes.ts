@@ -1,0 +1,214 @@
+/**
+ * Every route as Lambda bills it (issue 41 item 3): the synthesized stack in the emulator (IAM
+ * enforced, each function on Lambda's Node), seeded by the world every suite uses, and each route's
+ * accepted request sent again and again. Beside each invocation, a floor function (bundled the
+ * same way, bench/lib/function-asset.ts REPLAY_SOURCE) sends exactly the DynamoDB calls that
+ * invocation made, as it sent them, with the bare client, in the same waves. The ratio of their
+ * warm billed Durations (ms, rounded up as Lambda bills) is what the route's own code costs on top
+ * of its storage. Reads go first and deletes last, so each route meets the world whole; a request
+ * that is not idempotent (a create, a delete) is measured on the path its repetition takes (409,
+ * 404), which its floor replays too, and its statuses are named.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { DynamoCall } from '../../infra/local/emulator/aws-endpoint';
+import { createGateway } from '../../infra/local/emulator/gateway';
+import type { Outcome } from '../../infra/local/emulator/runtime';
+import { startEmulator } from '../../infra/local/emulator/stage';
+import { feedStreamMappings } from '../../infra/local/emulator/stream-mappings';
+import { routeList } from '../../shared/routes';
+import type { RouteDef } from '../../shared/route-def';
+import { concretePath } from '../../test/hardening/support/cases';
+import { baseOf, probeSuccesses } from '../../test/hardening/support/probe';
+import { cloudAssembly } from '../../test/support/assembly';
+import { RouteClient, routeKey } from '../../test/support/route-client';
+import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../../test/support/table';
+import { seedEveryRoute } from '../../test/support/world';
+import type { Ctx } from '../lib/context';
+import { functionAsset, REPLAY_SOURCE } from '../lib/function-asset';
+import { UNLIMITED_ORGS } from '../lib/stage';
+import { median, round, type Row } from '../lib/stats';
+
+const FLOOR = 'BenchReplay';
+/** A route passes within this ratio of its floor, or within this many billed ms of it (Lambda bills whole ms). */
+const TARGET = 1.3;
+const SLACK_MS = 1;
+
+type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
+
+/** The template with the replay floor beside the route functions, and every organisation unlimited (the bench repeats requests). */
+function withFloor(template: string, asset: string): { file: string; dir: string } {
+  const t = JSON.parse(readFileSync(template, 'utf8')) as { Resources: Record<string, Resource> };
+  const fns = Object.values(t.Resources).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.ROUTE_NAME);
+  for (const f of fns) Object.assign(f.Properties.Environment.Variables, UNLIMITED_ORGS);
+  const like = fns.find((f) => f.Properties.Environment.Variables.ROUTE_NAME === 'keysGet') ?? fns[0]!;
+  t.Resources[FLOOR] = {
+    Type: 'AWS::Lambda::Function',
+    Properties: {
+      ...like.Properties,
+      Handler: 'index.handler',
+      Environment: { Variables: { ...like.Properties.Environment.Variables, ROUTE_NAME: 'replay' } },
+    },
+    Metadata: { 'aws:asset:path': asset },
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-routes-'));
+  const file = join(dirname(template), `bench-${basename(dir)}.template.json`);
+  writeFileSync(file, JSON.stringify(t));
+  return { file, dir };
+}
+
+/** Calls that were in flight together, in order: a call joins the wave under way when it started before any of the wave's calls ended. */
+function wavesOf(calls: readonly DynamoCall[]): Array<Array<{ operation: string; body: string }>> {
+  const waves: Array<Array<{ operation: string; body: string }>> = [];
+  let waveEnd = -Infinity;
+  for (const c of [...calls].sort((a, b) => a.startedMs - b.startedMs)) {
+    const call = { operation: c.operation, body: c.body };
+    if (waves.length && c.startedMs < waveEnd) {
+      waves.at(-1)!.push(call);
+      waveEnd = Math.min(waveEnd, c.endedMs);
+    } else {
+      waves.push([call]);
+      waveEnd = c.endedMs;
+    }
+  }
+  return waves;
+}
+
+/** Reads first, deletes last: each route meets the world as the seeding left it, as far as the ones before allow. */
+const methodOrder = (r: RouteDef) => ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'].indexOf(r.method);
+
+interface Measured {
+  route: string;
+  ratio: number;
+  routeMs: number;
+  floorMs: number;
+  calls: number;
+  statuses: string;
+}
+
+export async function routes(ctx: Ctx, opts = { pairs: 10, warm: 2 }): Promise<Row[]> {
+  const { template } = await cloudAssembly();
+  const copy = withFloor(template, await functionAsset('replay', REPLAY_SOURCE));
+  const calls: DynamoCall[] = [];
+  const denied: string[] = [];
+  const tableName = `gw-bench-routes-${Date.now().toString(36)}`;
+  const emulator = await startEmulator({
+    templateFile: copy.file,
+    dataDir: join(copy.dir, 'data'),
+    tableName,
+    dynamoEndpoint: ctx.stage.endpoint,
+    env: { GW_SECRET, ADMIN_SECRET, SERVER_SECRET },
+    log: (line) => line.startsWith('DENIED ') && denied.push(line),
+    onDynamoCall: (c) => calls.push(c),
+  });
+  const fns = [...emulator.stage.functions.values()];
+  const floor = fns.find((f) => f.name === 'replay')!;
+  // The floor may send whatever the routes send: IAM is the routes' cost, not the yardstick's.
+  floor.statements.push({ effect: 'Allow', actions: ['*'], resources: ['*'] });
+  const last = new Map<string, Outcome>();
+  const gateway = createGateway({
+    routes: emulator.stage.routes,
+    defaultFunction: emulator.stage.defaultFunction,
+    invoke: async (id, event) => {
+      const o = await emulator.invoke(id, event);
+      last.set(id, o);
+      return o;
+    },
+    executeApiArn: emulator.stage.executeApiArn,
+    addHeaders: emulator.edgeHeaders,
+  });
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+  const streams = feedStreamMappings({
+    dynamoEndpoint: emulator.dynamoEndpoint,
+    tableName,
+    mappings: emulator.stage.streamMappings,
+    dataDir: join(copy.dir, 'data'),
+    invoke: emulator.invoke,
+    log: () => {},
+  });
+  try {
+    const c = new RouteClient(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`);
+    const seeded = await seedEveryRoute(c, 'bench-routes');
+    await probeSuccesses(c, seeded);
+    const measured: Measured[] = [];
+    for (const r of [...routeList].sort((a, b) => methodOrder(a) - methodOrder(b))) {
+      const fn = emulator.stage.routes.find((e) => e.routeKey === routeKey(r));
+      if (!fn) continue;
+      const logicalId = fn.functionId;
+      const base = baseOf(c, seeded, r);
+      const query = Object.keys(base.query).length ? `?${new URLSearchParams(base.query)}` : '';
+      const url = concretePath(r.path, base.params) + query;
+      const headers: Record<string, string> = base.body?.contentType ? { 'content-type': base.body.contentType } : {};
+      const send = () => c.send(r.method, url, { body: base.body?.text, headers });
+      for (let i = 0; i < opts.warm; i++) await send();
+      const routeMs: number[] = [];
+      const floorMs: number[] = [];
+      const statuses = new Map<number, number>();
+      let callCount = 0;
+      for (let i = 0; i < opts.pairs; i++) {
+        const mark = performance.now();
+        const answer = await send();
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        const o = last.get(logicalId);
+        if (!o?.ok) continue;
+        const mine = calls.filter((k) => k.logicalId === logicalId && k.startedMs >= mark);
+        callCount = mine.length;
+        const f = await emulator.invoke(floor.logicalId, { waves: wavesOf(mine) });
+        if (!f.ok) throw new Error(`the floor of ${routeKey(r)} failed: ${f.error.errorMessage}`);
+        routeMs.push(Math.ceil(o.durationMs));
+        floorMs.push(Math.ceil(f.durationMs));
+      }
+      calls.length = 0;
+      if (!routeMs.length) continue;
+      const [a, b] = [median(routeMs), median(floorMs)];
+      measured.push({
+        route: routeKey(r),
+        ratio: a / Math.max(b, 1),
+        routeMs: a,
+        floorMs: b,
+        calls: callCount,
+        statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '),
+      });
+    }
+    return rowsOf(measured, denied);
+  } finally {
+    await streams.stop();
+    gateway.close();
+    gateway.closeAllConnections();
+    await emulator.stop();
+    rmSync(copy.dir, { recursive: true, force: true });
+    rmSync(copy.file, { force: true });
+  }
+}
+
+function rowsOf(measured: Measured[], denied: string[]): Row[] {
+  const passes = (m: Measured) => m.ratio <= TARGET || m.routeMs - m.floorMs <= SLACK_MS;
+  const sorted = [...measured].sort((a, b) => b.ratio - a.ratio);
+  const detail: Record<string, string | number> = {
+    routes_measured: measured.length,
+    iam_denials: denied.length,
+  };
+  // One line per route, worst first: ratio, billed p50 of the route and of its floor, its DynamoDB calls, the statuses it answered.
+  for (const m of sorted) detail[m.route] = `${round(m.ratio)} (${m.routeMs} / ${m.floorMs} ms, ${m.calls} calls, ${m.statuses})${passes(m) ? '' : ' miss'}`;
+  const ok = measured.filter(passes).length;
+  return [
+    {
+      scenario: 'routes',
+      measured: `routes whose warm billed Duration p50 is within ${TARGET}× (or ${SLACK_MS} ms) of their floor function (the same DynamoDB calls, bare client)`,
+      value: ok,
+      target: `= ${measured.length} (every route measured)`,
+      pass: ok === measured.length && measured.length > 0 && denied.length === 0,
+      detail,
+    },
+    {
+      scenario: 'routes',
+      measured: `the slowest route (${sorted[0]?.route ?? 'none'}) / its floor, billed p50`,
+      value: round(sorted[0]?.ratio ?? 0),
+      target: `<= ${TARGET}`,
+      pass: (sorted[0]?.ratio ?? Infinity) <= TARGET,
+      detail,
+    },
+  ];
+}
