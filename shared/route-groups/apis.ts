@@ -295,6 +295,7 @@ export const apisRoutes = routeGroup('apis', {
       'api_db_id',
       'deletion',
       'listen_path',
+      'oauth_client',
       'org',
       'org_limit',
       'routed_claim',

@@ -145,4 +145,21 @@ describe('OAuth clients', () => {
     expect(left.Items).toEqual([]);
     expect((await s.gw('PUT', `/gw/oauth/clients/${doomed}/${ids[0]}`, { redirect_uri: 'https://x.example/cb' })).status).toBe(404);
   });
+
+  it("deleting the API from the dashboard deletes its clients with it (the route's grant covers them: a 500 in the cloud before)", async () => {
+    const t = await s.tenant();
+    const doomed = await makeApi(s, t.orgId, 'doomed-dash');
+    const id = (await create({ api_id: doomed, redirect_uri: 'https://app.example/cb' })).body.client_id as string;
+    const del = await s.dash(t.key, 'DELETE', `/api/apis/${doomed}`);
+    expect(del.status, del.text).toBe(200);
+    const left = await ddb().send(
+      new ScanCommand({
+        TableName: s.table,
+        FilterExpression: 'entity = :e AND api_id = :a',
+        ExpressionAttributeValues: { ':e': 'oauth_client', ':a': doomed },
+      }),
+    );
+    expect(left.Items).toEqual([]);
+    expect((await s.gw('PUT', `/gw/oauth/clients/${doomed}/${id}`, { redirect_uri: 'https://x.example/cb' })).status).toBe(404);
+  });
 });

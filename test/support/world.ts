@@ -251,6 +251,8 @@ async function seedSelfService(c: RouteClient, w: World, keep = false): Promise<
   await c.ok('GET', `/api/usage/keys/${w.gwKeyHash}/${range}?resolution=day`);
   await c.ok('GET', '/api/users/me');
   if (!keep) {
+    // A second client goes with its API: the dashboard delete's grant covers OAuth clients.
+    await c.ok('POST', `/api/apis/oauth/${api}`, { redirect_uri: 'https://app.example/cb', client_id: `dash-client-2-${w.tag}`, policy_id: policy });
     await c.ok('DELETE', `/api/apis/oauth/${api}/${client}`);
     await c.ok('DELETE', `/api/keys/${key.key_hash}`);
     await c.ok('DELETE', `/api/portal/policies/${policy}`);

@@ -102,7 +102,9 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     for (const a of needed) {
       const verdict = evaluate(who.statements, a);
       if (verdict === 'allowed') continue;
-      opts.onDenied({ function: who.name, action: a.action, resource: a.resource, reason: verdict });
+      // The partition keys name the item kind the function's grant misses.
+      const keys = a.leadingKeys?.length ? ` [${a.leadingKeys.join(', ')}]` : '';
+      opts.onDenied({ function: who.name, action: a.action, resource: `${a.resource}${keys}`, reason: verdict });
       const because =
         verdict === 'explicit deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${a.action} action`;
       answer(res, 400, protocol, {
