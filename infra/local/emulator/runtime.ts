@@ -12,7 +12,7 @@ import type { EmulatedFunction } from './template';
 import type { InvokeMessage, LambdaError, WorkerMessage } from './worker';
 
 export type Outcome =
-  | { ok: true; result: unknown; durationMs: number; initMs?: number; initCpuMs?: number }
+  | { ok: true; result: unknown; durationMs: number; initMs?: number; initCpuMs?: number; handlerMs?: number }
   | { ok: false; phase: 'init' | 'invoke'; error: LambdaError; durationMs: number; initMs?: number };
 
 export interface RuntimeOptions {
@@ -237,7 +237,7 @@ export class FunctionRuntime {
         this.opts.log(`ERROR ${this.fn.name} RequestId: ${requestId} ${JSON.stringify(error)}`);
         return { ok: false, phase: 'invoke', error, durationMs, initMs };
       }
-      return { ok: true, result: m.result, durationMs, initMs };
+      return { ok: true, result: m.result, durationMs, initMs, handlerMs: m.handlerMs };
     }
     const error: LambdaError =
       'errorType' in m ? { errorType: m.errorType, errorMessage: m.errorMessage, stack: m.stack } : { errorType: 'Runtime.Unknown', errorMessage: m.type };

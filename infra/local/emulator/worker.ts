@@ -27,7 +27,7 @@ export interface LambdaError {
 export type WorkerMessage =
   | { type: 'ready'; node: string; cpuMs: number }
   | ({ type: 'init-error' } & LambdaError)
-  | { type: 'result'; requestId: string; result: unknown; rss: number }
+  | { type: 'result'; requestId: string; result: unknown; rss: number; handlerMs: number }
   | ({ type: 'error'; requestId: string; rss: number } & LambdaError)
   | ({ type: 'crash' } & LambdaError);
 
@@ -102,8 +102,10 @@ async function main() {
     if (m.type !== 'invoke') return;
     env._X_AMZN_TRACE_ID = m.traceId;
     try {
+      const started = performance.now();
       const result = await handler(m.event, context(m));
-      send({ type: 'result', requestId: m.requestId, result: result === undefined ? null : result, rss: process.memoryUsage.rss() });
+      const handlerMs = performance.now() - started;
+      send({ type: 'result', requestId: m.requestId, result: result === undefined ? null : result, rss: process.memoryUsage.rss(), handlerMs });
     } catch (e) {
       send({ type: 'error', requestId: m.requestId, rss: process.memoryUsage.rss(), ...lambdaError(e, 'Error') });
     }
