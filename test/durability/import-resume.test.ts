@@ -11,7 +11,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ddb } from '../../shared/store/db/client';
 import { fullOrgFile, makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 import { names, scanAll } from '../support/org-items';
 import { spawnStage, stageAt, type SpawnedStage, type Stage } from '../support/stage';
@@ -72,7 +74,7 @@ async function setUp(tag: string) {
     expect(cut.state, 'the stage was killed after the run ended: the test proves nothing').toBe('importing');
     return cut;
   };
-  return { first, s, orgId, file, restart, expectWhole, cutRun };
+  return { first, s, orgId, file, table, restart, expectWhole, cutRun };
 }
 
 const ended = (s: Stage, orgId: string) =>
@@ -102,10 +104,12 @@ describe('an import across a killed stage', () => {
   }, 600_000);
 
   it('killed in its request, before the hand-over: the worker takes the run over once its hold passes', async () => {
-    const { first, s, orgId, file, restart, expectWhole, cutRun } = await setUp('request');
-    // The request never answers: its stage dies under it.
+    const { first, s, orgId, file, table, restart, expectWhole, cutRun } = await setUp('request');
+    // The request never answers: its stage dies under it once the organisation's first write is
+    // made (the run says so), with the request's first objects in flight, long before its 20 s.
     const asked = s.admin('POST', '/admin/organisations/import', file).catch(() => undefined);
-    await vi.waitFor(async () => expect((await runOf(s, orgId))?.written).toBeGreaterThan(0), { timeout: 120_000, interval: 20 });
+    const restored = async () => (await ddb().send(new GetCommand({ TableName: table, Key: { PK: `IMPORT#${orgId}`, SK: 'RUN' } }))).Item?.restored;
+    await vi.waitFor(async () => expect(await restored()).toBe(true), { timeout: 120_000, interval: 20 });
     await first.stop('SIGKILL');
     await asked;
     expect(await cutRun()).toMatchObject({ restored: true, handed_over_at: null });

@@ -344,8 +344,8 @@ function short(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...(${s.length} chars)` : s;
 }
 
-/** Whether the service must refuse this candidate, judged by the route's own schemas and parser rules. */
-function isInvalid(route: RouteDef, _base: BaseRequest, c: Candidate): boolean {
+/** Whether the service must refuse this candidate, judged by the route's own schemas (async, as the service validates) and parser rules. */
+async function isInvalid(route: RouteDef, _base: BaseRequest, c: Candidate): Promise<boolean> {
   if (c.rule === 'media' || c.rule === 'raw-doc') return true;
   if (c.rule === 'schema-query') {
     const q: Record<string, string> = { ...(c.query ?? {}) };
@@ -362,7 +362,7 @@ function isInvalid(route: RouteDef, _base: BaseRequest, c: Candidate): boolean {
   if (text !== undefined && /"(__proto__|constructor)":/.test(text)) return true;
   if (depthOf(parsed) > LIMITS.jsonDepth) return true;
   if (c.rule === 'parser') return true;
-  return !(route.body as z.ZodType).safeParse(parsed).success;
+  return !(await (route.body as z.ZodType).safeParseAsync(parsed)).success;
 }
 
 function toCase(route: RouteDef, base: BaseRequest, c: Candidate): FuzzCase {
@@ -415,12 +415,11 @@ function fixedCandidates(route: RouteDef, base: BaseRequest): Candidate[] {
  * At least `min` invalid cases for the route from `seed` (sampled with fast-check, filtered to
  * those the service must refuse); [] when the route takes neither a body nor a query.
  */
-export function invalidCases(route: RouteDef, base: BaseRequest, seed: number, min: number): FuzzCase[] {
+export async function invalidCases(route: RouteDef, base: BaseRequest, seed: number, min: number): Promise<FuzzCase[]> {
   const arb = candidateArb(route, base);
   if (!arb) return [];
-  const out: FuzzCase[] = fixedCandidates(route, base)
-    .filter((c) => isInvalid(route, base, c))
-    .map((c) => toCase(route, base, c));
+  const out: FuzzCase[] = [];
+  for (const c of fixedCandidates(route, base)) if (await isInvalid(route, base, c)) out.push(toCase(route, base, c));
   for (let round = 0; out.length < min && round < 20; round++) {
     for (const c of fc.sample(arb, { seed: seed + round, numRuns: min })) {
       // Lone surrogates cannot be percent-encoded: such a query cannot be sent at all.
@@ -430,7 +429,7 @@ export function invalidCases(route: RouteDef, base: BaseRequest, seed: number, m
       } catch {
         continue;
       }
-      if (isInvalid(route, base, c)) out.push(fuzzCase);
+      if (await isInvalid(route, base, c)) out.push(fuzzCase);
       if (out.length >= min + 40) break;
     }
   }

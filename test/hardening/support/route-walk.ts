@@ -34,7 +34,7 @@ export async function walkRoutes(url: string, seed = 16): Promise<Walk> {
   const refused = new Set<string>();
   for (const r of routeList) {
     const base = baseOf(c, seeded, r);
-    const bad = invalidCases(r, base, seed, 1)[0] ?? pathCases(r, base, seed, 1)[0];
+    const bad = (await invalidCases(r, base, seed, 1))[0] ?? pathCases(r, base, seed, 1)[0];
     let status: number;
     if (bad) status = (await c.send(r.method, bad.url, { headers: bad.headers, body: bad.body })).status;
     else if (r.group !== 'public')
