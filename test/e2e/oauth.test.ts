@@ -128,6 +128,18 @@ describe('OAuth clients', () => {
     expect(list.body.map((x: { client_id: string }) => x.client_id)).not.toContain(c.client_id);
   });
 
+  /** The OAuth client items stored for an API, read from the table itself. */
+  const clientItemsOf = async (apiId: string) =>
+    (
+      await ddb().send(
+        new ScanCommand({
+          TableName: s.table,
+          FilterExpression: 'entity = :e AND api_id = :a',
+          ExpressionAttributeValues: { ':e': 'oauth_client', ':a': apiId },
+        }),
+      )
+    ).Items;
+
   it('deleting the API deletes its clients with it', async () => {
     const t = await s.tenant();
     const doomed = await makeApi(s, t.orgId, 'doomed');
@@ -135,14 +147,7 @@ describe('OAuth clients', () => {
     for (let i = 0; i < 3; i++) ids.push((await create({ api_id: doomed, redirect_uri: 'https://app.example/cb' })).body.client_id as string);
     expect((await s.gw('GET', `/gw/oauth/clients/${doomed}`)).body).toHaveLength(3);
     expect((await s.gw('DELETE', `/gw/apis/${doomed}`)).status).toBe(200);
-    const left = await ddb().send(
-      new ScanCommand({
-        TableName: s.table,
-        FilterExpression: 'entity = :e AND api_id = :a',
-        ExpressionAttributeValues: { ':e': 'oauth_client', ':a': doomed },
-      }),
-    );
-    expect(left.Items).toEqual([]);
+    expect(await clientItemsOf(doomed)).toEqual([]);
     expect((await s.gw('PUT', `/gw/oauth/clients/${doomed}/${ids[0]}`, { redirect_uri: 'https://x.example/cb' })).status).toBe(404);
   });
 
@@ -152,14 +157,7 @@ describe('OAuth clients', () => {
     const id = (await create({ api_id: doomed, redirect_uri: 'https://app.example/cb' })).body.client_id as string;
     const del = await s.dash(t.key, 'DELETE', `/api/apis/${doomed}`);
     expect(del.status, del.text).toBe(200);
-    const left = await ddb().send(
-      new ScanCommand({
-        TableName: s.table,
-        FilterExpression: 'entity = :e AND api_id = :a',
-        ExpressionAttributeValues: { ':e': 'oauth_client', ':a': doomed },
-      }),
-    );
-    expect(left.Items).toEqual([]);
+    expect(await clientItemsOf(doomed)).toEqual([]);
     expect((await s.gw('PUT', `/gw/oauth/clients/${doomed}/${id}`, { redirect_uri: 'https://x.example/cb' })).status).toBe(404);
   });
 });
