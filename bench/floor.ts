@@ -7,9 +7,10 @@
  *   GET  /query?pk=&a=&b=   one consistent Query of PK = pk AND SK BETWEEN a AND b (the key read)
  *   POST /add  {pk,sk,max} one conditional UpdateItem: ADD used 1 IF renews > now AND used < max
  *                          (the check's steady-state write); 200, or 429 when the condition fails
- *   POST /tx   {pk, item}  one TransactWriteItems: a conditional Put of the item and an ADD on a
- *                          counter (what POST /api/hooks writes: the hook and its organisation's
- *                          list counter), answered once committed, with the same commit wait as
+ *   POST /tx   {pk, item}  one TransactWriteItems: a conditional Put of the item, an ADD on a
+ *                          counter and a conditional ADD on a window's unit (what POST /api/hooks
+ *                          writes: the hook, its organisation's list counter and its write unit),
+ *                          answered once committed, with the same commit wait as
  *                          the local stage (infra/local/commit-wait.ts)
  *   ANY  /gw/ext-authz/... the same conditional UpdateItem as /add, for nginx auth_request: the
  *                          item and quota from the forwarded Authorization (`<pk> <max>`: the only
@@ -24,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { awaitLocalCommits } from '../infra/local/commit-wait';
 import { ddb, tableName } from '../shared/store/db/client';
 import { isConditionFailure } from '../shared/store/db/items';
+import { TTL_ATTRIBUTE } from '../shared/store/db/table';
 
 const body = async (req: IncomingMessage): Promise<string> => {
   let s = '';
@@ -99,6 +101,17 @@ const server = createServer(async (req, res) => {
                 Key: { PK: 'BENCH#FLOORCOUNT', SK: 'COUNT' },
                 UpdateExpression: 'ADD n :one',
                 ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            {
+              // The organisation's write unit, which the route's transaction carries too (shared/store/org-limits.ts).
+              Update: {
+                TableName: tableName(),
+                Key: { PK: 'BENCH#FLOORLIMIT', SK: `W#${Math.floor(Date.now() / 60_000)}` },
+                UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
+                ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
+                ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
+                ExpressionAttributeValues: { ':one': 1, ':max': 1_000_000_000, ':entity': 'bench', ':exp': Math.floor(Date.now() / 1000) + 3600 },
               },
             },
           ],

@@ -42,7 +42,7 @@ export async function write(ctx: Ctx, samples = 1000): Promise<Row[]> {
     );
   const tx = await interleaved(300, rawTx, raw);
   const p50 = percentile(s.a, 50) / percentile(s.b, 50);
-  // The floor: a bare node:http server making the route's one transaction, same client, same commit wait.
+  // The floor: a bare node:http server making the route's one transaction (hook, list counter, write unit), same client, same commit wait.
   const viaFloor = async () => {
     const r = await call(ctx.floor.url, 'POST', '/tx', {}, { pk: `BENCH#F${++n}`, item: { ...hook, filler } });
     if (r.status !== 200) throw new Error(`floor tx ${r.status}`);
