@@ -30,17 +30,18 @@ interface Rule {
 
 /** The entry's rules, or undefined when it has none (every path allowed). */
 function rulesOf(entry: unknown): Rule[] | undefined {
-  const urls = isPlainObject(entry) ? entry.allowed_urls : undefined;
-  if (!Array.isArray(urls) || urls.length === 0) return undefined;
-  return urls.filter(isPlainObject).map((u) => ({
+  if (!hasUrlRules(entry)) return undefined;
+  return (entry as { allowed_urls: unknown[] }).allowed_urls.filter(isPlainObject).map((u) => ({
     url: typeof u.url === 'string' ? u.url : '',
     methods: new Set(Array.isArray(u.methods) ? u.methods.filter((m): m is string => typeof m === 'string').map((m) => m.toUpperCase()) : []),
   }));
 }
 
 /** Whether the access entry has path rules: a check of it needs the RE2 engine loaded. */
-export function hasUrlRules(entry: unknown): boolean {
-  return rulesOf(entry) !== undefined;
+export function hasUrlRules(entry: unknown): entry is { allowed_urls: unknown[] } {
+  // Asked on every check: what rulesOf() would build is not built here.
+  const urls = isPlainObject(entry) ? entry.allowed_urls : undefined;
+  return Array.isArray(urls) && urls.length > 0;
 }
 
 /** One compiled automaton: the indexes (into `rules`) of its patterns that match a path. */

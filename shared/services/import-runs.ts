@@ -21,6 +21,7 @@ import {
   moveImportRun,
   removeImportWrites,
   type ImportRun,
+  type RunChange,
 } from '../store/import-runs';
 import { loadRun } from '../store/offboarding';
 import { endRestore, restoreObjects, startRestore, writeObjects, type Restore } from '../store/organisation-transfer';
@@ -60,31 +61,43 @@ async function runImport(orgId: string, budgetMs: number): Promise<void> {
   if (run?.state !== 'importing') return;
   const deadline = Date.now() + budgetMs;
   try {
-    if (run.handed_over_at === null) {
+    // Taken over from a request cut off before its hand-over; the hand-over rides in the run's next move.
+    const takeOver: RunChange = run.handed_over_at === null ? { handOver: true } : {};
+    if (takeOver.handOver) {
       if (run.parts === 0) return await failImport(run, 'its request stopped before it handed its writes over; nothing was written');
       logger.warn('import: its request stopped without handing the run over; taken over', { org_id: orgId, position: run.position });
-      run = await moveImportRun(run, run.position, { handOver: true });
     }
     const restore = (await loadImportWrites(run)) as Restore;
-    if (!run.restored) {
-      await startRestore(restore, [importRunMove(run, run.position, { restored: true })]);
-      run = movedRun(run, run.position, { restored: true });
-    }
+    if (!run.restored) run = await startImport(run, restore, takeOver);
+    else if (takeOver.handOver) run = await moveImportRun(run, run.position, takeOver);
     const objects = restoreObjects(restore);
     const written = await writeObjects(objects, run.position, deadline, async (position) => {
       if ((await loadRun(orgId)) !== undefined) throw new Conflict('the organisation is being offboarded');
       run = await moveImportRun(run!, position);
     });
     if (written < objects.length) return;
-    await endRestore(restore, [importRunMove(run, written, { end: { state: 'done' } })]);
+    await endImport(run, restore, written);
     logger.info('import: organisation imported', { org_id: orgId, objects: objects.length });
-    await removeImportWrites(run);
   } catch (e) {
     if (e instanceof ImportRunMoved) return;
     // Anything else (throttling, a lost connection) fails the batch, and the stream hands the run over again.
     if (!(e instanceof AppError)) throw e;
     await failImport(run, e.message);
   }
+}
+
+/** The organisation's first write, in one transaction with the run's move (`change` besides): a run another writer moved refuses it whole. */
+export async function startImport(run: ImportRun, restore: Restore, change: RunChange = {}): Promise<ImportRun> {
+  const now = Date.now();
+  const restored: RunChange = { ...change, restored: true };
+  await startRestore(restore, [importRunMove(run, run.position, restored, now)]);
+  return movedRun(run, run.position, restored, now);
+}
+
+/** The import's end: the organisation's counts with the run's `done` in one transaction, then the writes it carried removed. */
+export async function endImport(run: ImportRun, restore: Restore, written: number): Promise<void> {
+  await endRestore(restore, [importRunMove(run, written, { end: { state: 'done' } })]);
+  await removeImportWrites(run);
 }
 
 /**

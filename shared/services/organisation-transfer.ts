@@ -21,20 +21,18 @@ import type { CarriedKey } from '../store/keys';
 import type { StoredClient } from '../store/oauth-clients';
 import { loadRun } from '../store/offboarding';
 import type { PolicyRecord } from '../store/policies';
-import { claimImportRun, ImportRunMoved, importRunMove, movedRun, moveImportRun, removeImportWrites, storeImportWrites } from '../store/import-runs';
+import { claimImportRun, ImportRunMoved, moveImportRun, storeImportWrites } from '../store/import-runs';
 import {
   claimRefusals,
-  endRestore,
   loadOrgSnapshot,
   restoreObjects,
-  startRestore,
   takenAmong,
   writeObjects,
   type Restore,
 } from '../store/organisation-transfer';
 import type { UserRecord } from '../store/users';
 import { openSigningSecret, sealedSecret } from './hooks';
-import { failImport } from './import-runs';
+import { endImport, failImport, startImport } from './import-runs';
 
 type Obj = Record<string, unknown>;
 
@@ -161,8 +159,7 @@ async function writeImport(restore: Restore, objects: ReturnType<typeof restoreO
       await moveImportRun(run, 0, { parts, handOver: true });
       return 'importing';
     }
-    await startRestore(restore, [importRunMove(run, 0, { parts, restored: true })]);
-    run = movedRun(run, 0, { parts, restored: true });
+    run = await startImport(run, restore, { parts });
     const written = await writeObjects(objects, 0, at.deadline, async (position) => {
       run = await moveImportRun(run, position);
     });
@@ -170,15 +167,14 @@ async function writeImport(restore: Restore, objects: ReturnType<typeof restoreO
       await moveImportRun(run, written, { handOver: true });
       return 'importing';
     }
-    await endRestore(restore, [importRunMove(run, written, { end: { state: 'done' } })]);
-    await removeImportWrites(run);
+    await endImport(run, restore, written);
     return 'done';
   } catch (e) {
     // The worker took the run over: the request was too slow to hand it over itself.
     if (e instanceof ImportRunMoved) return 'importing';
-    await failImport(run, e instanceof AppError ? e.message : 'a storage error');
-    if (!run.restored) throw e;
     const why = e instanceof AppError ? e.message : 'a storage error';
+    await failImport(run, why);
+    if (!run.restored) throw e;
     throw new Conflict(`The import of ${orgId} stopped (${why}); what it wrote is being removed: GET /admin/organisations/${orgId}/offboarding`);
   }
 }
