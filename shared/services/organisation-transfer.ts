@@ -22,14 +22,7 @@ import type { StoredClient } from '../store/oauth-clients';
 import { loadRun } from '../store/offboarding';
 import type { PolicyRecord } from '../store/policies';
 import { claimImportRun, ImportRunMoved, moveImportRun, storeImportWrites } from '../store/import-runs';
-import {
-  claimRefusals,
-  loadOrgSnapshot,
-  restoreObjects,
-  takenAmong,
-  writeObjects,
-  type Restore,
-} from '../store/organisation-transfer';
+import { claimRefusals, loadOrgSnapshot, restoreObjects, takenAmong, writeObjects, type Restore } from '../store/organisation-transfer';
 import type { UserRecord } from '../store/users';
 import { openSigningSecret, sealedSecret } from './hooks';
 import { endImport, failImport, startImport } from './import-runs';
