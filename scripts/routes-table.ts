@@ -3,7 +3,7 @@ import { routeList } from '../shared/routes';
 import { PERMISSION_GROUPS, type PermissionGroup } from '../shared/schemas/permissions';
 import { gatewayMembersMarkdown, MEMBERS_DOCUMENT, MEMBERS_END, MEMBERS_START } from './gateway-members-table';
 
-const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A' } as const;
+const GROUP = { public: 'none', dashboard: 'D', gateway: 'G', admin: 'A', developer: 'P' } as const;
 
 /** The credential, and for a dashboard route the user_permissions group and level it needs. */
 function credential(r: RouteDef): string {
@@ -41,6 +41,7 @@ const GROUP_MEANING: Record<PermissionGroup, string> = {
   analytics: 'key activity and usage over time',
   users: "the organisation's users",
   audit: "the organisation's audit trail",
+  portal: 'the developer portal: its settings, catalogue, developers, invitations and key requests',
 };
 
 const routeNames = (rs: RouteDef[]) => (rs.length ? rs.map((r) => `\`${r.method} ${r.path}\``).join(', ') : 'none');

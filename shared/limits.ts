@@ -97,3 +97,18 @@ export const WEBHOOK_LIMITS = {
   /** Attempts of one organisation in flight at once, across every delivery worker. */
   attemptsInFlightPerOrg: 10,
 } as const;
+
+/**
+ * The developer portal (docs/using/developer-portal.md). Sign-in attempts count in fixed windows,
+ * per account (organisation and e-mail) and per source address, whether they succeed or not, so
+ * guessing is slow for one account and for one source across many accounts.
+ */
+export const PORTAL_LIMITS = {
+  signInWindowSeconds: 900,
+  signInsPerAccount: 10,
+  signInsPerSource: 100,
+  /** A developer's pending and approved requests at once (each approved one holds a key). */
+  openRequestsPerDeveloper: 20,
+  sessionSeconds: 12 * 3600,
+  invitationSeconds: 7 * 24 * 3600,
+} as const;

@@ -12,7 +12,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 
 /** Who made a change: a dashboard user, the gateway, an operator (admin), or the service itself. */
-export type Actor = { type: 'user'; id: string; email?: string } | { type: 'gateway' } | { type: 'admin' } | { type: 'system' };
+export type Actor =
+  | { type: 'user'; id: string; email?: string }
+  | { type: 'gateway' }
+  | { type: 'admin' }
+  | { type: 'developer'; id: string }
+  | { type: 'system' };
 
 export interface WorkContext {
   /** A request's `METHOD /path/{template}`; an event source's name (`change-feed`, `attempt-queue`, `audit-trail`). */

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { WEBHOOK_LIMITS, type OrgLimitClass } from './limits';
 import type { PermissionGroup } from './schemas/permissions';
 
-export type Group = 'dashboard' | 'gateway' | 'admin' | 'public';
+export type Group = 'dashboard' | 'gateway' | 'admin' | 'developer' | 'public';
 /**
  * `ANY` takes every method (API Gateway's ANY): only for a route that answers about another
  * request, whose method it does not choose (the external authorization, which Envoy calls with

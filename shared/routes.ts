@@ -18,6 +18,7 @@ import { analyticsRoutes } from './route-groups/analytics';
 import { auditRoutes } from './route-groups/audit';
 import { routingRoutes } from './route-groups/routing';
 import { billingRoutes } from './route-groups/billing';
+import { portalRoutes } from './route-groups/portal';
 
 /**
  * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
@@ -42,6 +43,7 @@ export const routeGroups = {
   audit: auditRoutes,
   routing: routingRoutes,
   billing: billingRoutes,
+  portal: portalRoutes,
 } satisfies Record<string, Record<string, RouteDef>>;
 
 export const routes = {
@@ -60,6 +62,7 @@ export const routes = {
   ...auditRoutes,
   ...routingRoutes,
   ...billingRoutes,
+  ...portalRoutes,
 } satisfies Record<string, RouteDef>;
 
 export type RouteName = keyof typeof routes;

@@ -40,6 +40,9 @@ import '../../shared/store/routing-version';
 import '../../shared/store/usage-figures';
 import '../../shared/store/usage-tallies';
 import '../../shared/store/users';
+import '../../shared/store/developers';
+import '../../shared/store/key-requests';
+import '../../shared/store/portal';
 import { definedEntities } from '../../shared/store/db/entity';
 
 /**
@@ -111,6 +114,13 @@ export const OFFBOARDING_ENTITIES = [
   'user',
   'user_email',
   'access_key',
+  'portal_settings',
+  'catalogue_entry',
+  'developer',
+  'developer_email',
+  'developer_session',
+  'developer_invitation',
+  'key_request',
   'usage_day',
   'usage_month',
   'usage_mark',

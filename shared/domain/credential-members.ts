@@ -59,7 +59,11 @@ export type CredentialKind =
   | 'webhook'
   | 'template'
   | 'oauth_client'
-  | 'domain';
+  | 'domain'
+  | 'portal'
+  | 'catalogue_entry'
+  | 'developer'
+  | 'key_request';
 
 const GW = 'x-gw-api-gateway';
 
@@ -123,6 +127,11 @@ export const CREDENTIAL_MEMBERS: Readonly<Record<CredentialKind | '*', readonly 
   organisation: [],
   // A domain grant holds its host name, its organisation and when: no credential.
   domain: [],
+  portal: [],
+  catalogue_entry: [],
+  developer: [{ at: 'password_hash', holds: 'value' }],
+  // A request names its key by hash only: the clear key is never stored.
+  key_request: [],
 };
 
 type Json = unknown;

@@ -18,7 +18,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { parseIfMatch, type IfMatch } from '../domain/if-match';
+import { Unauthorized } from '../errors';
 import type { RouteDef } from '../route-def';
+import type { Developer } from '../schemas/portal';
 import type { Reply } from './envelopes';
 import { invoke } from '../observability/invocation';
 import { logger } from '../observability/logger';
@@ -45,6 +47,8 @@ interface RequestInput<P, Q, B> {
   /** The request's method and query text as sent: for a route that answers about another request (the external authorization). */
   method: string;
   rawQuery: string;
+  /** The address the request came from, as API Gateway saw it (a portal's sign-in counts attempts by it). */
+  sourceIp: string;
   principal: Principal;
   /** What If-Match asks of the stored version, when sent (contract §3). */
   ifMatch: IfMatch | undefined;
@@ -53,7 +57,8 @@ interface RequestInput<P, Q, B> {
 
 /** What a route's handler receives: its validated input, and on a dashboard route the caller's organisation. */
 type HandlerContext<R extends RouteDef> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
-  (R extends { group: 'dashboard' } ? { readonly org: string } : unknown);
+  (R extends { group: 'dashboard' } ? { readonly org: string } : unknown) &
+  (R extends { group: 'developer' } ? { readonly developer: Developer; readonly token: string } : unknown);
 
 /** Whether the route's success answer carries the ETag (its entry's successHeaders). */
 type AnswersEtag<R> = R extends { successHeaders: readonly (infer H)[] } ? ('ETag' extends H ? true : false) : false;
@@ -63,13 +68,17 @@ type AnswersEtag<R> = R extends { successHeaders: readonly (infer H)[] } ? ('ETa
  * finished input there (as Middy's own setToContext options do). Lambda, the local server and
  * the emulator each make a new context per invocation.
  */
-type InputContext = Context & { handlerInput?: RequestInput<unknown, unknown, unknown> & { org?: string } };
+type InputContext = Context & { handlerInput?: RequestInput<unknown, unknown, unknown> & { org?: string; developer?: Developer; token?: string } };
 
 const handlerInput: HttpMiddleware<InputContext> = {
   name: 'handler-input',
   before: async (request) => {
     const principal = request.internal.principal!;
     const parts = request.internal.parts!;
+    // A developer session reaches only its own organisation's portal: another's path is a 401 like a bad token.
+    if (principal.group === 'developer' && (parts.params as { orgID?: string } | undefined)?.orgID !== principal.orgId) {
+      throw new Unauthorized('session not valid');
+    }
     const headers = request.event.headers ?? {};
     request.context.handlerInput = {
       params: parts.params,
@@ -79,8 +88,10 @@ const handlerInput: HttpMiddleware<InputContext> = {
       headers,
       method: request.event.requestContext?.http?.method ?? 'GET',
       rawQuery: request.event.rawQueryString ?? '',
+      sourceIp: request.event.requestContext?.http?.sourceIp ?? '',
       principal,
       ...(principal.group === 'dashboard' ? { org: principal.orgId } : {}),
+      ...(principal.group === 'developer' ? { developer: principal.developer, token: principal.token } : {}),
       ifMatch: (request.internal.ifMatch = parseIfMatch(headers['if-match'])),
       requestId: requestIdOf(request.event),
     };

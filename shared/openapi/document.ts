@@ -29,6 +29,7 @@ const SECURITY: Record<string, Json> = {
   dashboard: { type: 'http', scheme: 'bearer', description: 'A dashboard access key, issued by POST /admin/users (the bare key works too)' },
   gateway: { type: 'apiKey', in: 'header', name: 'X-Gw-Authorization', description: 'The gateway deployment secret' },
   admin: { type: 'apiKey', in: 'header', name: 'Admin-Auth', description: 'The admin deployment secret' },
+  developer: { type: 'http', scheme: 'bearer', description: "A developer session of the path's portal, from POST /portal/{orgID}/sessions" },
 };
 
 /**

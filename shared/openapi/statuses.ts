@@ -77,6 +77,7 @@ const CREDENTIAL: Record<RouteDef['group'], string> = {
   dashboard: 'Authorization access key (or its user is inactive)',
   gateway: 'X-Gw-Authorization secret',
   admin: 'Admin-Auth secret',
+  developer: "developer session of the path's portal (or its developer is no longer active)",
   public: 'credential',
 };
 

@@ -3,7 +3,22 @@ import * as z from 'zod';
 import { idSchema, pageQuerySchema } from './common';
 
 /** The configuration objects of the trail, by the name its entries give them. */
-const AUDIT_OBJECT_TYPES = ['organisation', 'user', 'api', 'key', 'policy', 'org_key', 'webhook', 'template', 'oauth_client', 'domain'] as const;
+const AUDIT_OBJECT_TYPES = [
+  'organisation',
+  'user',
+  'api',
+  'key',
+  'policy',
+  'org_key',
+  'webhook',
+  'template',
+  'oauth_client',
+  'domain',
+  'portal',
+  'catalogue_entry',
+  'developer',
+  'key_request',
+] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 const instant = z.iso.datetime({ offset: true });
@@ -27,9 +42,10 @@ const actorSchema = z
     z.object({ type: z.literal('user'), id: z.string(), email: z.string().optional() }),
     z.object({ type: z.literal('gateway') }),
     z.object({ type: z.literal('admin') }),
+    z.object({ type: z.literal('developer'), id: z.string() }),
     z.object({ type: z.literal('system') }),
   ])
-  .meta({ description: 'Who made the change: a dashboard user, the gateway, an operator (admin), or the service itself (system)' });
+  .meta({ description: 'Who made the change: a dashboard user, the gateway, an operator (admin), a developer of the portal, or the service itself (system)' });
 
 const patchOperationSchema = z.object({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),

@@ -6,7 +6,7 @@ import { okEnvelope } from './common';
  * organisation"): each step empties one kind of object with everything stored under it, children
  * before the object that lists them, so a run stopped anywhere finds the rest again.
  */
-export const OFFBOARDING_STEPS = ['apis', 'keys', 'policies', 'hooks', 'assets', 'users', 'domains', 'usage', 'audit', 'organisation'] as const;
+export const OFFBOARDING_STEPS = ['apis', 'keys', 'policies', 'hooks', 'assets', 'users', 'portal', 'domains', 'usage', 'audit', 'organisation'] as const;
 export type OffboardingStep = (typeof OFFBOARDING_STEPS)[number];
 
 /**

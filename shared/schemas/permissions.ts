@@ -4,7 +4,7 @@ import * as z from 'zod';
  * The object groups a dashboard user's `user_permissions` name (contract §9), as the reference
  * dashboard names them. Every dashboard route belongs to one (its `permission` in the route table).
  */
-export const PERMISSION_GROUPS = ['apis', 'keys', 'policies', 'hooks', 'assets', 'oauth', 'analytics', 'users', 'audit'] as const;
+export const PERMISSION_GROUPS = ['apis', 'keys', 'policies', 'hooks', 'assets', 'oauth', 'analytics', 'users', 'audit', 'portal'] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
 
 /** What a user may do with a group: read it, change it (write includes read), or nothing. */

@@ -16,7 +16,8 @@ import { writeVersioned } from '../store/db/versioned-write';
 import { keyListRow } from '../domain/key-listing';
 import { pageRequest } from '../domain/paging';
 import type { PageQuery } from '../schemas/common';
-import { hashOfUsername, insertKey, loadKey, loadOrgKeyPage, removeKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
+import { hashOfUsername, insertKey, loadKey, loadOrgKeyPage, removeKey, rollKey, saveKey, type KeyItem, type StoredKey } from '../store/keys';
+import type { TxItem } from '../store/db/transactions';
 import { putOrgSession } from '../store/org-sessions';
 import { loadPolicies, type StoredPolicy } from '../store/policies';
 import { orgApiSummary } from './org-apis';
@@ -46,7 +47,12 @@ async function loadReferences(session: KeySession, withinOrg?: string): Promise<
  * and the session as reads show it. A named organisation is checked in the same transaction
  * (422 when absent).
  */
-async function issueKey(input: SessionInput, orgId: string, withinOrg?: string): Promise<{ key: string; hash: string; shown: StoredKey }> {
+async function issueKey(
+  input: SessionInput,
+  orgId: string,
+  withinOrg?: string,
+  extra: (hash: string) => TxItem[] = () => [],
+): Promise<{ key: string; hash: string; shown: StoredKey }> {
   const typed = input as KeySession;
   requireGrant(typed);
   const policies = await loadReferences(typed, withinOrg);
@@ -61,6 +67,7 @@ async function issueKey(input: SessionInput, orgId: string, withinOrg?: string):
     { session: stored, ...(password ? { basic_auth_hash: await hashPassword(password) } : {}), ...(username ? { username } : {}) },
     quotaScopes(effective),
     now,
+    extra(hash),
   );
   // The live quota as the create left it: fresh, its window starting now.
   return { key, hash, shown: shownSession(effective, { used: 0, renews: renewsAt(now, effective.quota_renewal_rate) }, effective.quota_max, now) };
@@ -196,7 +203,7 @@ export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): 
     ifMatch: undefined,
     read: () => loadKey(session.key_hash),
     notFound: () => new NotFound('key not found'),
-    write: removeKey,
+    write: (k) => removeKey(k),
   });
   forgetKeySession(session.key_hash);
   return session.key_hash;
@@ -257,7 +264,7 @@ export async function replaceOrgKey(orgId: string, hash: string, input: SessionI
 
 /** DELETE /api/keys/{keyHash} (the hash): a key of the caller's organisation with its live quotas; 404 unless the caller's, 412 stale If-Match. */
 export async function deleteOrgKey(orgId: string, hash: string, ifMatch: IfMatch | undefined): Promise<void> {
-  await writeVersioned({ what: 'the key', ifMatch, read: () => orgKeyByHash(orgId, hash), notFound: keyNotFound, write: removeKey });
+  await writeVersioned({ what: 'the key', ifMatch, read: () => orgKeyByHash(orgId, hash), notFound: keyNotFound, write: (k) => removeKey(k) });
   forgetKeySession(hash);
 }
 
@@ -278,4 +285,38 @@ export async function listOrgKeys(orgId: string, query: PageQuery) {
     return keyListRow(k.session, shownSession(effective, k.live, effective.quota_max, now));
   });
   return { keys, pages: page.pages, ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}) };
+}
+
+// --- keys a portal issues (shared/services/key-requests.ts) ----------------------------------------
+
+/** A key of the organisation made in one transaction with `extra` (the key request that issues it, by the new key's hash). */
+export async function issueOrgKeyWith(orgId: string, input: SessionInput, extra: (hash: string) => TxItem[]) {
+  const { key, hash } = await issueKey(input, orgId, orgId, extra);
+  return { key, hash };
+}
+
+/**
+ * A key of the organisation replaced by a new secret with the same session, in one transaction
+ * with `extra` (by the new hash). The old key is refused at once in this process and everywhere
+ * within CACHE_SECONDS; 404 unless the organisation's.
+ */
+export async function rollOrgKey(orgId: string, hash: string, extra: (hash: string) => TxItem[]) {
+  const current = await orgKeyByHash(orgId, hash);
+  if (!current) throw keyNotFound();
+  const key = newKeyId(orgId);
+  const nextHash = keyHash(key);
+  const stamp = new Date().toISOString();
+  const session: StoredKey = { ...current.session, key_hash: nextHash, date_created: stamp, last_updated: stamp };
+  const effective = applyPolicies(session, await loadReferences(session, orgId));
+  await rollKey({ session }, quotaScopes(effective), nowSeconds(), current, extra(nextHash));
+  forgetKeySession(hash);
+  return { key, hash: nextHash };
+}
+
+/** A key of the organisation deleted in one transaction with `extra`; 404 unless the organisation's. */
+export async function revokeOrgKey(orgId: string, hash: string, extra: TxItem[]): Promise<void> {
+  const current = await orgKeyByHash(orgId, hash);
+  if (!current) throw keyNotFound();
+  await removeKey(current, extra);
+  forgetKeySession(hash);
 }

@@ -71,6 +71,11 @@ const FOLLOWED: Record<string, Follows> = {
   asset: { type: 'template', id: (i) => i._id, org: (i) => i.org_id, value: templateValue },
   oauth_client: { type: 'oauth_client', id: (i) => i.client_id, org: (i) => i.org_id },
   domain_grant: { type: 'domain', id: (i) => i.domain, org: (i) => i.org_id },
+  portal_settings: { type: 'portal', id: (i) => i.org_id, org: (i) => i.org_id },
+  catalogue_entry: { type: 'catalogue_entry', id: (i) => i.api_id, org: (i) => i.org_id },
+  // The lookup copy of the e-mail and the open-request count are the store's bookkeeping, not the developer.
+  developer: { type: 'developer', id: (i) => i.id, org: (i) => i.org_id, value: ({ email_lower: _e, open_requests: _o, ...d }) => d },
+  key_request: { type: 'key_request', id: (i) => i.id, org: (i) => i.org_id },
 };
 
 /** The entity names the trail follows (the cloud's event filter names them too). */
@@ -82,7 +87,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefine
 
 function isActor(v: unknown): v is Actor {
   const t = (v as { type?: unknown } | null)?.type;
-  return t === 'user' || t === 'gateway' || t === 'admin' || t === 'system';
+  return t === 'user' || t === 'gateway' || t === 'admin' || t === 'developer' || t === 'system';
 }
 
 /** What a stamp (or a deletion record) says: who, which request, when. */

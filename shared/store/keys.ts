@@ -93,9 +93,9 @@ function usernameItems(hash: string, orgId: string, next: string | undefined, pr
  * transaction; the key's organisation must exist (422), unless it is blank (a key the gateway
  * manages itself), and its count of keys (the list's `pages`) moves with it.
  */
-export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: QuotaScope[], now: number): Promise<void> {
+export async function insertKey(k: Omit<KeyItem, 'version' | 'live'>, scopes: QuotaScope[], now: number, extra: TxItem[] = []): Promise<void> {
   const org = k.session.org_id;
-  await writeItems([...(org ? [orgMustBeActive(org), countChange(org, 'KEY', 1)] : []), ...restoredKeyItems(k, scopes, now)]);
+  await writeItems([...(org ? [orgMustBeActive(org), countChange(org, 'KEY', 1)] : []), ...restoredKeyItems(k, scopes, now), ...extra]);
 }
 
 /**
@@ -193,7 +193,16 @@ export async function saveKey(next: Omit<KeyItem, 'live'>, previous: KeyItem, sc
 }
 
 /** Deletes a key read as `current` (guarded by its version) with its live quotas, rate windows and user-name marker; its organisation's count moves. */
-export async function removeKey(current: KeyItem): Promise<void> {
+export async function removeKey(current: KeyItem, extra: TxItem[] = []): Promise<void> {
+  await writeItems([...(await removedKeyItems(current, 89)), ...extra]);
+}
+
+/**
+ * The writes that delete a key with its user-name marker and live quotas (at most `room` of its
+ * rate windows: those beyond a transaction's size expire by TTL on their own), for a transaction
+ * that also does something else (a developer's roll makes the new key in the same one).
+ */
+async function removedKeyItems(current: KeyItem, room: number, counted = true): Promise<TxItem[]> {
   const hash = current.session.key_hash;
   const partition = await queryAll({
     KeyConditionExpression: 'PK = :pk',
@@ -201,13 +210,23 @@ export async function removeKey(current: KeyItem): Promise<void> {
     ProjectionExpression: 'PK, SK',
   });
   const others = partition.filter((i) => i.SK !== 'KEY');
-  await writeItems([
+  return [
     guardVersion(keys.remove(hash), current.version),
-    ...(current.session.org_id ? [countChange(current.session.org_id, 'KEY', -1)] : []),
+    ...(current.session.org_id && counted ? [countChange(current.session.org_id, 'KEY', -1)] : []),
     ...usernameItems(hash, current.session.org_id, undefined, current.username),
-    // Rate windows beyond the transaction's size expire by TTL on their own.
-    ...others.slice(0, 89).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
-  ]);
+    ...others.slice(0, room).map((i) => ({ op: deleteOp({ PK: String(i.PK), SK: String(i.SK) }) })),
+  ];
+}
+
+/**
+ * A key replaced by a new one with a new hash (a roll: new secret, same session), with `extra`, in
+ * one transaction: at no time are both valid or neither.
+ */
+export async function rollKey(next: CarriedKey, scopes: QuotaScope[], now: number, current: KeyItem, extra: TxItem[]): Promise<void> {
+  const added = restoredKeyItems(next, scopes, now);
+  // One key in, one out: the organisation's count stays (a transaction may not touch its item twice).
+  // Room for the new key's writes and the request's: a transaction holds 100 items.
+  await writeItems([...added, ...(await removedKeyItems(current, 90 - added.length - extra.length, false)), ...extra]);
 }
 
 /** Spends one unit of the key's live quota of `scope` ('' = key-wide) and counts its rate window. */

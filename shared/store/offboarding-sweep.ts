@@ -33,6 +33,10 @@ import { assetKeys } from './assets';
 import { figuresOfOrg, markOf } from './usage-figures';
 import { TALLY_KEPT_DAYS, tallyPartition } from './usage-tallies';
 import { userKeys } from './users';
+import { developerKeys } from './developers';
+import { requestKeys } from './key-requests';
+import { portalKeys } from './portal';
+import { KEY_REQUEST_STATES } from '../schemas/portal';
 
 /** Items one transaction deletes (the run's own move and a few side writes fill the rest of DynamoDB's 100). */
 const CHUNK_ITEMS = 90;
@@ -196,6 +200,25 @@ const users = (c: SweepContext): Promise<Next> =>
     ),
   );
 
+/**
+ * The developer portal: key requests (by state), developers with their e-mail's claim, sessions and
+ * invitations, then the settings and catalogue. The developers' keys went with the keys step.
+ */
+async function portal(c: SweepContext): Promise<Next> {
+  for (const state of KEY_REQUEST_STATES) {
+    const next = await sweepListed(requestKeys.ofOrg(c.orgId, state), CHUNK_ITEMS, async (row) => stillStored([keyOf(row)]));
+    if (next !== undefined) return next;
+  }
+  const developers = await sweepListed(developerKeys.ofOrg(c.orgId), 40, (row) =>
+    objectWith(keyOf(row), [], typeof row.email_lower === 'string' ? [developerKeys.email(c.orgId, row.email_lower)] : []),
+  );
+  if (developers !== undefined) return developers;
+  const tokens = await sweepListed(developerKeys.tokensOfOrg(c.orgId), CHUNK_ITEMS, async (row) => stillStored([keyOf(row)]));
+  if (tokens !== undefined) return tokens;
+  const own = await itemsOf(portalKeys.partition(c.orgId));
+  return own.length ? { found: own } : undefined;
+}
+
 async function domains(c: SweepContext): Promise<Next> {
   const next = await sweepListed(domainKeys.ofOrg(c.orgId), CHUNK_ITEMS, async (row) => stillStored([keyOf(row)]));
   // Requests to a revoked domain stop matching once gateways follow the routing version.
@@ -238,6 +261,7 @@ export const SWEEPS: Record<OffboardingStep, (c: SweepContext) => Promise<Next>>
   hooks,
   assets,
   users,
+  portal,
   domains,
   usage,
   audit,

@@ -10,6 +10,7 @@ import { assetData, hookBody, makeApi, makeKey, rightsFor, uid } from '../suppor
 import { run } from '../../tools/gwctl/main';
 import { ADMIN_SECRET } from '../support/table';
 import { byEntity, names, ownedBy, scanAll, type Item } from '../support/org-items';
+import { OFFBOARDING_STEPS } from '../../shared/schemas/offboarding';
 import { onEmulator } from '../support/stage';
 import { useStage, useTenants } from '../support/file-stage';
 
@@ -27,6 +28,32 @@ async function waitForRun(orgId: string, until: (run: Item) => boolean, ms = 240
     if (Date.now() > deadline) throw new Error(`the run of ${orgId} stands at ${JSON.stringify(r.body.Meta)}`);
     await new Promise((res) => setTimeout(res, 100));
   }
+}
+
+/**
+ * A portal of the organisation: its settings, a published API, a developer with a session, requests of three states and an
+ * invitation. Answers the hash of the key the developer holds.
+ */
+async function portalOf(orgId: string, key: string, apiId: string, policyId: string): Promise<string> {
+  const ok = (r: { status: number; text: string }) => expect(r.status, r.text).toBe(200);
+  ok(await s.dash(key, 'PUT', '/api/portal/settings', { enabled: true, sign_up: 'open' }));
+  const plans = [
+    { id: 'free', name: 'Free', policy_id: policyId, approval: 'auto' },
+    { id: 'pro', name: 'Pro', policy_id: policyId, approval: 'manual' },
+  ];
+  ok(await s.dash(key, 'PUT', `/api/portal/catalogue/${apiId}`, { plans }));
+  const developer = { email_address: `dev@${orgId}.example`, password: 'developer password' };
+  ok(await s.call('POST', `/portal/${orgId}/developers`, { body: developer }));
+  const token = (await s.call('POST', `/portal/${orgId}/sessions`, { body: developer })).body.Meta.token;
+  const ask = (plan: string) =>
+    s.call('POST', `/portal/${orgId}/key-requests`, { headers: { authorization: `Bearer ${token}` }, body: { api_id: apiId, plan_id: plan } });
+  const held = await ask('free');
+  ok(held);
+  ok(await ask('pro'));
+  const refused = (await ask('pro')).body.Meta.request.id;
+  ok(await s.dash(key, 'POST', `/api/portal/key-requests/${refused}/refuse`, { reason: 'no' }));
+  ok(await s.dash(key, 'POST', '/api/portal/invitations', { email_address: `invited@${orgId}.example` }));
+  return held.body.Meta.key_hash;
 }
 
 describe.skipIf(onEmulator)('offboarding an organisation', () => {
@@ -61,6 +88,7 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     expect((await s.dash(a.key, 'POST', `/api/hooks/${hook.body.Meta}/test`)).status).toBe(200);
     expect((await s.dash(a.key, 'POST', '/api/assets', { id: uid('tpl'), name: 't', kind: 'oas-template', data: assetData('t') })).status).toBe(200);
     expect((await s.admin('POST', '/admin/users', { org_id: a.orgId, email_address: `second@${a.orgId}.example` })).status).toBe(200);
+    const developerKey = await portalOf(a.orgId, a.key, api1, policy);
     const stamp = new Date().toISOString();
     const record = {
       api_id: api1,
@@ -83,7 +111,7 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     expect((await check()).status).toBe(200);
     await s.caughtUp();
 
-    const ids = [a.orgId, api1, api2, onDomain, policy, hook.body.Meta as string, ...keys.map((k) => k.hash), domain];
+    const ids = [a.orgId, api1, api2, onDomain, policy, hook.body.Meta as string, ...keys.map((k) => k.hash), developerKey, domain];
     const others = (await scanAll(s.table)).filter((i) => !names(i, ids));
     // Offboarding starts: answered at once, the organisation marked.
     const started = await s.admin('DELETE', `/admin/organisations/${a.orgId}`);
@@ -126,6 +154,13 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
         'domain_grant',
         'listen_path',
         'oauth_client',
+        'portal_settings',
+        'catalogue_entry',
+        'developer',
+        'developer_email',
+        'developer_session',
+        'developer_invitation',
+        'key_request',
       ]),
     );
     expect(Object.keys(byEntity(owned))).toEqual(expect.arrayContaining(['api_usage', 'key_activity', 'usage_day', 'usage_month', 'org_session', 'org']));
@@ -138,7 +173,7 @@ describe.skipIf(onEmulator)('offboarding an organisation', () => {
     // Exactly what was stored, by kind.
     expect(done.deleted).toEqual(byEntity(owned));
     expect(done.deleted_total).toBe(owned.length);
-    expect(done).toMatchObject({ step: null, steps_done: 10, finished_at: expect.any(String) });
+    expect(done).toMatchObject({ step: null, steps_done: OFFBOARDING_STEPS.length, finished_at: expect.any(String) });
 
     // Nothing of it is left but its run's record and what expires by TTL; everything of the other organisation is.
     const after = await scanAll(s.table);

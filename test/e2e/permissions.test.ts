@@ -237,7 +237,7 @@ describe('a user whose permissions change', () => {
 
 describe('user_permissions in POST /admin/users and PUT /admin/users/{userID}', () => {
   const bad: Array<[string, unknown, string]> = [
-    ['an unknown group', { hooks: 'write', portal: 'read' }, 'body.user_permissions'],
+    ['an unknown group', { hooks: 'write', billing: 'read' }, 'body.user_permissions'],
     ['a level other than read, write or deny', { hooks: 'admin' }, 'body.user_permissions.hooks'],
     ['IsAdmin other than "admin"', { IsAdmin: 'write' }, 'body.user_permissions.IsAdmin'],
     ['a level that is no string', { keys: true }, 'body.user_permissions.keys'],

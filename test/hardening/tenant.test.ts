@@ -45,6 +45,8 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
   assetID: (a) => [a.assetDbId, a.assetCustomId],
   hookID: (a) => [a.hookId],
   deliveryID: (a) => [a.deliveryId],
+  developerID: (a) => [a.developerId],
+  requestID: (a) => [a.requestIds[0]!],
   // Date parts of the key-activity route: the day A's analytics record falls on.
   startDay: () => [ACTIVITY_DAY.day],
   startMonth: () => [ACTIVITY_DAY.month],
@@ -55,9 +57,13 @@ const A_VALUES: Record<string, (a: World) => string[]> = {
 };
 
 /** Routes that name more of A's objects than the parameter's default: the self-service key routes also take the admin-made key's hash. */
-const ROUTE_VALUES: Record<string, Record<string, (a: World) => string[]>> = Object.fromEntries(
-  ['keysDashboardGet', 'keysDashboardUpdate', 'keysDashboardDelete'].map((n) => [n, { keyHash: (a: World) => [a.gwKeyHash, a.adminKeyHash] }]),
-);
+const ROUTE_VALUES: Record<string, Record<string, (a: World) => string[]>> = {
+  ...Object.fromEntries(
+    ['keysDashboardGet', 'keysDashboardUpdate', 'keysDashboardDelete'].map((n) => [n, { keyHash: (a: World) => [a.gwKeyHash, a.adminKeyHash] }]),
+  ),
+  // Its own pending request: the approval's, checked first, leaves the other one pending.
+  portalKeyRequestsRefuse: { requestID: (a: World) => [a.requestIds[1]!] },
+};
 
 /** A valid body for each dashboard route that takes one, so only the tenant check can refuse it. */
 const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: unknown; type?: string }> = {
@@ -73,6 +79,9 @@ const BODIES: Record<string, (p: Record<string, string>, a: World) => { body: un
   policiesDashboardUpdate: (_p, a) => ({ body: { name: 'hijacked', access_rights: rightsFor(a.apiId) } }),
   oauthDashboardCreate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
   oauthDashboardUpdate: () => ({ body: { redirect_uri: 'https://hijacked.example/cb' } }),
+  portalCataloguePut: (_p, a) => ({ body: { plans: [{ id: 'hijacked', name: 'hijacked', policy_id: a.policyId, approval: 'auto' }] } }),
+  portalDevelopersUpdate: () => ({ body: { state: 'active' } }),
+  portalKeyRequestsRefuse: () => ({ body: { reason: 'hijacked' } }),
 };
 
 /** Each dashboard list: how to read its ids, and which ids of a world it must show. */
@@ -89,6 +98,11 @@ const LISTS: Record<string, { query?: string; ids: (body: any) => string[]; own:
   // The trail grows behind the change feed while the matrix runs: every entry is the caller's
   // organisation's (its exact entries are test/e2e/audit-log.test.ts's).
   auditList: { ids: (b) => b.entries.map((e: any) => e.org_id), own: (w) => [w.orgId], subset: true },
+  portalSettingsGet: { ids: (b) => [b.org_id], own: (w) => [w.orgId] },
+  portalCatalogueList: { ids: (b) => b.apis.map((e: any) => e.api_id), own: (w) => [w.apiId] },
+  portalDevelopersList: { ids: (b) => b.developers.map((d: any) => d.id), own: (w) => [w.developerId] },
+  // The matrix's own checks decide the worlds' requests as it runs: every one shown is the caller's.
+  portalKeyRequestsList: { ids: (b) => b.requests.map((r: any) => r.id), own: (w) => w.requestIds, subset: true },
 };
 
 const dashboardRoutes = routeList.filter((r) => r.group === 'dashboard');

@@ -20,18 +20,22 @@ const protectedRoutes = routeList.filter((r) => r.group !== 'public');
 export function describeCredentialSweep(title: string, stage: () => Stage, served?: () => ReadonlySet<string>): void {
   let dashKey: string;
   let inactiveKey: string;
+  /** A developer session of the sweep organisation's portal: refused by every route of another group (and by another portal's path). */
+  let devKey: string;
 
   function credentialCases(group: string): Array<[string, Record<string, string>]> {
     const valid: Record<string, Record<string, string>> = {
       dashboard: { authorization: `Bearer ${dashKey}` },
       gateway: { 'x-gw-authorization': GW_SECRET },
       admin: { 'admin-auth': ADMIN_SECRET },
+      developer: { authorization: `Bearer ${devKey}` },
     };
-    const own = { dashboard: 'authorization', gateway: 'x-gw-authorization', admin: 'admin-auth' }[group]!;
+    const own = { dashboard: 'authorization', gateway: 'x-gw-authorization', admin: 'admin-auth', developer: 'authorization' }[group]!;
+    const bearer = group === 'dashboard' || group === 'developer';
     const cases: Array<[string, Record<string, string>]> = [
       ['no credential', {}],
-      ['malformed header', { [own]: group === 'dashboard' ? 'Bearer ###' : '' }],
-      ['wrong secret', { [own]: group === 'dashboard' ? 'Bearer 0123456789abcdef0123456789abcdef' : 'wrong-secret' }],
+      ['malformed header', { [own]: bearer ? 'Bearer ###' : '' }],
+      ['wrong secret', { [own]: bearer ? 'Bearer 0123456789abcdef0123456789abcdef' : 'wrong-secret' }],
     ];
     for (const [other, headers] of Object.entries(valid)) {
       if (other !== group) cases.push([`${other} credential`, headers]);
@@ -49,6 +53,11 @@ export function describeCredentialSweep(title: string, stage: () => Stage, serve
       dashKey = (await s.tenant('sweep-org')).key;
       const inactive = await s.admin('POST', '/admin/users', { org_id: 'sweep-org', email_address: 'off@sweep.example', active: false });
       inactiveKey = inactive.body.Meta.access_key;
+      await s.dash(dashKey, 'PUT', '/api/portal/settings', { enabled: true, sign_up: 'open' });
+      const developer = { email_address: 'dev@sweep.example', password: 'sweep developer password' };
+      await s.call('POST', '/portal/sweep-org/developers', { body: developer });
+      devKey = (await s.call('POST', '/portal/sweep-org/sessions', { body: developer })).body.Meta.token;
+      expect(devKey).toMatch(/^dps_/);
     });
 
     it('covers every built route', () => {

@@ -47,9 +47,13 @@ const groupOf = (path: string): Group => (path.startsWith('/gw/') ? 'gateway' : 
 export function describeEdgeAnswers(title: string, stage: () => Stage): void {
   let dashKey: string;
   const credential = (group: Group): Record<string, string> =>
-    ({ dashboard: { authorization: `Bearer ${dashKey}` }, gateway: { 'x-gw-authorization': GW_SECRET }, admin: { 'admin-auth': ADMIN_SECRET }, public: {} })[
-      group
-    ];
+    ({
+      dashboard: { authorization: `Bearer ${dashKey}` },
+      gateway: { 'x-gw-authorization': GW_SECRET },
+      admin: { 'admin-auth': ADMIN_SECRET },
+      public: {},
+      developer: {},
+    })[group];
 
   describe(title, () => {
     beforeAll(async () => {

@@ -11,7 +11,7 @@ export type Item = Record<string, unknown>;
  * Kinds the run leaves: those that expire by TTL within a day and hold nothing readable of the
  * organisation, and the installation's count of listen paths per host (0 once its APIs are gone).
  */
-const LEFT = new Set(['event', 'idempotency', 'idempotency_part', 'hook_cooldown', 'analytics_batch', 'analytics_chunk', 'host_claims']);
+const LEFT = new Set(['event', 'idempotency', 'idempotency_part', 'hook_cooldown', 'analytics_batch', 'analytics_chunk', 'host_claims', 'sign_in_window']);
 
 /** Every item of the table (a test's own Scan, consistent). */
 export async function scanAll(table: string): Promise<Item[]> {

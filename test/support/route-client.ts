@@ -25,6 +25,8 @@ export class RouteClient {
   /** Every answer in order: its route key (or method and path when no route matched) and status. */
   readonly answers: Array<{ route: string; status: number }> = [];
   dashKey = '';
+  /** A developer session of the world's portal (the developer routes' credential). */
+  devKey = '';
 
   constructor(readonly baseUrl: string) {}
 
@@ -32,6 +34,7 @@ export class RouteClient {
     if (group === 'gateway') return { 'x-gw-authorization': GW_SECRET };
     if (group === 'admin') return { 'admin-auth': ADMIN_SECRET };
     if (group === 'dashboard') return { authorization: `Bearer ${this.dashKey}` };
+    if (group === 'developer') return { authorization: `Bearer ${this.devKey}` };
     return {};
   }
 
@@ -58,10 +61,15 @@ export class RouteClient {
    * A JSON (or raw) request that must succeed; the first success of each route becomes its
    * fuzz base. Throws with the answer otherwise, so a broken seed step is named.
    */
-  async ok(method: string, url: string, body?: unknown, opts: { contentType?: string; params?: Record<string, string> } = {}): Promise<Answer> {
+  async ok(
+    method: string,
+    url: string,
+    body?: unknown,
+    opts: { contentType?: string; params?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const contentType = text === undefined ? undefined : (opts.contentType ?? 'application/json');
-    const a = await this.send(method, url, { body: text, headers: contentType ? { 'content-type': contentType } : {} });
+    const a = await this.send(method, url, { body: text, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...(opts.headers ?? {}) } });
     if (a.status >= 300) throw new Error(`seed ${method} ${url} answered ${a.status}: ${a.text.slice(0, 300)}`);
     const u = new URL(url, 'http://x');
     const hit = matchRoute(method, u.pathname);

@@ -41,6 +41,37 @@ export interface World {
   deliveryId: string;
   assetDbId: string;
   assetCustomId: string;
+  /** A developer of the organisation's portal (open sign-up), its e-mail, and a session of it. */
+  developerId: string;
+  developerEmail: string;
+  devToken: string;
+  /** Two pending requests of that developer for the manual plan of the world's published OAS API. */
+  requestIds: string[];
+}
+
+/** The password of every world's developer. */
+const DEVELOPER_PASSWORD = 'world developer password';
+
+/**
+ * The organisation's portal: on (open sign-up), its OAS API published with an automatic plan
+ * (`free`) and a manual one (`pro`) on its policy, a developer signed up and in, and two pending
+ * requests of that developer for `pro`.
+ */
+async function buildPortal(c: RouteClient, orgId: string, apiId: string, policyId: string, tag: string) {
+  const ok = async (method: string, url: string, body?: unknown) => (await c.ok(method, url, body)).body as any;
+  await ok('PUT', '/api/portal/settings', { enabled: true, sign_up: 'open', title: `Portal ${tag}` });
+  const plans = [
+    { id: 'free', name: 'Free', policy_id: policyId, approval: 'auto' },
+    { id: 'pro', name: 'Pro', policy_id: policyId, approval: 'manual' },
+  ];
+  await ok('PUT', `/api/portal/catalogue/${apiId}`, { plans });
+  const email = `dev@portal-${tag}.example`.toLowerCase();
+  await ok('POST', `/portal/${orgId}/developers`, { email_address: email, password: DEVELOPER_PASSWORD });
+  const session = await ok('POST', `/portal/${orgId}/sessions`, { email_address: email, password: DEVELOPER_PASSWORD });
+  c.devKey = session.Meta.token;
+  const requestIds: string[] = [];
+  for (let i = 0; i < 2; i++) requestIds.push((await ok('POST', `/portal/${orgId}/key-requests`, { api_id: apiId, plan_id: 'pro' })).Meta.request.id);
+  return { developerId: session.Meta.developer.id as string, developerEmail: email, devToken: c.devKey, requestIds };
 }
 
 /**
@@ -118,7 +149,9 @@ export async function buildWorld(on: Stage | RouteClient, label: string, tag = u
       },
     ],
   });
+  const portal = await buildPortal(c, orgId, apiId, policyId, tag);
   return {
+    ...portal,
     tag,
     orgId,
     domain,
@@ -189,6 +222,7 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
   await c.ok('GET', `/admin/organisations/moved-later-${w.tag}/import`);
   const { day, month, year } = ACTIVITY_DAY;
   const dashKeyHash = await seedSelfService(c, w, opts.keepSelfService);
+  const collectedRequestId = await seedPortal(c, w, opts.keepSelfService);
   // A forwarded request the external-authorization route allows: the world's key on its API.
   const forwarded = await c.send('GET', `/gw/ext-authz/${w.apiId}/probe`, { headers: { authorization: w.gwKey, 'x-gw-api-id': w.apiId } });
   if (forwarded.status !== 200) throw new Error(`ext-authz seed: ${forwarded.status} ${forwarded.text}`);
@@ -205,6 +239,8 @@ export async function seedEveryRoute(c: RouteClient, label: string, tag?: string
     hookID: w.hookId,
     deliveryID: w.deliveryId,
     userID: second,
+    developerID: w.developerId,
+    requestID: collectedRequestId,
     'proxy+': `${w.apiId}/probe`,
     startDay: day,
     startMonth: month,
@@ -259,4 +295,47 @@ async function seedSelfService(c: RouteClient, w: World, keep = false): Promise<
     await c.ok('DELETE', `/api/apis/${api}`);
   }
   return key.key_hash as string;
+}
+
+/**
+ * A success on each portal route the world did not use yet: its reads, an invitation and a
+ * sign-up with it, an automatic key (used, listed, rolled and, unless `keep`, revoked), a pending
+ * request approved and its key collected, another refused, a developer's state set, a classic API
+ * published and (unless `keep`) unpublished, and a second session signed out (the world's stays).
+ * Answers the id of the request whose key was collected.
+ */
+async function seedPortal(c: RouteClient, w: World, keep = false): Promise<string> {
+  const ok = async (method: string, url: string, body?: unknown) => (await c.ok(method, url, body)).body as any;
+  const portal = `/portal/${w.orgId}`;
+  await ok('GET', '/api/portal/settings');
+  await ok('GET', '/api/portal/catalogue');
+  await ok('GET', `${portal}/catalogue`);
+  await ok('GET', `${portal}/catalogue/${w.apiId}/openapi`);
+  await ok('GET', '/api/portal/developers?state=active');
+  await ok('PUT', `/api/portal/developers/${w.developerId}`, { state: 'active' });
+  const invited = `invited@portal-${w.tag}.example`.toLowerCase();
+  const invitation = (await ok('POST', '/api/portal/invitations', { email_address: invited })).Meta.invitation;
+  await ok('POST', `${portal}/developers`, { email_address: invited, password: DEVELOPER_PASSWORD, invitation });
+  await ok('GET', `${portal}/developer`);
+  const auto = (await ok('POST', `${portal}/key-requests`, { api_id: w.apiId, plan_id: 'free' })).Meta;
+  await ok('GET', '/api/portal/key-requests?state=pending');
+  const [collected, refused] = w.requestIds as [string, string];
+  await ok('POST', `/api/portal/key-requests/${collected}/approve`);
+  await ok('POST', `${portal}/key-requests/${collected}/key`);
+  await ok('POST', `/api/portal/key-requests/${refused}/refuse`, { reason: 'Not this time' });
+  await ok('GET', `${portal}/key-requests`);
+  await ok('GET', `${portal}/keys`);
+  await ok('GET', `${portal}/keys/${auto.key_hash}/usage?days=7`);
+  const rolled = (await ok('POST', `${portal}/keys/${auto.key_hash}/roll`)).Meta;
+  // A classic API of the world published on a policy of its own that grants it.
+  const policy = `portal-pol-${w.tag}`;
+  await ok('POST', '/api/portal/policies', { id: policy, name: 'Portal', access_rights: rightsFor(w.classicApiId) });
+  await ok('PUT', `/api/portal/catalogue/${w.classicApiId}`, { plans: [{ id: 'basic', name: 'Basic', policy_id: policy, approval: 'auto' }] });
+  const second = (await ok('POST', `${portal}/sessions`, { email_address: w.developerEmail, password: DEVELOPER_PASSWORD })).Meta.token;
+  await c.ok('DELETE', `${portal}/session`, undefined, { headers: { authorization: `Bearer ${second}` } });
+  if (!keep) {
+    await ok('DELETE', `${portal}/keys/${rolled.key_hash}`);
+    await ok('DELETE', `/api/portal/catalogue/${w.classicApiId}`);
+  }
+  return collected;
 }

@@ -67,6 +67,14 @@ describe('the entity registry', () => {
         'user_email ORG#*#EMAIL#*',
         'key_username ORG#*#KEYUSER#*',
         'user USER#* versioned',
+        'portal_settings ORG#*#PORTAL',
+        'catalogue_entry ORG#*#PORTAL',
+        'developer DEV#*',
+        'developer_email ORG#*#DEVEMAIL#*',
+        'developer_session DEVSESSION#*',
+        'developer_invitation INVITE#*',
+        'sign_in_window SIGNIN#*',
+        'key_request KEYREQ#*',
       ].sort(),
     );
   });
@@ -79,7 +87,11 @@ describe('the audit trail (contract §12)', () => {
         .filter((e) => e.audited)
         .map((e) => e.name)
         .sort(),
-    ).toEqual(['api', 'asset', 'domain_grant', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user'].sort());
+    ).toEqual(
+      ['api', 'asset', 'domain_grant', 'hook', 'key', 'oauth_client', 'org', 'org_session', 'policy', 'user']
+        .concat(['portal_settings', 'catalogue_entry', 'developer', 'key_request'])
+        .sort(),
+    );
   });
 });
 

@@ -53,6 +53,10 @@ describe('secrets withheld from kept replies (contract §3)', () => {
       'POST /gw/oauth/clients/create': ['secret'],
       'POST /api/keys': ['key_id'],
       'POST /api/apis/oauth/{apiID}': ['secret'],
+      'POST /api/portal/invitations': ['Meta.invitation'],
+      'POST /portal/{orgID}/key-requests': ['Meta.key'],
+      'POST /portal/{orgID}/key-requests/{requestID}/key': ['Meta.key'],
+      'POST /portal/{orgID}/keys/{keyHash}/roll': ['Meta.key'],
     });
     for (const r of routeList.filter((x) => x.secrets?.length)) expect(r.idempotent, r.path).toBe(true);
   });

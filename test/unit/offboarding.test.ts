@@ -43,7 +43,7 @@ describe('offboarding, the pure part', () => {
       deleted: { api: 2, key: 3 },
       deleted_total: 5,
     });
-    expect(progressOf({ ...run, state: 'done', finished_at: '2026-01-01T00:01:00.000Z', deleted: {} })).toMatchObject({ step: null, steps_done: 10 });
+    expect(progressOf({ ...run, state: 'done', finished_at: '2026-01-01T00:01:00.000Z', deleted: {} })).toMatchObject({ step: null, steps_done: 11 });
     expect(progressOf({ ...run, state: 'fencing', deleted: {} })).toMatchObject({ step: null, steps_done: 0 });
   });
 });

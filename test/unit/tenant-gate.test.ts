@@ -31,7 +31,8 @@ describe('user_permissions', () => {
 
   it('takes only known groups with read, write or deny, and IsAdmin "admin"', () => {
     expect(userPermissionsSchema.safeParse({ apis: 'read', audit: 'deny', IsAdmin: 'admin' }).success).toBe(true);
-    expect(userPermissionsSchema.safeParse({ portal: 'read' }).success).toBe(false);
+    expect(userPermissionsSchema.safeParse({ billing: 'read' }).success).toBe(false);
+    expect(userPermissionsSchema.safeParse({ portal: 'read' }).success).toBe(true);
     expect(userPermissionsSchema.safeParse({ apis: 'admin' }).success).toBe(false);
     expect(userPermissionsSchema.safeParse({ IsAdmin: 'write' }).success).toBe(false);
   });

@@ -1726,6 +1726,508 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organisation's portal settings (off and sign-up by approval until set)
+         * @description The caller's organisation's portal settings (off and sign-up by approval until set).
+         *
+         *     enabled, the sign-up mode (open, invitation or approval) and the title the portal shows.
+         *
+         *     Needs `read` on `portal` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["portalSettingsGet"];
+        /**
+         * Set the caller's organisation's portal
+         * @description Set the caller's organisation's portal: on or off, the sign-up mode and its title.
+         *
+         *     Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["portalSettingsPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organisation's catalogue
+         * @description The caller's organisation's catalogue: its published APIs with their plans.
+         *
+         *     One entry per published API, with the policy behind each plan.
+         *
+         *     Needs `read` on `portal` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["portalCatalogueList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/catalogue/{apiID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publish an API of the organisation in its portal with one or more plans (or replace its entry)
+         * @description Publish an API of the organisation in its portal with one or more plans (or replace its entry).
+         *
+         *     Each plan names a policy of the organisation that grants the API: every key the plan issues applies it (its rights, quota and rate). approval auto grants a request at once; manual waits for a user with portal write. title defaults to the API's name.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["portalCataloguePut"];
+        post?: never;
+        /**
+         * Take an API out of the portal (keys already issued stay until revoked)
+         * @description Take an API out of the portal (keys already issued stay until revoked).
+         *
+         *     New requests for its plans are refused (404); keys it issued keep working until a user or their developer revokes them.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        delete: operations["portalCatalogueDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/developers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developers of the caller's organisation's portal in sign-up order, of one state when asked
+         * @description The developers of the caller's organisation's portal in sign-up order, of one state when asked.
+         *
+         *     Paged (contract §5). No password or session is ever shown.
+         *
+         *     Needs `read` on `portal` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["portalDevelopersList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/developers/{developerID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Approve (active) or disable a developer
+         * @description Approve (active) or disable a developer.
+         *
+         *     A disabled developer's sessions are refused at once; the keys it holds stay until revoked (they are keys of the organisation).
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        put: operations["portalDevelopersUpdate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a developer by e-mail
+         * @description Invite a developer by e-mail: the invitation (shown once) signs that e-mail up, active at once, whatever the mode.
+         *
+         *     Valid for 7 days and for one sign-up of that e-mail; only its hash is kept. Hand it over by your own means.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["portalInvitationsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/key-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organisation's key requests of one state (pending by default), oldest first
+         * @description The caller's organisation's key requests of one state (pending by default), oldest first.
+         *
+         *     Paged (contract §5): a queue to work through.
+         *
+         *     Needs `read` on `portal` in the user's `user_permissions` (or `write`), else 403. Spends one unit of the organisation's `reads` limit (1200 per 60 s by default), else 429 with Retry-After.
+         */
+        get: operations["portalKeyRequestsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/key-requests/{requestID}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending key request
+         * @description Approve a pending key request: its developer collects the key (shown to them once).
+         *
+         *     Only a pending request; two users deciding at once: one wins, the other gets 409.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["portalKeyRequestsApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/key-requests/{requestID}/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse a pending key request, with a reason its developer reads
+         * @description Refuse a pending key request, with a reason its developer reads.
+         *
+         *     Only a pending request; two users deciding at once: one wins, the other gets 409.
+         *
+         *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
+         */
+        post: operations["portalKeyRequestsRefuse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organisation's portal
+         * @description An organisation's portal: its title, sign-up mode and published APIs with what each plan gives.
+         *
+         *     Needs no credential. A plan shows its quota and rate, never its policy; an API deleted since it was published is left out.
+         */
+        get: operations["portalCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/catalogue/{apiID}/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published API's OpenAPI document, as mode=public shows it (a classic API's
+         * @description A published API's OpenAPI document, as mode=public shows it (a classic API's: a minimal one).
+         *
+         *     Needs no credential. The gateway extension is left out, as GET /gw/apis/oas/{apiID}?mode=public does.
+         */
+        get: operations["portalDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/developers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up to an organisation's portal
+         * @description Sign up to an organisation's portal: active at once (open, or with an invitation) or pending a user's approval.
+         *
+         *     The answer is the same whether the e-mail was new or already signed up (then nothing changes): a sign-up never tells which e-mails exist. The password (12 to 128 characters) is kept only as its scrypt hash.
+         */
+        post: operations["portalSignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a developer of the portal
+         * @description Sign in as a developer of the portal: a session token (12 hours) for the developer routes of this portal only.
+         *
+         *     At most 10 attempts per account and 100 per source address in 15 minutes, counted before the password is checked (429 with Retry-After). One 401 for an unknown e-mail and a wrong password.
+         */
+        post: operations["portalSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Sign out: the session is refused from now on.
+         *
+         *     Ends only the session sent.
+         */
+        delete: operations["portalSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/developer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in developer
+         * @description The signed-in developer.
+         *
+         *     Never the password.
+         */
+        get: operations["portalMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/key-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developer's key requests, newest first, with their state and a refusal's reason
+         * @description The developer's key requests, newest first, with their state and a refusal's reason.
+         *
+         *     Only their own.
+         */
+        get: operations["portalMyRequests"];
+        put?: never;
+        /**
+         * Request access to a plan of a published API
+         * @description Request access to a plan of a published API: an automatic plan's key is made and shown at once (this once).
+         *
+         *     A manual plan's request waits for a user; the developer then collects the key. At most 20 pending or approved requests per developer (409).
+         */
+        post: operations["portalRequestKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/key-requests/{requestID}/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collect an approved request's key
+         * @description Collect an approved request's key: made now and shown this once.
+         *
+         *     A second collection is 409: the secret is never stored. Roll the key for a new one.
+         */
+        post: operations["portalCollectKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developer's keys by hash with their plan, limits and live quota_remaining
+         * @description The developer's keys by hash with their plan, limits and live quota_remaining.
+         *
+         *     Never a clear key.
+         */
+        get: operations["portalMyKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/keys/{keyHash}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key
+         * @description Roll a key: a new secret with the same rights, shown this once; the old one stops (at once here, within CACHE_SECONDS everywhere).
+         *
+         *     The new key and the old one are swapped in one transaction.
+         */
+        post: operations["portalRollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/keys/{keyHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the developer's keys
+         * @description Revoke one of the developer's keys: it is deleted and its request ends revoked.
+         *
+         *     The key is refused at once here and everywhere within CACHE_SECONDS.
+         */
+        delete: operations["portalRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/{orgID}/keys/{keyHash}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the developer's keys' requests, successes, errors and latency per day over the last days (30 unless told, at m...
+         * @description One of the developer's keys' requests, successes, errors and latency per day over the last days (30 unless told, at most 90).
+         *
+         *     From the hourly counters the gateway reports, as the dashboard reads them.
+         */
+        get: operations["portalKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2104,6 +2606,8 @@ export interface components {
             users?: "read" | "write" | "deny";
             /** @enum {string} */
             audit?: "read" | "write" | "deny";
+            /** @enum {string} */
+            portal?: "read" | "write" | "deny";
             /** @constant */
             IsAdmin?: "admin";
         };
@@ -4989,7 +5493,7 @@ export interface components {
             /** @description When the change was made (ISO 8601, ms) */
             at: string;
             org_id: string;
-            /** @description Who made the change: a dashboard user, the gateway, an operator (admin), or the service itself (system) */
+            /** @description Who made the change: a dashboard user, the gateway, an operator (admin), a developer of the portal, or the service itself (system) */
             actor: {
                 /** @constant */
                 type: "user";
@@ -5003,6 +5507,10 @@ export interface components {
                 type: "admin";
             } | {
                 /** @constant */
+                type: "developer";
+                id: string;
+            } | {
+                /** @constant */
                 type: "system";
             };
             /** @description The X-Request-Id of the request that made the change */
@@ -5011,7 +5519,7 @@ export interface components {
             action: "create" | "update" | "delete";
             object: {
                 /** @enum {string} */
-                type: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
+                type: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain" | "portal" | "catalogue_entry" | "developer" | "key_request";
                 id: string;
             };
             /** @description RFC 6902 JSON Patch from the object before the change (a create: {}) to the object after it (a delete: {}), secrets and credential header values as ********; each remove and replace is preceded by a test of the old value */
@@ -6111,8 +6619,8 @@ export interface operations {
                             /** @enum {string} */
                             state: "fencing" | "deleting" | "done";
                             /** @description The step under way; null before the first and once done */
-                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "domains" | "usage" | "audit" | "organisation") | null;
-                            /** @description Steps finished, of 10 */
+                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "portal" | "domains" | "usage" | "audit" | "organisation") | null;
+                            /** @description Steps finished, of 11 */
                             steps_done: number;
                             started_at: string;
                             /** @description When the deletions start: the caches of every process know the organisation is offboarding */
@@ -6232,8 +6740,8 @@ export interface operations {
                             /** @enum {string} */
                             state: "fencing" | "deleting" | "done";
                             /** @description The step under way; null before the first and once done */
-                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "domains" | "usage" | "audit" | "organisation") | null;
-                            /** @description Steps finished, of 10 */
+                            step: ("apis" | "keys" | "policies" | "hooks" | "assets" | "users" | "portal" | "domains" | "usage" | "audit" | "organisation") | null;
+                            /** @description Steps finished, of 11 */
                             steps_done: number;
                             started_at: string;
                             /** @description When the deletions start: the caches of every process know the organisation is offboarding */
@@ -20229,7 +20737,7 @@ export interface operations {
                 page_size?: number;
                 /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
                 cursor?: string;
-                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
+                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain" | "portal" | "catalogue_entry" | "developer" | "key_request";
                 object_id?: string;
                 actor?: string;
                 from?: string;
@@ -20349,7 +20857,7 @@ export interface operations {
                 page_size?: number;
                 /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
                 cursor?: string;
-                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain";
+                object_type?: "organisation" | "user" | "api" | "key" | "policy" | "org_key" | "webhook" | "template" | "oauth_client" | "domain" | "portal" | "catalogue_entry" | "developer" | "key_request";
                 object_id?: string;
                 actor?: string;
                 from?: string;
@@ -21145,6 +21653,3223 @@ export interface operations {
                 };
             };
             /** @description The organisation does not exist. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalSettingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Off: every public and developer route of the portal answers 404, as for an organisation without one. */
+                        enabled: boolean;
+                        /** @enum {string} */
+                        sign_up: "open" | "invitation" | "approval";
+                        title?: string;
+                        org_id: string;
+                        updated_at?: string;
+                    };
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on portal (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalSettingsPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Off: every public and developer route of the portal answers 404, as for an organisation without one. */
+                    enabled: boolean;
+                    /** @enum {string} */
+                    sign_up: "open" | "invitation" | "approval";
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Settings stored; Meta is them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Off: every public and developer route of the portal answers 404, as for an organisation without one. */
+                        enabled: boolean;
+                        /** @enum {string} */
+                        sign_up: "open" | "invitation" | "approval";
+                        title?: string;
+                        org_id: string;
+                        updated_at?: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalCatalogueList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apis: {
+                            api_id: string;
+                            org_id: string;
+                            /** @enum {string} */
+                            kind: "classic" | "oas";
+                            title: string;
+                            description: string;
+                            plans: {
+                                id: string;
+                                name: string;
+                                /** @default  */
+                                description: string;
+                                /** @description A policy of the organisation: the rights, quota and rate of every key the plan issues (422 when not the organisation's) */
+                                policy_id: string;
+                                /**
+                                 * @description auto: a request is granted at once; manual: a user with portal write approves or refuses it
+                                 * @enum {string}
+                                 */
+                                approval: "auto" | "manual";
+                            }[];
+                            published_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on portal (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalCataloguePut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    /** @description Default: "". */
+                    description?: string;
+                    plans: {
+                        id: string;
+                        name: string;
+                        /** @description Default: "". */
+                        description?: string;
+                        /** @description A policy of the organisation: the rights, quota and rate of every key the plan issues (422 when not the organisation's) */
+                        policy_id: string;
+                        /**
+                         * @description auto: a request is granted at once; manual: a user with portal write approves or refuses it
+                         * @enum {string}
+                         */
+                        approval: "auto" | "manual";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Published; Meta is the entry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            api_id: string;
+                            org_id: string;
+                            /** @enum {string} */
+                            kind: "classic" | "oas";
+                            title: string;
+                            description: string;
+                            plans: {
+                                id: string;
+                                name: string;
+                                /** @default  */
+                                description: string;
+                                /** @description A policy of the organisation: the rights, quota and rate of every key the plan issues (422 when not the organisation's) */
+                                policy_id: string;
+                                /**
+                                 * @description auto: a request is granted at once; manual: a user with portal write approves or refuses it
+                                 * @enum {string}
+                                 */
+                                approval: "auto" | "manual";
+                            }[];
+                            published_at: string;
+                            updated_at: string;
+                        };
+                        ID: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such API in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A plan's policy is not the organisation's, or does not grant the API */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalCatalogueDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unpublished */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The API is not in the catalogue. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalDevelopersList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+                /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
+                cursor?: string;
+                state?: "active" | "pending" | "disabled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of developers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        developers: {
+                            id: string;
+                            org_id: string;
+                            email_address: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "pending" | "disabled";
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pages: number;
+                        next_cursor?: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on portal (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalDevelopersUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                developerID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    state: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Developer updated; Meta is the developer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            id: string;
+                            org_id: string;
+                            email_address: string;
+                            name: string;
+                            /** @enum {string} */
+                            state: "active" | "pending" | "disabled";
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        ID: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such developer in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalInvitationsCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (Meta.invitation) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email_address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Invitation issued; Meta.invitation is shown this once */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            invitation: string;
+                            email_address: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalKeyRequestsList: {
+        parameters: {
+            query?: {
+                /** @description Page, 1-based; absent or 0 is the first, below 0 answers every item on one page */
+                p?: number;
+                /** @description Items per page, 1-100 (default 10) */
+                page_size?: number;
+                /** @description The next_cursor of the previous page of this same list: fetches the next page at the cost of one */
+                cursor?: string;
+                state?: "pending" | "approved" | "refused" | "revoked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requests: {
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            developer_email: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            reason?: string;
+                            key_hash?: string;
+                            created_at: string;
+                            decided_at?: string;
+                            decided_by?: string;
+                        }[];
+                        pages: number;
+                        next_cursor?: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; a cursor this list did not issue, or a page larger than the 6 MB response limit (ask for a smaller one) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than read on portal (read or write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its reads limit: 1200 requests per fixed 60-second window by default (ORG_READ_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalKeyRequestsApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approved; Meta is the request */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            developer_email: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            reason?: string;
+                            key_hash?: string;
+                            created_at: string;
+                            decided_at?: string;
+                            decided_by?: string;
+                        };
+                        ID: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such request in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The request is not pending (any more) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalKeyRequestsRefuse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Refused; Meta is the request */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            developer_email: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            reason?: string;
+                            key_hash?: string;
+                            created_at: string;
+                            decided_at?: string;
+                            decided_by?: string;
+                        };
+                        ID: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Authorization access key (or its user is inactive) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The user's user_permissions grant less than write on portal (write needed; contract §9); the message names both. Nothing is read or written */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such request in the caller's organisation. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The request is not pending (any more) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its writes limit: 600 requests per fixed 60-second window by default (ORG_WRITE_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @enum {string} */
+                        sign_up: "open" | "invitation" | "approval";
+                        apis: {
+                            api_id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            kind: "classic" | "oas";
+                            plans: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                /** @enum {string} */
+                                approval: "auto" | "manual";
+                                quota_max: number;
+                                quota_renewal_rate: number;
+                                rate: number;
+                                per: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has no portal, or it is off. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                /** @description The API's api_id (dashboard key and streams routes also take its 24-hex database id) */
+                apiID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has no portal, or it is off, or the API is not published in it. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalSignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email_address: string;
+                    password: string;
+                    /** @description Default: "". */
+                    name?: string;
+                    /** @description The invitation a user issued (sign_up invitation) */
+                    invitation?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sign-up received; Meta.state says whether it is active or awaits approval */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            /** @enum {string} */
+                            state: "active" | "pending";
+                        };
+                    };
+                };
+            };
+            /** @description The portal takes sign-ups by invitation only and none was sent. The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The invitation is not valid for this e-mail */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has no portal, or it is off. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email_address: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; Meta.token is the session, sent as Authorization: Bearer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            token: string;
+                            expires_at: string;
+                            developer: {
+                                id: string;
+                                org_id: string;
+                                email_address: string;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "pending" | "disabled";
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description E-mail or password not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer awaits approval or is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has no portal, or it is off. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The developer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        org_id: string;
+                        email_address: string;
+                        name: string;
+                        /** @enum {string} */
+                        state: "active" | "pending" | "disabled";
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalMyRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requests: {
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            developer_email: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            reason?: string;
+                            key_hash?: string;
+                            created_at: string;
+                            decided_at?: string;
+                            decided_by?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalRequestKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (Meta.key) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_id: string;
+                    plan_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Requested; Meta.request, and Meta.key (shown this once) on an automatic plan */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            request: {
+                                id: string;
+                                org_id: string;
+                                developer_id: string;
+                                developer_email: string;
+                                api_id: string;
+                                plan_id: string;
+                                /** @enum {string} */
+                                state: "pending" | "approved" | "refused" | "revoked";
+                                reason?: string;
+                                key_hash?: string;
+                                created_at: string;
+                                decided_at?: string;
+                                decided_by?: string;
+                            };
+                            key?: string;
+                            key_hash?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not JSON (or YAML where taken), or a value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such plan of a published API. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer holds 20 pending or approved requests. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The body is over 5 MB, or the object it makes is larger than storage holds (the message names which) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A Content-Type other than application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalCollectKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (Meta.key) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Meta.key is the clear key, shown this once */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            request: {
+                                id: string;
+                                org_id: string;
+                                developer_id: string;
+                                developer_email: string;
+                                api_id: string;
+                                plan_id: string;
+                                /** @enum {string} */
+                                state: "pending" | "approved" | "refused" | "revoked";
+                                reason?: string;
+                                key_hash?: string;
+                                created_at: string;
+                                decided_at?: string;
+                                decided_by?: string;
+                            };
+                            key?: string;
+                            key_hash?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such request of the developer's. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The request is not approved, or its key was collected already. A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalMyKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            key_hash: string;
+                            request_id: string;
+                            api_id: string;
+                            plan_id: string;
+                            alias: string;
+                            quota_max: number;
+                            quota_remaining: number;
+                            quota_renews: number;
+                            rate: number;
+                            per: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalRollKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1-255 visible ASCII characters: a retry with the same key and request answers the first answer again and creates nothing (kept 24 hours), except that the secret it showed (Meta.key) is withheld: a secret is shown once, never again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                /** @description The SHA-256 hash (hex) of the key */
+                keyHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Meta.key is the new clear key, shown this once */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secrets-Withheld": components["headers"]["Idempotent-Secrets-Withheld"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            request: {
+                                id: string;
+                                org_id: string;
+                                developer_id: string;
+                                developer_email: string;
+                                api_id: string;
+                                plan_id: string;
+                                /** @enum {string} */
+                                state: "pending" | "approved" | "refused" | "revoked";
+                                reason?: string;
+                                key_hash?: string;
+                                created_at: string;
+                                decided_at?: string;
+                                decided_by?: string;
+                            };
+                            key?: string;
+                            key_hash?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors; an Idempotency-Key that is not 1-255 visible ASCII characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key of the developer's. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                /** @description The SHA-256 hash (hex) of the key */
+                keyHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; Meta is the request */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            developer_email: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            reason?: string;
+                            key_hash?: string;
+                            created_at: string;
+                            decided_at?: string;
+                            decided_by?: string;
+                        };
+                        ID: string;
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key of the developer's. No such object, or one of another organisation (answered exactly alike) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A body over 5 MB was sent (this route takes none; a smaller one is ignored) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description An internal failure; the body names only the request id, the log has the rest */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Storage is throttled; retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    portalKeyUsage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The organisation id */
+                orgID: string;
+                /** @description The SHA-256 hash (hex) of the key */
+                keyHash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per day */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        resolution: "hour" | "day";
+                        from: string;
+                        to: string;
+                        data: {
+                            period: string;
+                            hits: number;
+                            success: number;
+                            error: number;
+                            latency_avg: number;
+                            latency_max: number;
+                            upstream_latency_avg: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description A value breaks the schema; each problem is named by its path (body.method, query.p, params.apiID) in the errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The developer session of the path's portal (or its developer is no longer active) is missing or not valid */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description No such key of the developer's. No such object, or one of another organisation (answered exactly alike) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

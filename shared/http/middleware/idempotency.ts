@@ -25,7 +25,8 @@ export const idempotency = (route: RouteDef): HttpMiddleware => ({
     if (!route.idempotent || key === undefined) return undefined;
     if (!IDEMPOTENCY_KEY.test(key)) throw new BadRequest('Idempotency-Key must be 1-255 visible ASCII characters');
     const p = request.internal.principal!;
-    const scope = `${route.method} ${route.path}#${p.group === 'dashboard' ? p.orgId : p.group}`;
+    const owner = p.group === 'dashboard' ? p.orgId : p.group === 'developer' ? `${p.orgId}/${p.developer.id}` : p.group;
+    const scope = `${route.method} ${route.path}#${owner}`;
     const e = request.event;
     const claim = await claimIdempotencyKey(scope, key, [e.rawPath, e.rawQueryString ?? '', request.internal.parts?.rawBody ?? '']);
     if (claim.kind === 'mismatch') throw new Unprocessable('Idempotency-Key was already used with another request body');

@@ -6,6 +6,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { StoredPermissions } from '../../domain/permissions';
+import type { Developer } from '../../schemas/portal';
 import type { IfMatch } from '../../domain/if-match';
 import type { Result } from '../respond';
 
@@ -14,6 +15,7 @@ export type Principal =
   | { group: 'dashboard'; orgId: string; userId: string; email?: string; permissions: StoredPermissions }
   | { group: 'gateway' }
   | { group: 'admin' }
+  | { group: 'developer'; orgId: string; developer: Developer; token: string }
   | { group: 'public' };
 
 interface ParsedParts {

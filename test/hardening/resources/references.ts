@@ -33,6 +33,12 @@ export const NO_REFERENCES: Record<string, string> = {
   keysDashboardDelete: 'names only its path object',
   policiesDashboardDelete: 'names only its path object',
   oauthDashboardDelete: 'names only its path objects (the API and its client)',
+  portalSettingsPut: 'the portal names no object',
+  portalCatalogueDelete: 'names only its path object',
+  portalDevelopersUpdate: 'names only its path object',
+  portalInvitationsCreate: 'an invitation names only an e-mail',
+  portalKeyRequestsApprove: 'names only its path object',
+  portalKeyRequestsRefuse: 'names only its path object',
 };
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -163,6 +169,12 @@ export function referenceSlots(s: Stage, b: World): Slot[] {
       what: 'policy_id',
       kind: 'policy',
       send: (id) => s.dash(b.key, 'PUT', `/api/apis/oauth/${b.apiId}/${b.clientId}`, { redirect_uri: 'https://app.example/cb', policy_id: id }),
+    },
+    {
+      route: 'portalCataloguePut',
+      what: "a plan's policy_id",
+      kind: 'policy',
+      send: (id) => s.dash(b.key, 'PUT', `/api/portal/catalogue/${b.apiId}`, { plans: [{ id: 'ref', name: 'ref', policy_id: id, approval: 'auto' }] }),
     },
   ];
   return [

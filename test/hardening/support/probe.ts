@@ -53,9 +53,11 @@ export async function probeSuccesses(c: RouteClient, seeded: SeededWorld): Promi
   // Deletes last: objects named by more parameters first, the APIs they hang on at the very end
   // (the gateway's delete before the dashboard's, whose success the seed already has).
   const last = (path: string) => ['/gw/apis/{apiID}', '/api/apis/{apiID}'].indexOf(path) + 1;
-  // Not the organisation's own delete: it would offboard the world (the seed has its success, on an organisation of its own).
+  // Not the organisation's own delete: it would offboard the world (the seed has its success, on an organisation of its own);
+  // nor the developer's sign-out, which would end the world's developer session (the seed signed out a session of its own).
+  const kept = ['/admin/organisations/{orgID}', '/portal/{orgID}/session'];
   const deletes = routeList
-    .filter((x) => x.method === 'DELETE' && x.path !== '/admin/organisations/{orgID}')
+    .filter((x) => x.method === 'DELETE' && !kept.includes(x.path))
     .sort((a, b) => (b.path.match(/\{/g)?.length ?? 0) - (a.path.match(/\{/g)?.length ?? 0) || last(a.path) - last(b.path));
   for (const r of deletes) await probe(r);
 }
