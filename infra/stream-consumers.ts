@@ -6,6 +6,7 @@
  */
 import { AUDITED_ENTITIES } from '../shared/store/audit-feed';
 import { REFUSAL_TALLY_ENTITY } from '../shared/store/usage-tallies';
+import { PORTAL_EVENT_ENTITIES } from '../shared/store/change-feed';
 
 export interface StreamConsumer {
   /** Entities whose INSERT and MODIFY records are taken (by the new image's `entity`). */
@@ -15,8 +16,8 @@ export interface StreamConsumer {
 }
 
 export const STREAM_CONSUMERS = {
-  /** Webhook routing: event items, keys and deliveries written, keys removed. */
-  webhookRouting: { written: ['event', 'key', 'delivery'], removed: ['key'] },
+  /** Webhook routing: event items, keys, deliveries and the portal's developers and key requests written, keys removed. */
+  webhookRouting: { written: ['event', 'key', 'delivery', ...PORTAL_EVENT_ENTITIES], removed: ['key'] },
   audit: { written: AUDITED_ENTITIES, removed: AUDITED_ENTITIES },
   /** Usage for billing: the check's counter writes (their tallies) and its refusal tallies, as written; nothing removed counts. */
   usage: { written: ['live_quota', 'live_quota_shard', REFUSAL_TALLY_ENTITY], removed: [] },

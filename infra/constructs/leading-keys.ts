@@ -48,9 +48,9 @@ import { definedEntities } from '../../shared/store/db/entity';
 /**
  * What routing touches: the APIs and their parts, the key's session and its policies, the hooks
  * the handlers name, whether their organisations are active, the deliveries it makes and their
- * cooldown windows.
+ * cooldown windows, and the portal settings that name the hooks of its events.
  */
-export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'org', 'delivery', 'hook_cooldown'] as const;
+export const ROUTING_ENTITIES = ['api', 'api_part', 'key', 'policy', 'hook', 'org', 'delivery', 'hook_cooldown', 'portal_settings'] as const;
 /** Of those, what routing writes: the deliveries and their cooldown windows. */
 export const ROUTING_WRITES = ['delivery', 'hook_cooldown'] as const;
 /** What an attempt touches: its organisation's budget, the delivery, the hook it calls. */

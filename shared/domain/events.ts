@@ -10,10 +10,22 @@ import type { DenialReason } from './quota';
 const CHECK_EVENTS = ['QuotaExceeded', 'RatelimitExceeded', 'OrgQuotaExceeded', 'KeyExpired', 'AuthFailure', 'TriggerExceeded'] as const;
 /** Events of the change feed, for keys of an API. */
 const KEY_EVENTS = ['TokenCreated', 'TokenUpdated', 'TokenDeleted'] as const;
-const EVENT_NAMES = [...CHECK_EVENTS, ...KEY_EVENTS, 'Ping'] as const;
+/** Events of the developer portal (docs/using/developer-portal.md), routed to the hooks its settings name. */
+const PORTAL_EVENTS = [
+  'DeveloperSignedUp',
+  'DeveloperApproved',
+  'DeveloperDisabled',
+  'KeyRequested',
+  'KeyRequestApproved',
+  'KeyRequestRefused',
+  'KeyRolled',
+  'KeyRevoked',
+] as const;
+const EVENT_NAMES = [...CHECK_EVENTS, ...KEY_EVENTS, ...PORTAL_EVENTS, 'Ping'] as const;
 
 export type CheckEvent = (typeof CHECK_EVENTS)[number];
 export type KeyEvent = (typeof KEY_EVENTS)[number];
+export type PortalEvent = (typeof PORTAL_EVENTS)[number];
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /**
@@ -40,6 +52,14 @@ export const EVENT_MESSAGES: Record<EventName, string> = {
   TokenCreated: 'Key created',
   TokenUpdated: 'Key updated',
   TokenDeleted: 'Key deleted',
+  DeveloperSignedUp: 'A developer signed up to the portal',
+  DeveloperApproved: 'A developer of the portal is active',
+  DeveloperDisabled: 'A developer of the portal is disabled',
+  KeyRequested: 'A developer requested a key',
+  KeyRequestApproved: 'A key request was approved',
+  KeyRequestRefused: 'A key request was refused',
+  KeyRolled: "A developer rolled a key's secret",
+  KeyRevoked: 'A developer revoked a key',
   Ping: 'Test delivery',
 };
 

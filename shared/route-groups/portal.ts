@@ -66,10 +66,13 @@ export const portalRoutes = routeGroup('portal', {
     group: 'dashboard',
     access: 'write',
     permission: 'portal',
-    tableActions: ['GetItem', 'PutItem'],
-    tableEntities: ['access_key', PORTAL],
-    summary: "Set the caller's organisation's portal: on or off, the sign-up mode and its title",
-    description: 'Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing.',
+    tableActions: ['GetItem', 'BatchGetItem', 'PutItem'],
+    tableEntities: ['access_key', 'hook', PORTAL],
+    summary: "Set the caller's organisation's portal: on or off, the sign-up mode, its title and the webhooks of its events",
+    description:
+      'Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing. ' +
+      'hook_ids name webhooks of the organisation that receive every portal event.',
+    statuses: { 422: "A webhook named is not the organisation's" },
     success: 'Settings stored; Meta is them',
     body: portalSettingsSchema,
     result: portalSettingsResultSchema,

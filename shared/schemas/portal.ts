@@ -12,6 +12,9 @@ export const portalSettingsSchema = z.strictObject({
   enabled: z.boolean().meta({ description: 'Off: every public and developer route of the portal answers 404, as for an organisation without one.' }),
   sign_up: z.enum(SIGN_UP_MODES),
   title: z.string().min(1).max(120).optional(),
+  hook_ids: z.array(idSchema).max(10).optional().meta({
+    description: "Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's",
+  }),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;
 export const portalSettingsResultSchema = portalSettingsSchema.extend({ org_id: z.string(), updated_at: z.string().optional() });

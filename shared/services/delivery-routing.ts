@@ -25,6 +25,7 @@ import { METRIC, milliseconds } from '../observability/metrics';
 import { enqueueAttempts, type AttemptMessage } from '../net/attempt-queue';
 import { effectiveSession } from './session-cache';
 import { orgStandingOf } from './org-limits';
+import { loadPortalSettings } from '../store/portal';
 
 /** Deliveries made side by side for one record. */
 const ROUTING_WRITES_IN_FLIGHT = 25;
@@ -86,6 +87,7 @@ export async function processChangeFeed(records: readonly FeedRecord[]): Promise
 
 async function route(c: Exclude<FeedChange, { kind: 'delivery' }>): Promise<void> {
   if (c.kind === 'event') return routeEvent(c.payload);
+  if (c.kind === 'portal') return routePortal(c);
   const session = await effectiveSession(c.session);
   const event = KEY_EVENT[c.change];
   const granted = Object.keys(session.access_rights ?? {}).sort();
@@ -147,6 +149,37 @@ async function routeEvent(event: EventPayload): Promise<void> {
   if (routes.length === 0) return;
   const payload: EventPayload = { ...(await withKeyLimits(event)), org_id: api.org_id };
   await makeDeliveries(routes.map((r) => ({ orgId: api.org_id, route: r, payload })));
+}
+
+/**
+ * A portal event goes to the hooks the organisation's portal settings name. Its payload names the
+ * developer and, for a request, its API, plan, state and key hash (never a clear key or password).
+ */
+async function routePortal(c: Extract<FeedChange, { kind: 'portal' }>): Promise<void> {
+  const s = c.subject;
+  const orgId = String(s.org_id ?? '');
+  const hookIds = (await loadPortalSettings(orgId))?.hook_ids ?? [];
+  if (!hookIds.length) return;
+  const request = s.entity === 'key_request';
+  const data = request
+    ? { request_id: s.id, developer_id: s.developer_id, developer_email: s.developer_email, plan_id: s.plan_id, state: s.state, reason: s.reason }
+    : { developer_id: s.id, developer_email: s.email_address, state: s.state };
+  const targets = c.events.flatMap((event, i) => {
+    // One id per event of the record, so a record seen twice makes the same deliveries.
+    const id = createHash('sha256').update(`${c.recordId}#${i}`).digest('hex').slice(0, 32);
+    const payload: EventPayload = {
+      id,
+      event,
+      occurred_at: c.occurredAt,
+      org_id: orgId,
+      api_id: request ? String(s.api_id) : '',
+      key_hash: '',
+      message: EVENT_MESSAGES[event],
+      data: { ...data, ...(request && s.key_hash ? { key_hash: s.key_hash } : {}) },
+    };
+    return hookIds.map((hookId) => ({ orgId, route: { hookId }, payload }));
+  });
+  await makeDeliveries(targets);
 }
 
 interface Target {

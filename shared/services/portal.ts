@@ -19,6 +19,7 @@ import {
 import type { StoredPolicy } from '../store/policies';
 import { orgApi } from './org-apis';
 import { resolvePolicies } from './references';
+import { missingHooks } from '../store/hooks';
 
 const DEFAULT_SETTINGS: PortalSettings = { enabled: false, sign_up: 'approval' };
 
@@ -29,7 +30,10 @@ export async function portalSettings(orgId: string): Promise<StoredSettings | (P
   return (await loadPortalSettings(orgId)) ?? { ...DEFAULT_SETTINGS, org_id: orgId };
 }
 
+/** PUT /api/portal/settings: every hook named must be the organisation's (422 as for one that exists nowhere). */
 export async function setPortalSettings(orgId: string, body: PortalSettings): Promise<StoredSettings> {
+  const missing = await missingHooks(orgId, [...new Set(body.hook_ids ?? [])]);
+  if (missing.length) throw new Unprocessable(`unknown webhook: ${missing.join(', ')}`);
   const stored: StoredSettings = { ...body, org_id: orgId, updated_at: new Date().toISOString() };
   await savePortalSettings(stored);
   return stored;

@@ -1,12 +1,14 @@
 /**
  * Reads the table's change feed (DynamoDB Streams, new and old images; contract §11) into what
  * the events service acts on. Items are recognised by their `entity`, so this module builds no
- * storage key: event items (a recorded check event), gateway keys (created, updated, deleted) and
- * webhook deliveries (made, or queued again by a redeliver). Everything else is skipped.
+ * storage key: event items (a recorded check event), gateway keys (created, updated, deleted),
+ * webhook deliveries (made, or queued again by a redeliver), and the portal's developers and key
+ * requests. Everything else is skipped.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { EventPayload } from '../domain/events';
+import type { EventPayload, PortalEvent } from '../domain/events';
+import { developerEvents, keyRequestEvents } from '../domain/portal-events';
 import { DELIVERY_ENTITY, type DueRef } from './hook-deliveries';
 import { EVENT_ENTITY } from './events';
 import type { StoredKey } from './keys';
@@ -27,7 +29,11 @@ export interface FeedRecord {
 export type FeedChange =
   | { kind: 'event'; payload: EventPayload }
   | { kind: 'key'; change: 'created' | 'updated' | 'deleted'; session: StoredKey; recordId: string; occurredAt: string }
-  | { kind: 'delivery'; ref: DueRef };
+  | { kind: 'delivery'; ref: DueRef }
+  | { kind: 'portal'; events: PortalEvent[]; subject: Record<string, unknown>; recordId: string; occurredAt: string };
+
+/** The portal's objects whose changes are events (docs/using/developer-portal.md). */
+export const PORTAL_EVENT_ENTITIES = ['developer', 'key_request'] as const;
 
 /**
  * An attribute value with no member at all is an empty map as some stream readers hand it over
@@ -51,11 +57,16 @@ const entityOf = (i: Record<string, unknown> | undefined): unknown => (i?.entity
 /** What a record means for events, or undefined when nothing. */
 export function feedChangeOf(r: FeedRecord): FeedChange | undefined {
   const entity = entityOf(r.dynamodb?.NewImage) ?? entityOf(r.dynamodb?.OldImage);
-  if (entity !== EVENT_ENTITY && entity !== 'key' && entity !== DELIVERY_ENTITY) return undefined;
+  const portal = typeof entity === 'string' && (PORTAL_EVENT_ENTITIES as readonly string[]).includes(entity);
+  if (entity !== EVENT_ENTITY && entity !== 'key' && entity !== DELIVERY_ENTITY && !portal) return undefined;
   const next = image(r.dynamodb?.NewImage);
   const prev = image(r.dynamodb?.OldImage);
   const at = r.dynamodb?.ApproximateCreationDateTime;
   const occurredAt = new Date(typeof at === 'number' && at > 0 ? at * 1000 : Date.now()).toISOString();
+  if (portal) {
+    const events = entity === 'developer' ? developerEvents(prev, next) : keyRequestEvents(prev, next);
+    return events.length && next ? { kind: 'portal', events, subject: next, recordId: r.eventID ?? occurredAt, occurredAt } : undefined;
+  }
   if (entity === EVENT_ENTITY) {
     return r.eventName === 'INSERT' && next?.payload ? { kind: 'event', payload: next.payload as EventPayload } : undefined;
   }

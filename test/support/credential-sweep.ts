@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../shared/routes';
 import { ADMIN_SECRET, GW_SECRET } from './table';
 import type { Stage } from './stage';
+import { developerSession } from './developer-session';
 
 export const concretePath = (path: string) => path.replace(/\{[^}]+\}/g, 'abc123');
 const protectedRoutes = routeList.filter((r) => r.group !== 'public');
@@ -53,11 +54,7 @@ export function describeCredentialSweep(title: string, stage: () => Stage, serve
       dashKey = (await s.tenant('sweep-org')).key;
       const inactive = await s.admin('POST', '/admin/users', { org_id: 'sweep-org', email_address: 'off@sweep.example', active: false });
       inactiveKey = inactive.body.Meta.access_key;
-      await s.dash(dashKey, 'PUT', '/api/portal/settings', { enabled: true, sign_up: 'open' });
-      const developer = { email_address: 'dev@sweep.example', password: 'sweep developer password' };
-      await s.call('POST', '/portal/sweep-org/developers', { body: developer });
-      devKey = (await s.call('POST', '/portal/sweep-org/sessions', { body: developer })).body.Meta.token;
-      expect(devKey).toMatch(/^dps_/);
+      devKey = await developerSession(s, 'sweep-org', dashKey);
     });
 
     it('covers every built route', () => {

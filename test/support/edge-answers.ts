@@ -14,6 +14,7 @@ import { LIMITS } from '../../shared/limits';
 import { closedRoutes, reservedWords } from '../../shared/http/route-match';
 import { routeList } from '../../shared/routes';
 import type { Group } from '../../shared/route-def';
+import { developerSession } from './developer-session';
 import { concretePath } from './credential-sweep';
 import { ADMIN_SECRET, GW_SECRET } from './table';
 import type { Answer, Stage } from './stage';
@@ -46,18 +47,21 @@ const groupOf = (path: string): Group => (path.startsWith('/gw/') ? 'gateway' : 
 
 export function describeEdgeAnswers(title: string, stage: () => Stage): void {
   let dashKey: string;
+  let devKey: string;
   const credential = (group: Group): Record<string, string> =>
     ({
       dashboard: { authorization: `Bearer ${dashKey}` },
       gateway: { 'x-gw-authorization': GW_SECRET },
       admin: { 'admin-auth': ADMIN_SECRET },
       public: {},
-      developer: {},
+      developer: { authorization: `Bearer ${devKey}` },
     })[group];
 
   describe(title, () => {
     beforeAll(async () => {
-      dashKey = (await stage().tenant()).key;
+      const tenant = await stage().tenant();
+      dashKey = tenant.key;
+      devKey = await developerSession(stage(), tenant.orgId, dashKey);
     });
 
     it('404 for an unknown path under every prefix, with X-Request-Id, in the prefix envelope', async () => {

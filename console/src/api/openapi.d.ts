@@ -1744,9 +1744,9 @@ export interface paths {
         get: operations["portalSettingsGet"];
         /**
          * Set the caller's organisation's portal
-         * @description Set the caller's organisation's portal: on or off, the sign-up mode and its title.
+         * @description Set the caller's organisation's portal: on or off, the sign-up mode, its title and the webhooks of its events.
          *
-         *     Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing.
+         *     Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing. hook_ids name webhooks of the organisation that receive every portal event.
          *
          *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -21726,6 +21726,8 @@ export interface operations {
                         /** @enum {string} */
                         sign_up: "open" | "invitation" | "approval";
                         title?: string;
+                        /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
+                        hook_ids?: string[];
                         org_id: string;
                         updated_at?: string;
                     };
@@ -21821,6 +21823,8 @@ export interface operations {
                     /** @enum {string} */
                     sign_up: "open" | "invitation" | "approval";
                     title?: string;
+                    /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
+                    hook_ids?: string[];
                 };
             };
         };
@@ -21840,6 +21844,8 @@ export interface operations {
                         /** @enum {string} */
                         sign_up: "open" | "invitation" | "approval";
                         title?: string;
+                        /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
+                        hook_ids?: string[];
                         org_id: string;
                         updated_at?: string;
                     };
@@ -21895,6 +21901,18 @@ export interface operations {
             };
             /** @description A Content-Type other than application/json */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A webhook named is not the organisation's */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
