@@ -1,7 +1,7 @@
 /**
  * BENCHMARKS.md from the rows of bench/results.json: the summary table, then a short section per
- * scenario, then bench/analysis.md. Apart from bench/run.ts so that a test can render it without
- * starting a bench.
+ * scenario (its paragraph from bench/scenarios.md, its figures as tables), then bench/analysis.md.
+ * Apart from bench/run.ts so that a test can render it without starting a bench.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -149,12 +149,24 @@ const PIVOTS: Record<string, Pivot> = {
   'definitions on nginx': perRound('run'),
 };
 
+/** The paragraph under each `## <scenario>` heading of bench/scenarios.md, by scenario. */
+function paragraphsOf(text: string): Map<string, string> {
+  const parts = text.split(/^## /m).slice(1);
+  return new Map(
+    parts.map((part) => {
+      const [name, ...body] = part.split('\n');
+      return [name!.trim(), body.join('\n').trim()];
+    }),
+  );
+}
+
 /**
- * A scenario's section: when and by which command it was measured, then one table of its judged
- * figures (as in the summary) and every other figure it recorded, then, for a scenario with a
- * figure per function, route or round, one row each.
+ * A scenario's section: when and by which command it was measured, what it measures (written by
+ * hand: a scenario without a paragraph has none, which the BENCHMARKS.md test refuses), then one
+ * table of its judged figures (as in the summary) and every other figure it recorded, then, for a
+ * scenario with a figure per function, route or round, one row each.
  */
-function section(scenario: string, rows: StoredRow[]): string[] {
+function section(scenario: string, rows: StoredRow[], paragraph: string | undefined): string[] {
   const runs = [...new Set(rows.map((r) => `\`${r.command}\` on ${r.measured_at.slice(0, 10)}`))].join('; ');
   const figures = figuresOf(rows);
   const { lines, rest } = PIVOTS[scenario]?.(figures) ?? { lines: [], rest: figures };
@@ -164,21 +176,18 @@ function section(scenario: string, rows: StoredRow[]): string[] {
     '',
     `Measured by ${runs}.`,
     '',
+    ...(paragraph ? [paragraph, ''] : []),
     ...table(['figure', 'value', 'target', 'result'], [...judged, ...rest.map((f) => [label(f.key), f.value, '', ''])]),
     '',
     ...(lines.length ? [...lines, ''] : []),
   ];
 }
 
-/** A section per scenario, in the order of the rows. */
-function sections(all: StoredRow[]): string[] {
+/** A section per scenario, in the order of the rows, each with its paragraph of `paragraphs`. */
+function sections(all: StoredRow[], paragraphs: Map<string, string>): string[] {
   const scenarios = [...new Set(all.map((r) => r.scenario))];
-  return scenarios.flatMap((scenario) =>
-    section(
-      scenario,
-      all.filter((r) => r.scenario === scenario),
-    ),
-  );
+  const rowsOf = (scenario: string) => all.filter((r) => r.scenario === scenario);
+  return scenarios.flatMap((scenario) => section(scenario, rowsOf(scenario), paragraphs.get(scenario)));
 }
 
 /** The summary: one row per judged figure. */
@@ -189,7 +198,7 @@ export function summaryTable(rows: Row[]): string {
   ).join('\n');
 }
 
-/** BENCHMARKS.md from the rows, with bench/analysis.md (in `dir`) after the sections. */
+/** BENCHMARKS.md from the rows, with the paragraphs of bench/scenarios.md and, after the sections, bench/analysis.md (both in `dir`). */
 export function report(dir: string, machine: Machine, all: StoredRow[], keptSome: boolean): string {
   return [
     '# Benchmarks',
@@ -203,10 +212,10 @@ export function report(dir: string, machine: Machine, all: StoredRow[], keptSome
     '',
     '## Details',
     '',
-    'Per scenario: when and by which command it was measured, then its judged figures and every other figure it recorded.',
+    'Per scenario: when and by which command it was measured, what it measures, then its judged figures and every other figure it recorded.',
     "Where a recorded figure differs between a scenario's judged figures, each value names the rows it belongs to (their places in the section's table).",
     '',
-    ...sections(all),
+    ...sections(all, paragraphsOf(readFileSync(join(dir, 'scenarios.md'), 'utf8'))),
     readFileSync(join(dir, 'analysis.md'), 'utf8'),
   ].join('\n');
 }

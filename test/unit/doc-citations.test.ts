@@ -4,7 +4,8 @@
  * headings it has; every relative link of the README and the docs reaches a file and, with an
  * anchor, a heading; the README stays one screen; and no line of prose runs past 200 characters.
  * BENCHMARKS.md, which the bench writes, is what it writes from bench/results.json and reads as
- * issue 41 asks: the summary table first, then a section per scenario, no line over 200 characters.
+ * issue 41 asks: the summary table first, then per scenario a paragraph and its figures as tables,
+ * no line over 200 characters.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -163,10 +164,20 @@ describe('BENCHMARKS.md', () => {
     expect(lines.slice(first + 2).findIndex((l) => !l.startsWith('|'))).toBe(results.rows.length);
   });
 
-  it.each(scenarios)('gives "%s" a section: when and by which command, then a table of its figures', (scenario) => {
+  it.each(scenarios)('gives "%s" a section: when and by which command, a paragraph, then a table of its figures', (scenario) => {
     const section = sectionOf(scenario);
-    expect(section.find((l) => /^Measured by `npm run bench[^`]*` on \d{4}-\d\d-\d\d/.test(l))).toBeDefined();
-    expect(section).toContain('| figure | value | target | result |');
+    const dated = section.findIndex((l) => /^Measured by `npm run bench[^`]*` on \d{4}-\d\d-\d\d/.test(l));
+    const table = section.indexOf('| figure | value | target | result |');
+    expect(dated).toBeGreaterThanOrEqual(0);
+    expect(table).toBeGreaterThan(dated);
+    // What it measures, against what, how and what the figures mean: two to five sentences (bench/scenarios.md).
+    const paragraph = section
+      .slice(dated + 1, table)
+      .join(' ')
+      .trim();
+    const sentences = paragraph.split(/[.!?](?:\s|$)/).filter((s) => s.trim()).length;
+    expect(sentences, paragraph || 'no paragraph: write one in bench/scenarios.md').toBeGreaterThanOrEqual(2);
+    expect(sentences, paragraph).toBeLessThanOrEqual(5);
     const judged = rowsOf(scenario).filter((r) => !section.some((l) => l.startsWith(`| ${r.measured.replace(/\|/g, '\\|')} | `)));
     expect(judged.map((r) => r.measured)).toEqual([]);
   });
