@@ -76,7 +76,7 @@ async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
   const only = process.argv.slice(2);
   if (only.includes('--render')) {
-    // BENCHMARKS.md again from the last results (after an edit of bench/analysis.md), nothing measured.
+    // BENCHMARKS.md again from the last results (after an edit of bench/scenarios.md or bench/analysis.md), nothing measured.
     const dir = dirname(fileURLToPath(import.meta.url));
     writeFileSync(join(dir, '..', 'BENCHMARKS.md'), savedReport(dir));
     return;
