@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startBenchStage } from './lib/stage';
 import { startFloor } from './lib/floor';
 import { context } from './lib/context';
 import type { Row } from './lib/stats';
+import { type Machine, previousRows, report, savedReport, type StoredRow, summaryTable } from './lib/report';
 import { read } from './scenarios/read';
 import { write } from './scenarios/write';
 import { commitWait } from './scenarios/commit-wait';
@@ -39,20 +40,6 @@ import { OUT_DIR } from './lib/bundle';
 
 /** `java -version` prints to stderr. */
 const javaVersion = () => spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr ?? '';
-
-/** A row as results.json keeps it: when and by which command it was measured. */
-type StoredRow = Row & { measured_at: string; command: string };
-
-/** The rows of the last results.json; rows written before rows carried their date take the file's. */
-function previousRows(file: string): StoredRow[] {
-  if (!existsSync(file)) return [];
-  const old = JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string; command?: string }; rows?: Array<Row & Partial<StoredRow>> };
-  return (old.rows ?? []).map((r) => ({
-    ...r,
-    measured_at: r.measured_at ?? old.machine?.date ?? 'unknown',
-    command: r.command ?? old.machine?.command ?? 'unknown',
-  }));
-}
 
 /** Scenarios in the order of the steps, whatever run measured them. */
 const SCENARIO_ORDER = (scenario: string, order: Map<string, number>) => {
@@ -82,58 +69,6 @@ const KNOWN_SCENARIOS = [
   'transfer',
 ];
 
-/**
- * Per scenario, what its rows were measured from: when, by which command, and each figure of its
- * details as a row of a small table (a scenario's rows share most of them).
- */
-function detailSections(rows: StoredRow[]): string[] {
-  const scenarios = [...new Set(rows.map((r) => r.scenario))];
-  return scenarios.flatMap((scenario) => {
-    const mine = rows.filter((r) => r.scenario === scenario);
-    const figures = new Map<string, string>();
-    for (const r of mine) for (const [k, v] of Object.entries(r.detail)) if (!figures.has(k)) figures.set(k, String(v).replace(/\|/g, '\\|'));
-    const runs = [...new Set(mine.map((r) => `${r.measured_at.slice(0, 10)} by \`${r.command}\``))].join('; ');
-    return [
-      `### ${scenario}`,
-      '',
-      `Measured ${runs}.`,
-      '',
-      '| figure | value |',
-      '|---|---|',
-      ...[...figures].map(([k, v]) => `| ${k.replace(/_/g, ' ')} | ${v} |`),
-      '',
-    ];
-  });
-}
-
-function table(rows: Row[]): string {
-  const lines = ['| scenario | measured | value | target | result |', '|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.scenario} | ${r.measured} | ${r.value} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`);
-  return lines.join('\n');
-}
-
-type Machine = { date: string; cpus: string; memory_gb: number; node: string; java: string; command: string; seconds: number; load: string };
-
-/** BENCHMARKS.md from the rows: the summary table, then a short section per scenario, then bench/analysis.md. */
-function writeReport(dir: string, machine: Machine, all: StoredRow[], keptSome: boolean): void {
-  const md = [
-    '# Benchmarks',
-    '',
-    `Last run: \`${machine.command}\` on ${machine.date} (${machine.seconds} s),`,
-    `on ${machine.cpus}, ${machine.memory_gb} GB, Node ${machine.node}, ${machine.java}, load average ${machine.load}.`,
-    keptSome ? "Rows of scenarios that run did not measure are kept from earlier runs; each one's date and command are in its details." : '',
-    'Each figure is a ratio against raw DynamoDB Local measured in the same run (absolute times drift between runs on shared machines).',
-    '',
-    table(all),
-    '',
-    '## Details',
-    '',
-    ...detailSections(all),
-    readFileSync(join(dir, 'analysis.md'), 'utf8'),
-  ].join('\n');
-  writeFileSync(join(dir, '..', 'BENCHMARKS.md'), md);
-}
-
 async function main() {
   // The SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -141,10 +76,9 @@ async function main() {
   mkdirSync(OUT_DIR, { recursive: true });
   const only = process.argv.slice(2);
   if (only.includes('--render')) {
-    // BENCHMARKS.md again from the last results (after an edit of bench/analysis.md), nothing measured.
+    // BENCHMARKS.md again from the last results (after an edit of bench/scenarios.md or bench/analysis.md), nothing measured.
     const dir = dirname(fileURLToPath(import.meta.url));
-    const last = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { machine: Machine };
-    writeReport(dir, last.machine, previousRows(join(dir, 'results.json')), true);
+    writeFileSync(join(dir, '..', 'BENCHMARKS.md'), savedReport(dir));
     return;
   }
   // Scenarios that only answer a design question (source maps: several minutes) run when named.
@@ -194,7 +128,7 @@ async function main() {
     floor.stop();
     await stage.stop();
   }
-  const machine = {
+  const machine: Machine = {
     date: new Date().toISOString(),
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     memory_gb: Math.round(totalmem() / 2 ** 30),
@@ -206,7 +140,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' / '),
   };
-  console.log(table(rows));
+  console.log(summaryTable(rows));
   const dir = join(dirname(fileURLToPath(import.meta.url)));
   // A run of some scenarios replaces their rows and keeps every other scenario's from earlier runs,
   // each row with when and by what it was measured.
@@ -216,7 +150,7 @@ async function main() {
   const order = new Map(fresh.concat(kept).map((r, i) => [r.scenario, i]));
   const all = [...kept, ...fresh].sort((a, b) => SCENARIO_ORDER(a.scenario, order) - SCENARIO_ORDER(b.scenario, order));
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ machine, rows: all }, null, 2)}\n`);
-  writeReport(dir, machine, all, kept.length > 0);
+  writeFileSync(join(dir, '..', 'BENCHMARKS.md'), report(dir, machine, all, kept.length > 0));
   process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
 }
 

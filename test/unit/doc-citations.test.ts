@@ -3,11 +3,15 @@
  * (`docs/using/console.md "The web console"`, `contract §13` aside) names a file that exists and
  * headings it has; every relative link of the README and the docs reaches a file and, with an
  * anchor, a heading; the README stays one screen; and no line of prose runs past 200 characters.
+ * BENCHMARKS.md, which the bench writes, is what it writes from bench/results.json and reads as
+ * issue 41 asks: the summary table first, then per scenario a paragraph and its figures as tables,
+ * no line over 200 characters.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { savedReport } from '../../bench/lib/report';
 
 const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { encoding: 'utf8' })
   .split('\n')
@@ -125,5 +129,75 @@ describe('the documents read well', () => {
         .map(({ n, line }) => `${file}:${n} (${line.length})`),
     );
     expect(long).toEqual([]);
+  });
+});
+
+describe('BENCHMARKS.md', () => {
+  // The committed file, so that each check below says what a reader of it meets; the first says it is current.
+  const md = readFileSync('BENCHMARKS.md', 'utf8');
+  const lines = md.split('\n');
+  const results = JSON.parse(readFileSync('bench/results.json', 'utf8')) as {
+    rows: Array<{ scenario: string; measured: string; detail: Record<string, string | number> }>;
+  };
+  const scenarios = [...new Set(results.rows.map((r) => r.scenario))];
+  const rowsOf = (scenario: string) => results.rows.filter((r) => r.scenario === scenario);
+  /** A scenario's section: the lines from its heading to the next heading. */
+  const sectionOf = (scenario: string) => {
+    const start = lines.indexOf(`### ${scenario}`);
+    if (start < 0) return [];
+    const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
+    return lines.slice(start + 1, end < 0 ? undefined : end);
+  };
+
+  it('is what the bench writes from bench/results.json', () => {
+    expect(md === savedReport('bench'), 'stale: npm run bench -- --render').toBe(true);
+  });
+
+  it('has no line over 200 characters, table rows included', () => {
+    expect(lines.flatMap((l, i) => (l.length > 200 ? [`BENCHMARKS.md:${i + 1} (${l.length})`] : []))).toEqual([]);
+  });
+
+  it('opens with the summary table, one row per judged figure, before any section', () => {
+    const first = lines.findIndex((l) => l.startsWith('|'));
+    expect(lines[first]).toBe('| scenario | measured | value | target | result |');
+    expect(lines.slice(0, first).filter((l) => l.startsWith('## '))).toEqual([]);
+    expect(lines.slice(first + 2).findIndex((l) => !l.startsWith('|'))).toBe(results.rows.length);
+  });
+
+  it.each(scenarios)('gives "%s" a section: when and by which command, a paragraph, then a table of its figures', (scenario) => {
+    const section = sectionOf(scenario);
+    const dated = section.findIndex((l) => /^Measured by `npm run bench[^`]*` on \d{4}-\d\d-\d\d/.test(l));
+    const table = section.indexOf('| figure | value | target | result |');
+    expect(dated).toBeGreaterThanOrEqual(0);
+    expect(table).toBeGreaterThan(dated);
+    // What it measures, against what, how and what the figures mean: two to five sentences (bench/scenarios.md).
+    const paragraph = section
+      .slice(dated + 1, table)
+      .join(' ')
+      .trim();
+    const sentences = paragraph.split(/[.!?](?:\s|$)/).filter((s) => s.trim()).length;
+    expect(sentences, paragraph || 'no paragraph: write one in bench/scenarios.md').toBeGreaterThanOrEqual(2);
+    expect(sentences, paragraph).toBeLessThanOrEqual(5);
+    const judged = rowsOf(scenario).filter((r) => !section.some((l) => l.startsWith(`| ${r.measured.replace(/\|/g, '\\|')} | `)));
+    expect(judged.map((r) => r.measured)).toEqual([]);
+  });
+
+  it.each(scenarios)('keeps every figure "%s" recorded: each word and number of its details is in its section', (scenario) => {
+    const text = sectionOf(scenario).join('\n');
+    const values = rowsOf(scenario).flatMap((r) => Object.values(r.detail).map(String));
+    const words = values.flatMap((v) => v.split(/[\s/;,()]+/).filter(Boolean));
+    expect(words.filter((w) => !text.includes(w.replace(/\|/g, '\\|')))).toEqual([]);
+  });
+
+  it('lists every route of the routes scenario on a line of its own, worst first', () => {
+    const measured = new Set(rowsOf('routes').flatMap((r) => Object.keys(r.detail).filter((k) => /^[A-Z]+ \//.test(k))));
+    const routes = sectionOf('routes').filter((l) => /^\| [A-Z]+ \//.test(l));
+    expect(routes.map((l) => l.split(' | ')[0]!.slice(2)).sort()).toEqual([...measured].sort());
+    const ratios = routes.map((l) => Number(l.split(' | ')[1]));
+    expect(
+      ratios.filter((r) => !Number.isFinite(r)),
+      'a column of its own',
+    ).toEqual([]);
+    expect(ratios).toEqual([...ratios].sort((a, b) => b - a));
   });
 });
