@@ -40,8 +40,9 @@ import { observed } from '../../shared/observability/invocation';
 import { logger } from '../../shared/observability/logger';
 import { runAs } from '../../shared/request-context';
 import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/delivery-attempts';
-import { STREAM_CONSUMERS, takes, type StreamConsumer } from '../stream-consumers';
+import { STREAM_CONSUMERS } from '../stream-consumers';
 import { FairQueue } from './attempt-queue';
+import { passesFilters, type Pattern } from './emulator/event-filter';
 
 export interface ChangeFeedOptions {
   endpoint: string;
@@ -346,8 +347,17 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
-  const consumer = (name: string, handler: StreamHandler, filter: StreamConsumer, checkpointFile: string | undefined, batch?: number) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, takes: (r) => takes(filter, r), checkpointFile, log, stopped: isStopped, batch });
+  const consumer = (name: string, handler: StreamHandler, filters: readonly Pattern[], checkpointFile: string | undefined, batch?: number) =>
+    streamConsumer(client, {
+      tableName: opts.tableName,
+      name,
+      handler,
+      takes: (r) => passesFilters(filters, r),
+      checkpointFile,
+      log,
+      stopped: isStopped,
+      batch,
+    });
 
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
