@@ -7,6 +7,12 @@
  * of its own (contract §12), and every log line carries the work's request id and route
  * (shared/observability/logger.ts). AsyncLocalStorage keeps works apart however they interleave
  * in one process: the local stage serves many requests at once and runs the change feed beside them.
+ *
+ * Every route enters one, the check's too. On Node 24 (Lambda's runtime, the line .nvmrc names) the
+ * store rides on V8's continuation data and an await costs next to nothing. On Node 20 and 22 the first
+ * store entered anywhere turns on a promise hook for every promise of the process, entered or not,
+ * so keeping the check out of it would save nothing while the change feed and the other routes run
+ * beside it; handing the work down by hand would have to reach every log line and stamped write.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';

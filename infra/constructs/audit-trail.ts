@@ -8,7 +8,7 @@
  * failing go to the webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
@@ -37,7 +37,6 @@ export class AuditTrail extends Construct {
     );
     grantTableActions(this.consumer, props.table, { actions: AUDIT_TABLE_ACTIONS, entities: AUDIT_CONSUMER_ENTITIES, key: props.encryptionKey });
     grantTableActions(this.consumer, props.table, { ...OFFBOARDING_READ, key: props.encryptionKey });
-    const { written, removed } = STREAM_CONSUMERS.audit;
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -48,10 +47,7 @@ export class AuditTrail extends Construct {
         retryAttempts: 10,
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(props.deadLetterQueue),
-        filters: [
-          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...removed) } } } }),
-        ],
+        filters: STREAM_CONSUMERS.audit.map((p) => FilterCriteria.filter(p)),
       }),
     );
   }

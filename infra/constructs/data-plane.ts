@@ -14,7 +14,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as FunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -120,16 +120,13 @@ export class DataPlane extends Construct {
       writesOnly: routingRoutes.routingGatewayReport.tableEntities,
     });
     grantDataPlaneApis(this.reconciler, region);
-    const { written } = STREAM_CONSUMERS.dataPlane;
     this.reconciler.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
         retryAttempts: 2,
-        filters: [
-          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
-        ],
+        filters: STREAM_CONSUMERS.dataPlane.map((p) => FilterCriteria.filter(p)),
       }),
     );
     new Rule(this, 'Repair', { schedule: Schedule.rate(Duration.minutes(5)), targets: [new FunctionTarget(this.reconciler)] });

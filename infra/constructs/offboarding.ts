@@ -8,7 +8,7 @@
  * organisation again wakes the run.
  */
 import { Duration } from 'aws-cdk-lib';
-import { FilterRule, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { TableAction } from '../../shared/route-def';
 import { STREAM_CONSUMERS } from '../stream-consumers';
@@ -34,6 +34,6 @@ export class Offboarding extends Construct {
     this.worker = props.makeFunction('offboarding', 'functions/organisations/offboarding-feed.ts', {}, Duration.seconds(90));
     grantTableActions(this.worker, props.table, { actions: OFFBOARDING_TABLE_ACTIONS, entities: OFFBOARDING_ENTITIES, key: props.encryptionKey });
     grantTableActions(this.worker, props.table, { actions: OFFBOARDING_AUDIT_ACTIONS, entities: ['audit_entry'], key: props.encryptionKey });
-    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.offboarding.written[0]!, FilterRule.notEquals('done')));
+    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.offboarding));
   }
 }

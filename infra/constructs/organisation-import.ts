@@ -28,6 +28,6 @@ export class OrganisationImport extends Construct {
     // A worker may first wait out a cut-off request's hold (30 s from the request's start), then works 40 s (WORK_MS) and a last stretch.
     this.worker = props.makeFunction('import', 'functions/organisations/import-feed.ts', {}, Duration.seconds(90));
     grantTableActions(this.worker, props.table, { actions: IMPORT_WORKER_TABLE_ACTIONS, entities: IMPORT_WORKER_ENTITIES, key: props.encryptionKey });
-    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.imports.written[0]!, ['importing']));
+    this.worker.addEventSource(runMoves(props, STREAM_CONSUMERS.imports));
   }
 }

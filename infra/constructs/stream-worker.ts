@@ -1,9 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Pattern } from '../local/emulator/event-filter';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 
 /** What a function fed by the table's stream needs of the stack (the audit trail, usage figures, offboarding). */
@@ -17,10 +18,10 @@ export interface StreamWorkerProps {
 
 /**
  * The event source of a worker handed each move of its runs (offboarding, an import): the table's
- * stream from its oldest record, runs of `entity` whose `state` passes `state`, batches that keep
- * failing dead-lettered (the last move of a run is handed over again by the next retry).
+ * stream from its oldest record, the runs its `filters` take (infra/stream-consumers.ts), batches
+ * that keep failing dead-lettered (the last move of a run is handed over again by the next retry).
  */
-export function runMoves(props: StreamWorkerProps, entity: string, state: unknown[]): DynamoEventSource {
+export function runMoves(props: StreamWorkerProps, filters: readonly Pattern[]): DynamoEventSource {
   return new DynamoEventSource(props.table, {
     startingPosition: StartingPosition.TRIM_HORIZON,
     batchSize: 100,
@@ -28,8 +29,6 @@ export function runMoves(props: StreamWorkerProps, entity: string, state: unknow
     retryAttempts: 10,
     maxRecordAge: Duration.hours(24),
     onFailure: new SqsDlq(props.deadLetterQueue),
-    filters: [
-      FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: [entity] }, state: { S: state } } } }),
-    ],
+    filters: filters.map((p) => FilterCriteria.filter(p)),
   });
 }

@@ -8,12 +8,10 @@
  * webhook delivery's dead-letter queue (whose alarm then fires).
  */
 import { Duration } from 'aws-cdk-lib';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { TALLY } from '../../shared/domain/billing';
 import type { TableAction } from '../../shared/route-def';
-import { REFUSAL_TALLY_ENTITY } from '../../shared/store/usage-tallies';
 import { STREAM_CONSUMERS } from '../stream-consumers';
 import { OFFBOARDING_READ, USAGE_CONSUMER_ENTITIES } from './leading-keys';
 import type { StreamWorkerProps } from './stream-worker';
@@ -30,7 +28,6 @@ export class UsageCount extends Construct {
     this.consumer = props.makeFunction('usageCount', 'functions/billing/change-feed.ts', {}, Duration.seconds(60));
     grantTableActions(this.consumer, props.table, { actions: USAGE_TABLE_ACTIONS, entities: USAGE_CONSUMER_ENTITIES, key: props.encryptionKey });
     grantTableActions(this.consumer, props.table, { ...OFFBOARDING_READ, key: props.encryptionKey });
-    const counters = STREAM_CONSUMERS.usage.written.filter((e) => e !== REFUSAL_TALLY_ENTITY);
     this.consumer.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -42,18 +39,7 @@ export class UsageCount extends Construct {
         retryAttempts: 10,
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(props.deadLetterQueue),
-        filters: [
-          // A spend that counted a request: the counter's tally is set. Other counter writes (a
-          // key's reset) are left to the other consumers' filters, which take none of them.
-          FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.or(...counters) }, [TALLY.of]: { S: FilterRule.exists() } } },
-          }),
-          FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(REFUSAL_TALLY_ENTITY) } } },
-          }),
-        ],
+        filters: STREAM_CONSUMERS.usage.map((p) => FilterCriteria.filter(p)),
       }),
     );
   }

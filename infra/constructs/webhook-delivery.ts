@@ -18,7 +18,7 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -105,7 +105,6 @@ export class WebhookDelivery extends Construct {
     for (const f of [this.routingFunction, this.attemptFunction]) this.attemptQueue.grantSendMessages(f);
 
     // Only the items routing acts on invoke it (infra/stream-consumers.ts).
-    const { written, removed } = STREAM_CONSUMERS.webhookRouting;
     this.routingFunction.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -117,10 +116,7 @@ export class WebhookDelivery extends Construct {
         retryAttempts: 5,
         maxRecordAge: Duration.hours(24),
         onFailure: new SqsDlq(this.deadLetterQueue),
-        filters: [
-          FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...written) } } } }),
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: FilterRule.or(...removed) } } } }),
-        ],
+        filters: STREAM_CONSUMERS.webhookRouting.map((p) => FilterCriteria.filter(p)),
       }),
     );
     this.attemptFunction.addEventSource(

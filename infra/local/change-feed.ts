@@ -1,13 +1,15 @@
 /**
  * The local stage's change feed (contract §11, §12): reads the table's stream from DynamoDB Local
- * and invokes the same handlers the cloud's event source mappings do, each reading the stream on
- * its own as a mapping does: the delivery handler (functions/hooks/change-feed.ts), the audit
+ * and invokes the same handlers the cloud's event source mappings do, each with its own position
+ * and filters as a mapping has: the delivery handler (functions/hooks/change-feed.ts), the audit
  * consumer (functions/audit/change-feed.ts), the usage consumer (functions/billing/change-feed.ts)
  * the offboarding worker (functions/organisations/offboarding-feed.ts) and the import worker
- * (functions/organisations/import-feed.ts), with the same DynamoDBStreamEvent shape. A consumer's
- * position is kept only up to the records its handler took (in DATA_DIR when there is one, a file
- * per consumer): a record it reports failed, and everything after it, is handed over again, and a
- * stopped stage resumes where it stopped, so nothing recorded is lost: at least once, as in the cloud.
+ * (functions/organisations/import-feed.ts), with the same DynamoDBStreamEvent shape. Each record is
+ * read from DynamoDB Local once for all of them (stream-reader.ts), and one a consumer's filters do
+ * not take is never handed to it nor converted for it. A consumer's position is kept only up to the
+ * records its handler took (in DATA_DIR when there is one, a file per consumer): a record it reports
+ * failed, and everything after it, is handed over again, and a stopped stage resumes where it
+ * stopped, so nothing recorded is lost: at least once, as in the cloud.
  *
  * The handler routes and enqueues only; attempts run from an in-process fair queue
  * (attempt-queue.ts) with each organisation's budget of attempts in flight, as the cloud's SQS
@@ -16,19 +18,7 @@
  * deliveries an interrupted stage left.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  ExpiredIteratorException,
-  GetRecordsCommand,
-  type GetRecordsCommandOutput,
-  GetShardIteratorCommand,
-  ListStreamsCommand,
-  TrimmedDataAccessException,
-  type Shard,
-  type _Record,
-} from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as recordAudit } from '../../functions/audit/change-feed';
 import { handler as deliver } from '../../functions/hooks/change-feed';
 import { handler as countUsage } from '../../functions/billing/change-feed';
@@ -40,8 +30,10 @@ import { observed } from '../../shared/observability/invocation';
 import { logger } from '../../shared/observability/logger';
 import { runAs } from '../../shared/request-context';
 import { queueDueDeliveries, runQueuedAttempt } from '../../shared/services/delivery-attempts';
-import { STREAM_CONSUMERS, takes, type StreamConsumer } from '../stream-consumers';
+import { STREAM_CONSUMERS } from '../stream-consumers';
 import { FairQueue } from './attempt-queue';
+import { passesFilters, type Pattern } from './emulator/event-filter';
+import { StreamError, streamReader, type Page, type StreamReader } from './stream-reader';
 
 export interface ChangeFeedOptions {
   endpoint: string;
@@ -94,27 +86,13 @@ function saveCheckpoint(file: string | undefined, c: Checkpoint): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/** A stream record in the shape Lambda hands to a DynamoDB Streams function. */
-function lambdaRecord(r: _Record, streamArn: string): DynamoDBStreamEvent['Records'][number] {
-  const d = r.dynamodb ?? {};
-  const at = d.ApproximateCreationDateTime as Date | number | undefined;
-  return {
-    eventID: r.eventID,
-    eventName: r.eventName as 'INSERT' | 'MODIFY' | 'REMOVE',
-    eventVersion: r.eventVersion,
-    eventSource: 'aws:dynamodb',
-    awsRegion: r.awsRegion ?? 'local',
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...(at !== undefined ? { ApproximateCreationDateTime: at instanceof Date ? Math.floor(at.getTime() / 1000) : at } : {}),
-      Keys: d.Keys as never,
-      NewImage: d.NewImage as never,
-      OldImage: d.OldImage as never,
-      SequenceNumber: d.SequenceNumber,
-      SizeBytes: d.SizeBytes,
-      StreamViewType: d.StreamViewType,
-    },
-  };
+/**
+ * A record as Lambda hands it to a DynamoDB Streams function: as GetRecords answered it, with the
+ * mapping's stream and the record's time in whole seconds.
+ */
+function lambdaRecord(r: DynamoDBRecord, streamArn: string): DynamoDBRecord {
+  const at = r.dynamodb?.ApproximateCreationDateTime;
+  return { ...r, eventSourceARN: streamArn, dynamodb: { ...r.dynamodb, ...(at !== undefined ? { ApproximateCreationDateTime: Math.floor(at) } : {}) } };
 }
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
@@ -124,16 +102,19 @@ const SHARDS_KEPT_MS = 10_000;
 
 /**
  * One consumer of the stream, as an event source mapping is: its own position (kept in
- * `checkpointFile`), its own handler. Answers the step that reads every shard as far as it goes now.
+ * `checkpointFile`), its own filters and handler; the records themselves come from `reader`,
+ * which reads each of them once for all its consumers. Answers the step that reads every shard as
+ * far as it goes now.
  */
 export function streamConsumer(
-  client: DynamoDBStreamsClient,
+  reader: StreamReader,
   opts: {
     tableName: string;
+    /** Unique among the reader's consumers. */
     name: string;
     handler: StreamHandler;
-    /** The records the cloud's filters would let through to this handler (infra/stream-consumers.ts, or a mapping's own). */
-    takes: (record: _Record) => boolean;
+    /** The filter patterns of its mapping (infra/stream-consumers.ts, or a template's). */
+    filters: readonly Pattern[];
     checkpointFile?: string;
     log: (msg: string) => void;
     stopped: () => boolean;
@@ -143,7 +124,6 @@ export function streamConsumer(
   const batch = opts.batch ?? BATCH;
   const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
-  const iterators = new Map<string, string>();
   let streamArn: string | undefined;
   /**
    * The shards as last described. DescribeStream costs DynamoDB Local a walk of the whole stream (the
@@ -151,11 +131,10 @@ export function streamConsumer(
    * may have a successor, or after SHARDS_KEPT_MS: asked on every poll by every consumer, it was
    * what the local stage spent its time on under a large import.
    */
-  let shards: { list: Shard[]; at: number } | undefined;
+  let shards: { list: string[]; at: number } | undefined;
 
   async function findStream(): Promise<string | undefined> {
-    const out = await client.send(new ListStreamsCommand({ TableName: opts.tableName }));
-    const arn = out.Streams?.[0]?.StreamArn;
+    const arn = await reader.streamOf(opts.tableName);
     if (arn && checkpoint.streamArn !== arn) {
       // Another table of the same name: its positions mean nothing here.
       checkpoint.streamArn = arn;
@@ -164,61 +143,32 @@ export function streamConsumer(
     return arn;
   }
 
-  async function shardsOf(arn: string): Promise<Shard[]> {
-    const shards: Shard[] = [];
-    let start: string | undefined;
-    do {
-      const out = await client.send(new DescribeStreamCommand({ StreamArn: arn, ...(start ? { ExclusiveStartShardId: start } : {}) }));
-      shards.push(...(out.StreamDescription?.Shards ?? []));
-      start = out.StreamDescription?.LastEvaluatedShardId;
-    } while (start);
-    return shards;
-  }
-
-  async function iteratorOf(arn: string, shardId: string): Promise<string | undefined> {
-    const known = iterators.get(shardId);
-    if (known) return known;
-    const seq = checkpoint.shards[shardId]?.seq;
-    const out = await client.send(
-      new GetShardIteratorCommand({
-        StreamArn: arn,
-        ShardId: shardId,
-        ShardIteratorType: seq ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-        ...(seq ? { SequenceNumber: seq } : {}),
-      }),
-    );
-    return out.ShardIterator;
-  }
-
   /**
    * Reads one shard as far as it goes now; the position moves only past batches the handler took.
    * Answers true when it handed over any record or stopped short of the shard's end (there is more
    * to do), false when it found the shard read to its end.
    */
-  async function readShard(arn: string, shard: Shard): Promise<boolean> {
-    const id = shard.ShardId!;
+  async function readShard(arn: string, id: string): Promise<boolean> {
     let busy = false;
-    for (let iterator = await iteratorOf(arn, id); iterator; ) {
+    for (;;) {
       if (opts.stopped()) return true;
-      let out: GetRecordsCommandOutput;
+      let page: Page;
       try {
-        out = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batch }));
+        page = await reader.read(opts.name, arn, id, checkpoint.shards[id]?.seq, batch);
       } catch (e) {
-        iterators.delete(id);
-        if (e instanceof ExpiredIteratorException) return true;
-        if (e instanceof TrimmedDataAccessException) {
-          log(`change feed: ${opts.name}: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
-          delete checkpoint.shards[id];
-          return true;
-        }
-        throw e;
+        if (!(e instanceof StreamError)) throw e;
+        if (e.name === 'ExpiredIteratorException') return true;
+        if (e.name !== 'TrimmedDataAccessException') throw e;
+        log(`change feed: ${opts.name}: shard ${id} was trimmed past the kept position; reading on from its oldest record`);
+        delete checkpoint.shards[id];
+        return true;
       }
-      const records = out.Records ?? [];
+      const { records } = page;
       if (records.length) {
         busy = true;
         // As the event source mapping's filters: a record no filter lets through is passed over
         // (the position moves past it) and never reaches the handler.
-        const wanted = records.filter(opts.takes);
+        const wanted = records.filter((r) => passesFilters(opts.filters, r));
         let failed = new Set<string>();
         try {
           if (wanted.length) {
@@ -227,7 +177,6 @@ export function streamConsumer(
           }
         } catch (e) {
           // Handed over again on the next round, from the same position (at least once).
-          iterators.delete(id);
           log(`change feed: ${opts.name} handler failed, will retry the batch: ${e instanceof Error ? e.message : String(e)}`);
           return true;
         }
@@ -239,34 +188,29 @@ export function streamConsumer(
           saveCheckpoint(opts.checkpointFile, checkpoint);
         }
         if (firstFailed >= 0) {
-          iterators.delete(id);
           log(`change feed: ${opts.name}: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
           return true;
         }
       }
-      if (!out.NextShardIterator) {
+      if (page.ended) {
         shards = undefined;
         checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
         saveCheckpoint(opts.checkpointFile, checkpoint);
-        iterators.delete(id);
         return busy;
       }
-      iterators.set(id, out.NextShardIterator);
       if (records.length < batch) return busy;
-      iterator = out.NextShardIterator;
     }
-    return busy;
   }
 
   /** One round over every shard; answers whether any had something to hand over (readShard). */
   async function pollStream(): Promise<boolean> {
     streamArn ??= await findStream();
     if (!streamArn) return false;
-    if (!shards || Date.now() - shards.at > SHARDS_KEPT_MS) shards = { list: await shardsOf(streamArn), at: Date.now() };
+    if (!shards || Date.now() - shards.at > SHARDS_KEPT_MS) shards = { list: await reader.shardsOf(streamArn), at: Date.now() };
     let busy = false;
     for (const shard of shards.list) {
       if (opts.stopped()) return true;
-      if (checkpoint.shards[shard.ShardId!]?.done) continue;
+      if (checkpoint.shards[shard]?.done) continue;
       if (await readShard(streamArn, shard)) busy = true;
     }
     return busy;
@@ -342,12 +286,21 @@ export interface ChangeFeed {
 
 /** Starts reading: the stream into both consumers, the due index into the attempt queue. */
 export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
-  const client = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const reader = streamReader(opts.endpoint);
   const log = opts.log ?? ((m: string) => logger.warn(m));
   let stopped = false;
   const isStopped = () => stopped;
-  const consumer = (name: string, handler: StreamHandler, filter: StreamConsumer, checkpointFile: string | undefined, batch?: number) =>
-    streamConsumer(client, { tableName: opts.tableName, name, handler, takes: (r) => takes(filter, r), checkpointFile, log, stopped: isStopped, batch });
+  const consumer = (name: string, handler: StreamHandler, filters: readonly Pattern[], checkpointFile: string | undefined, batch?: number) =>
+    streamConsumer(reader, {
+      tableName: opts.tableName,
+      name,
+      handler,
+      filters,
+      checkpointFile,
+      log,
+      stopped: isStopped,
+      batch,
+    });
 
   const attempts = new FairQueue<AttemptMessage>({
     perGroup: WEBHOOK_LIMITS.attemptsInFlightPerOrg,
@@ -408,7 +361,7 @@ export function startChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
       // next start (the due index finds it), as is a message the stopped queue no longer takes.
       attempts.stop();
       releaseQueue();
-      client.destroy();
+      reader.close();
     },
     async caughtUp() {
       for (;;) {

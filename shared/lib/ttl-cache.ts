@@ -53,6 +53,17 @@ export class TtlCache<V> {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
+  /** Drops every entry whose value passes `test`; answers their keys. */
+  deleteWhere(test: (value: V) => boolean): string[] {
+    const gone: string[] = [];
+    for (const [key, { value }] of this.entries) {
+      if (!test(value)) continue;
+      this.entries.delete(key);
+      gone.push(key);
+    }
+    return gone;
+  }
+
   clear(): void {
     this.entries.clear();
   }

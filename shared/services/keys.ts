@@ -22,7 +22,7 @@ import { putOrgSession } from '../store/org-sessions';
 import { loadPolicies, type StoredPolicy } from '../store/policies';
 import { orgApiSummary } from './org-apis';
 import { missingApis, resolvePolicies } from './references';
-import { effectiveSession, forgetKeySession, forgetSessions } from './session-cache';
+import { effectiveSession, forgetKeySession, forgetOrgSessions } from './session-cache';
 
 /** Any key form: the dashboard's lets meta_data be any JSON value. */
 type SessionInput = Omit<KeySession, 'meta_data'> & { meta_data?: unknown };
@@ -213,7 +213,7 @@ export async function deleteKey(keyId: string, q: Omit<KeyLookup, 'username'>): 
 export async function setOrganisationSession(orgId: string, session: KeySession, reset: boolean): Promise<void> {
   const now = nowSeconds();
   await putOrgSession({ session: { ...session, org_id: orgId }, last_updated: new Date(now * 1000).toISOString() }, reset, now);
-  forgetSessions();
+  forgetOrgSessions(orgId);
 }
 
 // --- the dashboard's keys, by hash (self-service) ----------------------------------------------

@@ -26,13 +26,13 @@ import {
   type StoredPolicy,
 } from '../store/policies';
 import { missingApis } from './references';
-import { forgetSessions } from './session-cache';
+import { forgetPolicySessions } from './session-cache';
 
 /** Creates a policy under the client's id; a taken id is 409. */
 export async function createPolicy(policy: Policy): Promise<StoredPolicy> {
   const now = new Date().toISOString();
   const created = await insertPolicy({ ...policy, _id: newDbId(), date_created: now, last_updated: now, version: 1 });
-  forgetSessions();
+  forgetPolicySessions([policy.id]);
   return created;
 }
 
@@ -71,14 +71,14 @@ export async function replacePolicy(policyId: string, policy: Policy, ifMatch: I
       return next.version;
     },
   });
-  forgetSessions();
+  forgetPolicySessions([policyId]);
   return version;
 }
 
 /** Deletes a policy: keys naming it stop receiving what it granted. */
 export async function deletePolicy(id: string, ifMatch: IfMatch | undefined): Promise<void> {
   await removePolicy(id, ifMatch);
-  forgetSessions();
+  forgetPolicySessions([id]);
 }
 
 /**
@@ -95,7 +95,7 @@ export async function importPolicies(policies: readonly Policy[]): Promise<void>
     last_updated: now,
     version: (before?.version ?? 0) + 1,
   }));
-  forgetSessions();
+  forgetPolicySessions(policies.map((p) => p.id));
 }
 
 // --- the dashboard's policies (self-service): the caller's organisation's only ------------------
@@ -136,7 +136,7 @@ export async function replaceOrgPolicy(orgId: string, id: string, policy: Policy
 /** DELETE /api/portal/policies/{policyID}: a policy of the caller's organisation; 404 for another's, 412 stale If-Match. */
 export async function deleteOrgPolicy(orgId: string, id: string, ifMatch: IfMatch | undefined): Promise<void> {
   await removePolicy(id, ifMatch, orgId);
-  forgetSessions();
+  forgetPolicySessions([id]);
 }
 
 /** GET /api/portal/policies: a page of the caller's organisation's policies, oldest first. */

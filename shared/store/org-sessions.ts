@@ -9,7 +9,7 @@ import type { KeySession } from '../schemas/keys';
 import { defineEntity } from './db/entity';
 import type { StorageKey } from './db/storage-key';
 import { writeItems, type TxItem } from './db/transactions';
-import { ensureQuotaItem, resetQuotaItem, type Spend } from './live-quota/counters';
+import { ensureQuotaItem, forgetCounterHintsOf, resetQuotaItem, type Spend } from './live-quota/counters';
 import { spend } from './live-quota/spend';
 import { orgExists, orgKeys } from './organisations';
 
@@ -54,6 +54,11 @@ export async function loadOrgSession(orgId: string): Promise<KeySession | undefi
  */
 export function spendOrgQuota(orgId: string, max: number, renewalRate: number, now: number, tally?: TallyOwner): Promise<Spend> {
   return spend({ head: orgSessionKeys.quota(orgId) }, { max, renewalRate, rate: null, ...(tally ? { tally } : {}) }, now);
+}
+
+/** Forgets what this process remembered of the organisation's counter (after a write of its session). */
+export function forgetOrgCounterHints(orgId: string): void {
+  forgetCounterHintsOf(orgKeys.partition(orgId));
 }
 
 /** The organisation's session as stored, with when it was written (an export). */

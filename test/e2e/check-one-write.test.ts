@@ -10,7 +10,7 @@ import { ddb, tableName } from '../../shared/store/db/client';
 import { counterOf } from '../../shared/store/keys';
 import { orgSessionKeys } from '../../shared/store/org-sessions';
 import { keyHash } from '../../shared/domain/key-ids';
-import { makeApi, makeKey, rightsFor } from '../support/fixtures';
+import { makeApi, makeKey, rightsFor, uid } from '../support/fixtures';
 import { commandRecorder } from '../support/sent-commands';
 import { onEmulator } from '../support/stage';
 import { useStage } from '../support/file-stage';
@@ -52,6 +52,45 @@ describe("the organisation's quota after the key's", () => {
     const again = await recorded(() => check(written, api));
     expect(again.result.body).toMatchObject({ allowed: true });
     expect(again.commands.map((c) => c.command)).toContain('GetItemCommand');
+  });
+
+  ownCommands('a policy write forgets only the sessions of the keys that apply it: they enforce it at once, the others are not read again', async () => {
+    const t = await s.tenant();
+    const api = await makeApi(s, t.orgId);
+    const policy = uid('pol');
+    const body = { id: policy, name: policy, org_id: t.orgId, access_rights: rightsFor(api), quota_max: 50, quota_renewal_rate: 3600 };
+    expect((await s.gw('POST', '/gw/policies', body)).status).toBe(200);
+    const { key: applies } = await makeKey(s, { org_id: t.orgId, apply_policies: [policy] });
+    const { key: other } = await makeKey(s, { org_id: t.orgId, access_rights: rightsFor(api), quota_max: 50, quota_renewal_rate: 3600 });
+    for (const k of [applies, other]) expect((await check(k, api)).body).toMatchObject({ allowed: true, quota_remaining: 49 });
+    expect((await s.gw('PUT', `/gw/policies/${policy}`, { ...body, quota_max: 40 })).status).toBe(200);
+    const kept = await recorded(() => check(other, api));
+    const head = counterOf(keyHash(other), '').head;
+    expect(kept.commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
+    const again = await recorded(() => check(applies, api));
+    expect(again.result.body).toMatchObject({ allowed: true, quota_remaining: 38 });
+    expect(again.commands.map((c) => c.command)).toContain('GetItemCommand');
+  });
+
+  ownCommands("an organisation-session write forgets only its own keys' sessions: another organisation's key is not read again", async () => {
+    const [a, b] = [await s.tenant(), await s.tenant()];
+    const [apiA, apiB] = [await makeApi(s, a.orgId), await makeApi(s, b.orgId)];
+    const { key: ofA } = await makeKey(s, { org_id: a.orgId, access_rights: rightsFor(apiA), quota_max: 50, quota_renewal_rate: 3600 });
+    const { key: ofB } = await makeKey(s, { org_id: b.orgId, access_rights: rightsFor(apiB), quota_max: 50, quota_renewal_rate: 3600 });
+    expect((await check(ofA, apiA)).status).toBe(200);
+    expect((await check(ofB, apiB)).status).toBe(200);
+    expect((await s.gw('PUT', `/gw/org/keys/${a.orgId}`, { quota_max: 1, quota_renewal_rate: 3600 })).status).toBe(200);
+    const kept = await recorded(() => check(ofB, apiB));
+    const head = counterOf(keyHash(ofB), '').head;
+    expect(kept.commands).toEqual([{ command: 'UpdateItemCommand', key: `${head.PK}|${head.SK}` }]);
+    // A's key enforces its organisation's new quota at once: its one unit, then a refusal.
+    const again = await recorded(() => check(ofA, apiA));
+    expect(again.result.status).toBe(200);
+    expect(again.commands.map((c) => c.command)).toContain('GetItemCommand');
+    expect((await check(ofA, apiA)).body).toMatchObject({ allowed: false, reason: 'QuotaExceeded' });
+    // A reset of the organisation's quota is seen at once too: this process forgot its counter was spent.
+    expect((await s.gw('PUT', `/gw/org/keys/${a.orgId}?reset_quota=1`, { quota_max: 1, quota_renewal_rate: 3600 })).status).toBe(200);
+    expect((await check(ofA, apiA)).status).toBe(200);
   });
 
   ownCommands("a key refused by its own quota leaves the organisation's counter alone; an allowed one writes the key's, then the organisation's", async () => {

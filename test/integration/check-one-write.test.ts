@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rateWindow } from '../../shared/domain/quota';
 import { ddb, tableName } from '../../shared/store/db/client';
-import { counterOf } from '../../shared/store/keys';
+import { counterOf, refundKeyQuota } from '../../shared/store/keys';
 import type { CounterLimits } from '../../shared/store/live-quota/counters';
 import { spend } from '../../shared/store/live-quota/spend';
 import { uid } from '../support/fixtures';
@@ -81,6 +81,31 @@ describe('the check is one conditional write on one item', () => {
     const next = limits(10, { rate: 1, per: 60 }, later);
     expect(await spend(ref, next, later)).toMatchObject({ ok: true, used: 2 });
     expect(await read(ref.head)).toMatchObject({ used: 2, rate_start: next.rate!.start, rate_count: 1 });
+  });
+});
+
+describe("an allowed spend's answer", () => {
+  const ORG = { org_id: 'o1', api_id: 'a1', day: '2026-11-29' };
+
+  it('carries only the attributes the write updated, among them the windows the check reads, not the whole item', async () => {
+    const ref = counterOf(uid('answer'), '');
+    const l = { ...limits(100, { rate: 50, per: 60 }), tally: ORG };
+    const opened = await recorded(() => spend(ref, l, NOW));
+    expect(opened.updates).toEqual([['entity', 'rate_count', 'rate_start', 'renews', 'tally_allowed', 'tally_of', 'used']]);
+    const steady = await recorded(() => spend(ref, l, NOW));
+    expect(steady.updates).toEqual([['rate_count', 'rate_start', 'renews', 'tally_allowed', 'tally_of', 'used']]);
+    const stored = await read(ref.head);
+    expect(steady.result).toEqual({ ok: true, used: 2, renews: stored!.renews, receipt: { item: ref.head, renews: stored!.renews, rateStart: l.rate!.start } });
+  });
+
+  it("hands a refund the steady state's windows: the unit and its rate count go back", async () => {
+    const ref = counterOf(uid('refund'), '');
+    const l = limits(100, { rate: 50, per: 60 });
+    expect((await spend(ref, l, NOW)).ok).toBe(true);
+    const second = await spend(ref, l, NOW);
+    if (!second.ok) throw new Error('the second spend was refused');
+    await refundKeyQuota(second.receipt);
+    expect(await read(ref.head)).toMatchObject({ used: 1, rate_count: 1 });
   });
 });
 

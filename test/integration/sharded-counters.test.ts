@@ -8,16 +8,18 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../shared/store/db/client';
-import { counterOf } from '../../shared/store/keys';
-import { forgetCounterHints, type CounterLimits } from '../../shared/store/live-quota/counters';
+import { counterOf, forgetKeyCounterHints } from '../../shared/store/keys';
+import { layouts, refName, type CounterLimits, type Layout } from '../../shared/store/live-quota/counters';
 import { demoteCounter, promote } from '../../shared/store/live-quota/shards';
 import { spend } from '../../shared/store/live-quota/spend';
 import { uid } from '../support/fixtures';
+import { commandRecorder } from '../support/sent-commands';
 import { useTestTable } from '../support/table';
 
 beforeAll(async () => {
   await useTestTable();
 });
+const recorded = commandRecorder();
 
 const NOW = Math.floor(Date.now() / 1000);
 const limits = (max: number, renewalRate = 3600): CounterLimits => ({ max, renewalRate, rate: null });
@@ -59,7 +61,7 @@ describe('a sharded counter', () => {
     for (let i = 0; i < 13; i++) expect((await spend(ref, limits(13), NOW)).ok, `check ${i + 1}`).toBe(true);
     expect(await spend(ref, limits(13), NOW)).toMatchObject({ ok: false, reason: 'QuotaExceeded', until: expect.any(Number) });
     // Another process (nothing remembered of spent shards) refuses too, after trying them all.
-    forgetCounterHints();
+    forgetKeyCounterHints(hash);
     const again = await Promise.all(Array.from({ length: 50 }, () => spend(ref, limits(13), NOW)));
     expect(again.every((r) => !r.ok && r.reason === 'QuotaExceeded')).toBe(true);
     expect((await shardsOf(hash)).reduce((a, sh) => a + Number(sh.used), 0)).toBe(13);
@@ -73,7 +75,7 @@ describe('a sharded counter', () => {
     const first = await Promise.all(Array.from({ length: 60 }, () => spend(ref, limits(40, renewal), NOW)));
     expect(first.filter((r) => r.ok)).toHaveLength(40);
     const edge = NOW + renewal;
-    forgetCounterHints();
+    forgetKeyCounterHints(hash);
     const second = await Promise.all(Array.from({ length: 200 }, () => spend(ref, limits(40, renewal), edge)));
     expect(tally(second.map((r) => (r.ok ? `ok@${r.renews}` : r.reason)))).toEqual({ [`ok@${edge + renewal}`]: 40, QuotaExceeded: 160 });
     const shards = await shardsOf(hash);
@@ -93,10 +95,42 @@ describe('a sharded counter', () => {
     const head = await read(ref.head);
     expect(head?.shard_gen).toBeUndefined();
     expect(await shardsOf(hash)).toHaveLength(0);
-    forgetCounterHints();
+    forgetKeyCounterHints(hash);
     const drain = await Promise.all(Array.from({ length: 100 }, () => spend(ref, limits(max), NOW)));
     const allowed = [...during, ...folding, ...drain].filter((r) => r?.ok).length;
     expect(30 + allowed).toBe(max);
     expect(Number((await read(ref.head))?.used)).toBe(max);
+  });
+});
+
+describe("what a process knows of one hot counter's layout", () => {
+  /** Two hot keys whose layouts this process knows (each spent once through its shards). */
+  async function twoHotKeys() {
+    const [a, b] = [counterOf(uid('fold'), ''), counterOf(uid('hot'), '')];
+    for (const ref of [a, b]) {
+      await promote(ref, limits(100), NOW, 8);
+      expect((await spend(ref, limits(100), NOW)).ok).toBe(true);
+    }
+    return { a, b };
+  }
+  const shardWrite = (ref: { head: { PK: string } }) => [{ command: 'UpdateItemCommand', key: expect.stringMatching(new RegExp(`^${ref.head.PK}\\|SHARD#`)) }];
+
+  it("goes with that counter's fold alone: another hot key's next check is still one write, to a shard", async () => {
+    const { a, b } = await twoHotKeys();
+    await demoteCounter(a, NOW);
+    const next = await recorded(() => spend(b, limits(100), NOW));
+    expect(next.result.ok).toBe(true);
+    expect(next.commands).toEqual(shardWrite(b));
+  });
+
+  it("found gone (folded by another process), is forgotten alone: another hot key's next check is still one write", async () => {
+    const { a, b } = await twoHotKeys();
+    const known = layouts.get(refName(a.head)) as Layout;
+    await demoteCounter(a, NOW);
+    // Another process folded it: this one still holds the old layout.
+    layouts.set(refName(a.head), known);
+    expect((await spend(a, limits(100), NOW)).ok).toBe(true);
+    const next = await recorded(() => spend(b, limits(100), NOW));
+    expect(next.commands).toEqual(shardWrite(b));
   });
 });

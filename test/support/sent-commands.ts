@@ -26,12 +26,14 @@ function unitsOf(consumed: unknown): number {
 
 /**
  * Records every command either client of the store sends while `recorded(run)` runs, with the
- * item it names, and every read with the capacity it consumed. Call at the top of a test file: the
- * recorder is added to the clients once.
+ * item it names, every read with the capacity it consumed, and the attributes each UpdateItem
+ * answered. Call at the top of a test file: the recorder is added to the clients once.
  */
 export function commandRecorder() {
   const sent: Sent[] = [];
   const reads: Read[] = [];
+  /** Per UpdateItem, the names of the attributes its answer carried (what its ReturnValues asked for), sorted. */
+  const updates: string[][] = [];
   let recording = false;
   beforeAll(() => {
     for (const client of [ddb(), counterDb()]) {
@@ -44,19 +46,21 @@ export function commandRecorder() {
           sent.push({ command, key: input.Key ? `${input.Key.PK}|${input.Key.SK}` : '' });
           const result = await next(args);
           if (READS.has(command)) reads.push({ command, units: unitsOf((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity) });
+          if (command === 'UpdateItemCommand') updates.push(Object.keys((result.output as { Attributes?: object }).Attributes ?? {}).sort());
           return result;
         },
         { step: 'initialize', name: 'checkWriteCounter', override: true },
       );
     }
   });
-  return async function recorded<T>(run: () => Promise<T>): Promise<{ result: T; commands: Sent[]; reads: Read[] }> {
+  return async function recorded<T>(run: () => Promise<T>): Promise<{ result: T; commands: Sent[]; reads: Read[]; updates: string[][] }> {
     sent.length = 0;
     reads.length = 0;
+    updates.length = 0;
     recording = true;
     try {
       const result = await run();
-      return { result, commands: [...sent], reads: [...reads] };
+      return { result, commands: [...sent], reads: [...reads], updates: [...updates] };
     } finally {
       recording = false;
     }

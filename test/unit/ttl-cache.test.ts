@@ -65,4 +65,13 @@ describe('TtlCache', () => {
     hints.delete('KEY#b|QUOTA');
     expect([hints.get('KEY#ab|QUOTA'), hints.get('KEY#b|QUOTA')]).toEqual([1, undefined]);
   });
+
+  it('forgets the entries whose value a test picks and names them (the keys a policy write reaches)', () => {
+    const sessions = new TtlCache<{ policies: string[] }>(() => 60_000);
+    sessions.set('a', { policies: ['p'] });
+    sessions.set('b', { policies: ['q'] });
+    sessions.set('c', { policies: ['q', 'p'] });
+    expect(sessions.deleteWhere((s) => s.policies.includes('p'))).toEqual(['a', 'c']);
+    expect(['a', 'b', 'c'].map((k) => sessions.get(k))).toEqual([undefined, { policies: ['q'] }, undefined]);
+  });
 });

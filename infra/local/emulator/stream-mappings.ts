@@ -1,16 +1,17 @@
 /**
- * The template's DynamoDB stream event source mappings, fed as Lambda feeds them: each mapping reads
- * the table's stream on its own (a position per mapping, kept in DATA_DIR), passes over the records
- * its FilterCriteria do not let through (event-filter.ts), and invokes its function with the rest in
- * the DynamoDBStreamEvent shape. A batch whose invocation fails is handed over again from the same
- * position; a partial batch failure resumes from the first record it names. The function runs in
- * its runtime with its own role, so what it writes is checked against its policy like every call.
+ * The template's DynamoDB stream event source mappings, fed as Lambda feeds them: each mapping keeps
+ * its own position in the table's stream (kept in DATA_DIR) over records read once for all of them
+ * (stream-reader.ts), passes over the records its FilterCriteria do not let through
+ * (event-filter.ts), and invokes its function with the rest in the DynamoDBStreamEvent shape, as
+ * GetRecords answered them (a binary attribute as base64 text, as Lambda hands it over). A batch
+ * whose invocation fails is handed over again from the same position; a partial batch failure
+ * resumes from the first record it names. The function runs in its runtime with its own role, so
+ * what it writes is checked against its policy like every call.
  */
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse } from 'aws-lambda';
 import { join } from 'node:path';
 import { repeating, streamConsumer } from '../change-feed';
-import { passesFilters } from './event-filter';
+import { streamReader } from '../stream-reader';
 import type { Outcome } from './runtime';
 import type { EmulatedStreamMapping } from './template';
 
@@ -24,38 +25,21 @@ export interface StreamFeedOptions {
   pollMs?: number;
 }
 
-/**
- * The event as Lambda delivers it: JSON, a binary attribute (`B`, `BS`) as base64 text. The SDK
- * reads binaries as Uint8Array, which JSON would turn into an object of numbered members.
- */
-export function asDelivered(event: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(event, function (this: Record<string, unknown>, key, value) {
-      const raw = this[key];
-      return raw instanceof Uint8Array ? Buffer.from(raw).toString('base64') : value;
-    }),
-  );
-}
-
 /** Starts feeding every mapping; `stop` resolves once the batches in hand are done. */
 export function feedStreamMappings(opts: StreamFeedOptions): { stop(): Promise<void> } {
-  const client = new DynamoDBStreamsClient({
-    endpoint: opts.dynamoEndpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const reader = streamReader(opts.dynamoEndpoint);
   let stopped = false;
   const isStopped = () => stopped;
   const loops = opts.mappings.map((m) => {
-    const read = streamConsumer(client, {
+    const read = streamConsumer(reader, {
       tableName: opts.tableName,
       name: m.logicalId,
       handler: async (event) => {
-        const out = await opts.invoke(m.functionId, asDelivered(event));
+        const out = await opts.invoke(m.functionId, event);
         if (!out.ok) throw new Error(`${m.functionId}: ${out.error.errorMessage}`);
         return (out.result as DynamoDBBatchResponse | null) ?? { batchItemFailures: [] };
       },
-      takes: (r) => passesFilters(m.patterns, r),
+      filters: m.patterns,
       checkpointFile: join(opts.dataDir, `stream-${m.logicalId}.json`),
       log: opts.log,
       stopped: isStopped,
@@ -69,7 +53,7 @@ export function feedStreamMappings(opts: StreamFeedOptions): { stop(): Promise<v
       stopped = true;
       for (const l of loops) l.wake();
       await Promise.all(loops.map((l) => l.running));
-      client.destroy();
+      reader.close();
     },
   };
 }

@@ -90,12 +90,6 @@ export const layouts = new TtlCache<Layout>(() => config().cacheMs);
  */
 export const spentShards = new TtlCache<number>(() => config().cacheMs);
 
-/** Writes in this process that change limits or counters forget what it remembered. */
-export function forgetCounterHints(): void {
-  layouts.clear();
-  spentShards.clear();
-}
-
 /** What this process remembered of the counters of one partition (one key's, every scope). */
 export function forgetCounterHintsOf(partition: string): void {
   // Both are named by an item's refName first (PK|SK...).

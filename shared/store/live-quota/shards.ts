@@ -19,7 +19,7 @@ import { tableName } from '../db/client';
 import { getItem, queryAll } from '../db/items';
 import { transactWrite, type TxItem } from '../db/transactions';
 import {
-  forgetCounterHints,
+  forgetCounterHintsOf,
   HOT_COUNTER_SHARDS,
   refName,
   spentShards,
@@ -191,7 +191,9 @@ export async function demoteCounter(ref: CounterRef, now: number): Promise<void>
     ];
     try {
       await transactWrite(items);
-      forgetCounterHints();
+      // What this process knew of this counter (its layout, its spent shards) is void; other hot
+      // counters' layouts and hints still hold.
+      forgetCounterHintsOf(ref.head.PK);
       return;
     } catch (e) {
       if (!(e instanceof CountsMoved)) throw e;

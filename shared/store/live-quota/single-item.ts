@@ -11,7 +11,9 @@
  * The first attempt assumes both windows current (the steady state: one write). A failed condition
  * returns the item as it was, which says why: a full rate window is RateLimitExceeded (checked
  * first, as the gateway does), a spent quota QuotaExceeded (a refusal changes nothing), and an
- * elapsed window is renewed by the next attempt, exactly once under any concurrency.
+ * elapsed window is renewed by the next attempt, exactly once under any concurrency. An allowed
+ * write answers only the attributes it updated (UPDATED_NEW), among them always the three the
+ * caller reads (used, renews, rate_start), so no more of the item comes back than is used.
  */
 import { TALLY, tallyOwner } from '../../domain/billing';
 import { isUnlimited, nextOnGrid, renewsAt } from '../../domain/quota';
@@ -110,6 +112,8 @@ function spendUpdate(key: StorageKey, caps: Caps, limits: CounterLimits, now: nu
   const cond: string[] = [];
   const values: Record<string, unknown> = { ':one': 1 };
   if (quota.quota === 'current') {
+    // Set to itself so that UPDATED_NEW answers the window's end (the answer's quota_renews).
+    set.push('renews = renews');
     add.push('used :one');
     cond.push('renews > :now');
     values[':now'] = now;
@@ -134,6 +138,8 @@ function spendUpdate(key: StorageKey, caps: Caps, limits: CounterLimits, now: nu
   if (w) {
     values[':ws'] = w.start;
     if (rate === 'current') {
+      // Set to itself so that UPDATED_NEW answers the window this unit counts in (a refund's receipt).
+      set.push('rate_start = rate_start');
       add.push('rate_count :one');
       cond.push('rate_start >= :ws', 'rate_count < :limit');
       values[':limit'] = caps.rate;
@@ -167,7 +173,8 @@ function spendUpdate(key: StorageKey, caps: Caps, limits: CounterLimits, now: nu
     UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : ''].filter(Boolean).join(' '),
     ConditionExpression: cond.join(' AND '),
     ExpressionAttributeValues: values,
-    ReturnValues: 'ALL_NEW' as const,
+    ReturnValues: 'UPDATED_NEW' as const,
+    // The only other choice is NONE: a refusal's reason and the next attempt's guess need the windows as stored.
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
 }

@@ -17,7 +17,8 @@ export async function spend(ref: CounterRef, limits: CounterLimits, now: number)
     if (layout) {
       const got = await spendSharded(ref, layout, limits, now);
       if (got !== 'moved') return got;
-      layouts.clear();
+      // This counter's layout is gone; other hot counters' layouts still hold.
+      layouts.delete(name);
       layout = undefined;
       continue;
     }
@@ -42,7 +43,7 @@ export async function spend(ref: CounterRef, limits: CounterLimits, now: number)
  * (shards.ts): a quota spent until its window ends, a rate window full until it ends, each named
  * with the limit it was spent under (a changed limit is a new name). A refusal then costs no write,
  * so a flood of refused requests leaves the counter's item alone; a reset in this process forgets
- * it at once (forgetCounterHints), one in another process within CACHE_SECONDS, the bound the
+ * it at once (forgetCounterHintsOf), one in another process within CACHE_SECONDS, the bound the
  * contract gives every change of a key.
  */
 const quotaMemo = (head: StorageKey, limits: CounterLimits) => `${refName(head)}|q|head|${limits.max}`;
