@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { useStage } from '../support/file-stage';
 import { oasDoc, rightsFor, uid } from '../support/fixtures';
 import { scanAll } from '../support/org-items';
-import type { Stage } from '../support/stage';
+import { onEmulator, type Stage } from '../support/stage';
 
 const s = useStage();
 
@@ -298,7 +298,9 @@ describe('key requests and the keys they issue', () => {
 
     const revoked = await dev(d.token, 'DELETE', `/portal/${p.orgId}/keys/${rolled.body.Meta.key_hash}`);
     expect(revoked.body.Meta).toMatchObject({ state: 'revoked' });
-    expect((await check(s, rolled.body.Meta.key, p.apiId)).status).toBe(403);
+    // The stage that revoked forgets the key at once; another process (the emulator's check function, which has seen the
+    // key) within CACHE_SECONDS, the bound test/e2e/user-admin.test.ts shows.
+    if (!onEmulator) expect((await check(s, rolled.body.Meta.key, p.apiId)).status).toBe(403);
     expect((await dev(d.token, 'GET', `/portal/${p.orgId}/keys`)).body.keys).toEqual([]);
     expect((await s.dash(p.key, 'GET', `/api/keys/${rolled.body.Meta.key_hash}`)).status).toBe(404);
   });
