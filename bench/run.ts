@@ -34,6 +34,7 @@ import { allowedUrls } from './scenarios/allowed-urls';
 import { nginxRouting } from './scenarios/nginx-routing';
 import { dataPlane } from './scenarios/data-plane';
 import { usage } from './scenarios/usage';
+import { portal } from './scenarios/portal';
 import { offboarding } from './scenarios/offboarding';
 import { transfer } from './scenarios/transfer';
 import { OUT_DIR } from './lib/bundle';
@@ -67,6 +68,7 @@ const KNOWN_SCENARIOS = [
   'usage for billing',
   'offboarding',
   'transfer',
+  'portal',
 ];
 
 async function main() {
@@ -110,6 +112,7 @@ async function main() {
       ['usage', () => usage(ctx)],
       ['offboarding', () => offboarding(ctx)],
       ['transfer', () => transfer(ctx)],
+      ['portal', () => portal(ctx)],
       ['source-maps', () => sourceMaps()],
     ];
     for (const [name, step] of steps) {

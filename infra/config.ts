@@ -108,6 +108,7 @@ const NUMBERS = {
   orgReadLimit: { default: ORG_LIMITS.reads.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgWriteLimit: { default: ORG_LIMITS.writes.perWindow, min: 1, max: ORG_LIMIT_MAX },
   orgHookTestLimit: { default: ORG_LIMITS.hookTest.perWindow, min: 1, max: ORG_LIMIT_MAX },
+  orgPortalLimit: { default: ORG_LIMITS.portal.perWindow, min: 1, max: ORG_LIMIT_MAX },
   // WAF's bounds for a rate-based rule over its default 5-minute window.
   edgeRateLimit: { default: 1000, min: 10, max: 2_000_000_000 },
   auditRetentionDays: AUDIT_RETENTION_DAYS,
@@ -197,7 +198,7 @@ export function readStageConfig(node: Node): StageConfig {
     protected: stage === 'prod',
     alarmEmail: typeof email === 'string' && email !== '' ? email : undefined,
     upstreamAllowedHosts: typeof hosts === 'string' && hosts !== '' ? hosts : undefined,
-    orgLimits: { reads: num('orgReadLimit'), writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit') },
+    orgLimits: { reads: num('orgReadLimit'), writes: num('orgWriteLimit'), hookTest: num('orgHookTestLimit'), portal: num('orgPortalLimit') },
     throttle: {
       check: pair('checkRateLimit', 'checkBurstLimit'),
       writes: pair('writeRateLimit', 'writeBurstLimit'),

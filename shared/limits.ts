@@ -69,6 +69,8 @@ export const ORG_LIMITS = {
   writes: { perWindow: 600, env: 'ORG_WRITE_LIMIT' },
   /** POST /api/hooks/{hookID}/test and .../redeliver: each sends a request to a receiver. */
   hookTest: { perWindow: 60, env: 'ORG_HOOK_TEST_LIMIT' },
+  /** Every request of an organisation's developer portal (its public and developer routes), whoever sends it. */
+  portal: { perWindow: 600, env: 'ORG_PORTAL_LIMIT' },
 } as const;
 export type OrgLimitClass = keyof typeof ORG_LIMITS;
 /** The fixed window every class counts in, aligned to the epoch (so to the minute). */

@@ -186,7 +186,8 @@ export function permissionOf(r: Pick<RouteDef, 'group' | 'permission' | 'access'
 
 /** The per-organisation limit a route spends: its own, else `writes` for a dashboard write and `reads` for a dashboard read. */
 export function orgLimitOf(r: Pick<RouteDef, 'group' | 'access' | 'orgLimit'>): OrgLimitClass | undefined {
-  if (r.group !== 'dashboard') return undefined;
+  // Outside the dashboard only a route that names its class spends one (a portal's, per the organisation of its path).
+  if (r.group !== 'dashboard') return r.orgLimit;
   return r.orgLimit ?? (r.access === 'write' ? 'writes' : 'reads');
 }
 

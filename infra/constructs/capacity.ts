@@ -1,6 +1,6 @@
 /**
  * Capacity for the data plane (docs/operating/deploy.md "Stages and settings"): per-route throttles on the HTTP API
- * stage, so admin and dashboard writes stay low while POST /gw/sessions/check may run high, and
+ * stage, so admin, dashboard and portal writes stay low while POST /gw/sessions/check may run high, and
  * concurrency reserved for the check's function, so no other function can take its executions.
  */
 import type { CfnStage, HttpRoute, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -30,7 +30,8 @@ export class Capacity extends Construct {
       if (r.name === CHECK_ROUTE) {
         // Detailed metrics give the check its own latency figures (alarm and dashboard).
         settings[key] = { ThrottlingRateLimit: config.throttle.check.rate, ThrottlingBurstLimit: config.throttle.check.burst, DetailedMetricsEnabled: true };
-      } else if (r.access === 'write' && (r.group === 'admin' || r.group === 'dashboard')) {
+      } else if (r.access === 'write' && r.group !== 'gateway') {
+        // Every write but the gateway's: a developer portal's sign-up and sign-in (each an scrypt hash) among them.
         settings[key] = { ThrottlingRateLimit: config.throttle.writes.rate, ThrottlingBurstLimit: config.throttle.writes.burst };
       }
     }

@@ -28,7 +28,7 @@ const uiSchema = storedLooseObject({
 
 /**
  * An organisation's own limits in place of the installation's (docs/reference/limits.md): units per
- * window of dashboard reads, writes and webhook tests, and how many webhooks it may hold. A member
+ * window of dashboard reads, writes, webhook tests and portal requests, and how many webhooks it may hold. A member
  * left out keeps the installation's figure.
  */
 const limit = (max: number) => z.number().int().min(1).max(max).optional();
@@ -37,6 +37,7 @@ const orgLimitOverridesSchema = z
     reads: limit(ORG_LIMIT_MAX),
     writes: limit(ORG_LIMIT_MAX),
     hook_tests: limit(ORG_LIMIT_MAX),
+    portal: limit(ORG_LIMIT_MAX),
     hooks: limit(WEBHOOK_LIMITS.hooksPerOrgMax),
   })
   .strict()

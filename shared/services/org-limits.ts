@@ -47,7 +47,7 @@ export async function assertOrgActive(orgId: string): Promise<void> {
 }
 
 /** The member of `limits` that overrides each class of ORG_LIMITS. */
-const OVERRIDE: Record<OrgLimitClass, keyof OrgLimitOverrides> = { reads: 'reads', writes: 'writes', hookTest: 'hook_tests' };
+const OVERRIDE: Record<OrgLimitClass, keyof OrgLimitOverrides> = { reads: 'reads', writes: 'writes', hookTest: 'hook_tests', portal: 'portal' };
 
 /** The organisation's units per window of `cls`: its own figure, else the installation's. */
 async function orgLimitMax(orgId: string, cls: OrgLimitClass): Promise<number> {
@@ -63,6 +63,7 @@ const WHAT: Record<OrgLimitClass, string> = {
   reads: 'dashboard reads',
   writes: 'dashboard writes',
   hookTest: 'webhook tests and redeliveries',
+  portal: 'requests to its developer portal',
 };
 
 /**

@@ -20,6 +20,7 @@ import type { StoredPolicy } from '../store/policies';
 import { orgApi } from './org-apis';
 import { resolvePolicies } from './references';
 import { missingHooks } from '../store/hooks';
+import { orgStandingOf } from './org-limits';
 
 const DEFAULT_SETTINGS: PortalSettings = { enabled: false, sign_up: 'approval' };
 
@@ -39,10 +40,10 @@ export async function setPortalSettings(orgId: string, body: PortalSettings): Pr
   return stored;
 }
 
-/** The settings of a portal that is on; 404 otherwise (public and developer routes). */
+/** The settings of a portal that is on, of an organisation not suspended; 404 otherwise (public and developer routes). */
 export async function openPortal(orgId: string): Promise<StoredSettings> {
-  const settings = await loadPortalSettings(orgId);
-  if (!settings?.enabled) throw noPortal();
+  const [settings, standing] = await Promise.all([loadPortalSettings(orgId), orgStandingOf(orgId)]);
+  if (!settings?.enabled || !standing.active) throw noPortal();
   return settings;
 }
 

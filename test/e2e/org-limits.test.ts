@@ -22,6 +22,7 @@ import { onEmulator, startStage, type Answer, type Stage } from '../support/stag
 const WRITE_LIMIT = 30;
 const READ_LIMIT = 40;
 const HOOK_TEST_LIMIT = ORG_LIMITS.hookTest.perWindow;
+const PORTAL_LIMIT = 12;
 
 let s: Stage;
 /** A window start (epoch seconds) far from every other test file's clock. */
@@ -32,6 +33,7 @@ beforeAll(async () => {
   process.env.ORG_WRITE_LIMIT = String(WRITE_LIMIT);
   process.env.ORG_READ_LIMIT = String(READ_LIMIT);
   delete process.env.ORG_HOOK_TEST_LIMIT;
+  process.env.ORG_PORTAL_LIMIT = String(PORTAL_LIMIT);
   s = await startStage();
 });
 afterAll(async () => {
@@ -205,5 +207,27 @@ describe.skipIf(onEmulator)('per-organisation limits', () => {
     expect(await counter(a.orgId, 'writes')).toBeUndefined();
     expect(await counter(a.orgId, 'hookTest')).toBeUndefined();
     expect(tally(await Promise.all(a.keys.map((k) => keyUpdate(a, k))))).toEqual({ 200: WRITE_LIMIT });
+  });
+
+  it(`a developer portal: every public and developer request of one organisation's portal counts, ${PORTAL_LIMIT} per window, then 429`, async () => {
+    const portalOf = async () => {
+      const o = await org();
+      vi.setSystemTime((window - 20) * 1000);
+      expect((await s.dash(o.key, 'PUT', '/api/portal/settings', { enabled: true, sign_up: 'open' })).status).toBe(200);
+      vi.setSystemTime((window + 15) * 1000);
+      return o;
+    };
+    const [a, b] = [await portalOf(), await portalOf()];
+    const answers = await Promise.all(Array.from({ length: PORTAL_LIMIT + 4 }, () => s.call('GET', `/portal/${a.orgId}/catalogue`)));
+    expect(tally(answers)).toEqual({ 200: PORTAL_LIMIT, 429: 4 });
+    for (const r of answers.filter((x) => x.status === 429)) {
+      expectLimited(r, new RegExp(`made its ${PORTAL_LIMIT} requests to its developer portal of this 60-second window; retry in 45 s`));
+    }
+    // Sign-in is the same class, spent before any password is checked; another organisation's portal and dashboard are untouched.
+    const signIn = await s.call('POST', `/portal/${a.orgId}/sessions`, { body: { email_address: 'x@example.com', password: 'whatever it is' } });
+    expectLimited(signIn, /developer portal/);
+    expect((await s.call('GET', `/portal/${b.orgId}/catalogue`)).status).toBe(200);
+    expect((await s.dash(a.key, 'GET', '/api/portal/settings')).status).toBe(200);
+    expect(await counter(a.orgId, 'portal')).toMatchObject({ used: PORTAL_LIMIT });
   });
 });

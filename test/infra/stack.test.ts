@@ -309,6 +309,8 @@ describe('capacity settings from context', () => {
       DetailedMetricsEnabled: true,
     });
     expect(s.Properties.RouteSettings['POST /admin/users']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
+    expect(s.Properties.RouteSettings['POST /portal/{orgID}/sessions']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
+    expect(s.Properties.RouteSettings['POST /portal/{orgID}/developers']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 7 });
     expect(t.functionOf('sessionsCheck')[1].Properties.ReservedConcurrentExecutions).toBe(250);
   }, 120_000);
 

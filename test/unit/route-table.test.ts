@@ -114,12 +114,13 @@ describe('permissions and per-organisation limits in the table (docs/using/permi
     expect(permissionOf(routes.usersCreate)).toBeUndefined();
   });
 
-  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, every dashboard read reads, and nothing else spend one', () => {
+  it('makes every dashboard write spend a limit, the webhook test and redelivery hookTest, every dashboard read reads, every portal route portal', () => {
     const spending = routeList.filter((r) => orgLimitOf(r)).map((r) => `${r.name}:${orgLimitOf(r)}`);
-    const dashboard = routeList.filter((r) => r.group === 'dashboard');
-    const classOf = (r: (typeof dashboard)[number]) =>
-      r.access === 'read' ? 'reads' : ['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes';
-    expect(spending.sort()).toEqual(dashboard.map((r) => `${r.name}:${classOf(r)}`).sort());
+    const portalSide = (r: (typeof routeList)[number]) => r.path.startsWith('/portal/');
+    const spenders = routeList.filter((r) => r.group === 'dashboard' || portalSide(r));
+    const classOf = (r: (typeof spenders)[number]) =>
+      portalSide(r) ? 'portal' : r.access === 'read' ? 'reads' : ['hooksTest', 'hooksRedeliver'].includes(r.name) ? 'hookTest' : 'writes';
+    expect(spending.sort()).toEqual(spenders.map((r) => `${r.name}:${classOf(r)}`).sort());
     expect(
       routeList.filter((r) => r.orgLimit && !orgLimitOf(r)).map((r) => r.name),
       'orgLimit on a route that spends none',

@@ -39,12 +39,13 @@ describe('user_permissions', () => {
 });
 
 describe('per-organisation limits', () => {
-  it('default to 1,200 reads, 600 writes and 60 webhook tests per window; the environment may set each', () => {
-    expect(parseOrgLimits({})).toEqual({ reads: 1200, writes: 600, hookTest: 60 });
-    expect(parseOrgLimits({ ORG_WRITE_LIMIT: ' 25 ', ORG_HOOK_TEST_LIMIT: '', ORG_READ_LIMIT: '7' })).toEqual({
+  it('default to 1,200 reads, 600 writes, 60 webhook tests and 600 portal requests per window; the environment may set each', () => {
+    expect(parseOrgLimits({})).toEqual({ reads: 1200, writes: 600, hookTest: 60, portal: 600 });
+    expect(parseOrgLimits({ ORG_WRITE_LIMIT: ' 25 ', ORG_HOOK_TEST_LIMIT: '', ORG_READ_LIMIT: '7', ORG_PORTAL_LIMIT: '9' })).toEqual({
       reads: 7,
       writes: 25,
       hookTest: ORG_LIMITS.hookTest.perWindow,
+      portal: 9,
     });
     expect(parseOrgLimits({ ORG_HOOK_TEST_LIMIT: '1000000' }).hookTest).toBe(1_000_000);
   });

@@ -2268,6 +2268,7 @@ export interface components {
                 reads?: number;
                 writes?: number;
                 hook_tests?: number;
+                portal?: number;
                 hooks?: number;
             };
             owner_name?: string;
@@ -5918,6 +5919,7 @@ export interface operations {
                                 reads?: number;
                                 writes?: number;
                                 hook_tests?: number;
+                                portal?: number;
                                 hooks?: number;
                             };
                             owner_name?: string;
@@ -6279,6 +6281,7 @@ export interface operations {
                             reads?: number;
                             writes?: number;
                             hook_tests?: number;
+                            portal?: number;
                             hooks?: number;
                         };
                         owner_name?: string;
@@ -23393,6 +23396,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -23477,6 +23493,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23607,6 +23636,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23761,12 +23803,13 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description Too many attempts */
+            /** @description Too many attempts. The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23865,6 +23908,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23972,6 +24028,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24086,6 +24155,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24261,6 +24343,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -24412,6 +24507,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -24517,6 +24625,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24675,6 +24796,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -24795,6 +24929,19 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description An internal failure; the body names only the request id, the log has the rest */
             500: {
                 headers: {
@@ -24905,6 +25052,19 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The organisation has spent its portal limit: 600 requests per fixed 60-second window by default (ORG_PORTAL_LIMIT); Retry-After names the seconds until the window ends. Only requests that pass the credential, the permission check and validation spend it */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -34,7 +34,11 @@ export const orgLimit = (route: RouteDef): HttpMiddleware => {
     name: 'org-limit',
     before: async (request) => {
       const principal = request.internal.principal!;
-      if (!limit || principal.group !== 'dashboard') return;
+      if (!limit) return;
+      // A portal's route spends the limit of the organisation its path names, whoever calls.
+      const portalOrg = (request.internal.parts?.params as { orgID?: string } | undefined)?.orgID;
+      if (limit === 'portal' && portalOrg) return spendOrgLimit(portalOrg, limit);
+      if (principal.group !== 'dashboard') return;
       if (carried) return reserveOrgWrite(principal.orgId);
       if (!alongside || knownFull(principal.orgId, limit)) return spendOrgLimit(principal.orgId, limit);
       spending.set(
