@@ -18,6 +18,11 @@ import { KeyList } from './pages/keys/key-list';
 import { NotFound } from './pages/not-found';
 import { PolicyForm } from './pages/policies/policy-form';
 import { PolicyList } from './pages/policies/policy-list';
+import { Developers } from './pages/portal/developers';
+import { KeyRequests } from './pages/portal/key-requests';
+import { PORTAL_SECTION } from './pages/portal/portal-nav';
+import { PortalSettings } from './pages/portal/portal-settings';
+import { Publish } from './pages/portal/publish';
 import { SignIn } from './pages/sign-in';
 import { HookDetail } from './pages/webhooks/hook-detail';
 import { HookForm } from './pages/webhooks/hook-form';
@@ -111,6 +116,10 @@ function TenantApp() {
               <Route path={`${BASE}/webhooks/new`} component={HookForm} />
               <Route path={`${BASE}/webhooks/:id`} component={HookDetail} />
               <Route path={`${BASE}/usage`} component={Usage} />
+              <Route path={PORTAL_SECTION} component={PortalSettings} />
+              <Route path={`${PORTAL_SECTION}/publish`} component={Publish} />
+              <Route path={`${PORTAL_SECTION}/developers`} component={Developers} />
+              <Route path={`${PORTAL_SECTION}/requests`} component={KeyRequests} />
               <Route default component={NotFound} />
             </Router>
           </Layout>
