@@ -98,9 +98,8 @@ function Portal(props: { org: string }) {
       () => (forgetSessionToken(org), setChecking(false)),
     );
   }, [org]);
-  useEffect(() => {
-    if (catalogue.data) setSiteName(catalogue.data.title);
-  }, [catalogue.data?.title]);
+  // Set before the pages render: their titles name the site in their own effects, which run before this component's.
+  if (catalogue.data) setSiteName(catalogue.data.title);
 
   const state = useMemo<PortalState | null>(
     () =>

@@ -1,7 +1,7 @@
 /** How a plan's limits read on the portal's pages. */
 
 /** Seconds as the largest whole unit: 3600 -> "hour", 7200 -> "2 hours". */
-export function period(seconds: number): string {
+function period(seconds: number): string {
   const units: Array<[number, string]> = [
     [86_400, 'day'],
     [3600, 'hour'],
