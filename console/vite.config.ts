@@ -23,5 +23,17 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: { input: { console: `${root}index.html`, portal: `${root}portal/index.html` } },
   },
+  // In `npm run console:dev`, every page path of the developer portal is its page, as the stages and CloudFront answer it.
+  plugins: [
+    {
+      name: 'portal-pages',
+      configureServer(server) {
+        server.middlewares.use((req, _res, next) => {
+          if (req.url && /^\/console\/portal(\/[^.?]*)?(\?.*)?$/.test(req.url)) req.url = '/console/portal/index.html';
+          next();
+        });
+      },
+    },
+  ],
   server: { proxy: Object.fromEntries(['/api', '/portal'].map((p) => [p, process.env.CONSOLE_API ?? 'http://127.0.0.1:8080'])) },
 });

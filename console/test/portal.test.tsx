@@ -21,6 +21,7 @@ const { orgOfPath } = await import('../src/portal/client');
 const { quotaText, rateText } = await import('../src/portal/format');
 const { PortalSettings } = await import('../src/pages/portal/portal-settings');
 const { KeyRequests } = await import('../src/pages/portal/key-requests');
+const { Developers } = await import('../src/pages/portal/developers');
 const { SessionContext } = await import('../src/session/context');
 const { allows } = await import('../src/session/permissions');
 
@@ -124,6 +125,19 @@ describe('the developer portal', () => {
     expect(asked.filter((a) => !a.path.startsWith('/portal/acme/')).map((a) => a.path)).toEqual([]);
   });
 
+  it('requests an automatic plan: the key in the same answer, shown once with the warning', async () => {
+    sessionStorage.setItem('gw-portal.session.acme', 'dps_abc');
+    answer('GET /portal/acme/catalogue', { body: { ...catalogue(), apis: [{ ...PETS, plans: [{ ...PLAN, approval: 'auto' }] }] } });
+    answer('GET /portal/acme/developer', { body: DEVELOPER });
+    const request = { id: 'r1', developer_email: DEVELOPER.email_address, api_id: 'pets', plan_id: 'pro', state: 'approved' };
+    answer('POST /portal/acme/key-requests', { body: { Status: 'OK', Message: 'Requested', Meta: { request, key: 'clear-key-auto', key_hash: 'h' } } });
+    render(<PortalApp />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Request access to Pets, Pro' }));
+    await screen.findByText('clear-key-auto');
+    expect(screen.getByText(/This is the only time the key is shown/)).toBeTruthy();
+    expect(JSON.parse(asked.find((a) => a.method === 'POST')!.body)).toEqual({ api_id: 'pets', plan_id: 'pro' });
+  });
+
   it('shows an approved request’s "collect key" button, and the key once when collected', async () => {
     sessionStorage.setItem('gw-portal.session.acme', 'dps_abc');
     history.replaceState(null, '', '/console/portal/acme/keys');
@@ -174,6 +188,22 @@ describe("the console's Portal section", () => {
     render(withRights('read', <KeyRequests />));
     await screen.findByRole('row', { name: /ada@example.com/ });
     expect(screen.queryByRole('button', { name: /Approve|Refuse/ })).toBeNull();
+  });
+
+  it('with portal write: approves a developer awaiting approval, and issues an invitation shown once', async () => {
+    const developer = { id: 'd1', org_id: 'acme', email_address: 'ada@example.com', name: 'Ada', state: 'pending', created_at: '', updated_at: '' };
+    answer('GET /api/portal/developers', (a) => ({ body: { developers: a.query.get('state') === 'active' ? [] : [developer], pages: 1 } }));
+    answer('PUT /api/portal/developers/d1', { body: { Status: 'OK', Message: 'Updated', ID: 'd1', Meta: { ...developer, state: 'active' } } });
+    const invitation = { invitation: 'inv_secret', email_address: 'bo@example.com', expires_at: '' };
+    answer('POST /api/portal/invitations', { body: { Status: 'OK', Message: 'Invited', Meta: invitation } });
+    render(withRights('write', <Developers />));
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve ada@example.com' }));
+    await screen.findByText('Approved ada@example.com.');
+    expect(asked.find((a) => a.method === 'PUT')?.body).toBe(JSON.stringify({ state: 'active' }));
+    fireEvent.input(screen.getByLabelText("Developer's e-mail address"), { target: { value: 'bo@example.com' } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Issue an invitation' }).closest('form')!);
+    await screen.findByText('inv_secret');
+    expect(screen.getByText(/This is the only time the invitation is shown/)).toBeTruthy();
   });
 
   it('with portal write: refusing a request asks for the reason and sends it', async () => {

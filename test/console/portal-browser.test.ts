@@ -4,7 +4,7 @@
  * plan in the console; a developer signs up and in on the portal, reads the API's reference and
  * requests the plan; the user approves the request in the console; the developer collects the key
  * (shown once, gone after a reload), which the check then allows; after the gateway reports a
- * request with it, the developer's usage page shows it. axe finds no serious or critical violation
+ * request with it, the developer's usage page shows it; rolling and revoking it stop the old key. axe finds no serious or critical violation
  * on any portal page, and nothing breaks the Content-Security-Policy. Nothing is stubbed.
  *
  * CONSOLE_SCREENSHOTS=1 also writes the main portal pages to docs/console/portal-*.png.
@@ -255,6 +255,26 @@ describe('the developer portal in chromium', () => {
     expect(await today.innerText()).toMatch(/^\S.*\s1\s+1\s+0\s+20$/);
     await checkAccessibility(dev, 'usage');
     await screenshot(dev, 'usage');
+  });
+
+  it('rolls the key (the new one shown once, the old one refused) and revokes it after asking', async () => {
+    const allowed = async (key: string) => (await s.gw('POST', '/gw/sessions/check', { key, api_id: apiId, path: '/pets', method: 'GET' })).body.allowed;
+    await dev.getByRole('link', { name: 'My keys' }).first().click();
+    await dev.getByRole('button', { name: 'Roll the key of Pets, Pro' }).click();
+    await checkAccessibility(dev, 'roll dialog');
+    await dev.getByRole('dialog').getByRole('button', { name: 'Roll' }).click();
+    await dev.getByRole('heading', { name: 'Your new key for Pets, Pro' }).waitFor();
+    const rolled = (await dev.locator('[data-secret]').innerText()).trim();
+    expect(rolled).not.toBe(run.key);
+    expect(await allowed(rolled)).toBe(true);
+    expect(await allowed(run.key!)).toBe(false);
+
+    await dev.getByRole('button', { name: 'Revoke the key of Pets, Pro' }).click();
+    await dev.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await dev.getByRole('status').filter({ hasText: 'Revoked the key of Pets, Pro.' }).waitFor();
+    await dev.getByText('You have no key yet.').waitFor();
+    expect(await dev.getByRole('row').filter({ hasText: 'Pets, Pro' }).innerText()).toContain('Revoked');
+    expect(await allowed(rolled)).toBe(false);
   });
 
   it('signs out: the session leaves sessionStorage and the service', async () => {
