@@ -27,7 +27,7 @@ export const DIST_DIR = join(CONSOLE_DIR, 'dist');
 export const STAMP_FILE = '.build-hash';
 
 /** What the bundle is made from (the console imports nothing of the service but the types, which compile away). */
-const INPUTS = ['src', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json'];
+const INPUTS = ['src', 'public', 'index.html', 'portal', 'vite.config.ts', 'tsconfig.json'];
 /** A lock older than this is left by a build that hangs. */
 const STALE_LOCK_MS = 10 * 60_000;
 const POLL_MS = 200;

@@ -2,7 +2,8 @@
  * The console's files for the local stages (npm start, npm run emulate), as CloudFront serves them
  * from the bucket in the cloud: `/console/<file>` from the built folder with the console's security
  * headers; a path without a file extension is a page of the single-page app, answered with
- * index.html (the cloud's viewer-request function does the same); `/console` redirects to
+ * index.html, or under /console/portal/ with the developer portal's portal/index.html (the cloud's
+ * viewer-request function does the same); `/console` redirects to
  * `/console/`. Only GET and HEAD; nothing outside the folder, and no dot file, is ever read.
  *
  * A stage starts without building the console: `consoleOnDemand` builds it on the first console
@@ -42,8 +43,8 @@ function consoleFileOf(pathname: string, dir: string): string | undefined {
     return undefined;
   }
   if (rel.includes('\0') || rel.split('/').some((part) => part.startsWith('.'))) return undefined;
-  // A page of the app (no extension in its last segment) is index.html.
-  if (rel === '' || !extname(rel.split('/').pop()!)) rel = 'index.html';
+  // A page of the app (no extension in its last segment) is index.html; the developer portal is a page of its own.
+  if (rel === '' || !extname(rel.split('/').pop()!)) rel = rel === 'portal' || rel.startsWith('portal/') ? 'portal/index.html' : 'index.html';
   const file = normalize(join(dir, rel));
   if (!file.startsWith(dir + sep)) return undefined;
   return existsSync(file) && statSync(file).isFile() ? file : undefined;

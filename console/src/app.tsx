@@ -1,7 +1,7 @@
 /**
  * The console: sign-in, then the sections the user's permissions allow, each at its own address
  * under /console/ (deep links work: the hosts answer index.html for every page path). The usage
- * page is loaded on first use, with its chart library, so the first load stays small.
+ * page (with its chart library) and the Portal section are loaded on first use, so the first load stays small.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import lazy from 'preact-iso/lazy';
@@ -18,6 +18,7 @@ import { KeyList } from './pages/keys/key-list';
 import { NotFound } from './pages/not-found';
 import { PolicyForm } from './pages/policies/policy-form';
 import { PolicyList } from './pages/policies/policy-list';
+import { PORTAL_SECTION } from './pages/portal/portal-nav';
 import { SignIn } from './pages/sign-in';
 import { HookDetail } from './pages/webhooks/hook-detail';
 import { HookForm } from './pages/webhooks/hook-form';
@@ -27,6 +28,11 @@ import { allows } from './session/permissions';
 import { accessKey, forgetAccessKey } from './session/storage';
 
 const Usage = lazy(() => import('./pages/usage/usage'));
+// The Portal section is one organisation task among many: its pages load on first use, outside the first load.
+const PortalSettings = lazy(() => import('./pages/portal/portal-settings').then((m) => m.PortalSettings));
+const Publish = lazy(() => import('./pages/portal/publish').then((m) => m.Publish));
+const Developers = lazy(() => import('./pages/portal/developers').then((m) => m.Developers));
+const KeyRequests = lazy(() => import('./pages/portal/key-requests').then((m) => m.KeyRequests));
 
 /** /console/: the first section the user may read. */
 function Home() {
@@ -111,6 +117,10 @@ function TenantApp() {
               <Route path={`${BASE}/webhooks/new`} component={HookForm} />
               <Route path={`${BASE}/webhooks/:id`} component={HookDetail} />
               <Route path={`${BASE}/usage`} component={Usage} />
+              <Route path={PORTAL_SECTION} component={PortalSettings} />
+              <Route path={`${PORTAL_SECTION}/publish`} component={Publish} />
+              <Route path={`${PORTAL_SECTION}/developers`} component={Developers} />
+              <Route path={`${PORTAL_SECTION}/requests`} component={KeyRequests} />
               <Route default component={NotFound} />
             </Router>
           </Layout>

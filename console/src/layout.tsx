@@ -15,6 +15,7 @@ export const SECTIONS: Array<{ label: string; href: string; group: Group }> = [
   { label: 'Policies', href: `${BASE}/policies`, group: 'policies' },
   { label: 'Webhooks', href: `${BASE}/webhooks`, group: 'hooks' },
   { label: 'Usage', href: `${BASE}/usage`, group: 'analytics' },
+  { label: 'Portal', href: `${BASE}/developer-portal`, group: 'portal' },
 ];
 
 export function Layout(props: { children: ComponentChildren }) {

@@ -2,15 +2,16 @@
  * The web console in the cloud (docs/using/console.md), a nested stack of the stage:
  *
  *   browser --HTTPS--> CloudFront ─┬─ /console/* and the rest ──OAC──> private S3 bucket (console/dist)
- *                                  └─ /api/*, /admin/* ──HTTPS──> the HTTP API (the same routes the CLI uses)
+ *                                  └─ /api/*, /admin/*, /portal/* ──HTTPS──> the HTTP API (the same routes the CLI uses)
  *
- * - One origin for the browser: the console calls `/api/...` (and its admin side `/admin/...`) on
- *   its own domain, so no CORS.
+ * - One origin for the browser: the console calls `/api/...` (and its admin side `/admin/...`, the
+ *   developer portal's web app `/portal/...`) on its own domain, so no CORS.
  * - The bucket is private (all public access blocked, TLS only, S3-managed encryption); only
  *   CloudFront reads it, through origin access control, and only for this distribution.
  * - Every file is answered with the console's strict Content-Security-Policy and security headers
  *   (console/host/headers.ts, the ones the local stages send) by a response headers policy; a
- *   viewer-request function answers index.html for the app's page paths and redirects `/` and
+ *   viewer-request function answers index.html for the app's page paths (portal/index.html under
+ *   /console/portal/) and redirects `/` and
  *   `/console` to `/console/`.
  * - The files come from `npm run console:build`, run by synth's local bundling (no Docker), and
  *   are uploaded by a BucketDeployment: hashed assets cached for a year, the rest revalidated,
@@ -60,7 +61,7 @@ export const consoleNames = (prefix: string) => ({
   deploymentLogs: `/${prefix}/console-deployment`,
 });
 
-/** The viewer-request function (cloudfront-js-2.0): the app's page paths get index.html. */
+/** The viewer-request function (cloudfront-js-2.0): the app's page paths get index.html, the developer portal's its own page. */
 export const PAGES_FUNCTION = `function handler(event) {
   var request = event.request;
   var uri = request.uri;
@@ -68,7 +69,7 @@ export const PAGES_FUNCTION = `function handler(event) {
     return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: '/console/' } } };
   }
   if (uri.indexOf('/console/') === 0 && uri.substring(uri.lastIndexOf('/') + 1).indexOf('.') === -1) {
-    request.uri = '/console/index.html';
+    request.uri = uri === '/console/portal' || uri.indexOf('/console/portal/') === 0 ? '/console/portal/index.html' : '/console/index.html';
   }
   return request;
 }`;
@@ -76,7 +77,7 @@ export const PAGES_FUNCTION = `function handler(event) {
 /** Files the build writes beside the app that are never uploaded (its input stamp, Vite's manifest). */
 const NOT_UPLOADED = [STAMP_FILE, '.vite/*'];
 /** Not content-hashed: revalidated on every load (index.html names the hashed assets). */
-const UNHASHED = ['index.html', 'favicon.svg'];
+const UNHASHED = ['index.html', 'portal/index.html', 'favicon.svg'];
 
 export interface ConsoleHostingProps extends NestedStackProps {
   api: HttpApi;
@@ -142,9 +143,10 @@ export class ConsoleHosting extends NestedStack {
         functionAssociations: [{ function: pages, eventType: FunctionEventType.VIEWER_REQUEST }],
         compress: true,
       },
-      // The dashboard and admin groups: what the console's two sides call, exactly as the API answers it.
+      // The dashboard and admin groups: what the console's two sides call, exactly as the API answers it;
+      // the developer portal's routes, which its web app (/console/portal/) calls.
       additionalBehaviors: Object.fromEntries(
-        ['/api/*', '/admin/*'].map((path) => [
+        ['/api/*', '/admin/*', '/portal/*'].map((path) => [
           path,
           {
             origin: apiOrigin,

@@ -166,6 +166,7 @@ describe('the console in chromium', () => {
       'Policies',
       'Webhooks',
       'Usage',
+      'Portal',
     ]);
     await checkAccessibility(page, 'APIs (empty)');
   });

@@ -80,9 +80,9 @@ describe('the console bucket', () => {
     }
     const [assets, entry] = [deployments.find((d) => d.Prune === true)!, deployments.find((d) => d.Prune === false)!];
     expect(assets.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
-    expect(assets.Exclude).toEqual(['.build-hash', '.vite/*', 'index.html', 'favicon.svg']);
+    expect(assets.Exclude).toEqual(['.build-hash', '.vite/*', 'index.html', 'portal/index.html', 'favicon.svg']);
     expect(entry.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
-    expect(entry).toMatchObject({ Exclude: ['*'], Include: ['index.html', 'favicon.svg'] });
+    expect(entry).toMatchObject({ Exclude: ['*'], Include: ['index.html', 'portal/index.html', 'favicon.svg'] });
     const [, fn] = one(off.nested, 'AWS::Lambda::Function');
     expect(fn.Properties.LoggingConfig.LogGroup).toEqual({ Ref: one(off.nested, 'AWS::Logs::LogGroup')[0] });
     expect(one(off.nested, 'AWS::Logs::LogGroup')[1].Properties).toMatchObject({ LogGroupName: '/gw-management-prod/console-deployment', RetentionInDays: 30 });
@@ -126,11 +126,13 @@ describe('the console distribution', () => {
     });
   });
 
-  it('sends /api/* and /admin/* to the HTTP API on the same domain (no CORS): every method, nothing cached, no origin secret without the edge', () => {
+  it('sends /api/*, /admin/* and /portal/* to the HTTP API on one domain (no CORS): every method, nothing cached, no origin secret without the edge', () => {
     const c = config(off);
-    const [behavior, admin] = c.CacheBehaviors;
-    expect(c.CacheBehaviors).toHaveLength(2);
+    const [behavior, admin, portal] = c.CacheBehaviors;
+    expect(c.CacheBehaviors).toHaveLength(3);
     expect(admin).toEqual({ ...behavior, PathPattern: '/admin/*' });
+    // The developer portal's web app calls its routes on the console's origin; without this they would reach the bucket.
+    expect(portal).toEqual({ ...behavior, PathPattern: '/portal/*' });
     expect(behavior).toMatchObject({
       PathPattern: '/api/*',
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
@@ -185,6 +187,10 @@ describe('the page-path function (cloudfront-js-2.0)', () => {
     expect(view('/console/keys/new').uri).toBe('/console/index.html');
     expect(view('/console/assets/index-Ab12.js').uri).toBe('/console/assets/index-Ab12.js');
     expect(view('/console/favicon.svg').uri).toBe('/console/favicon.svg');
+    expect(view('/console/portal/acme/').uri).toBe('/console/portal/index.html');
+    expect(view('/console/portal/acme/keys').uri).toBe('/console/portal/index.html');
+    expect(view('/console/portal').uri).toBe('/console/portal/index.html');
+    expect(view('/console/developer-portal/requests').uri).toBe('/console/index.html');
     for (const uri of ['/', '/console']) expect(view(uri)).toMatchObject({ statusCode: 301, headers: { location: { value: '/console/' } } });
     expect(view('/elsewhere').uri).toBe('/elsewhere');
   });

@@ -103,3 +103,15 @@ it("shows a failed build's error once, then builds again on the next request", a
   expect((await fetch(`${base}/console/`)).status).toBe(200);
   expect(builds).toEqual([dir, dir]);
 });
+
+it("answers the developer portal's page for every path under /console/portal/, the console's for the rest", async () => {
+  const dir = freshDir();
+  writeBuild(dir);
+  mkdirSync(join(dir, 'portal'));
+  writeFileSync(join(dir, 'portal', 'index.html'), '<title>Developer portal</title>');
+  const { base } = await site(dir, { isFresh: () => true });
+  for (const path of ['/console/portal', '/console/portal/', '/console/portal/acme/', '/console/portal/acme/keys/abc/usage'])
+    expect(await (await fetch(`${base}${path}`)).text(), path).toBe('<title>Developer portal</title>');
+  for (const path of ['/console/', '/console/developer-portal/requests', '/console/portals'])
+    expect(await (await fetch(`${base}${path}`)).text(), path).toBe('<div id="app"></div>');
+});

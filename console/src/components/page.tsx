@@ -5,10 +5,16 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
+/** The site the document title names after the page: the console, or a portal's own title. */
+let site = 'Gateway console';
+export const setSiteName = (name: string): void => {
+  site = name;
+};
+
 export function Page(props: { title: string; actions?: ComponentChildren; children?: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    document.title = `${props.title} · Gateway console`;
+    document.title = `${props.title} · ${site}`;
   }, [props.title]);
   useEffect(() => heading.current?.focus(), []);
   return (

@@ -4,7 +4,7 @@
  * unlisted group is deny. The console hides what a user may not use; the service still decides
  * (a 403 is shown like any refusal).
  */
-export type Group = 'apis' | 'keys' | 'policies' | 'hooks' | 'assets' | 'oauth' | 'analytics' | 'users' | 'audit';
+export type Group = 'apis' | 'keys' | 'policies' | 'hooks' | 'assets' | 'oauth' | 'analytics' | 'users' | 'audit' | 'portal';
 export type Level = 'read' | 'write';
 
 export function levelOf(permissions: Record<string, unknown> | undefined, group: Group): Level | 'deny' {
