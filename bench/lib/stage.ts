@@ -26,7 +26,7 @@ export interface BenchStage {
  * The benchmarks measure what a request costs, thousands of reads and writes a minute in one
  * organisation: its limits are set as high as they go, so every request still spends one (docs/reference/limits.md).
  */
-export const UNLIMITED_ORGS = { ORG_READ_LIMIT: '1000000', ORG_WRITE_LIMIT: '1000000', ORG_HOOK_TEST_LIMIT: '1000000' };
+export const UNLIMITED_ORGS = { ORG_READ_LIMIT: '1000000', ORG_WRITE_LIMIT: '1000000', ORG_HOOK_TEST_LIMIT: '1000000', ORG_PORTAL_LIMIT: '1000000' };
 
 export async function startBenchStage(): Promise<BenchStage> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-bench-'));

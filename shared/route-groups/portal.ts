@@ -282,7 +282,8 @@ export const portalRoutes = routeGroup('portal', {
     orgLimit: 'portal',
     access: 'write',
     tableActions: ['GetItem', 'DeleteItem'],
-    tableEntities: SESSION,
+    // The session and its developer only: signing out works whether the portal is on or not.
+    tableEntities: ['developer_session', 'developer'],
     summary: 'Sign out: the session is refused from now on',
     description: 'Ends only the session sent.',
     success: 'Signed out',

@@ -109,6 +109,12 @@ export async function developerOfSession(token: string): Promise<Developer> {
   return shownDeveloper(developer);
 }
 
+/** GET /portal/{orgID}/developer: the signed-in developer, while its portal is on (404 otherwise, as every portal route). */
+export async function signedIn(developer: Developer): Promise<Developer> {
+  await openPortal(developer.org_id);
+  return developer;
+}
+
 /** DELETE /portal/{orgID}/session: the session ends at once (its token is refused from then on). */
 export async function signOut(token: string): Promise<void> {
   await removeDeveloperSession(tokenHash(token));
