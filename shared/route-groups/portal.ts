@@ -5,7 +5,7 @@
  */
 import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
-import { okNullSchema } from '../schemas/common';
+import { okEnvelope, okNullSchema } from '../schemas/common';
 import { usageSchema } from '../schemas/analytics';
 import {
   catalogueEntryBodySchema,
@@ -43,7 +43,7 @@ const PORTAL = 'portal_settings';
 const SESSION = ['developer_session', 'developer', PORTAL] as const;
 const noPortal = 'The organisation has no portal, or it is off';
 /** What making a plan's key touches (the key, its live quota, its organisation's count, the plan's policy). */
-const KEY_MAKING = ['key', 'org', 'policy', 'api', 'catalogue_entry'] as const;
+const KEY_MAKING = ['key', 'org', 'policy', 'catalogue_entry'] as const;
 
 export const portalRoutes = routeGroup('portal', {
   // --- the organisation's users -------------------------------------------------------------------
@@ -75,7 +75,7 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 422: "A webhook named is not the organisation's" },
     success: 'Settings stored; Meta is them',
     body: portalSettingsSchema,
-    result: portalSettingsResultSchema,
+    result: okEnvelope(portalSettingsResultSchema),
   }),
   portalCatalogueList: route({
     method: 'GET',
@@ -97,7 +97,7 @@ export const portalRoutes = routeGroup('portal', {
     access: 'write',
     permission: 'portal',
     tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem'],
-    tableEntities: ['access_key', 'api', 'policy', 'catalogue_entry'],
+    tableEntities: ['access_key', 'api', 'api_db_id', 'policy', 'catalogue_entry'],
     summary: 'Publish an API of the organisation in its portal with one or more plans (or replace its entry)',
     description:
       'Each plan names a policy of the organisation that grants the API: every key the plan issues applies it (its rights, quota and rate). ' +
@@ -128,7 +128,7 @@ export const portalRoutes = routeGroup('portal', {
     access: 'read',
     permission: 'portal',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: ['access_key', 'developer'],
+    tableEntities: ['access_key'],
     summary: "The developers of the caller's organisation's portal in sign-up order, of one state when asked",
     description: 'Paged (contract §5). No password or session is ever shown.',
     success: 'A page of developers',
@@ -173,7 +173,7 @@ export const portalRoutes = routeGroup('portal', {
     access: 'read',
     permission: 'portal',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: ['access_key', 'key_request'],
+    tableEntities: ['access_key'],
     summary: "The caller's organisation's key requests of one state (pending by default), oldest first",
     description: 'Paged (contract §5): a queue to work through.',
     success: 'A page of requests',
@@ -245,7 +245,7 @@ export const portalRoutes = routeGroup('portal', {
     group: 'public',
     orgLimit: 'portal',
     access: 'write',
-    tableActions: ['GetItem', 'ConditionCheckItem', 'PutItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'PutItem', 'DeleteItem'],
     tableEntities: [PORTAL, 'developer', 'developer_email', 'developer_invitation'],
     summary: "Sign up to an organisation's portal: active at once (open, or with an invitation) or pending a user's approval",
     description:
@@ -309,7 +309,7 @@ export const portalRoutes = routeGroup('portal', {
     orgLimit: 'portal',
     access: 'read',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: [...SESSION, 'key_request'],
+    tableEntities: SESSION,
     summary: "The developer's key requests, newest first, with their state and a refusal's reason",
     description: 'Only their own.',
     success: 'The requests',
@@ -355,7 +355,7 @@ export const portalRoutes = routeGroup('portal', {
     orgLimit: 'portal',
     access: 'read',
     tableActions: ['GetItem', 'BatchGetItem', 'Query'],
-    tableEntities: [...SESSION, 'key_request', 'key', 'policy'],
+    tableEntities: [...SESSION, 'key', 'policy'],
     summary: "The developer's keys by hash with their plan, limits and live quota_remaining",
     description: 'Never a clear key.',
     success: 'The keys',
@@ -369,7 +369,7 @@ export const portalRoutes = routeGroup('portal', {
     access: 'write',
     idempotent: true,
     secrets: ['Meta.key'],
-    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    tableActions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
     tableEntities: [...SESSION, 'key_request', 'deletion', 'idempotency', ...KEY_MAKING],
     summary: 'Roll a key: a new secret with the same rights, shown this once; the old one stops (at once here, within CACHE_SECONDS everywhere)',
     description: 'The new key and the old one are swapped in one transaction.',
@@ -398,7 +398,7 @@ export const portalRoutes = routeGroup('portal', {
     orgLimit: 'portal',
     access: 'read',
     tableActions: ['GetItem', 'Query'],
-    tableEntities: [...SESSION, 'key_request', 'key', 'key_activity'],
+    tableEntities: [...SESSION, 'key', 'key_activity'],
     summary: "One of the developer's keys' requests, successes, errors and latency per day over the last days (30 unless told, at most 90)",
     description: 'From the hourly counters the gateway reports, as the dashboard reads them.',
     success: 'One row per day',

@@ -21842,15 +21842,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Off: every public and developer route of the portal answers 404, as for an organisation without one. */
-                        enabled: boolean;
-                        /** @enum {string} */
-                        sign_up: "open" | "invitation" | "approval";
-                        title?: string;
-                        /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
-                        hook_ids?: string[];
-                        org_id: string;
-                        updated_at?: string;
+                        /** @constant */
+                        Status: "OK";
+                        Message: string;
+                        Meta: {
+                            /** @description Off: every public and developer route of the portal answers 404, as for an organisation without one. */
+                            enabled: boolean;
+                            /** @enum {string} */
+                            sign_up: "open" | "invitation" | "approval";
+                            title?: string;
+                            /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
+                            hook_ids?: string[];
+                            org_id: string;
+                            updated_at?: string;
+                        };
                     };
                 };
             };
