@@ -17,7 +17,7 @@ describe('stage settings', () => {
       protected: false,
       alarmEmail: undefined,
       throttle: { check: { rate: 2000, burst: 4000 }, writes: { rate: 20, burst: 40 }, other: { rate: 500, burst: 1000 } },
-      orgLimits: { reads: 1200, writes: 600, hookTest: 60 },
+      orgLimits: { reads: 1200, writes: 600, hookTest: 60, portal: 600 },
       checkReservedConcurrency: 10,
       secrets: { refreshSeconds: 300, rotationWindowSeconds: 3600 },
       auditRetentionDays: 365,

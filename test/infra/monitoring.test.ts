@@ -162,7 +162,7 @@ describe.each(STAGES)('stage %s', (stage) => {
       o.Metrics.filter((m: any) => m.MetricStat)
         .map((m: any) => dimensions(m).class)
         .sort(),
-    ).toEqual(['hookTest', 'reads', 'writes']);
+    ).toEqual(['hookTest', 'portal', 'reads', 'writes']);
     // Bounded dimensions only: no business metric is split by organisation.
     const all = t()
       .resources('AWS::CloudWatch::Alarm')
