@@ -115,6 +115,31 @@ describe('the portal as its users set it up', () => {
     expect((await s.call('GET', `/portal/${p.orgId}/catalogue/${p.classicId}/openapi`)).status).toBe(404);
   });
 
+  // In one process a change of standing is seen at once; across processes (the emulator) within CACHE_SECONDS.
+  it.skipIf(onEmulator)(
+    "a suspended organisation's portal answers 404 on its public and developer routes, as one without a portal; restored, it answers again",
+    async () => {
+      const p = await portal();
+      const d = await developer(p);
+      // Each change of standing is read afresh by the routes after it (the write forgets this process's copy).
+      const standing = async (active: boolean) =>
+        expect((await s.admin('PUT', `/admin/organisations/${p.orgId}`, { owner_name: p.orgId, active })).status).toBe(200);
+      const signUp = () => s.call('POST', `/portal/${p.orgId}/developers`, { body: { email_address: `${uid('late')}@example.com`, password: PASSWORD } });
+      await standing(false);
+      expect((await dev(d.token, 'GET', `/portal/${p.orgId}/developer`)).status).toBe(404);
+      await standing(true);
+      expect((await dev(d.token, 'GET', `/portal/${p.orgId}/developer`)).status).toBe(200);
+      await standing(false);
+      expect((await signUp()).status).toBe(404);
+      await standing(true);
+      expect((await signUp()).status).toBe(200);
+      await standing(false);
+      expect((await s.call('GET', `/portal/${p.orgId}/catalogue/${p.apiId}/openapi`)).status).toBe(404);
+      await standing(true);
+      expect((await s.call('GET', `/portal/${p.orgId}/catalogue/${p.apiId}/openapi`)).status).toBe(200);
+    },
+  );
+
   it('needs portal rights: a user with portal read cannot write, one without portal cannot read', async () => {
     const p = await portal();
     const reader = await s.admin('POST', '/admin/users', { org_id: p.orgId, email_address: `${uid('r')}@x.example`, user_permissions: { portal: 'read' } });
