@@ -12,6 +12,7 @@ import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
 import { writeItems, type TxItem } from './db/transactions';
+import { windowUnitUpdate } from './db/window-unit';
 import { Conflict } from '../errors';
 import { sha256Hex } from '../lib/hashing';
 import { ddb } from './db/client';
@@ -168,14 +169,5 @@ export const loadInvitation = (hash: string): Promise<Invitation | undefined> =>
  * ADD; the item expires with its window). False when none is left.
  */
 export async function spendSignInAttempt(scope: string, window: { start: number; end: number }, max: number): Promise<boolean> {
-  const out = await conditionalUpdate({
-    TableName: tableName(),
-    Key: attempts.key(scope, window.start),
-    UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
-    ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
-    ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': attempts.name, ':exp': window.end },
-    ReturnValues: 'NONE',
-  });
-  return out.ok;
+  return (await conditionalUpdate({ ...windowUnitUpdate(attempts.key(scope, window.start), attempts.name, window.end, max), ReturnValues: 'NONE' })).ok;
 }

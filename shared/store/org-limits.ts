@@ -6,13 +6,12 @@
  * read after that.
  */
 import { ORG_LIMITS, type OrgLimitClass } from '../limits';
-import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { conditionalUpdate } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import type { TxItem } from './db/transactions';
 import { carryWriteUnit } from './db/write-unit';
-import { TTL_ATTRIBUTE } from './db/table';
+import { windowUnitUpdate } from './db/window-unit';
 
 const orgLimitKeys = {
   /** The counter of one window (its start, epoch seconds). */
@@ -26,14 +25,7 @@ export const orgLimitPartitions = (orgId: string): string[] => (Object.keys(ORG_
 
 /** The conditional ADD of one unit of the window's counter, when fewer than `max` were spent in it. */
 function unitUpdate(orgId: string, cls: OrgLimitClass, window: { start: number; end: number }, max: number) {
-  return {
-    TableName: tableName(),
-    Key: windows.key(orgId, cls, window.start),
-    UpdateExpression: 'ADD #used :one SET #entity = :entity, #exp = :exp',
-    ConditionExpression: 'attribute_not_exists(#used) OR #used < :max',
-    ExpressionAttributeNames: { '#used': 'used', '#entity': 'entity', '#exp': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': windows.name, ':exp': window.end },
-  };
+  return windowUnitUpdate(windows.key(orgId, cls, window.start), windows.name, window.end, max);
 }
 
 /** Spends one unit of the window's counter when fewer than `max` were spent in it; false when none is left. */
