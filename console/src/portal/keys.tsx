@@ -169,7 +169,7 @@ export function MyKeys() {
                         <code title={r.key_hash}>{shortHash(r.key_hash)}</code>
                       ) : r.state === 'approved' ? (
                         <button type="button" class="primary small" aria-label={`Collect the key of ${name}`} onClick={() => void collect(r.id, name)}>
-                          Collect key
+                          Collect the key
                         </button>
                       ) : null}
                     </td>
