@@ -186,9 +186,11 @@ export class ManagementStack extends Stack {
     for (const r of routeList) {
       const home = homes.get(r.name)!;
       const environment: Record<string, string> = { ...edgeEnvironment };
-      if (r.group === 'gateway') environment.GW_SECRET_ARN = gwSecret.secretArn;
+      // A route that counts by the viewer's address believes a gateway's word for it only beside the gateway credential.
+      const readsGwSecret = r.group === 'gateway' || r.viewerAddress === true;
+      if (readsGwSecret) environment.GW_SECRET_ARN = gwSecret.secretArn;
       if (r.group === 'admin') environment.ADMIN_SECRET_ARN = adminSecret.secretArn;
-      if (r.group === 'gateway' || r.group === 'admin') {
+      if (readsGwSecret || r.group === 'admin') {
         environment.SECRET_REFRESH_SECONDS = String(config.secrets.refreshSeconds);
         environment.SECRET_ROTATION_WINDOW_SECONDS = String(config.secrets.rotationWindowSeconds);
       }
@@ -202,7 +204,7 @@ export class ManagementStack extends Stack {
       // A dashboard read writes only its organisation limit's counter, and may write nothing else.
       const writesOnly = limit && r.access === 'read' ? [ORG_LIMIT_TABLE_ACCESS.entity] : undefined;
       grantTableActions(f, table, { actions: r.tableActions ?? [], entities: r.tableEntities ?? [], key, writesOnly });
-      if (r.group === 'gateway') gwSecret.grantRead(f);
+      if (readsGwSecret) gwSecret.grantRead(f);
       if (r.group === 'admin') adminSecret.grantRead(f);
       if (needsServiceKey(r)) serverSecret.grantRead(f);
       const [route] = api.addRoutes({

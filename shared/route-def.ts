@@ -151,6 +151,11 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
    */
   serviceKey?: boolean;
   /**
+   * The route counts by the viewer's address (shared/http/viewer-address.ts), which a gateway
+   * serving a portal on its domain vouches for with its credential: its function reads that secret.
+   */
+  viewerAddress?: boolean;
+  /**
    * Packages installed beside the bundle instead of bundled into it (cloud only): for packages
    * that read their own files at run time.
    */

@@ -1,6 +1,7 @@
 import { config, type Config } from './config';
 import { acceptedValues, previousStillAccepted, refreshDue, type SecretVersion, type SecretVersions } from './domain/secret-versions';
 import { deriveKey, type KeyPurpose } from './domain/service-keys';
+import { secretEquals } from './lib/hashing';
 import { errorField, logger } from './observability/logger';
 import { traced } from './observability/tracer';
 
@@ -15,6 +16,15 @@ const SOURCES: Record<Which, { env: string; clear: (c: Config) => string | undef
   server: { env: 'SERVER_SECRET', clear: (c) => c.serverSecret, arn: (c) => c.serverSecretArn },
 };
 
+/**
+ * Whether `given` is one of the values a group credential may equal now. Each accepted value is
+ * compared in constant time, and all of them always, so the answer's timing names none.
+ */
+export async function secretAccepted(which: GroupSecret, given: string): Promise<boolean> {
+  const matches = (await acceptedSecrets(which)).map((accepted) => secretEquals(given, accepted));
+  return matches.includes(true);
+}
+
 /** The last versions read of each group secret, and the read under way (one at a time). */
 const groupState = new Map<GroupSecret, { versions?: SecretVersions; reading?: Promise<SecretVersions> }>();
 const serverSecret = new Map<'server', Promise<string>>();
@@ -28,7 +38,7 @@ const derived = new Map<KeyPurpose, Promise<Buffer>>();
  * failed re-read keeps the versions already known (logged), so a Secrets Manager hiccup never
  * turns into 401s; only a process that never read its secret fails the request.
  */
-export async function acceptedSecrets(which: GroupSecret): Promise<string[]> {
+async function acceptedSecrets(which: GroupSecret): Promise<string[]> {
   const c = config();
   const source = SOURCES[which];
   const clear = source.clear(c);

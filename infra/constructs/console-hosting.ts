@@ -50,6 +50,7 @@ import type { Construct } from 'constructs';
 import { cpSync } from 'node:fs';
 import { CONSOLE_DIR, DIST_DIR, ensureConsoleBuilt, STAMP_FILE } from '../../console/host/build';
 import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
+import { viewerAddressFunction } from './viewer-address';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/origin-verify';
 
 /** The names a stage's console resources take (the CloudFormation execution policy names them too). */
@@ -58,6 +59,7 @@ export const consoleNames = (prefix: string) => ({
   bucket: `${prefix}-console-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
   /** CloudFront functions are global to the account: the stage prefix tells them apart. */
   pagesFunction: `${prefix}-console-pages`,
+  viewerFunction: `${prefix}-console-viewer`,
   deploymentLogs: `/${prefix}/console-deployment`,
 });
 
@@ -127,6 +129,7 @@ export class ConsoleHosting extends NestedStack {
       code: FunctionCode.fromInline(PAGES_FUNCTION),
     });
 
+    const viewer = viewerAddressFunction(this, 'ViewerAddress', names.viewerFunction);
     const apiOrigin = new HttpOrigin(`${props.api.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
@@ -154,6 +157,8 @@ export class ConsoleHosting extends NestedStack {
             cachePolicy: CachePolicy.CACHING_DISABLED,
             originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
             viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+            // The portal's sign-in counts attempts by the viewer's address, not the edge's.
+            ...(path === '/portal/*' ? { functionAssociations: [{ function: viewer, eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
           },
         ]),
       ),

@@ -19,6 +19,7 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  FunctionEventType,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -30,6 +31,7 @@ import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../shared/http/origin-verify';
 import { ConfigError } from '../config';
+import { viewerAddressFunction } from './viewer-address';
 
 /** The only region that holds CLOUDFRONT-scope web ACLs. */
 const EDGE_REGION = 'us-east-1';
@@ -137,6 +139,9 @@ export class Edge extends Construct {
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        functionAssociations: [
+          { function: viewerAddressFunction(this, 'ViewerAddress', `${props.webAclName}-viewer`), eventType: FunctionEventType.VIEWER_REQUEST },
+        ],
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       webAclId: this.webAcl.attrArn,

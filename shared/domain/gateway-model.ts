@@ -12,6 +12,7 @@
  * organisation's listen path); inactive and internal APIs and APIs without a listen path route
  * nothing. A definition a gateway cannot express is reported, never half-applied.
  */
+import { portalsByDomain, takenByPortal, type PortalDomain, type PortalOnHost } from './portal-host';
 import type { ApiRecord } from './api-records';
 import { claimViolations, listenClaimOf, type HeldClaim } from './listen-paths';
 import { isPlainObject } from '../lib/plain-object';
@@ -64,6 +65,8 @@ interface GatewayHost {
   host: string;
   /** Longest listen path first: the order a gateway tries them in. */
   routes: GatewayRoute[];
+  /** The organisation's developer portal, when it is served on this domain (portal-host.ts). */
+  portal?: PortalOnHost;
 }
 
 interface SkippedApi {
@@ -198,7 +201,8 @@ const segments = (p: string) => p.split('/').filter(Boolean).length;
  * The routing table of an installation: `apis` are its stored definitions, `grants` each granted
  * domain's organisation (contract §13).
  */
-export function gatewayModel(apis: readonly ModelApi[], grants: ReadonlyMap<string, string>): GatewayModel {
+export function gatewayModel(apis: readonly ModelApi[], grants: ReadonlyMap<string, string>, portals: readonly PortalDomain[] = []): GatewayModel {
+  const portalOf = portalsByDomain(portals, grants);
   const skipped: SkippedApi[] = [];
   const skip = (api: ModelApi, reason: string) => skipped.push({ apiId: api.api_id, orgId: api.org_id, reason });
   // An inactive API keeps its claim (listen-paths.ts), so it counts for the rules, not for routes.
@@ -216,7 +220,12 @@ export function gatewayModel(apis: readonly ModelApi[], grants: ReadonlyMap<stri
   }
   const byHost = new Map<string, GatewayRoute[]>();
   for (const { api, claim } of claimed) {
-    const why = api.classic.active === false ? 'it is inactive' : broken.get(api.api_id);
+    const portal = portalOf.get(claim.domain);
+    const why =
+      api.classic.active === false
+        ? 'it is inactive'
+        : (broken.get(api.api_id) ??
+          (portal && takenByPortal(portal, claim.path) ? `the organisation's developer portal takes ${claim.path} on ${claim.domain}` : undefined));
     if (why) {
       skip(api, why);
       continue;
@@ -228,11 +237,14 @@ export function gatewayModel(apis: readonly ModelApi[], grants: ReadonlyMap<stri
     }
     byHost.set(claim.domain, [...(byHost.get(claim.domain) ?? []), route]);
   }
+  // A portal's domain is served whether or not an API stands on it.
+  for (const domain of portalOf.keys()) if (!byHost.has(domain)) byHost.set(domain, []);
   const hosts = [...byHost.entries()]
     .sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)))
     .map(([host, routes]) => ({
       host,
       routes: routes.sort((a, b) => segments(b.listenPath) - segments(a.listenPath) || a.listenPath.localeCompare(b.listenPath)),
+      ...(portalOf.has(host) ? { portal: portalOf.get(host)! } : {}),
     }));
   return { hosts, skipped: skipped.sort((a, b) => a.apiId.localeCompare(b.apiId)) };
 }

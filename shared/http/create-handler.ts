@@ -14,6 +14,7 @@
  * caller's organisation only on dashboard routes), and return a Reply (shared/http/envelopes.ts:
  * reply), which carries the ETag exactly when the route's entry declares it.
  */
+import { viewerAddressOf } from './viewer-address';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
@@ -47,7 +48,7 @@ interface RequestInput<P, Q, B> {
   /** The request's method and query text as sent: for a route that answers about another request (the external authorization). */
   method: string;
   rawQuery: string;
-  /** The address the request came from, as API Gateway saw it (a portal's sign-in counts attempts by it). */
+  /** The viewer's address (viewer-address.ts: a portal's sign-in counts attempts by it). */
   sourceIp: string;
   principal: Principal;
   /** What If-Match asks of the stored version, when sent (contract §3). */
@@ -70,7 +71,7 @@ type AnswersEtag<R> = R extends { successHeaders: readonly (infer H)[] } ? ('ETa
  */
 type InputContext = Context & { handlerInput?: RequestInput<unknown, unknown, unknown> & { org?: string; developer?: Developer; token?: string } };
 
-const handlerInput: HttpMiddleware<InputContext> = {
+const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
   name: 'handler-input',
   before: async (request) => {
     const principal = request.internal.principal!;
@@ -80,6 +81,7 @@ const handlerInput: HttpMiddleware<InputContext> = {
       throw new Unauthorized('session not valid');
     }
     const headers = request.event.headers ?? {};
+    const sourceIp = request.event.requestContext?.http?.sourceIp ?? '';
     request.context.handlerInput = {
       params: parts.params,
       query: parts.query,
@@ -88,7 +90,7 @@ const handlerInput: HttpMiddleware<InputContext> = {
       headers,
       method: request.event.requestContext?.http?.method ?? 'GET',
       rawQuery: request.event.rawQueryString ?? '',
-      sourceIp: request.event.requestContext?.http?.sourceIp ?? '',
+      sourceIp: route.viewerAddress ? await viewerAddressOf(headers, sourceIp) : sourceIp,
       principal,
       ...(principal.group === 'dashboard' ? { org: principal.orgId } : {}),
       ...(principal.group === 'developer' ? { developer: principal.developer, token: principal.token } : {}),
@@ -96,7 +98,7 @@ const handlerInput: HttpMiddleware<InputContext> = {
       requestId: requestIdOf(request.event),
     };
   },
-};
+});
 
 export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerContext<R>) => Promise<Reply<AnswersEtag<R>>>) {
   const label = `${route.method} ${route.path}`;
@@ -106,7 +108,7 @@ export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerCon
     .use(parseAndValidate(route))
     .use(orgLimit(route))
     .use(idempotency(route))
-    .use(handlerInput)
+    .use(handlerInput(route))
     .use(errorEnvelope(route))
     .handler(async (_event, context) => jsonResult(await underWay(() => fn(context.handlerInput as HandlerContext<R>))));
 

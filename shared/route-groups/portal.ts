@@ -66,13 +66,14 @@ export const portalRoutes = routeGroup('portal', {
     group: 'dashboard',
     access: 'write',
     permission: 'portal',
-    tableActions: ['GetItem', 'BatchGetItem', 'PutItem'],
-    tableEntities: ['access_key', 'hook', PORTAL],
-    summary: "Set the caller's organisation's portal: on or off, the sign-up mode, its title and the webhooks of its events",
+    tableActions: ['GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem', 'UpdateItem'],
+    tableEntities: ['access_key', 'hook', PORTAL, 'domain_grant', 'routing_version'],
+    summary: "Set the caller's organisation's portal: on or off, the sign-up mode, its title, its domain and the webhooks of its events",
     description:
       'Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing. ' +
+      'domain names a domain granted to the organisation on which gateways serve the portal (GET /gw/routing carries it). ' +
       'hook_ids name webhooks of the organisation that receive every portal event.',
-    statuses: { 422: "A webhook named is not the organisation's" },
+    statuses: { 422: "A webhook named is not the organisation's, or the domain is not granted to it" },
     success: 'Settings stored; Meta is them',
     body: portalSettingsSchema,
     result: okEnvelope(portalSettingsResultSchema),
@@ -261,6 +262,7 @@ export const portalRoutes = routeGroup('portal', {
     path: '/portal/{orgID}/sessions',
     group: 'public',
     orgLimit: 'portal',
+    viewerAddress: true,
     access: 'write',
     tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
     tableEntities: [PORTAL, 'sign_in_window', 'developer_email', 'developer', 'developer_session'],

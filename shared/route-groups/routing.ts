@@ -18,7 +18,8 @@ export const routingRoutes = routeGroup('routing', {
       'The gateway model of every definition and domain grant of the installation (docs/using/serving-apis.md): per host (a domain ' +
       'granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path ' +
       'handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason ' +
-      '(inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.',
+      '(inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). A domain whose organisation serves its developer ' +
+      'portal there names the portal and the paths that go to the control plane. version is the routing version it was read at.',
     success: 'The routing table',
     result: routingTableSchema,
   }),

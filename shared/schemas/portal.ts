@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { idSchema, okEnvelope, okEnvelopeWithId, pageQuerySchema } from './common';
+import { domainSchema } from './organisations';
 
 /** How a developer joins: at once, only with an invitation a user issued, or once a user approves. */
 const SIGN_UP_MODES = ['open', 'invitation', 'approval'] as const;
@@ -12,6 +13,11 @@ export const portalSettingsSchema = z.strictObject({
   enabled: z.boolean().meta({ description: 'Off: every public and developer route of the portal answers 404, as for an organisation without one.' }),
   sign_up: z.enum(SIGN_UP_MODES),
   title: z.string().min(1).max(120).optional(),
+  domain: domainSchema.optional().meta({
+    description:
+      'A domain granted to the organisation (422 otherwise) on which gateways serve the portal: ' +
+      "'/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there",
+  }),
   hook_ids: z.array(idSchema).max(10).optional().meta({
     description: "Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's",
   }),

@@ -29,7 +29,16 @@ const route = z.object({
 export const routingTableSchema = z.object({
   version: z.number().int(),
   changed_at: z.string().nullable().describe('when the version last moved (null before any change)'),
-  hosts: z.array(z.object({ host: z.string(), routes: z.array(route) })),
+  hosts: z.array(
+    z.object({
+      host: z.string(),
+      routes: z.array(route),
+      portal: z
+        .object({ orgId: z.string(), home: z.string(), paths: z.array(z.string()), reserved: z.array(z.string()) })
+        .optional()
+        .describe("the organisation's developer portal on this domain: send `paths` to the control plane (ending in / a prefix), lead / to `home`"),
+    }),
+  ),
   skipped: z.array(z.object({ apiId: z.string(), orgId: z.string(), reason: z.string() })),
 });
 

@@ -7,6 +7,7 @@ import { NotFound, Unprocessable } from '../errors';
 import { publicView } from '../domain/oas-document';
 import type { CatalogueEntry, CatalogueEntryBody, PortalSettings } from '../schemas/portal';
 import { loadApiSummaries } from '../store/apis';
+import { notGranted } from '../store/domain-grants';
 import {
   loadCatalogue,
   loadCatalogueEntry,
@@ -36,7 +37,7 @@ export async function setPortalSettings(orgId: string, body: PortalSettings): Pr
   const missing = await missingHooks(orgId, [...new Set(body.hook_ids ?? [])]);
   if (missing.length) throw new Unprocessable(`unknown webhook: ${missing.join(', ')}`);
   const stored: StoredSettings = { ...body, org_id: orgId, updated_at: new Date().toISOString() };
-  await savePortalSettings(stored);
+  await savePortalSettings(stored, () => notGranted(body.domain!, 'domain'));
   return stored;
 }
 

@@ -1,12 +1,13 @@
 /**
  * The routing table gateways follow (issue "definitions drive traffic"): the gateway model of
- * every stored definition and domain grant (shared/domain/gateway-model.ts), and the routing
+ * every stored definition, domain grant and portal on a domain (shared/domain/gateway-model.ts), and the routing
  * version a follower polls to learn, with one cheap read, whether the table changed.
  */
 import { gatewayModel, type GatewayModel } from '../domain/gateway-model';
 import { loadApis } from '../store/apis';
 import { loadEveryDomainGrant } from '../store/domain-grants';
 import { loadEveryClaim } from '../store/listen-claims';
+import { loadPortalDomains } from '../store/portal';
 import { loadRoutingVersion } from '../store/routing-version';
 
 /** GET /gw/routing/version: a sum of a few counters that every change of a definition or a grant moves. */
@@ -23,7 +24,7 @@ export type RoutingTable = GatewayModel & { version: number; changed_at: string 
  */
 export async function routingTable(): Promise<RoutingTable> {
   const { version, changed_at } = await loadRoutingVersion();
-  const [claims, grants] = await Promise.all([loadEveryClaim(), loadEveryDomainGrant()]);
+  const [claims, grants, portals] = await Promise.all([loadEveryClaim(), loadEveryDomainGrant(), loadPortalDomains()]);
   const apis = await loadApis(claims.map((c) => c.api_id));
-  return { version, changed_at, ...gatewayModel(apis, grants) };
+  return { version, changed_at, ...gatewayModel(apis, grants, portals) };
 }

@@ -6,17 +6,28 @@ import type { CatalogueEntry, PortalSettings } from '../schemas/portal';
 import { defineEntity } from './db/entity';
 import { queryAll, stripItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
+import { domainGrantedTo } from './domain-grants';
+import { routingVersionMove } from './routing-version';
 import { writeItems } from './db/transactions';
+import type { AppError } from '../errors';
 
 export const portalKeys = {
   partition: (orgId: string) => `ORG#${orgId}#PORTAL`,
   settings: (orgId: string): StorageKey => ({ PK: `ORG#${orgId}#PORTAL`, SK: 'SETTINGS' }),
   entry: (orgId: string, apiId: string): StorageKey => ({ PK: `ORG#${orgId}#PORTAL`, SK: `ENTRY#${apiId}` }),
+  /** GSI1: the portals served on a domain of their own, by domain (the routing table reads them). */
+  onDomains: 'PORTALS#DOMAINS',
 };
 
 export type StoredSettings = PortalSettings & { org_id: string; updated_at: string };
 
-const settings = defineEntity<StoredSettings, [orgId: string]>({ name: 'portal_settings', key: portalKeys.settings, ids: (s) => [s.org_id], audited: true });
+const settings = defineEntity<StoredSettings, [orgId: string]>({
+  name: 'portal_settings',
+  key: portalKeys.settings,
+  ids: (s) => [s.org_id],
+  indexes: (s): Record<string, string> => (s.domain ? { GSI1PK: portalKeys.onDomains, GSI1SK: `${s.domain}#${s.org_id}` } : {}),
+  audited: true,
+});
 const entries = defineEntity<CatalogueEntry, [orgId: string, apiId: string]>({
   name: 'catalogue_entry',
   key: portalKeys.entry,
@@ -26,8 +37,23 @@ const entries = defineEntity<CatalogueEntry, [orgId: string, apiId: string]>({
 
 export const loadPortalSettings = (orgId: string): Promise<StoredSettings | undefined> => settings.get(orgId);
 
-export async function savePortalSettings(s: StoredSettings): Promise<void> {
-  await writeItems([settings.put(s)]);
+/**
+ * Stores the settings. A domain must be granted to the organisation, checked in the same
+ * transaction (`notGranted` otherwise); every write moves the routing version, since where the
+ * portal is served may change with it.
+ */
+export async function savePortalSettings(s: StoredSettings, notGranted: () => AppError): Promise<void> {
+  await writeItems([settings.put(s), ...(s.domain ? [domainGrantedTo(s.domain, s.org_id, notGranted)] : []), routingVersionMove()]);
+}
+
+/** Every portal that names a domain of its own: its organisation, domain and whether it is on (one Query of the index). */
+export async function loadPortalDomains(): Promise<Array<{ org_id: string; domain: string; enabled: boolean }>> {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': portalKeys.onDomains },
+  });
+  return items.map((i) => ({ org_id: String(i.org_id), domain: String(i.domain), enabled: i.enabled === true }));
 }
 
 export const loadCatalogueEntry = (orgId: string, apiId: string): Promise<CatalogueEntry | undefined> => entries.get(orgId, apiId);

@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../console/host/headers';
 import { ConsoleHosting, PAGES_FUNCTION } from '../../infra/constructs/console-hosting';
+import { VIEWER_ADDRESS_FUNCTION } from '../../infra/constructs/viewer-address';
 import { COVERED_RESOURCE_TYPES } from '../../infra/execution-policy';
 import type { ManagementStack } from '../../infra/stack';
 import { stageStack, templateOf } from '../support/cdk';
@@ -38,6 +39,10 @@ const one = (r: Record<string, Resource>, type: string): [string, Resource] => {
   expect(all, type).toHaveLength(1);
   return all[0]!;
 };
+
+/** The CloudFront function whose name ends in `suffix`. */
+const cfFunction = (t: Synthesized, suffix: string): [string, Resource] =>
+  ofType(t.nested, 'AWS::CloudFront::Function').find(([, f]) => String(f.Properties.Name).endsWith(suffix))!;
 
 let off: Synthesized;
 let on: Synthesized;
@@ -104,7 +109,7 @@ describe('the console distribution', () => {
       Compress: true,
     });
     expect(c.DefaultCacheBehavior.FunctionAssociations).toEqual([
-      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [one(off.nested, 'AWS::CloudFront::Function')[0], 'FunctionARN'] } },
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [cfFunction(off, 'console-pages')[0], 'FunctionARN'] } },
     ]);
 
     const [policyId, policy] = one(off.nested, 'AWS::CloudFront::ResponseHeadersPolicy');
@@ -119,7 +124,8 @@ describe('the console distribution', () => {
       ReferrerPolicy: { ReferrerPolicy: 'no-referrer' },
     });
     expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31536000, IncludeSubdomains: true });
-    expect(one(off.nested, 'AWS::CloudFront::Function')[1].Properties).toMatchObject({
+    expect(ofType(off.nested, 'AWS::CloudFront::Function')).toHaveLength(2);
+    expect(cfFunction(off, 'console-pages')[1].Properties).toMatchObject({
       Name: 'gw-management-prod-console-pages',
       AutoPublish: true,
       FunctionConfig: { Runtime: 'cloudfront-js-2.0' },
@@ -132,7 +138,14 @@ describe('the console distribution', () => {
     expect(c.CacheBehaviors).toHaveLength(3);
     expect(admin).toEqual({ ...behavior, PathPattern: '/admin/*' });
     // The developer portal's web app calls its routes on the console's origin; without this they would reach the bucket.
-    expect(portal).toEqual({ ...behavior, PathPattern: '/portal/*' });
+    // Its sign-in counts attempts by the viewer's address, which a viewer-request function names (infra/constructs/viewer-address.ts).
+    const viewer = cfFunction(off, 'console-viewer');
+    expect(viewer[1].Properties).toMatchObject({ Name: 'gw-management-prod-console-viewer', FunctionCode: VIEWER_ADDRESS_FUNCTION });
+    expect(portal).toEqual({
+      ...behavior,
+      PathPattern: '/portal/*',
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewer[0], 'FunctionARN'] } }],
+    });
     expect(behavior).toMatchObject({
       PathPattern: '/api/*',
       AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],

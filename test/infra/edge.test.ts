@@ -4,6 +4,7 @@
  * refuse this service's own traffic counted), the origin secret sent by CloudFront and required by
  * every HTTP function, the stage held to us-east-1. Off (the default), none of it exists.
  */
+import { VIEWER_ADDRESS_FUNCTION } from '../../infra/constructs/viewer-address';
 import { App } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, readStageConfig } from '../../infra/config';
@@ -45,7 +46,10 @@ describe('edge=on', () => {
       CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
       ViewerProtocolPolicy: 'https-only',
+      // The viewer's address for the portal's sign-in, written over whatever the client sent (infra/constructs/viewer-address.ts).
+      FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [one(on, 'AWS::CloudFront::Function')[0], 'FunctionARN'] } }],
     });
+    expect(one(on, 'AWS::CloudFront::Function')[1].Properties).toMatchObject({ FunctionCode: VIEWER_ADDRESS_FUNCTION });
     expect(config.WebACLId).toEqual({ 'Fn::GetAtt': [one(on, 'AWS::WAFv2::WebACL')[0], 'Arn'] });
     expect(on.template.toJSON().Outputs.EdgeUrl.Value).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [one(on, 'AWS::CloudFront::Distribution')[0], 'DomainName'] }]],

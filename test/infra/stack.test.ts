@@ -147,21 +147,23 @@ describe.each(STAGES)('stage %s', (stage) => {
     },
   );
 
+  // A route that believes a gateway on the viewer's address also reads the gateway credential.
   it('gives each deployment secret only to its own group, and the service key only to functions that key records or cursors', () => {
     const [gw, admin, server] = ['GatewaySecret', 'AdminSecret', 'ServerSecret'].map(secretId);
     const withServiceKey: string[] = [];
     for (const r of routeList) {
       const [, fn] = t().functionOf(r.name);
       const vars = fn.Properties.Environment.Variables;
-      expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway');
+      // A route that counts by the viewer's address checks a gateway's credential beside the address it vouches for.
+      expect(Boolean(vars.GW_SECRET_ARN), r.name).toBe(r.group === 'gateway' || r.viewerAddress === true);
       expect(Boolean(vars.ADMIN_SECRET_ARN), r.name).toBe(r.group === 'admin');
       expect(Boolean(vars.SERVER_SECRET_ARN), r.name).toBe(needsServiceKey(r));
       // The functions that check a group secret re-read it and honour the rotation window.
-      const rotating = r.group === 'gateway' || r.group === 'admin';
+      const rotating = r.group === 'gateway' || r.group === 'admin' || r.viewerAddress === true;
       expect(vars.SECRET_REFRESH_SECONDS, r.name).toBe(rotating ? String(defaultOf('secretRefreshSeconds', stage)) : undefined);
       expect(vars.SECRET_ROTATION_WINDOW_SECONDS, r.name).toBe(rotating ? String(defaultOf('secretRotationWindowSeconds', stage)) : undefined);
       const readable = secretsReadableBy(fn);
-      expect(readable.includes(gw!), r.name).toBe(r.group === 'gateway');
+      expect(readable.includes(gw!), r.name).toBe(r.group === 'gateway' || r.viewerAddress === true);
       expect(readable.includes(admin!), r.name).toBe(r.group === 'admin');
       expect(readable.includes(server!), r.name).toBe(needsServiceKey(r));
       expect(
@@ -257,7 +259,7 @@ describe("the stack's policies as the emulator reads them (intrinsics resolved t
         expect(can(f, `dynamodb:${a}`, TABLE), `${r.name} ${a}`).toBe((declared as readonly string[]).includes(a) && (r.tableEntities?.length ?? 0) > 0);
         expect(can(f, `dynamodb:${a}`, `${TABLE}/index/GSI1`), `${r.name} ${a} on an index`).toBe(a === 'Query' && declared.includes('Query'));
       }
-      expect(can(f, 'secretsmanager:GetSecretValue', gwSecret), r.name).toBe(r.group === 'gateway');
+      expect(can(f, 'secretsmanager:GetSecretValue', gwSecret), r.name).toBe(r.group === 'gateway' || r.viewerAddress === true);
       expect(can(f, 'secretsmanager:GetSecretValue', adminSecret), r.name).toBe(r.group === 'admin');
     }
   });

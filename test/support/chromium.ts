@@ -40,14 +40,17 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** One browser (one persistent context on a fresh --user-data-dir); each page is a tab with its own sessionStorage. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * One browser (one persistent context on a fresh --user-data-dir); each page is a tab with its own
+ * sessionStorage. `hosts` are names the browser resolves to 127.0.0.1 (a domain a gateway serves).
+ */
+export async function launchChromium(hosts: string[] = []): Promise<Browser> {
   ensureChromium();
   const profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...(hosts.length ? [`--host-resolver-rules=${hosts.map((h) => `MAP ${h} 127.0.0.1`).join(', ')}`] : [])],
     viewport: { width: 1280, height: 900 },
     locale: 'en-GB',
     timezoneId: 'UTC',

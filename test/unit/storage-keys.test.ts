@@ -74,6 +74,7 @@ const OWNER: Record<string, string> = {
   'ORGLIMIT#*#*': 'org-limits',
   'W#*': 'org-limits',
   'ORG#*#PORTAL': 'portal',
+  'PORTALS#DOMAINS': 'portal',
   'ENTRY#*': 'portal',
   'ENTRY#': 'portal',
   'DEV#*': 'developers',

@@ -3,8 +3,9 @@
  * `server` per domain and one for the shared hosts, one `location` pair per listen path (nginx's
  * longest prefix wins, as the table orders them), an auth subrequest per route with its API pinned
  * by this file, never by the client (contract §13), and `proxy_pass` to the decided path the
- * control plane answers, stripped of the listen path where the definition asks. A route nginx
- * cannot express is left out and reported, never half-written.
+ * control plane answers, stripped of the listen path where the definition asks; on a domain that
+ * carries its organisation's developer portal, the portal's paths go to the control plane. A route
+ * nginx cannot express is left out and reported, never half-written.
  */
 import type { operations } from '../generated/api';
 
@@ -170,6 +171,33 @@ function authLocation(r: Route, i: number, o: NginxControl): string[] {
 }
 
 type NginxControl = Pick<NginxOptions, 'control' | 'gatewaySecret'>;
+type Portal = NonNullable<RoutingTable['hosts'][number]['portal']>;
+
+/**
+ * The organisation's developer portal on its domain: its paths go to the control plane as sent,
+ * with the viewer's address (which the portal's sign-in counts attempts by) vouched for by the
+ * gateway credential; an encoded slash, dot or backslash is refused, so the control plane reads
+ * the path as nginx matched it. The rest of /console/ is not the portal's: 404. `/` leads to the
+ * portal unless an API listens there.
+ */
+function portalLocations(portal: Portal, o: NginxControl, root: boolean): string[] {
+  const body = [
+    'if ($request_uri ~* "%2f|%2e|%5c") { return 400; }',
+    `proxy_pass ${o.control.scheme}://gw_control;`,
+    'proxy_set_header X-Forwarded-Host $host;',
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header X-Gw-Viewer-Address $remote_addr;',
+    `proxy_set_header X-Gw-Authorization ${quoted(o.gatewaySecret)};`,
+    ...(o.control.scheme === 'https' ? ['proxy_ssl_server_name on;'] : []),
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+  ];
+  const lines = portal.paths.flatMap((p) => [`location ${p.endsWith('/') ? '^~' : '='} ${p} {`, ...body.map((l) => `    ${l}`), '}']);
+  lines.push('location ^~ /console/ {', '    default_type application/json;', `    return 404 '{"status":"error","message":"Not Found"}\n';`, '}');
+  // A relative Location: nginx would otherwise name its own port and scheme, not the ones the viewer used.
+  if (!root) lines.push(`location = / { absolute_redirect off; return 302 ${portal.home}; }`);
+  return lines;
+}
 
 /** The path of the default server that answers the routing version of the file the workers run. */
 export const VERSION_PROBE = '/_gw_routing_version';
@@ -245,12 +273,14 @@ export function renderNginx(table: RoutingTable, o: NginxOptions): RenderedNginx
       locations.push(`    location ^~ ${prefix} {`, ...body, '    }');
       locations.push(...authLocation(r, i, o).map((l) => `    ${l}`));
     }
+    // @gw_refused reads the auth answers, which only routes' locations define.
+    const refused = locations.length ? REFUSED.map((l) => `    ${l}`) : [];
+    // An organisation's id is of characters a location matches literally (idSchema).
+    if (host.portal) locations.push(...portalLocations(host.portal, o, root).map((l) => `    ${l}`));
     // A path no route takes: the same 404 the control plane answers, not nginx's page.
     const nowhere = root
       ? []
       : ['    location / {', '        default_type application/json;', `        return 404 '{"status":"error","message":"No API listens here"}\\n';`, '    }'];
-    // @gw_refused reads the auth answers, which only routes' locations define.
-    const refused = locations.length ? REFUSED.map((l) => `    ${l}`) : [];
     servers.push('server {', `    listen ${o.listen};`, `    server_name ${names.join(' ')};`, ...locations, ...nowhere, ...refused, '}');
   }
   return { text: `${[...http, ...servers].join('\n')}\n`, skipped };

@@ -1603,7 +1603,7 @@ export interface paths {
          * The routing table
          * @description The routing table: every route the stored definitions ask of a gateway, per host, longest listen path first.
          *
-         *     The gateway model of every definition and domain grant of the installation (docs/using/serving-apis.md): per host (a domain granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason (inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). version is the routing version it was read at.
+         *     The gateway model of every definition and domain grant of the installation (docs/using/serving-apis.md): per host (a domain granted to an organisation, or "" for the shared hosts) the routes, longest listen path first, each with its upstreams, path handling, where the key is read, header rules, body limit, timeout and CORS; and the definitions left out, with the reason (inactive, a claim that breaks contract §13, an upstream a gateway cannot proxy to). A domain whose organisation serves its developer portal there names the portal and the paths that go to the control plane. version is the routing version it was read at.
          */
         get: operations["routingTable"];
         put?: never;
@@ -1744,9 +1744,9 @@ export interface paths {
         get: operations["portalSettingsGet"];
         /**
          * Set the caller's organisation's portal
-         * @description Set the caller's organisation's portal: on or off, the sign-up mode, its title and the webhooks of its events.
+         * @description Set the caller's organisation's portal: on or off, the sign-up mode, its title, its domain and the webhooks of its events.
          *
-         *     Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing. hook_ids name webhooks of the organisation that receive every portal event.
+         *     Off, every public and developer route of the portal answers 404, as for an organisation without one; sessions stay but reach nothing. domain names a domain granted to the organisation on which gateways serve the portal (GET /gw/routing carries it). hook_ids name webhooks of the organisation that receive every portal event.
          *
          *     Needs `write` on `portal` in the user's `user_permissions`, else 403. Spends one unit of the organisation's `writes` limit (600 per 60 s by default), else 429 with Retry-After.
          */
@@ -21011,6 +21011,13 @@ export interface operations {
                                     optionsPassthrough: boolean;
                                 };
                             }[];
+                            /** @description the organisation's developer portal on this domain: send `paths` to the control plane (ending in / a prefix), lead / to `home` */
+                            portal?: {
+                                orgId: string;
+                                home: string;
+                                paths: string[];
+                                reserved: string[];
+                            };
                         }[];
                         skipped: {
                             apiId: string;
@@ -21729,6 +21736,8 @@ export interface operations {
                         /** @enum {string} */
                         sign_up: "open" | "invitation" | "approval";
                         title?: string;
+                        /** @description A domain granted to the organisation (422 otherwise) on which gateways serve the portal: '/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there */
+                        domain?: unknown;
                         /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
                         hook_ids?: string[];
                         org_id: string;
@@ -21826,6 +21835,8 @@ export interface operations {
                     /** @enum {string} */
                     sign_up: "open" | "invitation" | "approval";
                     title?: string;
+                    /** @description A domain granted to the organisation (422 otherwise) on which gateways serve the portal: '/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there */
+                    domain?: string;
                     /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
                     hook_ids?: string[];
                 };
@@ -21851,6 +21862,8 @@ export interface operations {
                             /** @enum {string} */
                             sign_up: "open" | "invitation" | "approval";
                             title?: string;
+                            /** @description A domain granted to the organisation (422 otherwise) on which gateways serve the portal: '/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there */
+                            domain?: unknown;
                             /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
                             hook_ids?: string[];
                             org_id: string;
@@ -21919,7 +21932,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description A webhook named is not the organisation's */
+            /** @description A webhook named is not the organisation's, or the domain is not granted to it */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
