@@ -239,17 +239,6 @@ export class ManagementStack extends Stack {
       });
     }
 
-    // The data plane's functions (-c dataPlane=on) get the acknowledgements of what they send.
-    const dataPlane = config.dataPlane
-      ? new DataPlane(this, 'DataPlane', {
-          table,
-          encryptionKey: key,
-          apiName: `${names.stack}-data-plane`,
-          removalPolicy: keep,
-          makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
-        })
-      : undefined;
-
     const delivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table,
       serviceKey: serverSecret,
@@ -326,6 +315,19 @@ export class ManagementStack extends Stack {
       logRemoval: keep,
       edge: edge && originValue ? { webAclArn: edge.webAcl.attrArn, originVerifyValue: originValue } : undefined,
     });
+
+    // The data plane's functions (-c dataPlane=on) get the acknowledgements of what they send.
+    const dataPlane = config.dataPlane
+      ? new DataPlane(this, 'DataPlane', {
+          table,
+          encryptionKey: key,
+          apiName: `${names.stack}-data-plane`,
+          removalPolicy: keep,
+          // A domain carrying its organisation's developer portal sends the portal's paths to the console's origin.
+          portalOrigin: `https://${consoleHosting.distribution.distributionDomainName}`,
+          makeFunction: (name, entry, environment, timeout) => fn(name, entry, environment, undefined, timeout),
+        })
+      : undefined;
 
     acknowledgeFindings({
       table,

@@ -72,7 +72,7 @@ export interface Config {
    * API is one of a per-domain API. DATA_PLANE_LISTEN_PATHS_MAX (every function, with the data
    * plane on): the listen paths one host may hold, past which a new claim is 422.
    */
-  dataPlane: { apiId?: string; authorizerId?: string; authorizerUri?: string; gatewayId: string; listenPathsMax?: number };
+  dataPlane: { apiId?: string; authorizerId?: string; authorizerUri?: string; gatewayId: string; listenPathsMax?: number; portalOrigin?: string };
 }
 
 let cached: Config | undefined;
@@ -109,6 +109,7 @@ export function config(): Config {
       authorizerUri: env.DATA_PLANE_AUTHORIZER_URI || undefined,
       ...(env.DATA_PLANE_LISTEN_PATHS_MAX ? { listenPathsMax: wholeSetting(env.DATA_PLANE_LISTEN_PATHS_MAX, DATA_PLANE_LISTEN_PATHS) } : {}),
       gatewayId: env.DATA_PLANE_GATEWAY_ID || 'api-gateway',
+      portalOrigin: env.DATA_PLANE_PORTAL_ORIGIN || undefined,
     },
   };
   return cached;

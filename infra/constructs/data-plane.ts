@@ -42,6 +42,8 @@ export interface DataPlaneProps {
   makeFunction: MakeFunction;
   /** Whether its access logs outlive the stack. */
   removalPolicy: RemovalPolicy;
+  /** The console's origin: where a domain carrying its organisation's developer portal sends the portal's paths. */
+  portalOrigin?: string;
 }
 
 export class DataPlane extends Construct {
@@ -110,6 +112,7 @@ export class DataPlane extends Construct {
         DATA_PLANE_AUTHORIZER_ID: authorizer.ref,
         DATA_PLANE_AUTHORIZER_URI: authorizerUri,
         DATA_PLANE_GATEWAY_ID: `api-gateway-${props.apiName}`.slice(0, 64),
+        ...(props.portalOrigin ? { DATA_PLANE_PORTAL_ORIGIN: props.portalOrigin } : {}),
       },
       Duration.minutes(5),
     );

@@ -116,6 +116,8 @@ export interface DomainPlanInput {
   certificates: readonly Certificate[];
   domainNames: readonly DomainName[];
   apis: readonly DomainApi[];
+  /** Whether a domain that carries a developer portal is served for it alone (the reconciler knows the portal's origin). */
+  servesPortals?: boolean;
 }
 
 export interface ServedDomain {
@@ -140,8 +142,9 @@ export function planDomains(input: DomainPlanInput): DomainPlan {
   const names = new Map(input.domainNames.map((d) => [d.name.toLowerCase(), d]));
   const serve: ServedDomain[] = [];
   const skipped: DomainPlan['skipped'] = [];
-  for (const { host, routes } of input.model.hosts) {
-    if (host === '' || routes.length === 0) continue;
+  for (const { host, routes, portal } of input.model.hosts) {
+    // A domain is served for its APIs, or for its organisation's developer portal where the reconciler knows the portal's origin.
+    if (host === '' || (routes.length === 0 && !(portal && input.servesPortals))) continue;
     const existing = names.get(host);
     const certificateArn = certificateFor(host, input.certificates);
     if (!existing && !certificateArn) {

@@ -7,11 +7,15 @@
  * function stands in the request path. The data-plane API is the reconciler's alone: a route or
  * integration the model does not ask for is deleted.
  *
+ * On a domain that carries its organisation's developer portal, the portal's paths go to the
+ * portal's origin (the console's), keyless.
+ *
  * A route API Gateway cannot express is reported and left out, never half-applied. Past the
  * service quotas (routes and integrations per API), listen paths already served keep their place
  * and the newest are reported as refused, so a new definition never takes traffic from a live one.
  */
 import type { GatewayModel, GatewayRoute, Upstream } from './gateway-model';
+import type { PortalOnHost } from './portal-host';
 
 /** The HTTP API quotas that bound one data-plane API (docs: "Quotas for configuring and running an HTTP API"). */
 const APIGW_QUOTAS = {
@@ -138,6 +142,11 @@ export interface PlanInput {
   authorizerId: string;
   current: { routes: readonly ApigwRoute[]; integrations: readonly ApigwIntegration[] };
   quotas?: { routesPerApi: number; integrationsPerApi: number };
+  /**
+   * Where an organisation's developer portal is served (the console's origin): on a domain that
+   * carries one (portal-host.ts), its paths are sent there, keyless, ahead of the domain's APIs.
+   */
+  portalOrigin?: string;
 }
 
 const reservedHeader = (name: string) => {
@@ -210,11 +219,31 @@ const sameIntegration = (c: ApigwIntegration, s: IntegrationSpec) =>
   c.TimeoutInMillis === s.TimeoutInMillis &&
   sameParams(c.RequestParameters, s.RequestParameters);
 
+/** The portal's paths on its domain: one integration to the portal's origin, the path sent as it came. */
+function portalRoutes(portal: PortalOnHost, origin: string): { integration: IntegrationSpec; routes: RouteSpec[] } {
+  const integration: IntegrationSpec = {
+    Description: `gw:portal:${portal.orgId}`,
+    IntegrationType: 'HTTP_PROXY',
+    IntegrationMethod: 'ANY',
+    IntegrationUri: origin,
+    PayloadFormatVersion: '1.0',
+    TimeoutInMillis: APIGW_QUOTAS.maxIntegrationTimeoutMs,
+    RequestParameters: { 'overwrite:path': '$request.path' },
+  };
+  const keys = portal.paths.flatMap((p) => {
+    if (!p.endsWith('/')) return [`ANY ${p}`];
+    const { bare, proxy } = routeKeysOf(p.slice(0, -1));
+    return [bare, proxy];
+  });
+  return { integration, routes: keys.map((RouteKey) => ({ RouteKey, integration: integration.Description, AuthorizationType: 'NONE' as const })) };
+}
+
 /** The changes that make `current` equal to the model's routes for `host`. */
 export function planDataPlane(input: PlanInput): ApigwPlan {
   const quotas = input.quotas ?? APIGW_QUOTAS;
   const skipped: ApigwPlan['skipped'] = [];
-  const routes = input.model.hosts.find((h) => h.host === input.host)?.routes ?? [];
+  const served = input.model.hosts.find((h) => h.host === input.host);
+  const routes = served?.routes ?? [];
   const liveKeys = new Set(input.current.routes.map((r) => r.RouteKey));
   const expressible: GatewayRoute[] = [];
   for (const r of routes) {
@@ -228,6 +257,12 @@ export function planDataPlane(input: PlanInput): ApigwPlan {
 
   const wantIntegrations = new Map<string, IntegrationSpec>();
   const wantRoutes = new Map<string, RouteSpec>();
+  // The portal's few routes come first: past a quota, an API of the domain is left out, never the portal.
+  if (served?.portal && input.portalOrigin) {
+    const portal = portalRoutes(served.portal, input.portalOrigin);
+    wantIntegrations.set(portal.integration.Description, portal.integration);
+    for (const r of portal.routes) wantRoutes.set(r.RouteKey, r);
+  }
   for (const r of expressible) {
     const [upstream] = r.upstreams;
     if (!upstream) continue; // inexpressible() holds there is exactly one

@@ -19,6 +19,8 @@ export interface OwnedDomains {
   authorizerUri: string;
   /** Names the per-domain APIs (`<prefix>-<host>`). */
   namePrefix: string;
+  /** The console's origin, where a domain that carries its organisation's developer portal sends the portal's paths. */
+  portalOrigin?: string;
 }
 
 /** The per-domain API's authorizer: the one invoking the data-plane function, made when missing. */
@@ -34,7 +36,7 @@ async function serveDomain(d: OwnedDomains, table: RoutingTable, served: ServedD
   let changes = served.apiId ? 0 : 1;
   const authorizerId = await authorizerOf(d, apiId);
   // Routes before the mapping: a domain never answers from an API that is still empty.
-  const routes = await applyRoutes(account.api(apiId), table, served.host, authorizerId);
+  const routes = await applyRoutes(account.api(apiId), table, served.host, authorizerId, d.portalOrigin);
   changes += routes.changes;
   if (served.domainName === 'create') await account.createDomainName(served.host, served.certificateArn!);
   if (served.domainName === 'update') await account.updateDomainName(served.host, served.certificateArn!);
@@ -57,7 +59,7 @@ async function serveDomain(d: OwnedDomains, table: RoutingTable, served: ServedD
 export async function reconcileDomains(d: OwnedDomains, table: RoutingTable): Promise<{ changes: number; skipped: ApigwPlan['skipped'] }> {
   const { account } = d;
   const [certificates, domainNames, apis] = await Promise.all([account.certificates(), account.domainNames(), account.domainApis()]);
-  const plan = planDomains({ model: table, certificates, domainNames, apis });
+  const plan = planDomains({ model: table, certificates, domainNames, apis, servesPortals: d.portalOrigin !== undefined });
 
   let changes = 0;
   const skipped = [...plan.skipped];

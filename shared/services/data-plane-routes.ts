@@ -7,9 +7,9 @@ import { planDataPlane, type DataPlaneApi, type RouteWrite } from '../domain/api
 import type { RoutingTable } from './routing';
 
 /** The routes and integrations of one data-plane API made equal to the table's routes of `host`. */
-export async function applyRoutes(api: DataPlaneApi, table: RoutingTable, host: string, authorizerId: string) {
+export async function applyRoutes(api: DataPlaneApi, table: RoutingTable, host: string, authorizerId: string, portalOrigin?: string) {
   const [routes, integrations] = await Promise.all([api.routes(), api.integrations()]);
-  const plan = planDataPlane({ model: table, host, authorizerId, current: { routes, integrations } });
+  const plan = planDataPlane({ model: table, host, authorizerId, current: { routes, integrations }, ...(portalOrigin ? { portalOrigin } : {}) });
   const ids = new Map(integrations.flatMap((i) => (i.Description ? [[i.Description, i.IntegrationId] as const] : [])));
   const routeWrite = (spec: { RouteKey: string; integration: string; AuthorizationType: 'CUSTOM' | 'NONE'; AuthorizerId?: string }): RouteWrite => ({
     RouteKey: spec.RouteKey,

@@ -62,9 +62,11 @@ export async function reconcileDataPlane(api: DataPlaneApi, target: DataPlaneTar
 
 /** The deployed reconciler's run (functions/routing/data-plane-reconcile.ts): the data-plane API its settings name, through the SDK. */
 export function reconcileConfiguredDataPlane(): Promise<ReconcileResult> {
-  const { apiId, authorizerId, authorizerUri, gatewayId } = config().dataPlane;
+  const { apiId, authorizerId, authorizerUri, gatewayId, portalOrigin } = config().dataPlane;
   if (!apiId || !authorizerId) throw new Error('DATA_PLANE_API_ID and DATA_PLANE_AUTHORIZER_ID must be set');
   // Owned domains need the authorizer's URI for their own APIs' authorizers; without it the shared hosts alone are served.
-  const domains = authorizerUri ? { account: sdkDataPlaneAccount(), authorizerUri, namePrefix: gatewayId } : undefined;
+  const domains = authorizerUri
+    ? { account: sdkDataPlaneAccount(), authorizerUri, namePrefix: gatewayId, ...(portalOrigin ? { portalOrigin } : {}) }
+    : undefined;
   return reconcileDataPlane(sdkDataPlane(apiId), { gatewayId, host: '', authorizerId }, domains);
 }

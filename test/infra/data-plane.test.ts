@@ -38,6 +38,8 @@ describe('-c dataPlane=on', () => {
     expect(env).toMatchObject({ DATA_PLANE_API_ID: { Ref: apiId }, DATA_PLANE_AUTHORIZER_ID: { Ref: auths[0]![0] } });
     // The per-domain APIs' authorizers invoke the same function: the reconciler knows its URI.
     expect(env.DATA_PLANE_AUTHORIZER_URI).toEqual(auths[0]![1].Properties.AuthorizerUri);
+    // A domain carrying its organisation's developer portal sends the portal's paths to the console's distribution.
+    expect(JSON.stringify(env.DATA_PLANE_PORTAL_ORIGIN)).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",\{"Fn::GetAtt":\["ConsoleNestedStack/);
     // The authorizer's function decides by route key (no fixed API), on the host of the API it is called for.
     const authorizerFn = on.resources('AWS::Lambda::Function').find(([, f]) => f.Properties.Environment?.Variables?.ROUTE_NAME === 'dataPlaneAuthorizer');
     expect(authorizerFn![1].Properties.Environment.Variables).not.toHaveProperty('AUTHORIZER_API_ID');

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { recordFromClassic } from '../../shared/domain/api-builders';
+import { planDomains } from '../../shared/domain/apigw-domains';
+import { planDataPlane } from '../../shared/domain/apigw-plan';
 import { gatewayModel } from '../../shared/domain/gateway-model';
 import { renderNginx } from '../../tools/gwctl/gateway/nginx-config';
 
@@ -88,5 +90,58 @@ describe("gwctl's nginx file for a portal's domain", () => {
     const server = serverOf(renderNginx(alone, options).text, 'dev.acme.example');
     expect(server).toContain('location = / { absolute_redirect off; return 302 /console/portal/acme/; }');
     expect(server).not.toContain('@gw_refused');
+  });
+});
+
+describe("the managed data plane on a portal's domain", () => {
+  const ORIGIN = 'https://console.example.net';
+  const table = (apis: ReturnType<typeof api>[] = []) => gatewayModel(apis, grants, [portal('acme', 'dev.acme.example')]);
+  const planFor = (o: { apis?: ReturnType<typeof api>[]; origin?: string; quotas?: { routesPerApi: number; integrationsPerApi: number } }) =>
+    planDataPlane({
+      model: table(o.apis),
+      host: 'dev.acme.example',
+      authorizerId: 'auth1',
+      current: { routes: [], integrations: [] },
+      ...(o.origin ? { portalOrigin: o.origin } : {}),
+      ...(o.quotas ? { quotas: o.quotas } : {}),
+    });
+
+  it("sends the portal's paths, keyless, to the console's origin with the path as it came", () => {
+    const changes = planFor({ origin: ORIGIN }).changes;
+    const integrations = changes.flatMap((c) => (c.op === 'createIntegration' ? [c.spec] : []));
+    expect(integrations).toEqual([
+      expect.objectContaining({
+        Description: 'gw:portal:acme',
+        IntegrationType: 'HTTP_PROXY',
+        IntegrationUri: ORIGIN,
+        RequestParameters: { 'overwrite:path': '$request.path' },
+      }),
+    ]);
+    const routes = changes.flatMap((c) => (c.op === 'createRoute' ? [c.spec] : []));
+    expect(routes.map((r) => r.RouteKey).sort()).toEqual([
+      'ANY /console/assets',
+      'ANY /console/assets/{proxy+}',
+      'ANY /console/favicon.svg',
+      'ANY /console/portal/acme',
+      'ANY /console/portal/acme/{proxy+}',
+      'ANY /portal/acme',
+      'ANY /portal/acme/{proxy+}',
+    ]);
+    expect(routes.every((r) => r.AuthorizationType === 'NONE' && r.integration === 'gw:portal:acme')).toBe(true);
+    // Without the origin (the reconciler's setting unset) the domain carries no portal route.
+    expect(planFor({}).changes).toEqual([]);
+  });
+
+  it('keeps the portal past the quota: an API of the domain is left out first', () => {
+    const p = planFor({ origin: ORIGIN, apis: [api('pets', 'acme', '/pets/', 'dev.acme.example')], quotas: { routesPerApi: 8, integrationsPerApi: 300 } });
+    expect(p.skipped.map((x) => x.apiId)).toEqual(['pets']);
+    expect(p.changes.filter((c) => c.op === 'createRoute')).toHaveLength(7);
+  });
+
+  it('serves a domain for its portal alone, with a certificate, only where the reconciler knows the origin', () => {
+    const certificates = [{ arn: 'arn:cert', names: ['*.acme.example'] }];
+    const base = { model: table(), certificates, domainNames: [], apis: [] };
+    expect(planDomains({ ...base, servesPortals: true }).serve.map((d) => d.host)).toEqual(['dev.acme.example']);
+    expect(planDomains(base).serve).toEqual([]);
   });
 });
