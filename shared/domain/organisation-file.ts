@@ -30,6 +30,17 @@ export const byId = <T>(items: readonly T[], idOf: (t: T) => string): T[] => [..
 
 type Owned = { org_id: string };
 
+/** An id a section lists twice, each repeat a detail. */
+function repeated(section: string, ids: readonly string[], what: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const out: ErrorDetail[] = [];
+  ids.forEach((id, i) => {
+    if (seen.has(id)) out.push({ path: `${section}[${i}]`, message: `${what} ${id} is in the file twice` });
+    seen.add(id);
+  });
+  return out;
+}
+
 /**
  * Where a file contradicts itself: an object of another organisation than the file's, an id twice,
  * a client of an API the file does not carry. Each is a detail of the 400.
@@ -55,13 +66,7 @@ export function fileProblems(file: OrganisationFile): ErrorDetail[] {
   if (file.organisation_session && file.organisation_session.session.org_id !== org) {
     problems.push({ path: 'organisation_session.session.org_id', message: `must be the file's organisation ${org}` });
   }
-  const unique = (section: string, ids: readonly string[], what: string) => {
-    const seen = new Set<string>();
-    ids.forEach((id, i) => {
-      if (seen.has(id)) problems.push({ path: `${section}[${i}]`, message: `${what} ${id} is in the file twice` });
-      seen.add(id);
-    });
-  };
+  const unique = (section: string, ids: readonly string[], what: string) => problems.push(...repeated(section, ids, what));
   unique(
     'domains',
     file.domains.map((d) => d.domain),
@@ -126,6 +131,62 @@ export function fileProblems(file: OrganisationFile): ErrorDetail[] {
   file.oauth_clients.forEach((c, i) => {
     if (!apis.has(c.api_id)) problems.push({ path: `oauth_clients[${i}].api_id`, message: `API ${c.api_id} is not in the file` });
   });
+  return [...problems, ...portalProblems(file, org, apis)];
+}
+
+/** The portal's part: its objects the file's organisation's, each id once, and everything they name in the file. */
+function portalProblems(file: OrganisationFile, org: string, apis: ReadonlySet<string>): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const missing = (path: string, what: string) => problems.push({ path, message: `${what} is not in the file` });
+  const catalogue = file.catalogue ?? [];
+  const developers = file.developers ?? [];
+  const requests = file.key_requests ?? [];
+  const settings = file.portal_settings;
+  const sections: Array<[string, readonly Owned[]]> = [
+    ['catalogue', catalogue],
+    ['developers', developers],
+    ['key_requests', requests],
+  ];
+  for (const [section, items] of sections)
+    items.forEach((o, i) => o.org_id !== org && problems.push({ path: `${section}[${i}].org_id`, message: `must be the file's organisation ${org}` }));
+  if (settings && settings.org_id !== org) problems.push({ path: 'portal_settings.org_id', message: `must be the file's organisation ${org}` });
+  const twice = (section: string, ids: readonly string[], what: string) => problems.push(...repeated(section, ids, what));
+  twice(
+    'catalogue',
+    catalogue.map((e) => e.api_id),
+    'api_id',
+  );
+  twice(
+    'developers',
+    developers.map((d) => d.id),
+    'developer id',
+  );
+  twice(
+    'developers',
+    developers.map((d) => d.email_lower),
+    'e-mail',
+  );
+  twice(
+    'key_requests',
+    requests.map((q) => q.id),
+    'key request id',
+  );
+  const policies = new Set(file.policies.map((p) => p.id));
+  catalogue.forEach((e, i) => {
+    if (!apis.has(e.api_id)) missing(`catalogue[${i}].api_id`, `API ${e.api_id}`);
+    e.plans.forEach((p, j) => policies.has(p.policy_id) || missing(`catalogue[${i}].plans[${j}].policy_id`, `policy ${p.policy_id}`));
+  });
+  const developerIds = new Set(developers.map((d) => d.id));
+  const keys = new Set(file.keys.map((k) => k.session.key_hash));
+  requests.forEach((q, i) => {
+    if (!developerIds.has(q.developer_id)) missing(`key_requests[${i}].developer_id`, `developer ${q.developer_id}`);
+    if (q.key_hash !== undefined && !keys.has(q.key_hash)) missing(`key_requests[${i}].key_hash`, `key ${q.key_hash}`);
+  });
+  const domain = settings?.domain;
+  if (typeof domain === 'string' && !file.domains.some((d) => d.domain === domain)) missing('portal_settings.domain', `domain ${domain}`);
+  const hooks = new Set(file.webhooks.map((h) => h.id));
+  const hookIds = Array.isArray(settings?.hook_ids) ? (settings.hook_ids as unknown[]) : [];
+  hookIds.forEach((id, i) => hooks.has(String(id)) || missing(`portal_settings.hook_ids[${i}]`, `webhook ${String(id)}`));
   return problems;
 }
 
@@ -140,5 +201,9 @@ export function fileCounts(file: OrganisationFile): Record<string, number> {
     webhooks: file.webhooks.length,
     templates: file.templates.length,
     users: file.users.length,
+    portal_settings: file.portal_settings ? 1 : 0,
+    catalogue: file.catalogue?.length ?? 0,
+    developers: file.developers?.length ?? 0,
+    key_requests: file.key_requests?.length ?? 0,
   };
 }

@@ -25,7 +25,8 @@ import { exportQuerySchema, importProgressResultSchema, importQuerySchema, impor
 const FILE_RULE =
   'The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, ' +
   "policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), " +
-  'webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). ' +
+  'webhooks (their signing secrets only with `secrets=true`), templates, users (with their password hashes, without access keys) and ' +
+  'the developer portal: its settings, catalogue, developers (with their password hashes, without sessions) and key requests. ' +
   'It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes.';
 
 export const organisationsRoutes = routeGroup('organisations', {
@@ -133,7 +134,7 @@ export const organisationsRoutes = routeGroup('organisations', {
     group: 'admin',
     access: 'read',
     tableActions: ['GetItem', 'BatchGetItem', 'Query'],
-    tableEntities: ['api', 'asset', 'hook', 'key', 'oauth_client', 'org', 'policy', 'user'],
+    tableEntities: ['api', 'asset', 'catalogue_entry', 'developer', 'hook', 'key', 'key_request', 'oauth_client', 'org', 'policy', 'portal_settings', 'user'],
     serviceKey: true,
     summary: 'An organisation as one file, for a backup or a move to another installation',
     description: `${FILE_RULE} Counters, usage figures, analytics, the audit trail and deliveries are not carried.`,
@@ -154,12 +155,16 @@ export const organisationsRoutes = routeGroup('organisations', {
       'api_part',
       'asset',
       'asset_custom_id',
+      'catalogue_entry',
+      'developer',
+      'developer_email',
       'domain_grant',
       'hook',
       'host_claims',
       'import_part',
       'import_run',
       'key',
+      'key_request',
       'key_username',
       'listen_path',
       'oauth_client',
@@ -167,6 +172,7 @@ export const organisationsRoutes = routeGroup('organisations', {
       'org',
       'org_count',
       'policy',
+      'portal_settings',
       'routed_claim',
       'routing_version',
       'shared_path',
@@ -178,8 +184,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     summary: "Import an organisation's file from an export: ids kept, counters restarted",
     description:
       `${FILE_RULE} Before anything is written, every id the file would take that is unique across the installation (the ` +
-      'organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim ' +
-      '(contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried ' +
+      'organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users, developers, key requests) ' +
+      'and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried ' +
       'without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). ' +
       'An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write ' +
       '(about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: ' +

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { dbIdSchema, idSchema, okEnvelope, usernameSchema } from './common';
 import { keySessionSchema } from './keys';
 import { domainSchema, orgIdSchema } from './organisations';
+import { KEY_REQUEST_STATES } from './portal';
 import { storableBody, storedLooseObject } from './storable';
 
 export const FILE_FORMAT = 'gw-organisation';
@@ -97,6 +98,48 @@ export const organisationFileSchema = storableBody(
           }),
         )
         .max(100_000),
+      // The developer portal (docs/using/developer-portal.md); files written before it carry none of these members.
+      portal_settings: storedLooseObject({ org_id: idSchema, enabled: z.boolean(), updated_at: stamp }).nullable().optional(),
+      catalogue: z
+        .array(
+          storedLooseObject({
+            api_id: idSchema,
+            org_id: idSchema,
+            plans: z
+              .array(z.looseObject({ id: idSchema, policy_id: idSchema }))
+              .min(1)
+              .max(10),
+          }),
+        )
+        .max(100_000)
+        .optional(),
+      developers: z
+        .array(
+          storedLooseObject({
+            id: dbIdSchema,
+            org_id: idSchema,
+            email_lower: z.string().min(1).max(320),
+            password_hash: z.string().min(1).max(1024),
+            created_at: stamp,
+          }),
+        )
+        .max(1_000_000)
+        .optional(),
+      key_requests: z
+        .array(
+          storedLooseObject({
+            id: dbIdSchema,
+            org_id: idSchema,
+            developer_id: dbIdSchema,
+            api_id: idSchema,
+            plan_id: idSchema,
+            state: z.enum(KEY_REQUEST_STATES),
+            key_hash: hex64.optional(),
+            created_at: stamp,
+          }),
+        )
+        .max(1_000_000)
+        .optional(),
     })
     .strict(),
   2,

@@ -70,6 +70,10 @@ export async function exportOrganisation(orgId: string, secrets: boolean): Promi
     webhooks: byId(hooks, (h) => h.id),
     templates: byId(s.templates.map(strip), (t) => t._id),
     users: byId(s.users.map(strip), (u) => u.id),
+    portal_settings: s.portal.settings,
+    catalogue: byId(s.portal.catalogue, (e) => e.api_id),
+    developers: byId(s.portal.developers, (d) => d.id),
+    key_requests: byId(s.portal.requests, (q) => q.id),
   };
   return canonicalJson(file);
 }
@@ -116,6 +120,8 @@ export async function importOrganisation(file: OrganisationFile, opts: { backgro
     keyHashes: file.keys.map((k) => k.session.key_hash),
     clientIds: file.oauth_clients.map((c) => c.client_id),
     userIds: file.users.map((u) => u.id),
+    developerIds: (file.developers ?? []).map((d) => d.id),
+    keyRequestIds: (file.key_requests ?? []).map((q) => q.id),
   });
   const refused = taken.length ? [] : await claimRefusals(file.apis as ApiRecord[]);
   if (taken.length || refused.length) {
@@ -197,6 +203,12 @@ export async function restoreOf(file: OrganisationFile): Promise<Restore> {
     hooks,
     templates: file.templates.map((t) => ({ ...(t as unknown as AssetRecord), version: 1 })),
     users: file.users.map((u) => ({ ...(u as unknown as UserRecord), version: 1 })),
+    portal: {
+      settings: (file.portal_settings ?? null) as Restore['portal']['settings'],
+      catalogue: (file.catalogue ?? []) as unknown as Restore['portal']['catalogue'],
+      developers: (file.developers ?? []) as unknown as Restore['portal']['developers'],
+      requests: (file.key_requests ?? []) as unknown as Restore['portal']['requests'],
+    },
     nowSeconds: nowSeconds(),
   };
 }

@@ -7,7 +7,7 @@ import { pagesSeen, type PageRequest } from '../domain/paging';
 import type { Developer } from '../schemas/portal';
 import { tableName } from './db/client';
 import { defineEntity, defineMarker } from './db/entity';
-import { conditionalUpdate, stripItem } from './db/items';
+import { conditionalUpdate, loadListed, stripItem } from './db/items';
 import { listPage, type ListQuery } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import { TTL_ATTRIBUTE } from './db/table';
@@ -101,6 +101,20 @@ export async function insertDeveloper(d: DeveloperRecord, invitationHash?: strin
     throw e;
   }
 }
+
+/** Every developer of the organisation as stored, hashes included (an export; a Query of its index). */
+export async function loadOrgDevelopers(orgId: string): Promise<DeveloperRecord[]> {
+  return (await loadListed(developerKeys.ofOrg(orgId))).map((i) => stripItem<DeveloperRecord>(i));
+}
+
+/**
+ * An imported developer's items: the developer first (create-only: an import writes an object's
+ * items one by one, and an offboarding finds the e-mail's claim through its developer), then its e-mail's claim.
+ */
+export const restoredDeveloperItems = (d: DeveloperRecord): TxItem[] => [
+  developers.insert(d),
+  emails.claim([d.org_id, d.email_lower], { developer_id: d.id }, taken),
+];
 
 /** The developer as stored, its password's hash included, or undefined. */
 export const loadDeveloper = async (id: string): Promise<DeveloperRecord | undefined> => {

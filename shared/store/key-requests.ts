@@ -4,10 +4,10 @@
  * so two users deciding the same request at once cannot both win.
  */
 import { pagesSeen, type PageRequest } from '../domain/paging';
-import type { KeyRequest } from '../schemas/portal';
+import { KEY_REQUEST_STATES, type KeyRequest } from '../schemas/portal';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
-import { queryAll } from './db/items';
+import { loadListed, queryAll } from './db/items';
 import { listPage } from './db/paging';
 import { timeSortKey, type StorageKey } from './db/storage-key';
 import type { TxItem } from './db/transactions';
@@ -73,4 +73,10 @@ export async function loadDeveloperKeyRequests(developerId: string): Promise<Key
     ScanIndexForward: false,
   });
   return items.map((i) => requests.fromItem(i));
+}
+
+/** Every request of the organisation, of every state (an export: one Query of each state's list). */
+export async function loadOrgKeyRequests(orgId: string): Promise<KeyRequest[]> {
+  const lists = await Promise.all(KEY_REQUEST_STATES.map((state) => loadListed(requestKeys.ofOrg(orgId, state))));
+  return lists.flat().map((i) => requests.fromItem(i));
 }

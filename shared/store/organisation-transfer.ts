@@ -25,6 +25,10 @@ import { countItems, loadOrganisation, orgKeys, restoredOrgItems, type CountedKi
 import { loadOrgPolicies, policyKey, restoredPolicyItem, type PolicyRecord } from './policies';
 import { routingVersionMove } from './routing-version';
 import { loadOrgUsers, restoredUserItems, userKeys, type UserRecord } from './users';
+import { developerKeys, loadOrgDevelopers, restoredDeveloperItems, type DeveloperRecord } from './developers';
+import { keyRequestInsert, loadOrgKeyRequests, requestKeys } from './key-requests';
+import { loadCatalogue, loadPortalSettings, restoredEntryItem, restoredSettingsItem, type StoredSettings } from './portal';
+import type { CatalogueEntry, KeyRequest } from '../schemas/portal';
 import type { Hook } from '../schemas/hooks';
 import type { QuotaScope } from '../domain/key-rules';
 
@@ -40,13 +44,32 @@ export interface OrgSnapshot {
   hooks: Array<{ hook: Hook; sealed: string | undefined }>;
   templates: AssetRecord[];
   users: UserRecord[];
+  portal: CarriedPortal;
+}
+
+/** The developer portal as a file carries it: settings, catalogue, developers (their hashes too) and key requests. */
+interface CarriedPortal {
+  settings: StoredSettings | null;
+  catalogue: CatalogueEntry[];
+  developers: DeveloperRecord[];
+  requests: KeyRequest[];
+}
+
+async function loadCarriedPortal(orgId: string): Promise<CarriedPortal> {
+  const [settings, catalogue, developers, requests] = await Promise.all([
+    loadPortalSettings(orgId),
+    loadCatalogue(orgId),
+    loadOrgDevelopers(orgId),
+    loadOrgKeyRequests(orgId),
+  ]);
+  return { settings: settings ?? null, catalogue, developers, requests };
 }
 
 /** Everything of the organisation an export carries (consistent reads of what its lists name), or undefined. */
 export async function loadOrgSnapshot(orgId: string): Promise<OrgSnapshot | undefined> {
   const organisation = await loadOrganisation(orgId);
   if (!organisation) return undefined;
-  const [domains, session, apis, policies, keys, hooks, templates, users] = await Promise.all([
+  const [domains, session, apis, policies, keys, hooks, templates, users, portal] = await Promise.all([
     loadDomainGrants(orgId),
     loadOrgSessionItem(orgId),
     loadOrgApis(orgId),
@@ -55,9 +78,10 @@ export async function loadOrgSnapshot(orgId: string): Promise<OrgSnapshot | unde
     loadOrgHooks(orgId),
     loadOrgAssets(orgId),
     loadOrgUsers(orgId),
+    loadCarriedPortal(orgId),
   ]);
   const clients = (await mapLimit(apis, 8, (a) => loadClientRecordsOfApi(a.api_id))).flat();
-  return { organisation, domains, session, apis, policies, clients, keys, hooks, templates, users };
+  return { organisation, domains, session, apis, policies, clients, keys, hooks, templates, users, portal };
 }
 
 /** The ids a file would take that are unique across the installation (or within the organisation, which is new). */
@@ -70,6 +94,8 @@ export interface Claimed {
   keyHashes: string[];
   clientIds: string[];
   userIds: string[];
+  developerIds: string[];
+  keyRequestIds: string[];
 }
 
 /** Those of the ids that are stored already, each named as `kind id`: nothing of an import is written while one is. */
@@ -83,6 +109,8 @@ export async function takenAmong(c: Claimed): Promise<string[]> {
     ...c.keyHashes.map((h): [StorageKey, string] => [keyKeys.key(h), `key ${h}`]),
     ...c.clientIds.map((id): [StorageKey, string] => [oauthKeys.client(id), `OAuth client ${id}`]),
     ...c.userIds.map((id): [StorageKey, string] => [userKeys.user(id), `user ${id}`]),
+    ...c.developerIds.map((id): [StorageKey, string] => [developerKeys.developer(id), `developer ${id}`]),
+    ...c.keyRequestIds.map((id): [StorageKey, string] => [requestKeys.request(id), `key request ${id}`]),
   ];
   const name = new Map(asked.map(([k, n]) => [`${k.PK}\n${k.SK}`, n]));
   const found = await batchGet(
@@ -126,6 +154,7 @@ export interface Restore {
   hooks: Array<{ hook: Hook; sealed: string }>;
   templates: AssetRecord[];
   users: UserRecord[];
+  portal: CarriedPortal;
   nowSeconds: number;
 }
 
@@ -147,6 +176,11 @@ export function restoreObjects(r: Restore): RestoreObject[] {
     ...r.hooks.map(({ hook, sealed }) => ({ items: [restoredHookItem(hook, sealed)] })),
     ...r.templates.map((t) => ({ items: restoredAssetItems(t) })),
     ...r.users.map((u) => ({ items: restoredUserItems(u) })),
+    // The portal after the hooks, APIs, policies and keys its settings, plans and requests name.
+    ...(r.portal.settings ? [{ items: [restoredSettingsItem(r.portal.settings)] }] : []),
+    ...r.portal.catalogue.map((e) => ({ items: [restoredEntryItem(e)] })),
+    ...r.portal.developers.map((d) => ({ items: restoredDeveloperItems(d) })),
+    ...r.portal.requests.map((q) => ({ items: [keyRequestInsert(q)] })),
   ];
 }
 
@@ -254,5 +288,7 @@ export async function endRestore(r: Restore, alongside: TxItem[] = []): Promise<
     ASSET: r.templates.length,
     USER: r.users.length,
   };
-  await transactWrite([...countItems(r.organisation.id, counts), ...(r.apis.length ? [routingVersionMove()] : []), ...alongside]);
+  // A portal on one of the organisation's domains is a route too.
+  const routes = r.apis.length > 0 || r.portal.settings?.domain !== undefined;
+  await transactWrite([...countItems(r.organisation.id, counts), ...(routes ? [routingVersionMove()] : []), ...alongside]);
 }

@@ -8,7 +8,7 @@ import { queryAll, stripItem } from './db/items';
 import type { StorageKey } from './db/storage-key';
 import { domainGrantedTo } from './domain-grants';
 import { routingVersionMove } from './routing-version';
-import { writeItems } from './db/transactions';
+import { writeItems, type TxItem } from './db/transactions';
 import type { AppError } from '../errors';
 
 export const portalKeys = {
@@ -78,3 +78,9 @@ export async function loadCatalogue(orgId: string): Promise<CatalogueEntry[]> {
   });
   return items.map((i) => stripItem<CatalogueEntry>(i));
 }
+
+/** An imported portal's settings (create-only: the organisation is new). */
+export const restoredSettingsItem = (s: StoredSettings): TxItem => settings.insert(s);
+
+/** An imported catalogue entry (create-only). */
+export const restoredEntryItem = (e: CatalogueEntry): TxItem => entries.insert(e);

@@ -64,7 +64,21 @@ async function buildWorld(s: Stage, orgId: string, key: string) {
   expect((await s.dash(key, 'POST', '/api/assets', { id: template, name: 't', kind: 'oas-template', data: assetData('t') })).status).toBe(200);
   const second = await s.admin('POST', '/admin/users', { org_id: orgId, email_address: `second@${orgId}.example`, password: 'a-long-password-1' });
   expect(second.status, second.text).toBe(200);
+  // The developer portal: on the organisation's domain, a manual plan, a developer and their pending request.
+  const portalOn = { enabled: true, sign_up: 'open', domain, hook_ids: [hook.body.Meta] };
+  expect((await s.dash(key, 'PUT', '/api/portal/settings', portalOn)).status).toBe(200);
+  const plan = { id: 'pro', name: 'Pro', policy_id: policy, approval: 'manual' };
+  expect((await s.dash(key, 'PUT', `/api/portal/catalogue/${api1}`, { plans: [plan] })).status).toBe(200);
+  const developer = { email_address: `dev@${orgId}.example`.toLowerCase(), password: 'a developer password' };
+  expect((await s.call('POST', `/portal/${orgId}/developers`, { body: developer })).status).toBe(200);
+  const session = await s.call('POST', `/portal/${orgId}/sessions`, { body: developer });
+  const requested = await s.call('POST', `/portal/${orgId}/key-requests`, {
+    headers: { authorization: `Bearer ${session.body.Meta.token}` },
+    body: { api_id: api1, plan_id: 'pro' },
+  });
+  expect(requested.status, requested.text).toBe(200);
   Object.assign(world, {
+    developer,
     domain,
     api1,
     api2,
@@ -105,7 +119,8 @@ const IMPORTED = new Set(
   'org org_count org_session counter domain_grant routing_version api api_part api_db_id listen_path routed_claim shared_path'
     .split(' ')
     .concat('shared_path_head host_claims policy oauth_client key key_username live_quota hook asset asset_custom_id user user_email offboarding'.split(' '))
-    .concat(['import_run', 'import_part']),
+    .concat(['import_run', 'import_part'])
+    .concat('portal_settings catalogue_entry developer developer_email key_request'.split(' ')),
 );
 
 /** Every item of the kinds an import writes, as text: what a refused import must leave exactly as it was. */
@@ -139,6 +154,11 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     expect(f.templates.map((t: Any) => t.id)).toEqual([world.template]);
     expect(f.users).toHaveLength(2);
     expect(f.organisation_session.session.quota_max).toBe(1000);
+    expect(f.portal_settings).toMatchObject({ enabled: true, domain: world.domain, hook_ids: [world.hookId] });
+    expect(f.catalogue.map((e: Any) => [e.api_id, e.plans[0].policy_id])).toEqual([[world.api1, world.policy]]);
+    expect(f.developers.map((d: Any) => d.email_lower)).toEqual([world.developer.email_address]);
+    expect(f.developers[0].password_hash).toMatch(/./);
+    expect(f.key_requests.map((q: Any) => [q.api_id, q.plan_id, q.state])).toEqual([[world.api1, 'pro', 'pending']]);
     // What belongs to the installation stays behind.
     expect(file).not.toMatch(/access_key_hash|signing_secret|offboarding_since/);
     for (const kind of ['apis', 'policies', 'oauth_clients', 'webhooks', 'templates', 'users'])
@@ -176,7 +196,20 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     expect(r.body.Meta).toEqual({
       org_id: org.orgId,
       state: 'done',
-      imported: { domains: 1, apis: 3, policies: 1, oauth_clients: 1, keys: 4, webhooks: 1, templates: 1, users: 2 },
+      imported: {
+        domains: 1,
+        apis: 3,
+        policies: 1,
+        oauth_clients: 1,
+        keys: 4,
+        webhooks: 1,
+        templates: 1,
+        users: 2,
+        portal_settings: 1,
+        catalogue: 1,
+        developers: 1,
+        key_requests: 1,
+      },
       webhook_secrets: 'carried',
     });
     // Byte-identical both ways: with and without the secrets (re-sealed under B's own service key).
@@ -206,11 +239,21 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     expect(counts).toMatchObject({ 'COUNT#API': 3, 'COUNT#KEY': 4, 'COUNT#POLICY': 1, 'COUNT#HOOK': 1, 'COUNT#ASSET': 1, 'COUNT#USER': 2 });
     // The same kinds of items as A holds, but what the file leaves: usage, access keys, idempotency records; and B's record of the import.
     expect(held.filter((i) => String(i.entity).startsWith('import_')).map((i) => [i.entity, i.state])).toEqual([['import_run', 'done']]);
+    // Developers' sessions are the installation's, like access keys.
     const onA = byEntity(
-      (await heldBy(a.table, org.orgId)).filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit/.test(String(i.entity))),
+      (await heldBy(a.table, org.orgId)).filter(
+        (i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit|developer_session/.test(String(i.entity)),
+      ),
     );
     const onB = byEntity(held.filter((i) => !/usage|audit|idempotency|access_key|event|deletion|tally|limit|import_run/.test(String(i.entity))));
     expect(onB).toEqual(onA);
+    // The developer signs in on B with the same password and finds their request; the portal is on its domain there.
+    const signedIn = await b.call('POST', `/portal/${org.orgId}/sessions`, { body: world.developer });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const mine = await b.call('GET', `/portal/${org.orgId}/key-requests`, { headers: { authorization: `Bearer ${signedIn.body.Meta.token}` } });
+    expect(mine.body.requests.map((q: Any) => q.state)).toEqual(['pending']);
+    const host = (await b.gw('GET', '/gw/routing')).body.hosts.find((h: Any) => h.host === world.domain);
+    expect(host.portal.orgId).toBe(org.orgId);
   });
 
   it('refuses a file whose ids are stored: 409 naming them, and nothing written', async () => {
@@ -221,12 +264,14 @@ describe.skipIf(onEmulator)('export and import of an organisation', () => {
     // A new organisation id, but a policy and a key of the one imported: still nothing written.
     const f = JSON.parse(file) as Any;
     const other = uid('org');
-    const renamed = { ...f, organisation: { ...f.organisation, id: other }, domains: [], apis: [], oauth_clients: [], webhooks: [], templates: [], users: [] };
+    const emptied = { domains: [], apis: [], oauth_clients: [], webhooks: [], templates: [], users: [], portal_settings: null, catalogue: [] };
+    const renamed = { ...f, organisation: { ...f.organisation, id: other }, ...emptied };
     const retagged = JSON.parse(JSON.stringify(renamed).replaceAll(`"org_id":"${org.orgId}"`, `"org_id":"${other}"`));
     const r = await b.admin('POST', '/admin/organisations/import', retagged);
     expect(r.status, r.text).toBe(409);
     expect(r.text).toContain(`policy ${world.policy} is stored already`);
     expect(r.text).toContain(`key ${world.keys[0].hash} is stored already`);
+    expect(r.text).toContain(`developer ${f.developers[0].id} is stored already`);
     expect((await b.admin('GET', `/admin/organisations/${other}`)).status).toBe(404);
     expect(await written(b.table)).toEqual(before);
   });

@@ -139,7 +139,7 @@ export interface paths {
          * An organisation as one file, for a backup or a move to another installation
          * @description An organisation as one file, for a backup or a move to another installation.
          *
-         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Counters, usage figures, analytics, the audit trail and deliveries are not carried.
+         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates, users (with their password hashes, without access keys) and the developer portal: its settings, catalogue, developers (with their password hashes, without sessions) and key requests. It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Counters, usage figures, analytics, the audit trail and deliveries are not carried.
          */
         get: operations["organisationsExport"];
         put?: never;
@@ -163,7 +163,7 @@ export interface paths {
          * Import an organisation's file from an export
          * @description Import an organisation's file from an export: ids kept, counters restarted.
          *
-         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates and users (with their password hashes, without access keys). It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Before anything is written, every id the file would take that is unique across the installation (the organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users) and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write (about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: Meta.state is `importing`, and `GET /admin/organisations/{orgID}/import` follows it to `done`, or `failed` (a write refused; the organisation is then offboarded).
+         *     The file (docs/operating/organisations.md "Move an organisation") carries the organisation, its granted domains, its session, APIs, policies, OAuth clients (with their secrets' hashes), keys (their hashes, sessions and basic-auth hashes: issued keys keep working), webhooks (their signing secrets only with `secrets=true`), templates, users (with their password hashes, without access keys) and the developer portal: its settings, catalogue, developers (with their password hashes, without sessions) and key requests. It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes. Before anything is written, every id the file would take that is unique across the installation (the organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users, developers, key requests) and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write (about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: Meta.state is `importing`, and `GET /admin/organisations/{orgID}/import` follows it to `done`, or `failed` (a write refused; the organisation is then offboarded).
          */
         post: operations["organisationsImport"];
         delete?: never;
@@ -6961,6 +6961,47 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        portal_settings?: ({
+                            org_id: string;
+                            enabled: boolean;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        catalogue?: ({
+                            api_id: string;
+                            org_id: string;
+                            plans: ({
+                                id: string;
+                                policy_id: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        developers?: ({
+                            id: string;
+                            org_id: string;
+                            email_lower: string;
+                            password_hash: string;
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        key_requests?: ({
+                            id: string;
+                            org_id: string;
+                            developer_id: string;
+                            api_id: string;
+                            plan_id: string;
+                            /** @enum {string} */
+                            state: "pending" | "approved" | "refused" | "revoked";
+                            key_hash?: string;
+                            created_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -7162,6 +7203,47 @@ export interface operations {
                         org_id: string;
                         email_address: string;
                         email_lower: string;
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    portal_settings?: ({
+                        org_id: string;
+                        enabled: boolean;
+                        updated_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    catalogue?: ({
+                        api_id: string;
+                        org_id: string;
+                        plans: ({
+                            id: string;
+                            policy_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    developers?: ({
+                        id: string;
+                        org_id: string;
+                        email_lower: string;
+                        password_hash: string;
+                        created_at: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    key_requests?: ({
+                        id: string;
+                        org_id: string;
+                        developer_id: string;
+                        api_id: string;
+                        plan_id: string;
+                        /** @enum {string} */
+                        state: "pending" | "approved" | "refused" | "revoked";
+                        key_hash?: string;
                         created_at: string;
                     } & {
                         [key: string]: unknown;
