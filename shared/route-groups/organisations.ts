@@ -185,7 +185,8 @@ export const organisationsRoutes = routeGroup('organisations', {
     description:
       `${FILE_RULE} Before anything is written, every id the file would take that is unique across the installation (the ` +
       'organisation, its domains, API ids and database ids, policies, key hashes, OAuth clients, users, developers, key requests) ' +
-      'and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. Live quotas start a fresh window; webhooks carried ' +
+      'and every listen path its APIs claim (contract §13) is checked: one taken is 409 naming them all, and nothing is stored. ' +
+      'Live quotas start a fresh window; webhooks carried ' +
       'without a secret get a new one (rotate it to read it); users get no access key (POST /admin/users/{userID}/access-key issues one). ' +
       'An organisation offboarded before may be imported again: its finished run record is removed. What the request has no time to write ' +
       '(about 20 s: a large organisation on a slow table), or everything with `background=true`, is written in the background: ' +
