@@ -190,6 +190,21 @@ describe("the console's Portal section", () => {
     expect(screen.queryByRole('button', { name: /Approve|Refuse/ })).toBeNull();
   });
 
+  it("with portal write: saving the settings keeps the portal's domain, and a domain not granted shows its error by the field", async () => {
+    answer('GET /api/portal/settings', { body: { enabled: true, sign_up: 'approval', title: 'Acme APIs', domain: 'dev.acme.example', org_id: 'acme' } });
+    answer('PUT /api/portal/settings', (a) => ({ body: { Status: 'OK', Message: 'Portal settings stored', Meta: JSON.parse(a.body) } }));
+    render(withRights('write', <PortalSettings />));
+    await waitFor(() => expect(screen.getByLabelText(/^Domain/)).toHaveProperty('value', 'dev.acme.example'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('Saved.');
+    expect(JSON.parse(asked.find((a) => a.method === 'PUT')!.body)).toMatchObject({ enabled: true, domain: 'dev.acme.example' });
+    const refusal = { Status: 'Error', Message: 'custom domain other.example is not granted to this organisation', Meta: { errors: [{ path: 'domain', message: 'not a domain of this organisation' }] } };
+    answer('PUT /api/portal/settings', { status: 422, body: refusal });
+    fireEvent.input(screen.getByLabelText(/^Domain/), { target: { value: 'other.example' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByText('not a domain of this organisation');
+  });
+
   it('with portal write: approves a developer awaiting approval, and issues an invitation shown once', async () => {
     const developer = { id: 'd1', org_id: 'acme', email_address: 'ada@example.com', name: 'Ada', state: 'pending', created_at: '', updated_at: '' };
     answer('GET /api/portal/developers', (a) => ({ body: { developers: a.query.get('state') === 'active' ? [] : [developer], pages: 1 } }));

@@ -23,7 +23,7 @@ export const portalSettingsSchema = z.strictObject({
   }),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;
-export const portalSettingsResultSchema = portalSettingsSchema.extend({ org_id: z.string(), updated_at: z.string().optional() });
+export const portalSettingsResultSchema = portalSettingsSchema.extend({ org_id: z.string(), domain: z.string().optional(), updated_at: z.string().optional() });
 
 const PLANS_PER_API = 10;
 

@@ -21818,8 +21818,7 @@ export interface operations {
                         /** @enum {string} */
                         sign_up: "open" | "invitation" | "approval";
                         title?: string;
-                        /** @description A domain granted to the organisation (422 otherwise) on which gateways serve the portal: '/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there */
-                        domain?: unknown;
+                        domain?: string;
                         /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
                         hook_ids?: string[];
                         org_id: string;
@@ -21944,8 +21943,7 @@ export interface operations {
                             /** @enum {string} */
                             sign_up: "open" | "invitation" | "approval";
                             title?: string;
-                            /** @description A domain granted to the organisation (422 otherwise) on which gateways serve the portal: '/' leads to it, and the portal takes '/portal/{orgID}/' and '/console/' there */
-                            domain?: unknown;
+                            domain?: string;
                             /** @description Webhooks of the organisation that receive every portal event (DeveloperSignedUp, KeyRequested, ...); 422 for one not the organisation's */
                             hook_ids?: string[];
                             org_id: string;

@@ -1,6 +1,6 @@
 /**
- * The Portal section's first page: the portal's settings (on or off, sign-up mode, title, the
- * webhooks of its events) and its catalogue (each published API with its plans; unpublish after
+ * The Portal section's first page: the portal's settings (on or off, sign-up mode, title, its
+ * domain, the webhooks of its events) and its catalogue (each published API with its plans; unpublish after
  * asking). Write controls only with `portal: write`; the service decides either way.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -24,15 +24,21 @@ export function PortalSettings() {
   const settings = useResource(() => get(api.GET('/api/portal/settings')), []);
   const catalogue = useResource(() => get(api.GET('/api/portal/catalogue')), []);
   const hooks = useResource(async () => (can('hooks', 'read') ? (await get(api.GET('/api/hooks', { params: { query: { p: -1 } } }))).hooks : []), []);
-  const [form, setForm] = useState({ enabled: false, sign_up: 'approval' as Mode, title: '', hook_ids: [] as string[] });
+  const [form, setForm] = useState({ enabled: false, sign_up: 'approval' as Mode, title: '', domain: '', hook_ids: [] as string[] });
   const [message, setMessage] = useState(takeFlash);
   useEffect(() => {
     const s = settings.data;
-    if (s) setForm({ enabled: s.enabled, sign_up: s.sign_up, title: s.title ?? '', hook_ids: s.hook_ids ?? [] });
+    if (s) setForm({ enabled: s.enabled, sign_up: s.sign_up, title: s.title ?? '', domain: s.domain ?? '', hook_ids: s.hook_ids ?? [] });
   }, [settings.data]);
   const { busy, error, onSubmit } = useFormAction(async () => {
     setMessage(undefined);
-    const body = { enabled: form.enabled, sign_up: form.sign_up, hook_ids: form.hook_ids, ...(form.title.trim() ? { title: form.title.trim() } : {}) };
+    const body = {
+      enabled: form.enabled,
+      sign_up: form.sign_up,
+      hook_ids: form.hook_ids,
+      ...(form.title.trim() ? { title: form.title.trim() } : {}),
+      ...(form.domain.trim() ? { domain: form.domain.trim() } : {}),
+    };
     await get(api.PUT('/api/portal/settings', { body }));
     setMessage('Saved.');
   });
@@ -44,7 +50,7 @@ export function PortalSettings() {
         Your organisation's portal for developers outside it: <a href={portalUrl}>{portalUrl}</a>
       </p>
       {message && <Status>{message}</Status>}
-      <ErrorNotice error={settings.error ?? error} shownFields={['title', 'sign_up', 'hook_ids']} />
+      <ErrorNotice error={settings.error ?? error} shownFields={['title', 'sign_up', 'domain', 'hook_ids']} />
       {settings.loading && !settings.data && <Loading />}
       {settings.data && (
         <form onSubmit={onSubmit} aria-label="Portal settings">
@@ -67,6 +73,15 @@ export function PortalSettings() {
             </Field>
             <Field form={FORM} name="title" label="Title" hint="What the portal shows at its top." error={error}>
               {(c) => <input {...c} maxLength={120} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} />}
+            </Field>
+            <Field
+              form={FORM}
+              name="domain"
+              label="Domain"
+              hint="Optional: a domain an installation admin granted your organisation; gateways serve the portal there too."
+              error={error}
+            >
+              {(c) => <input {...c} maxLength={253} value={form.domain} onInput={(e) => setForm({ ...form, domain: e.currentTarget.value })} />}
             </Field>
             {(hooks.data?.length ?? 0) > 0 && (
               <fieldset>
