@@ -30,6 +30,10 @@ export const byId = <T>(items: readonly T[], idOf: (t: T) => string): T[] => [..
 
 type Owned = { org_id: string };
 
+/** An object of a section that is not the file's organisation's, each a detail. */
+const foreign = (section: string, items: readonly Owned[], org: string): ErrorDetail[] =>
+  items.flatMap((o, i) => (o.org_id === org ? [] : [{ path: `${section}[${i}].org_id`, message: `must be the file's organisation ${org}` }]));
+
 /** An id a section lists twice, each repeat a detail. */
 function repeated(section: string, ids: readonly string[], what: string): ErrorDetail[] {
   const seen = new Set<string>();
@@ -48,10 +52,7 @@ function repeated(section: string, ids: readonly string[], what: string): ErrorD
 export function fileProblems(file: OrganisationFile): ErrorDetail[] {
   const org = String(file.organisation.id);
   const problems: ErrorDetail[] = [];
-  const owned = (section: string, items: readonly Owned[]) =>
-    items.forEach((o, i) => {
-      if (o.org_id !== org) problems.push({ path: `${section}[${i}].org_id`, message: `must be the file's organisation ${org}` });
-    });
+  const owned = (section: string, items: readonly Owned[]) => problems.push(...foreign(section, items, org));
   owned('domains', file.domains);
   owned('apis', file.apis);
   owned('policies', file.policies);
@@ -142,13 +143,7 @@ function portalProblems(file: OrganisationFile, org: string, apis: ReadonlySet<s
   const developers = file.developers ?? [];
   const requests = file.key_requests ?? [];
   const settings = file.portal_settings;
-  const sections: Array<[string, readonly Owned[]]> = [
-    ['catalogue', catalogue],
-    ['developers', developers],
-    ['key_requests', requests],
-  ];
-  for (const [section, items] of sections)
-    items.forEach((o, i) => o.org_id !== org && problems.push({ path: `${section}[${i}].org_id`, message: `must be the file's organisation ${org}` }));
+  problems.push(...foreign('catalogue', catalogue, org), ...foreign('developers', developers, org), ...foreign('key_requests', requests, org));
   if (settings && settings.org_id !== org) problems.push({ path: 'portal_settings.org_id', message: `must be the file's organisation ${org}` });
   const twice = (section: string, ids: readonly string[], what: string) => problems.push(...repeated(section, ids, what));
   twice(
