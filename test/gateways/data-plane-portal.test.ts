@@ -4,7 +4,8 @@
  * domain whose portal names it gets a per-domain API (with no API of its own on it) whose keyless
  * routes send the portal's paths to the console's origin, here the local stage; another
  * organisation's portal and the dashboard's console are not reachable there; a portal turned off
- * takes the domain's API away on the next run.
+ * takes the domain's API away on the next run. (Among the gateways' tests, not test/e2e: what the data plane answers is
+ * not the service's answer that test/after/openapi-traffic.test.ts holds to the document.)
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
