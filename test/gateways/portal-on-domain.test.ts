@@ -4,8 +4,8 @@
  * the portal names only a domain of its organisation; on that domain `/` leads to the portal, its
  * pages and routes reach the control plane, and nothing of another organisation's portal or of the
  * dashboard does; the sign-in counts attempts by the viewer's address nginx saw, never by one a
- * client wrote; revoking the domain takes the portal off it. In chromium the whole portal works
- * on the domain: catalogue, sign-up, sign-in, my keys.
+ * client wrote; revoking the domain takes the portal off it. In chromium the portal works on the
+ * domain: `/` leads to the catalogue, and a developer signed up through the domain signs in and reaches my keys.
  */
 import { request as httpRequest } from 'node:http';
 import type { Page } from 'playwright-core';
@@ -148,7 +148,7 @@ suite("the developer portal on its organisation's domain, served by nginx", () =
     expect(after.some((pk) => pk.includes('192.0.2.56'))).toBe(false);
   });
 
-  it('works whole in chromium on the domain: catalogue, sign-up, sign-in, my keys', async () => {
+  it('works in chromium on the domain: / leads to the catalogue; a developer signed up through the domain signs in to my keys', async () => {
     browser = await launchChromium([domain]);
     const tab: Page = await browser.context.newPage();
     const problems: string[] = [];
