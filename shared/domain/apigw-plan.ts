@@ -222,7 +222,8 @@ const sameIntegration = (c: ApigwIntegration, s: IntegrationSpec) =>
 /** The portal's paths on its domain: one integration to the portal's origin, the path sent as it came. */
 function portalRoutes(portal: PortalOnHost, origin: string): { integration: IntegrationSpec; routes: RouteSpec[] } {
   const integration: IntegrationSpec = {
-    Description: `gw:portal:${portal.orgId}`,
+    // `gw:<id>:portal`, beside the APIs' `gw:<api id>:proxy|bare`: no id holds a colon, so no API's name can be the portal's.
+    Description: `gw:${portal.orgId}:portal`,
     IntegrationType: 'HTTP_PROXY',
     IntegrationMethod: 'ANY',
     IntegrationUri: origin,

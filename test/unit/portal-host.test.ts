@@ -111,7 +111,7 @@ describe("the managed data plane on a portal's domain", () => {
     const integrations = changes.flatMap((c) => (c.op === 'createIntegration' ? [c.spec] : []));
     expect(integrations).toEqual([
       expect.objectContaining({
-        Description: 'gw:portal:acme',
+        Description: 'gw:acme:portal',
         IntegrationType: 'HTTP_PROXY',
         IntegrationUri: ORIGIN,
         RequestParameters: { 'overwrite:path': '$request.path' },
@@ -127,9 +127,22 @@ describe("the managed data plane on a portal's domain", () => {
       'ANY /portal/acme',
       'ANY /portal/acme/{proxy+}',
     ]);
-    expect(routes.every((r) => r.AuthorizationType === 'NONE' && r.integration === 'gw:portal:acme')).toBe(true);
+    expect(routes.every((r) => r.AuthorizationType === 'NONE' && r.integration === 'gw:acme:portal')).toBe(true);
     // Without the origin (the reconciler's setting unset) the domain carries no portal route.
     expect(planFor({}).changes).toEqual([]);
+  });
+
+  it("keeps the portal's integration apart from an API's whatever their ids (an API called portal of an organisation called bare)", () => {
+    const bare = new Map([['dev.bare.example', 'bare']]);
+    const model = gatewayModel([api('portal', 'bare', '/pets/', 'dev.bare.example')], bare, [portal('bare', 'dev.bare.example')]);
+    const p = planDataPlane({ model, host: 'dev.bare.example', authorizerId: 'a1', current: { routes: [], integrations: [] }, portalOrigin: ORIGIN });
+    const integrations = p.changes.flatMap((c) => (c.op === 'createIntegration' ? [c.spec] : []));
+    expect(integrations).toHaveLength(3);
+    expect(new Set(integrations.map((i) => i.Description)).size).toBe(3);
+    const routes = p.changes.flatMap((c) => (c.op === 'createRoute' ? [c.spec] : []));
+    const target = (key: string) => integrations.find((i) => i.Description === routes.find((r) => r.RouteKey === key)!.integration)!.IntegrationUri;
+    expect(target('ANY /portal/bare/{proxy+}')).toBe(ORIGIN);
+    expect(target('ANY /pets')).toBe('http://up.example:8080');
   });
 
   it('keeps the portal past the quota: an API of the domain is left out first', () => {
