@@ -145,27 +145,13 @@ function portalProblems(file: OrganisationFile, org: string, apis: ReadonlySet<s
   const settings = file.portal_settings;
   problems.push(...foreign('catalogue', catalogue, org), ...foreign('developers', developers, org), ...foreign('key_requests', requests, org));
   if (settings && settings.org_id !== org) problems.push({ path: 'portal_settings.org_id', message: `must be the file's organisation ${org}` });
-  const twice = (section: string, ids: readonly string[], what: string) => problems.push(...repeated(section, ids, what));
-  twice(
-    'catalogue',
-    catalogue.map((e) => e.api_id),
-    'api_id',
-  );
-  twice(
-    'developers',
-    developers.map((d) => d.id),
-    'developer id',
-  );
-  twice(
-    'developers',
-    developers.map((d) => d.email_lower),
-    'e-mail',
-  );
-  twice(
-    'key_requests',
-    requests.map((q) => q.id),
-    'key request id',
-  );
+  const lists: Array<[string, string[], string]> = [
+    ['catalogue', catalogue.map((e) => e.api_id), 'api_id'],
+    ['developers', developers.map((d) => d.id), 'developer id'],
+    ['developers', developers.map((d) => d.email_lower), 'e-mail'],
+    ['key_requests', requests.map((q) => q.id), 'key request id'],
+  ];
+  for (const [section, ids, what] of lists) problems.push(...repeated(section, ids, what));
   const policies = new Set(file.policies.map((p) => p.id));
   catalogue.forEach((e, i) => {
     if (!apis.has(e.api_id)) missing(`catalogue[${i}].api_id`, `API ${e.api_id}`);

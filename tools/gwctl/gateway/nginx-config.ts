@@ -177,7 +177,7 @@ type Portal = NonNullable<RoutingTable['hosts'][number]['portal']>;
  * The organisation's developer portal on its domain: its paths go to the control plane as sent,
  * with the viewer's address (which the portal's sign-in counts attempts by) vouched for by the
  * gateway credential; an encoded slash, dot or backslash is refused, so the control plane reads
- * the path as nginx matched it. The rest of /console/ is not the portal's: 404. `/` leads to the
+ * the path as nginx matched it. The rest of what it reserves (/console/) is 404. `/` leads to the
  * portal unless an API listens there.
  */
 function portalLocations(portal: Portal, o: NginxControl, root: boolean): string[] {
@@ -193,7 +193,9 @@ function portalLocations(portal: Portal, o: NginxControl, root: boolean): string
     'proxy_set_header Connection "";',
   ];
   const lines = portal.paths.flatMap((p) => [`location ${p.endsWith('/') ? '^~' : '='} ${p} {`, ...body.map((l) => `    ${l}`), '}']);
-  lines.push('location ^~ /console/ {', '    default_type application/json;', `    return 404 '{"status":"error","message":"Not Found"}\n';`, '}');
+  // What the portal reserves on its domain and does not serve (the rest of /console/): no API's, and not the control plane's either.
+  for (const r of portal.reserved.filter((r) => !portal.paths.includes(`${r}/`)))
+    lines.push(`location ^~ ${r}/ {`, '    default_type application/json;', `    return 404 '{"status":"error","message":"Not Found"}\n';`, '}');
   // A relative Location: nginx would otherwise name its own port and scheme, not the ones the viewer used.
   if (!root) lines.push(`location = / { absolute_redirect off; return 302 ${portal.home}; }`);
   return lines;
