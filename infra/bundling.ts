@@ -15,6 +15,7 @@ import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compress, ENCODINGS } from '../shared/openapi/compressed';
 import { openApiDocument } from '../shared/openapi/document';
 import { copyNodeModules } from './node-modules';
 import { ESBUILD_TARGET } from './runtime';
@@ -55,9 +56,11 @@ const OPENAPI_FILE = 'openapi.json';
 let documentText: string | undefined;
 const builtDocument = (): string => (documentText ??= JSON.stringify(openApiDocument()));
 
-/** Writes the OpenAPI document beside a bundle whose inputs include the module that serves it (metafile of its build). */
+/** Writes the OpenAPI document, plain and compressed, beside a bundle whose inputs include the module that serves it (metafile of its build). */
 export function writeOpenApiBeside(outdir: string, metafile: Metafile | undefined): void {
-  if (Object.keys(metafile?.inputs ?? {}).some((f) => f.endsWith('shared/openapi/served.ts'))) writeFileSync(join(outdir, OPENAPI_FILE), builtDocument());
+  if (!Object.keys(metafile?.inputs ?? {}).some((f) => f.endsWith('shared/openapi/served.ts'))) return;
+  writeFileSync(join(outdir, OPENAPI_FILE), builtDocument());
+  for (const encoding of ENCODINGS) writeFileSync(join(outdir, `${OPENAPI_FILE}.${encoding}`), compress(builtDocument(), encoding));
 }
 
 /**

@@ -44,7 +44,9 @@ type SuccessHeader =
   | 'X-Gw-Api-Path'
   | 'X-Gw-Key-Hash'
   | 'X-Gw-Org-Id'
-  | 'X-Gw-Quota-Remaining';
+  | 'X-Gw-Quota-Remaining'
+  | 'Content-Encoding'
+  | 'Vary';
 
 type Json = Record<string, unknown>;
 

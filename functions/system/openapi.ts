@@ -1,7 +1,14 @@
+import { acceptedEncoding } from '../../shared/http/content-encoding';
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { openApiText } from '../../shared/openapi/served';
+import { ENCODINGS } from '../../shared/openapi/compressed';
+import { openApiEncoded, openApiText } from '../../shared/openapi/served';
 import { systemRoutes as routes } from '../../shared/route-groups/system';
 
-/** GET /openapi.json: the OpenAPI 3.1 document generated from the route table, as built with the function. */
-export const handler = createHandler(routes.openapi, async () => reply.json(await openApiText()));
+const VARY = { Vary: 'Accept-Encoding' };
+
+/** GET /openapi.json: the OpenAPI 3.1 document generated from the route table, as built with the function; compressed when accepted. */
+export const handler = createHandler(routes.openapi, async ({ headers }) => {
+  const encoding = acceptedEncoding(headers, ENCODINGS);
+  return encoding === 'identity' ? reply.json(await openApiText(), VARY) : reply.encodedJson(await openApiEncoded(encoding), encoding, VARY);
+});

@@ -18,7 +18,10 @@ import { consoleOnDemand, isConsolePath } from '../../console/host/static-files'
 import { toApiGatewayEvent } from './event';
 import { inRouteScope } from './route-scope';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string }>;
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<{ statusCode: number; headers?: Record<string, string>; body?: string; isBase64Encoded?: boolean }>;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const loaded = new Map<string, Promise<Handler>>();
@@ -55,8 +58,9 @@ function lambdaContext(requestId: string): Context {
  * answer, and nginx's auth_request keeps its connection only to an answer whose end it knows
  * without reading a body: every check would open a new connection.)
  */
-function send(res: ServerResponse, r: { statusCode: number; headers?: Record<string, string>; body?: string }) {
-  const body = r.body ?? '';
+function send(res: ServerResponse, r: { statusCode: number; headers?: Record<string, string>; body?: string; isBase64Encoded?: boolean }) {
+  // A body of bytes (a compressed document) comes as base64, which API Gateway decodes.
+  const body = r.isBase64Encoded ? Buffer.from(r.body ?? '', 'base64') : (r.body ?? '');
   res.writeHead(r.statusCode, { ...r.headers, 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
 }

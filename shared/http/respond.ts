@@ -15,8 +15,12 @@ import { logger } from '../observability/logger';
 export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
 /** A handler's reply (or an error's answer) as JSON. */
-export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty' | 'json' | 'text'>): Result {
+export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty' | 'json' | 'text' | 'encodedJson'>): Result {
   if (reply.empty) return { statusCode: reply.status ?? 200, headers: { ...(reply.headers ?? {}) }, body: '' };
+  if (reply.encodedJson) {
+    const headers = { 'Content-Type': 'application/json', ...(reply.headers ?? {}) };
+    return { statusCode: reply.status ?? 200, headers, body: reply.encodedJson.base64, isBase64Encoded: true };
+  }
   if (reply.text) return { statusCode: reply.status ?? 200, headers: { 'Content-Type': reply.text.type, ...(reply.headers ?? {}) }, body: reply.text.body };
   return {
     statusCode: reply.status ?? 200,

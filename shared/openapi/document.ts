@@ -75,6 +75,11 @@ const HEADERS: Record<string, Json> = {
   },
   Allow: { description: 'The methods the path takes', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
+  'Content-Encoding': {
+    description: "How the body is compressed, chosen by the request's Accept-Encoding; absent when it is not",
+    schema: { enum: ['br', 'gzip'] },
+  },
+  Vary: { description: "The body depends on the request's Accept-Encoding", required: true, schema: { const: 'Accept-Encoding' } },
   'Retry-After': {
     description: "Whole seconds until the organisation's limit window ends (1-60)",
     required: true,

@@ -31,8 +31,11 @@ export const systemRoutes = routeGroup('system', {
     tableActions: [],
     tableEntities: [],
     summary: 'This OpenAPI 3.1 document, generated from the route table',
-    description: 'Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand.',
-    success: 'This document',
+    description:
+      'Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand. ' +
+      'It is about 1 MB as JSON: sent with Accept-Encoding br or gzip, it comes compressed (about 50 KB), compressed once when the function was built.',
+    success: 'This document, compressed (br, gzip) when the request accepts it',
+    successHeaders: ['Content-Encoding', 'Vary'],
     result: openApiDescriptionSchema,
   }),
 }) satisfies Record<string, RouteDef>;

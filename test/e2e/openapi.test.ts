@@ -139,3 +139,18 @@ describe('the document refuses what the server refuses for a reason JSON Schema 
     expect(api.validator.validateRequest(request, operation!).valid, 'the document takes a request the server refuses').toBe(false);
   });
 });
+
+it('answers the document compressed when the request accepts it, br before gzip, with Vary: Accept-Encoding', async () => {
+  const plain = await fetch(`${s.url}/openapi.json`, { headers: { 'accept-encoding': 'identity' } });
+  expect([plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([null, 'Accept-Encoding']);
+  const text = await plain.text();
+  for (const [accept, encoding] of [
+    ['gzip, deflate, br', 'br'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['deflate', null],
+  ] as const) {
+    const r = await fetch(`${s.url}/openapi.json`, { headers: { 'accept-encoding': accept } });
+    expect([r.status, r.headers.get('content-encoding'), r.headers.get('vary')], accept).toEqual([200, encoding, 'Accept-Encoding']);
+    expect(await r.text()).toBe(text);
+  }
+});

@@ -51,14 +51,26 @@ describe('npm run emulate serves the synthesized stack', () => {
     expect(await page.text()).toContain('<div id="app">');
   });
 
-  it("answers GET /openapi.json with the document built at synth, read from the file beside the function's code", async () => {
-    const r = await fetch(`${emulated.url}/openapi.json`);
-    expect(r.status).toBe(200);
-    expect(await r.json()).toEqual(openApiDocument());
+  it("answers GET /openapi.json with the document built at synth, read from the files beside the function's code", async () => {
+    const plain = await fetch(`${emulated.url}/openapi.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status).toBe(200);
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary')]).toEqual([null, 'Accept-Encoding']);
+    const text = await plain.text();
+    expect(JSON.parse(text)).toEqual(openApiDocument());
+    // Compressed at synth: the bytes API Gateway is handed decode to the same document (fetch decodes them).
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const r = await fetch(`${emulated.url}/openapi.json`, { headers: { 'accept-encoding': accept } });
+      expect([r.status, r.headers.get('content-encoding'), r.headers.get('vary')]).toEqual([200, encoding, 'Accept-Encoding']);
+      expect(Number(r.headers.get('content-length'))).toBeLessThan(text.length / 10);
+      expect(await r.text()).toBe(text);
+    }
     const stage = readCloudStage((await cloudAssembly()).template, { region: 'us-east-1', account: '0', tableName: 't' });
     const codeDir = [...stage.functions.values()].find((f) => f.name === 'openapi')?.codeDir ?? '';
     // The document is a file beside the code, not code the function parses at start.
-    expect(existsSync(join(codeDir, 'openapi.json'))).toBe(true);
+    for (const file of ['openapi.json', 'openapi.json.br', 'openapi.json.gzip']) expect(existsSync(join(codeDir, file))).toBe(true);
     expect(statSync(join(codeDir, 'index.mjs')).size).toBeLessThan(400_000);
   });
 

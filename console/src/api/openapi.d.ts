@@ -33,7 +33,7 @@ export interface paths {
          * This OpenAPI 3.1 document, generated from the route table
          * @description This OpenAPI 3.1 document, generated from the route table.
          *
-         *     Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand.
+         *     Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand. It is about 1 MB as JSON: sent with Accept-Encoding br or gzip, it comes compressed (about 50 KB), compressed once when the function was built.
          */
         get: operations["openapi"];
         put?: never;
@@ -5731,6 +5731,10 @@ export interface components {
         Allow: string;
         /** @description The base API, when this API is a version of one */
         "X-Gw-Base-Api-Id": string;
+        /** @description How the body is compressed, chosen by the request's Accept-Encoding; absent when it is not */
+        "Content-Encoding": "br" | "gzip";
+        /** @description The body depends on the request's Accept-Encoding */
+        Vary: "Accept-Encoding";
         /** @description Whole seconds until the organisation's limit window ends (1-60) */
         "Retry-After": string;
         /** @description Whole seconds until the window that refused ends (the quota window, or the rate window of `per` seconds); at least 1 */
@@ -5832,12 +5836,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description This document */
+            /** @description This document, compressed (br, gzip) when the request accepts it */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    Vary: components["headers"]["Vary"];
                     [name: string]: unknown;
                 };
                 content: {
