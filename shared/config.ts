@@ -1,7 +1,6 @@
 import { parseOrgLimits } from './domain/org-limits';
 import { parseRetrySchedule } from './domain/retry-schedule';
 import type { OrgLimitClass } from './limits';
-import { parseHostAllowList, type HostAllowList } from './domain/upstream-hosts';
 
 /** Environment, parsed once per process (Lambda cold start or local stage). */
 export interface Config {
@@ -35,11 +34,11 @@ export interface Config {
    */
   cacheMs: number;
   /**
-   * UPSTREAM_ALLOWED_HOSTS: the hosts a dashboard import or streams patch may name as upstream;
-   * undefined = any (the default). An invalid entry throws (npm start checks it first, the
-   * cloud synth too), so a typo never silently widens or narrows the list.
+   * UPSTREAM_ALLOWED_HOSTS as set: the hosts a dashboard import or streams patch may name as
+   * upstream; undefined = any (the default). Parsed where it is checked
+   * (shared/services/upstream-allow-list.ts), so no other function loads the address parser at start.
    */
-  upstreamAllowedHosts?: HostAllowList;
+  upstreamAllowedHosts?: string;
   /** HOOK_RETRY_SECONDS: delays before each retry of a failed webhook delivery (contract §11). */
   hookRetrySeconds: number[];
   /** HOOK_QUEUE_URL (cloud): the SQS fair queue of webhook attempts; unset locally (an in-process queue). */
@@ -95,7 +94,7 @@ export function config(): Config {
     secretRotationWindowMs: secondsSetting(env.SECRET_ROTATION_WINDOW_SECONDS, SECRET_ROTATION_WINDOW),
     logLevel: (['debug', 'info', 'warn', 'error'] as const).find((l) => l === level) ?? 'info',
     cacheMs: cacheMs(env.CACHE_SECONDS),
-    upstreamAllowedHosts: parseHostAllowList(env.UPSTREAM_ALLOWED_HOSTS),
+    upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS || undefined,
     hookRetrySeconds: parseRetrySchedule(env.HOOK_RETRY_SECONDS),
     hookQueueUrl: env.HOOK_QUEUE_URL || undefined,
     hookSecretRotationMs: secondsSetting(env.HOOK_SECRET_ROTATION_SECONDS, HOOK_SECRET_ROTATION),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../shared/config';
 import { checkUpstreamAllowed, isAllowedUpstream, parseHostAllowList } from '../../shared/domain/upstream-hosts';
+import { upstreamAllowList } from '../../shared/services/upstream-allow-list';
 import { errorOf } from './import-fixtures';
 
 describe('UPSTREAM_ALLOWED_HOSTS', () => {
@@ -51,14 +52,16 @@ describe('UPSTREAM_ALLOWED_HOSTS', () => {
     expect(e.details).toEqual([{ path: 'query.upstreamURL', message: 'host not in UPSTREAM_ALLOWED_HOSTS' }]);
   });
 
-  it('is parsed once into the configuration, and an invalid entry stops the service with its name', () => {
+  it('is parsed where upstreams are checked, and an invalid entry fails that check with its name', () => {
     process.env.UPSTREAM_ALLOWED_HOSTS = 'api.example.com,10.0.0.0/8';
     resetConfig();
-    expect(config().upstreamAllowedHosts?.names).toEqual(new Set(['api.example.com']));
+    expect(upstreamAllowList()?.names).toEqual(new Set(['api.example.com']));
     for (const bad of ['http://api.example.com', '10.0.0.0/99', 'a b/c', '*.', 'api.example.com:8080']) {
       process.env.UPSTREAM_ALLOWED_HOSTS = bad;
       resetConfig();
-      expect(() => config(), bad).toThrow(/UPSTREAM_ALLOWED_HOSTS: ".+" is not a host name/);
+      // The configuration of every other function still reads.
+      expect(config().upstreamAllowedHosts).toBe(bad);
+      expect(() => upstreamAllowList(), bad).toThrow(/UPSTREAM_ALLOWED_HOSTS: ".+" is not a host name/);
     }
   });
 });
