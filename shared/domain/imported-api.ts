@@ -10,7 +10,7 @@ import { applyImportFlags, buildImportedDocument, type ImportOptions } from './o
 import { GW_EXTENSION } from './oas-document';
 import type { OasDoc } from './oas-parse';
 import { isPlainObject } from '../lib/plain-object';
-import { checkUpstreamAllowed, type HostAllowList } from './upstream-hosts';
+import type { UpstreamCheck } from './upstream-hosts';
 import { keepLinkedVersions } from './api-versions';
 
 type Obj = Record<string, unknown>;
@@ -29,11 +29,11 @@ function upstreamUrl(doc: OasDoc): unknown {
 /**
  * A checked import document (template already merged under it) as a new API of `orgId`. Ids are
  * always generated: a template's `info.id` would otherwise make every import of it collide. With
- * an upstream allow-list, the resulting upstream must be on it (400).
+ * an upstream allow-list (its check), the resulting upstream must be on it (400).
  */
-export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: string, now: string, allowed?: HostAllowList): ApiRecord {
+export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: string, now: string, allowed?: UpstreamCheck): ApiRecord {
   const built = buildImportedDocument(doc, options);
-  checkUpstreamAllowed(upstreamUrl(built), allowed, options.upstreamURL !== undefined ? 'query.upstreamURL' : `${GW_EXTENSION}.upstream.url`);
+  allowed?.(upstreamUrl(built), options.upstreamURL !== undefined ? 'query.upstreamURL' : `${GW_EXTENSION}.upstream.url`);
   const info = gatewayInfo(built);
   delete info.id;
   delete info.dbId;
@@ -46,9 +46,9 @@ export function importedRecord(doc: OasDoc, options: ImportOptions, orgId: strin
  * ids and organisation kept (a body naming another API is 400), the upstream on the allow-list
  * when there is one (400).
  */
-export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, existing: ApiRecord, now: string, allowed?: HostAllowList): ApiRecord {
+export function patchedStreamsRecord(body: OasDoc, options: ImportOptions, existing: ApiRecord, now: string, allowed?: UpstreamCheck): ApiRecord {
   const doc = applyImportFlags(body, options);
-  checkUpstreamAllowed(upstreamUrl(doc), allowed, `body.${GW_EXTENSION}.upstream.url`);
+  allowed?.(upstreamUrl(doc), `body.${GW_EXTENSION}.upstream.url`);
   const info = gatewayInfo(doc);
   assertBodyIdIsPathId('API', existing.api_id, info.id, `body.${GW_EXTENSION}.info.id`);
   info.id = existing.api_id;

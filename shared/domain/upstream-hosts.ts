@@ -74,6 +74,9 @@ export function isAllowedUpstream(url: string, list: HostAllowList): boolean {
   return list.names.has(host) || list.suffixes.some((s) => host.endsWith(s));
 }
 
+/** The allow-list's check of an upstream, as an import or a streams patch takes it: 400 naming `where` when `url` is not on it. */
+export type UpstreamCheck = (url: unknown, where: string) => void;
+
 /** 400 when an allow-list is set and `url` (where the definition sends traffic) is not on it. */
 export function checkUpstreamAllowed(url: unknown, list: HostAllowList | undefined, where: string): void {
   if (!list || typeof url !== 'string' || url === '') return;

@@ -1,5 +1,4 @@
 import { importUrlOf, parseFetchedDocument, parseOasBody, rejectGatewayExtension, type OasDoc } from '../domain/oas-parse';
-import { fetchDocument } from './fetch-document';
 
 /**
  * Name of the test-only allowance to fetch import documents from loopback. Read on every call so
@@ -18,6 +17,8 @@ export async function importDocumentOf(rawBody: string | undefined, contentType:
   const url = importUrlOf(parsed);
   let doc = parsed;
   if (url !== undefined) {
+    // The fetcher (and the address parser it checks with) loads for an import by URL only.
+    const { fetchDocument } = await import('./fetch-document');
     const fetched = await fetchDocument(url, { allowLoopbackForTests: process.env[TEST_LOOPBACK_ENV] === '1' });
     doc = parseFetchedDocument(fetched.body, fetched.contentType);
   }

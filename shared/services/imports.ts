@@ -3,7 +3,7 @@
  * with a template, becomes an API written through the API service, so versions, listen claims
  * and references follow the same rules as any other write.
  */
-import { upstreamAllowList } from './upstream-allow-list';
+import { upstreamCheck } from './upstream-allow-list';
 import { Unprocessable } from '../errors';
 import { importedRecord } from '../domain/imported-api';
 import { withListenPathHint } from '../domain/listen-paths';
@@ -30,7 +30,7 @@ export async function importApi(orgId: string, rawBody: string | undefined, cont
     doc = mergeTemplate(template.data, doc);
   }
   await validateOpenApi(doc);
-  const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), upstreamAllowList());
+  const record = importedRecord(doc, importOptionsOf(query), orgId, new Date().toISOString(), await upstreamCheck());
   await requireOrgReferences(orgId, record, { versions: true });
   await assertHandlersNameHooks(orgId, record.classic);
   return createApiWithVersion(record, query).catch((e: unknown) => {

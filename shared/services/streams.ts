@@ -3,7 +3,7 @@
  * the caller's organisation. Apart from the import, so its function never loads the YAML parser,
  * the URL fetcher or the OpenAPI validator.
  */
-import { upstreamAllowList } from './upstream-allow-list';
+import { upstreamCheck } from './upstream-allow-list';
 import { NotFound } from '../errors';
 import type { IfMatch } from '../domain/if-match';
 import { patchedStreamsRecord } from '../domain/imported-api';
@@ -22,7 +22,7 @@ import { requireOrgReferences } from './definition-references';
 export async function patchStreamsApi(orgId: string, apiId: string, body: Record<string, unknown>, query: ImportFlagsQuery, ifMatch: IfMatch | undefined) {
   const existing = await orgApi(orgId, apiId);
   if (!existing) throw new NotFound(`API ${apiId} not found`);
-  const record = patchedStreamsRecord(body, importOptionsOf(query), existing, new Date().toISOString(), upstreamAllowList());
+  const record = patchedStreamsRecord(body, importOptionsOf(query), existing, new Date().toISOString(), await upstreamCheck());
   await requireOrgReferences(orgId, record, { versions: false });
   await assertHandlersNameHooks(orgId, record.classic);
   await replaceApi(record.api_id, ifMatch, async () => ({ record })).catch((e: unknown) => {

@@ -76,22 +76,17 @@ describe('function bundles', () => {
     }
   });
 
-  it('ipaddr.js loads at start only where a request checks addresses: the configuration keeps UPSTREAM_ALLOWED_HOSTS as text', async () => {
+  it('ipaddr.js is never loaded at start: only an import by URL and an upstream allow-list need it, on first use', async () => {
     for (const entry of [routes.hello.entry, routes.keysGet.entry, routes.oasUpdate.entry]) {
       const meta = await deployed(entry);
       expect(packagesIn(meta, split(meta).atStart).has('ipaddr.js'), `${entry} loads ipaddr.js at start`).toBe(false);
     }
-    // The dashboard import checks upstreams against the list.
-    const importing = await deployed(routes.oasImport.entry);
-    expect(packagesIn(importing, Object.keys(importing.outputs)).has('ipaddr.js')).toBe(true);
-  });
-
-  it("the organisation import loads the import's own code on its first request, not at start", async () => {
-    const meta = await deployed(routes.organisationsImport.entry);
-    const { atStart, onDemand } = split(meta);
-    const inputsOf = (outputs: string[]) => outputs.flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
-    expect(inputsOf(atStart).filter((i) => i.includes('shared/services/organisation-transfer'))).toEqual([]);
-    expect(inputsOf(onDemand).some((i) => i.includes('shared/services/organisation-transfer'))).toBe(true);
+    for (const entry of [routes.oasImport.entry, routes.streamsPatch.entry]) {
+      const meta = await deployed(entry);
+      const { atStart, onDemand } = split(meta);
+      expect(packagesIn(meta, atStart).has('ipaddr.js'), `${entry} loads ipaddr.js at start`).toBe(false);
+      expect(packagesIn(meta, onDemand).has('ipaddr.js'), `${entry} ships ipaddr.js on demand`).toBe(true);
+    }
   });
 
   it("no function carries zod's other languages or its JSON Schema reader (what its named export z would pull in)", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { config, resetConfig } from '../../shared/config';
 import { checkUpstreamAllowed, isAllowedUpstream, parseHostAllowList } from '../../shared/domain/upstream-hosts';
-import { upstreamAllowList } from '../../shared/services/upstream-allow-list';
+import { upstreamCheck } from '../../shared/services/upstream-allow-list';
 import { errorOf } from './import-fixtures';
 
 describe('UPSTREAM_ALLOWED_HOSTS', () => {
@@ -52,16 +52,22 @@ describe('UPSTREAM_ALLOWED_HOSTS', () => {
     expect(e.details).toEqual([{ path: 'query.upstreamURL', message: 'host not in UPSTREAM_ALLOWED_HOSTS' }]);
   });
 
-  it('is parsed where upstreams are checked, and an invalid entry fails that check with its name', () => {
+  it('is parsed where upstreams are checked, and an invalid entry fails that check with its name', async () => {
+    expect(await upstreamCheck()).toBeUndefined();
     process.env.UPSTREAM_ALLOWED_HOSTS = 'api.example.com,10.0.0.0/8';
     resetConfig();
-    expect(upstreamAllowList()?.names).toEqual(new Set(['api.example.com']));
+    const check = (await upstreamCheck())!;
+    expect(() => check('https://api.example.com/v1', 'x')).not.toThrow();
+    expect(() => check('http://10.1.2.3/', 'x')).not.toThrow();
+    expect((await errorOf(() => check('https://elsewhere.example.com/', 'query.upstreamURL'))).details).toEqual([
+      { path: 'query.upstreamURL', message: 'host not in UPSTREAM_ALLOWED_HOSTS' },
+    ]);
     for (const bad of ['http://api.example.com', '10.0.0.0/99', 'a b/c', '*.', 'api.example.com:8080']) {
       process.env.UPSTREAM_ALLOWED_HOSTS = bad;
       resetConfig();
       // The configuration of every other function still reads.
       expect(config().upstreamAllowedHosts).toBe(bad);
-      expect(() => upstreamAllowList(), bad).toThrow(/UPSTREAM_ALLOWED_HOSTS: ".+" is not a host name/);
+      await expect(upstreamCheck(), bad).rejects.toThrow(/UPSTREAM_ALLOWED_HOSTS: ".+" is not a host name/);
     }
   });
 });
