@@ -58,7 +58,8 @@ const server = createServer(async (req, res) => {
             UpdateExpression: 'ADD used :one',
             ConditionExpression: 'renews > :now AND used < :max',
             ExpressionAttributeValues: { ':one': 1, ':now': Math.floor(Date.now() / 1000), ':max': max },
-            ReturnValues: 'ALL_NEW',
+            // What the check's spend asks back (shared/store/live-quota/single-item.ts).
+            ReturnValues: 'UPDATED_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );

@@ -57,6 +57,8 @@ export interface DynamoCall {
   body: string;
   startedMs: number;
   endedMs: number;
+  /** DynamoDB's HTTP status: 200, or 400 for a refused call (a failed condition, a cancelled transaction). */
+  status: number;
 }
 
 export interface AwsEndpoint {
@@ -132,7 +134,9 @@ export async function startAwsEndpoint(opts: AwsEndpointOptions): Promise<AwsEnd
     const startedMs = performance.now();
     if (opts.onDynamoCall) {
       const heard = opts.onDynamoCall;
-      res.on('finish', () => heard({ logicalId: who.logicalId, operation, body: body.toString('utf8'), startedMs, endedMs: performance.now() }));
+      res.on('finish', () =>
+        heard({ logicalId: who.logicalId, operation, body: body.toString('utf8'), startedMs, endedMs: performance.now(), status: res.statusCode }),
+      );
     }
     const failed = (e: Error) =>
       answer(res, 500, '1.0', { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', Message: `DynamoDB Local: ${e.message}` });
