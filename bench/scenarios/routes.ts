@@ -236,7 +236,8 @@ function rowsOf(measured: Measured[], denied: string[]): Row[] {
     iam_denials: denied.length,
     first_denials: denied.slice(0, 3).join('; ') || 'none',
   };
-  // One line per route, worst first: ratio, billed p50 of the route, of its floor and of the same calls through the document client, its DynamoDB calls, the statuses it answered.
+  // One line per route, worst first: ratio, billed p50 of the route, of its floor and of the same calls through the
+  // document client, its DynamoDB calls, the statuses it answered.
   for (const m of sorted)
     detail[m.route] =
       `${round(m.ratio)} (${m.routeMs} / ${m.floorMs} ms, document client ${m.documentMs} ms, handlers alone ${round(m.handlerRatio)}, ` +
