@@ -41,6 +41,17 @@ export const handler = async (event) => {
 };
 `;
 
+/** Both replays' reading of the calls they send again: the wire's base64 binaries as their clients take them. */
+const REVIVE_BINARIES = `const revive = (v) => {
+  if (Array.isArray(v)) return v.map(revive);
+  if (v === null || typeof v !== 'object') return v;
+  const keys = Object.keys(v);
+  if (keys.length === 1 && keys[0] === 'B' && typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
+  if (keys.length === 1 && keys[0] === 'BS' && Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(b, 'base64')) };
+  return Object.fromEntries(keys.map((k) => [k, revive(v[k])]));
+};
+`;
+
 /**
  * The per-route floor (bench/scenarios/routes.ts): the DynamoDB calls a route's function made, as
  * it sent them on the wire, sent again with the bare client and nothing else. Calls the function
@@ -49,16 +60,7 @@ export const handler = async (event) => {
  */
 export const REPLAY_SOURCE = `import * as ddb from '@aws-sdk/client-dynamodb';
 const client = new ddb.DynamoDBClient({});
-// The wire's base64 binaries as the client takes them.
-const revive = (v) => {
-  if (Array.isArray(v)) return v.map(revive);
-  if (v === null || typeof v !== 'object') return v;
-  const keys = Object.keys(v);
-  if (keys.length === 1 && keys[0] === 'B' && typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
-  if (keys.length === 1 && keys[0] === 'BS' && Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(b, 'base64')) };
-  return Object.fromEntries(keys.map((k) => [k, revive(v[k])]));
-};
-export const handler = async (event) => {
+${REVIVE_BINARIES}export const handler = async (event) => {
   let failed = 0;
   for (const wave of event.waves) {
     await Promise.all(wave.map(async (c) => {
@@ -89,15 +91,7 @@ import { convertToNative } from '@aws-sdk/util-dynamodb';
 const client = doc.DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
 const COMMAND = { GetItem: 'Get', PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete', Query: 'Query', Scan: 'Scan',
   BatchGetItem: 'BatchGet', BatchWriteItem: 'BatchWrite', TransactGetItems: 'TransactGet', TransactWriteItems: 'TransactWrite' };
-const binary = (v) => {
-  if (Array.isArray(v)) return v.map(binary);
-  if (v === null || typeof v !== 'object') return v;
-  const keys = Object.keys(v);
-  if (keys.length === 1 && keys[0] === 'B' && typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
-  if (keys.length === 1 && keys[0] === 'BS' && Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(b, 'base64')) };
-  return Object.fromEntries(keys.map((k) => [k, binary(v[k])]));
-};
-const each = (obj, f) => (Array.isArray(obj) ? obj.map(f) : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])));
+${REVIVE_BINARIES}const each = (obj, f) => (Array.isArray(obj) ? obj.map(f) : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])));
 // lib-dynamodb's key nodes: null is one value, an empty {} or [] every child, '*' every child by the nodes below it.
 const native = (obj, nodes) => {
   if (obj === undefined || obj === null) return obj;
@@ -113,7 +107,7 @@ const command = (c) => {
   const Command = doc[COMMAND[c.operation] + 'Command'];
   // A fresh ClientRequestToken, as in REPLAY_SOURCE: the route's own would make the replay a retry DynamoDB answers from memory.
   const { ClientRequestToken: _retry, ...input } = JSON.parse(c.body);
-  const wire = binary(input);
+  const wire = revive(input);
   return new Command(native(wire, new Command({}).inputKeyNodes));
 };
 export const handler = async (event) => {
