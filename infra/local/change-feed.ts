@@ -97,6 +97,9 @@ function lambdaRecord(r: DynamoDBRecord, streamArn: string): DynamoDBRecord {
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
+/** How often at most a consumer keeps its position after pages it handed nothing of. */
+const PASSED_OVER_SAVE_MS = 1000;
+
 /** How long a consumer reads the shards it described before it describes the stream again (a shard ended asks at once). */
 const SHARDS_KEPT_MS = 10_000;
 
@@ -119,11 +122,18 @@ export function streamConsumer(
     log: (msg: string) => void;
     stopped: () => boolean;
     batch?: number;
+    /** How often at most the position is kept after pages handed nothing of (PASSED_OVER_SAVE_MS). */
+    passedOverSaveMs?: number;
   },
 ): () => Promise<boolean> {
   const batch = opts.batch ?? BATCH;
   const { log } = opts;
   const checkpoint = loadCheckpoint(opts.checkpointFile);
+  let savedAt = 0;
+  const save = () => {
+    saveCheckpoint(opts.checkpointFile, checkpoint);
+    savedAt = Date.now();
+  };
   let streamArn: string | undefined;
   /**
    * The shards as last described. DescribeStream costs DynamoDB Local a walk of the whole stream (the
@@ -185,7 +195,10 @@ export function streamConsumer(
         const taken = firstFailed < 0 ? records.length : firstFailed;
         if (taken > 0) {
           checkpoint.shards[id] = { seq: records[taken - 1]!.dynamodb!.SequenceNumber! };
-          saveCheckpoint(opts.checkpointFile, checkpoint);
+          // A page the filters passed over whole (a check's counter writes) is kept at most once a
+          // second: read again after a kill, it is only passed over again. Saved on every page, it
+          // was a file write and rename per consumer under load (BENCHMARKS.md "quota contention").
+          if (wanted.length || Date.now() - savedAt >= (opts.passedOverSaveMs ?? PASSED_OVER_SAVE_MS)) save();
         }
         if (firstFailed >= 0) {
           log(`change feed: ${opts.name}: ${failed.size} record(s) failed, handed over again from ${records[firstFailed]!.dynamodb?.SequenceNumber}`);
@@ -195,7 +208,7 @@ export function streamConsumer(
       if (page.ended) {
         shards = undefined;
         checkpoint.shards[id] = { ...checkpoint.shards[id], done: true };
-        saveCheckpoint(opts.checkpointFile, checkpoint);
+        save();
         return busy;
       }
       if (records.length < batch) return busy;

@@ -5,7 +5,10 @@
  * reaches the usage consumer alone; each record is read from DynamoDB Local once for every
  * consumer, and handed over as Lambda hands it.
  */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -28,10 +31,12 @@ beforeAll(async () => {
 const NOW = Math.floor(Date.now() / 1000);
 
 /** A consumer reading through `reader` with `filters`: its step, and the records its handler was handed. */
-function consumer(reader: StreamReader, name: string, filters: readonly Pattern[], fail?: () => boolean) {
+function consumer(reader: StreamReader, name: string, filters: readonly Pattern[], fail?: () => boolean, checkpointFile?: string) {
+  // A position kept after passed-over pages at most once a minute: no read of the test takes that long.
   const handed: DynamoDBRecord[] = [];
   const read = streamConsumer(reader, {
     tableName: tableName(),
+    ...(checkpointFile ? { checkpointFile, passedOverSaveMs: 60_000 } : {}),
     name,
     handler: async (event) => {
       if (fail?.()) throw new Error('refused');
@@ -147,6 +152,33 @@ describe('the local change feed', () => {
       const late = consumer(reader, 'late', all);
       await late.read();
       expect(keysOf(late.handed)).toEqual(keysOf(steady.handed));
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('keeps its position at once after a page it handed over, and after pages its filters passed over whole only now and then', async () => {
+    const reader = streamReader(workerDynamoEndpoint());
+    const file = join(mkdtempSync(join(tmpdir(), 'feed-')), 'position.json');
+    const saved = () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
+    try {
+      // Only keys whose entity is "wanted" reach the handler; everything else is passed over.
+      const c = consumer(reader, 'positions', [{ dynamodb: { NewImage: { entity: { S: ['wanted'] } } } }], undefined, file);
+      await c.read();
+      const start = JSON.stringify(saved());
+      await writeKey();
+      await c.read();
+      // The first pages passed over are kept (nothing was kept yet), the next, so soon after, are not.
+      const afterFirst = JSON.stringify(saved());
+      await writeKey();
+      await c.read();
+      expect(JSON.stringify(saved())).toBe(afterFirst);
+      // A record handed over moves the kept position at once.
+      const handedKey = await writeKey({ entity: 'wanted' });
+      await c.read();
+      expect(keysOf(c.handed)).toEqual([handedKey]);
+      expect(JSON.stringify(saved())).not.toBe(afterFirst);
+      expect(JSON.stringify(saved())).not.toBe(start);
     } finally {
       reader.close();
     }
