@@ -14,8 +14,8 @@ export interface Reply<E extends boolean = boolean> {
   readonly headers?: Record<string, string>;
   /** The body already as JSON text, sent as it is (a document fixed when the function was built). */
   readonly json?: string;
-  /** JSON already compressed (`encoding` is its Content-Encoding), as base64: the answer carries the bytes. */
-  readonly encodedJson?: { base64: string; encoding: string };
+  /** JSON already compressed, as base64 (its Content-Encoding is among the headers): the answer carries the bytes. */
+  readonly encodedJson?: string;
   /** A body that is not JSON (a CSV export), with its media type. */
   readonly text?: { body: string; type: string };
   /** No body at all (not even `null`). */
@@ -65,7 +65,7 @@ export const reply = {
   },
   /** A JSON body already compressed: `base64` holds its bytes, `encoding` is their Content-Encoding. */
   encodedJson(base64: string, encoding: string, headers: Record<string, string> = {}): Reply<false> {
-    return { ...make<undefined>(undefined, { headers: { ...headers, 'Content-Encoding': encoding } }), encodedJson: { base64, encoding } } as Reply<false>;
+    return { ...make<undefined>(undefined, { headers: { ...headers, 'Content-Encoding': encoding } }), encodedJson: base64 } as Reply<false>;
   },
   /** A body that is not JSON, as it is: `type` is its Content-Type. */
   text(body: string, type: string): Reply<false> {

@@ -17,9 +17,9 @@ export type Result = APIGatewayProxyStructuredResultV2 & { statusCode: number; h
 /** A handler's reply (or an error's answer) as JSON. */
 export function jsonResult(reply: Pick<Reply, 'status' | 'body' | 'headers' | 'empty' | 'json' | 'text' | 'encodedJson'>): Result {
   if (reply.empty) return { statusCode: reply.status ?? 200, headers: { ...(reply.headers ?? {}) }, body: '' };
-  if (reply.encodedJson) {
+  if (reply.encodedJson !== undefined) {
     const headers = { 'Content-Type': 'application/json', ...(reply.headers ?? {}) };
-    return { statusCode: reply.status ?? 200, headers, body: reply.encodedJson.base64, isBase64Encoded: true };
+    return { statusCode: reply.status ?? 200, headers, body: reply.encodedJson, isBase64Encoded: true };
   }
   if (reply.text) return { statusCode: reply.status ?? 200, headers: { 'Content-Type': reply.text.type, ...(reply.headers ?? {}) }, body: reply.text.body };
   return {

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document's compressed forms. It is about 1 MB as JSON and about 50 KB as Brotli
+ * The OpenAPI document's compressed forms. It is about 1 MB as JSON and about 45 KB as Brotli
  * (70 KB as gzip): a function answering the plain text spends most of its time moving bytes
  * (BENCHMARKS.md "routes"). The same settings compress it when the function is built
  * (infra/bundling.ts) and, unbundled, on the first request that asks.

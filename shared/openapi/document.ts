@@ -13,6 +13,7 @@ import { orgLimitOf, permissionOf, RATE_HEADERS, type RouteDef } from '../route-
 import { isStoredOpenObject, STORABLE_MAX, storedName } from '../schemas/storable';
 import { importedPolicySchema } from '../schemas/policies';
 import { JSON_SCHEMAS, NAMED_SCHEMAS } from './components';
+import { ENCODINGS } from './compressed';
 import { PARAMETER_DOCS } from './parameters';
 import { statusesOf } from './statuses';
 import { TAGS } from './tags';
@@ -77,7 +78,7 @@ const HEADERS: Record<string, Json> = {
   'X-Gw-Base-Api-Id': { description: 'The base API, when this API is a version of one', schema: { type: 'string' } },
   'Content-Encoding': {
     description: "How the body is compressed, chosen by the request's Accept-Encoding; absent when it is not",
-    schema: { enum: ['br', 'gzip'] },
+    schema: { enum: [...ENCODINGS] },
   },
   Vary: { description: "The body depends on the request's Accept-Encoding", required: true, schema: { const: 'Accept-Encoding' } },
   'Retry-After': {

@@ -33,7 +33,7 @@ export interface paths {
          * This OpenAPI 3.1 document, generated from the route table
          * @description This OpenAPI 3.1 document, generated from the route table.
          *
-         *     Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand. It is about 1 MB as JSON: sent with Accept-Encoding br or gzip, it comes compressed (about 50 KB), compressed once when the function was built.
+         *     Needs no credential. The document is generated from the route table and its Zod schemas, never written by hand. It is about 1 MB as JSON: sent with Accept-Encoding br or gzip, it comes compressed (about 45 KB), compressed once when the function was built.
          */
         get: operations["openapi"];
         put?: never;
