@@ -41,14 +41,23 @@ export const handler = async (event) => {
 };
 `;
 
-/** Both replays' reading of the calls they send again: the wire's base64 binaries as their clients take them. */
-const REVIVE_BINARIES = `const revive = (v) => {
+/**
+ * Both replays' reading of a call they send again (`inputOf`): the wire's base64 binaries as their
+ * clients take them, and a transaction's ClientRequestToken left for the client to make afresh:
+ * with the one the route sent, DynamoDB answers the replay as a retry of the committed
+ * transaction, from memory.
+ */
+const WIRE_INPUT = `const revive = (v) => {
   if (Array.isArray(v)) return v.map(revive);
   if (v === null || typeof v !== 'object') return v;
   const keys = Object.keys(v);
   if (keys.length === 1 && keys[0] === 'B' && typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
   if (keys.length === 1 && keys[0] === 'BS' && Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(b, 'base64')) };
   return Object.fromEntries(keys.map((k) => [k, revive(v[k])]));
+};
+const inputOf = (c) => {
+  const { ClientRequestToken: _retry, ...input } = JSON.parse(c.body);
+  return revive(input);
 };
 `;
 
@@ -60,15 +69,12 @@ const REVIVE_BINARIES = `const revive = (v) => {
  */
 export const REPLAY_SOURCE = `import * as ddb from '@aws-sdk/client-dynamodb';
 const client = new ddb.DynamoDBClient({});
-${REVIVE_BINARIES}export const handler = async (event) => {
+${WIRE_INPUT}export const handler = async (event) => {
   let failed = 0;
   for (const wave of event.waves) {
     await Promise.all(wave.map(async (c) => {
       try {
-        // A transaction's ClientRequestToken is left for the client to make afresh: with the one the
-        // route sent, DynamoDB answers the replay as a retry of the committed transaction, from memory.
-        const { ClientRequestToken: _retry, ...input } = JSON.parse(c.body);
-        await client.send(new ddb[c.operation + 'Command'](revive(input)));
+        await client.send(new ddb[c.operation + 'Command'](inputOf(c)));
       } catch {
         failed++;
       }
@@ -91,7 +97,7 @@ import { convertToNative } from '@aws-sdk/util-dynamodb';
 const client = doc.DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
 const COMMAND = { GetItem: 'Get', PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete', Query: 'Query', Scan: 'Scan',
   BatchGetItem: 'BatchGet', BatchWriteItem: 'BatchWrite', TransactGetItems: 'TransactGet', TransactWriteItems: 'TransactWrite' };
-${REVIVE_BINARIES}const each = (obj, f) => (Array.isArray(obj) ? obj.map(f) : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])));
+${WIRE_INPUT}const each = (obj, f) => (Array.isArray(obj) ? obj.map(f) : Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)])));
 // lib-dynamodb's key nodes: null is one value, an empty {} or [] every child, '*' every child by the nodes below it.
 const native = (obj, nodes) => {
   if (obj === undefined || obj === null) return obj;
@@ -105,10 +111,7 @@ const native = (obj, nodes) => {
 };
 const command = (c) => {
   const Command = doc[COMMAND[c.operation] + 'Command'];
-  // A fresh ClientRequestToken, as in REPLAY_SOURCE: the route's own would make the replay a retry DynamoDB answers from memory.
-  const { ClientRequestToken: _retry, ...input } = JSON.parse(c.body);
-  const wire = revive(input);
-  return new Command(native(wire, new Command({}).inputKeyNodes));
+  return new Command(native(inputOf(c), new Command({}).inputKeyNodes));
 };
 export const handler = async (event) => {
   const started = performance.now();
