@@ -8,9 +8,8 @@
  * to the millisecond), interleaved; cold: INIT, `runs` alternating pairs.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { cloudAssembly } from '../../test/support/assembly';
 import { DEMO_API_ID } from '../../infra/constructs/gateway-authorizer';
 import { authorizerEvent } from '../../infra/local/emulator/authorizer';
@@ -19,6 +18,7 @@ import { apiGatewayEvent } from '../../infra/local/event';
 import type { Ctx } from '../lib/context';
 import { functionAsset, SDK_ONLY_SOURCE, UPDATE_ONLY_SOURCE } from '../lib/function-asset';
 import { interleaved, median, percentile, round, type Row } from '../lib/stats';
+import { withYardsticks } from '../lib/yardsticks';
 
 const AUTHORIZER = 'demoAuthorizer';
 
@@ -45,38 +45,16 @@ function costPerMillion(billedMs: number, memoryMb: number) {
   return { lambda, dynamo, api, total: lambda + dynamo + api };
 }
 
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
-
-/**
- * The demo template with the two yardsticks beside the authorizer, on its role, written into its
- * own assembly: the nested stacks' templates and the assets it names stay where their relative
- * paths point. `dir` is a scratch folder for the emulator's data.
- */
-function withYardsticks(template: string, assets: { floor: string; sdkOnly: string }): { file: string; dir: string } {
-  const t = JSON.parse(readFileSync(template, 'utf8')) as { Resources: Record<string, Resource> };
-  const auth = Object.values(t.Resources).find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.ROUTE_NAME === AUTHORIZER);
-  if (!auth) throw new Error(`no ${AUTHORIZER} in ${template}: synthesize with -c demo=on`);
-  const yardstick = (name: string, asset: string): Resource => ({
-    Type: 'AWS::Lambda::Function',
-    Properties: {
-      ...auth.Properties,
-      Handler: 'index.handler',
-      Environment: { Variables: { ...auth.Properties.Environment.Variables, ROUTE_NAME: name } },
-    },
-    Metadata: { 'aws:asset:path': asset },
-  });
-  t.Resources.BenchUpdateOnly = yardstick('updateOnly', assets.floor);
-  t.Resources.BenchSdkOnly = yardstick('sdkOnly', assets.sdkOnly);
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-authorizer-'));
-  const file = join(dirname(template), `bench-${basename(dir)}.template.json`);
-  writeFileSync(file, JSON.stringify(t));
-  return { file, dir };
-}
-
 export async function authorizer(ctx: Ctx, opts = { warm: 300, runs: 5 }): Promise<Row[]> {
   const { template } = await cloudAssembly({ demo: 'on' });
   const assets = { floor: await functionAsset('update-only', UPDATE_ONLY_SOURCE), sdkOnly: await functionAsset('sdk-only', SDK_ONLY_SOURCE) };
-  const copy = withYardsticks(template, assets);
+  // The two yardsticks beside the authorizer, on its role (the -c demo=on stack has it).
+  const copy = withYardsticks(
+    template,
+    AUTHORIZER,
+    { BenchUpdateOnly: { name: 'updateOnly', asset: assets.floor }, BenchSdkOnly: { name: 'sdkOnly', asset: assets.sdkOnly } },
+    'authorizer',
+  );
   const denied: string[] = [];
   const emulator = await startEmulator({
     templateFile: copy.file,

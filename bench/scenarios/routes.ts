@@ -9,10 +9,9 @@
  * that is not idempotent (a create, a delete) is measured on the path its repetition takes (409,
  * 404), which its floor replays too, and its statuses are named.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { DynamoCall } from '../../infra/local/emulator/aws-endpoint';
 import { createGateway } from '../../infra/local/emulator/gateway';
 import type { Outcome } from '../../infra/local/emulator/runtime';
@@ -29,6 +28,7 @@ import { seedEveryRoute } from '../../test/support/world';
 import type { Ctx } from '../lib/context';
 import { DOCUMENT_REPLAY_SOURCE, functionAsset, REPLAY_SOURCE } from '../lib/function-asset';
 import { median, round, type Row } from '../lib/stats';
+import { withYardsticks } from '../lib/yardsticks';
 
 const FLOOR = 'BenchReplay';
 /** The same calls through lib-dynamodb's document client, the stack's own client (DOCUMENT_REPLAY_SOURCE). */
@@ -36,33 +36,6 @@ const DOCUMENT_FLOOR = 'BenchDocumentReplay';
 /** A route passes within this ratio of its floor, or within this many billed ms of it (Lambda bills whole ms). */
 const TARGET = 1.3;
 const SLACK_MS = 1;
-
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
-
-/** The template with the replay floors beside the route functions. */
-function withFloors(template: string, assets: { bare: string; document: string }): { file: string; dir: string } {
-  const t = JSON.parse(readFileSync(template, 'utf8')) as { Resources: Record<string, Resource> };
-  const fns = Object.values(t.Resources).filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.ROUTE_NAME);
-  const like = fns.find((f) => f.Properties.Environment.Variables.ROUTE_NAME === 'keysGet') ?? fns[0]!;
-  for (const [id, name, asset] of [
-    [FLOOR, 'replay', assets.bare],
-    [DOCUMENT_FLOOR, 'document-replay', assets.document],
-  ] as const) {
-    t.Resources[id] = {
-      Type: 'AWS::Lambda::Function',
-      Properties: {
-        ...like.Properties,
-        Handler: 'index.handler',
-        Environment: { Variables: { ...like.Properties.Environment.Variables, ROUTE_NAME: name } },
-      },
-      Metadata: { 'aws:asset:path': asset },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-routes-'));
-  const file = join(dirname(template), `bench-${basename(dir)}.template.json`);
-  writeFileSync(file, JSON.stringify(t));
-  return { file, dir };
-}
 
 /** Calls that were in flight together, in order: a call joins the wave under way when it started before any of the wave's calls ended. */
 function wavesOf(calls: readonly DynamoCall[]): Array<Array<{ operation: string; body: string }>> {
@@ -99,10 +72,16 @@ interface Measured {
 
 export async function routes(ctx: Ctx, opts = { pairs: 25, warm: 3 }): Promise<Row[]> {
   const { template } = await cloudAssembly();
-  const copy = withFloors(template, {
-    bare: await functionAsset('replay', REPLAY_SOURCE),
-    document: await functionAsset('document-replay', DOCUMENT_REPLAY_SOURCE),
-  });
+  // The floors run on a route function's role and memory; each route's own policy is put on them before it is measured.
+  const copy = withYardsticks(
+    template,
+    undefined,
+    {
+      [FLOOR]: { name: 'replay', asset: await functionAsset('replay', REPLAY_SOURCE) },
+      [DOCUMENT_FLOOR]: { name: 'document-replay', asset: await functionAsset('document-replay', DOCUMENT_REPLAY_SOURCE) },
+    },
+    'routes',
+  );
   const calls: DynamoCall[] = [];
   const denied: string[] = [];
   const tableName = `gw-bench-routes-${Date.now().toString(36)}`;
