@@ -76,6 +76,8 @@ describe('an offboarding across a killed stage', () => {
     s = stageAt(second.url, table, async () => {});
     const done = await vi.waitFor(
       async () => {
+        // A stage that died answers ECONNREFUSED until the wait ends; this says why instead.
+        second.assertRunning();
         const run = await runOf(s, a.orgId);
         expect(run.state).toBe('done');
         return run;

@@ -248,6 +248,8 @@ export interface SpawnedStage {
   /** From spawn to GET /hello answering pass. */
   readyMs: number;
   output(): string;
+  /** Throws, with the stage's output, once its process has exited: a wait on its answers then fails with why. */
+  assertRunning(): void;
   /** Sends `signal` to the whole group and waits for the stage to exit; SIGKILL after `killAfterMs` (null: never). */
   stop(signal?: NodeJS.Signals, killAfterMs?: number | null): Promise<void>;
 }
@@ -286,6 +288,9 @@ export async function spawnStage(opts: SpawnOptions): Promise<SpawnedStage> {
     proc,
     readyMs,
     output: () => out,
+    assertRunning: () => {
+      if (exited()) throw new Error(`the local stage exited (${proc.signalCode ?? proc.exitCode}):\n${out.slice(-4000)}`);
+    },
     stop: (signal = 'SIGTERM', killAfterMs: number | null = 10_000) =>
       new Promise<void>((done) => {
         if (exited()) return done();
