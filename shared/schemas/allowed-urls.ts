@@ -7,6 +7,7 @@
  */
 import type * as z from 'zod';
 import { ALLOWED_URL_LIMITS } from '../limits';
+import { thousands } from '../lib/thousands';
 import { loadRe2, re2 } from '../lib/re2-engine';
 import { re2SizeEstimate } from './re2-size';
 
@@ -21,8 +22,6 @@ function compileRule(url: string): { size: number } | { error: string } {
 
 type Rights = Record<string, { allowed_urls?: ReadonlyArray<{ url: string }> | null | undefined }>;
 
-const fmt = (n: number) => n.toLocaleString('en-US');
-
 /** An async refinement: the RE2 engine is loaded only for rights that carry rules (requests are validated with safeParseAsync). */
 export async function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): Promise<void> {
   const rules = Object.entries(rights).flatMap(([api, entry]) =>
@@ -34,7 +33,7 @@ export async function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): Pr
     ctx.addIssue({
       code: 'custom',
       path: rules[maxRules]!.path,
-      message: `at most ${maxRules} allowed_urls rules in one key's or policy's access_rights, all APIs together (${fmt(rules.length)} given)`,
+      message: `at most ${maxRules} allowed_urls rules in one key's or policy's access_rights, all APIs together (${thousands(rules.length)} given)`,
     });
     return;
   }
@@ -47,13 +46,13 @@ export async function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): Pr
         code: 'custom',
         path,
         message:
-          `the allowed_urls rules of one key or policy may compile to at most ${fmt(maxProgram)} RE2 instructions together; ` +
+          `the allowed_urls rules of one key or policy may compile to at most ${thousands(maxProgram)} RE2 instructions together; ` +
           `with this one they take ${size}`,
       });
     // A pattern far past what is left is refused unread: compiling it alone could take seconds.
     const estimate = re2SizeEstimate(rule.url);
     if (program + estimate > 2 * maxProgram) {
-      over(`about ${fmt(program + estimate)}`);
+      over(`about ${thousands(program + estimate)}`);
       return;
     }
     const compiled = compileRule(rule.url);
@@ -63,7 +62,7 @@ export async function checkAllowedUrls(rights: Rights, ctx: z.RefinementCtx): Pr
     }
     program += compiled.size;
     if (program > maxProgram) {
-      over(fmt(program));
+      over(thousands(program));
       return;
     }
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LIMITS } from '../limits';
+import { thousands } from '../lib/thousands';
 
 /**
  * Numbers storage can hold (contract §11). DynamoDB keeps at most 38 significant digits within
@@ -110,7 +111,7 @@ export function isStoredOpenObject(schema: unknown): boolean {
 /** What storage holds of a body stored as attributes, in words (route descriptions and the document). */
 export const STORED_BODY_RULES =
   `The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, ` +
-  `is 0 or of a magnitude from ${STORABLE_MIN_MAGNITUDE} to 2^53−1; every member name has 1 to ${LIMITS.storedNameChars.toLocaleString('en-US')} ` +
+  `is 0 or of a magnitude from ${STORABLE_MIN_MAGNITUDE} to 2^53−1; every member name has 1 to ${thousands(LIMITS.storedNameChars)} ` +
   `characters; no object stored nests deeper than ${LIMITS.storedDepth} levels, itself the first (x-stored-depth gives the body's). ` +
   'Anything else is 400 naming its path.';
 
