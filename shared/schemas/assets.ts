@@ -1,9 +1,7 @@
 import * as z from 'zod';
 import { gwApiGatewaySchema } from './api-oas';
 import { idSchema, pageQuerySchema, shortText, longText } from './common';
-
-/** The one asset kind; anything else is 422, checked by the store. */
-export const ASSET_KIND = 'oas-template';
+import { ASSET_KIND } from './value-lists';
 
 /**
  * `data` is an OpenAPI document, often a partial one (a template may hold only paths or only

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { dbIdSchema, idSchema, okEnvelope, usernameSchema } from './common';
 import { keySessionSchema } from './keys';
 import { domainSchema, orgIdSchema } from './organisations';
-import { KEY_REQUEST_STATES } from './portal';
+import { KEY_REQUEST_STATES } from './value-lists';
 import { storableBody, storedLooseObject } from './storable';
 
 export const FILE_FORMAT = 'gw-organisation';

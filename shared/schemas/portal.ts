@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { idSchema, okEnvelope, okEnvelopeWithId, pageQuerySchema } from './common';
 import { domainSchema } from './organisations';
+import { KEY_REQUEST_STATES } from './value-lists';
 
 /** How a developer joins: at once, only with an invitation a user issued, or once a user approves. */
 const SIGN_UP_MODES = ['open', 'invitation', 'approval'] as const;
@@ -129,8 +130,6 @@ export const invitationBodySchema = z.strictObject({ email_address: email });
 export const invitationResultSchema = okEnvelope(z.object({ invitation: z.string(), email_address: z.string(), expires_at: z.string() }));
 
 // --- key requests ----------------------------------------------------------------------------------
-
-export const KEY_REQUEST_STATES = ['pending', 'approved', 'refused', 'revoked'] as const;
 
 const keyRequestSchema = z.object({
   id: z.string(),

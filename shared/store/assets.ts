@@ -7,7 +7,8 @@
 import { Conflict, PayloadTooLarge } from '../errors';
 import { decodeParts, encodeParts } from './db/stored-parts';
 import { pageCount, type PageRequest } from '../domain/paging';
-import { ASSET_KIND, type Asset } from '../schemas/assets';
+import type { Asset } from '../schemas/assets';
+import { ASSET_KIND } from '../schemas/value-lists';
 import { defineEntity, defineMarker } from './db/entity';
 import { getItem, loadListed } from './db/items';
 import { listPage } from './db/paging';

@@ -4,7 +4,8 @@
  * so two users deciding the same request at once cannot both win.
  */
 import { pagesSeen, type PageRequest } from '../domain/paging';
-import { KEY_REQUEST_STATES, type KeyRequest } from '../schemas/portal';
+import type { KeyRequest } from '../schemas/portal';
+import { KEY_REQUEST_STATES } from '../schemas/value-lists';
 import { tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { loadListed, queryAll } from './db/items';

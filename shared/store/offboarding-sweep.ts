@@ -36,7 +36,7 @@ import { userKeys } from './users';
 import { developerKeys } from './developers';
 import { requestKeys } from './key-requests';
 import { portalKeys } from './portal';
-import { KEY_REQUEST_STATES } from '../schemas/portal';
+import { KEY_REQUEST_STATES } from '../schemas/value-lists';
 
 /** Items one transaction deletes (the run's own move and a few side writes fill the rest of DynamoDB's 100). */
 const CHUNK_ITEMS = 90;
