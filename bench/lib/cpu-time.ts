@@ -13,3 +13,10 @@ export function cpuMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** Runs `work`, and answers its result with the CPU milliseconds each of `pids` used meanwhile. */
+export async function cpuDuring<T>(pids: readonly number[], work: () => Promise<T>): Promise<{ result: T; cpu: number[] }> {
+  const before = pids.map((p) => cpuMs(p) ?? Number.NaN);
+  const result = await work();
+  return { result, cpu: pids.map((p, i) => (cpuMs(p) ?? Number.NaN) - before[i]!) };
+}

@@ -19,6 +19,8 @@ export interface BenchStage {
   dataDir: string;
   /** The stage's node process (for its CPU time). */
   pid: number;
+  /** DynamoDB Local's JVM (for its CPU time). */
+  dynamoPid: number;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startBenchStage(): Promise<BenchStage> {
     adminSecret,
     dataDir,
     pid: stage.proc.pid!,
+    dynamoPid: dynamo.process.pid!,
     async stop() {
       await stage.stop();
       await dynamo.stop();

@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../../shared/store/db/items';
 import { apiAndKey, type Ctx } from '../lib/context';
+import { cpuDuring } from '../lib/cpu-time';
 import { round, type Row } from '../lib/stats';
 
 type Timed = autocannon.Result & { seconds: number };
@@ -60,19 +61,21 @@ async function rawThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: nu
  * The floor: the same conditional ADD per request through a bare node:http server (bench/floor.ts),
  * 3,000 attempts at 50 connections, on an item with the same quota.
  */
-async function floorThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: number; p50: number }> {
+async function floorThroughput(ctx: Ctx): Promise<{ perSecond: number; allowed: number; p50: number; cpu: number[] }> {
   const Key = { PK: `BENCHF#${Date.now()}-${Math.random().toString(36).slice(2)}`, SK: 'QUOTA' };
   await ctx.raw.send(new PutCommand({ TableName: ctx.stage.table, Item: { ...Key, used: 0, renews: 253_402_300_799 } }));
-  const result = await timed({
-    url: `${ctx.floor.url}/add`,
-    method: 'POST',
-    connections: CONCURRENCY,
-    amount: ATTEMPTS,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pk: Key.PK, sk: Key.SK, max: QUOTA }),
-  });
+  const { result, cpu } = await cpuDuring([ctx.floor.pid, ctx.stage.dynamoPid, ctx.stage.pid], () =>
+    timed({
+      url: `${ctx.floor.url}/add`,
+      method: 'POST',
+      connections: CONCURRENCY,
+      amount: ATTEMPTS,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pk: Key.PK, sk: Key.SK, max: QUOTA }),
+    }),
+  );
   const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
-  return { perSecond: ATTEMPTS / result.seconds, allowed: codes['200']?.count ?? 0, p50: result.latency.p50 };
+  return { perSecond: ATTEMPTS / result.seconds, allowed: codes['200']?.count ?? 0, p50: result.latency.p50, cpu };
 }
 
 /** 50 concurrent POST /gw/sessions/check on one key with quota 2,000, 3,000 attempts. */
@@ -93,7 +96,8 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
   await fire(warm.key, warm.apiId, 500);
   await rawThroughput(ctx);
   await floorThroughput(ctx);
-  const result = await fire(key, apiId, ATTEMPTS);
+  // CPU of the stage, DynamoDB Local and the floor while the checks run (the floor idles).
+  const { result, cpu: stageCpu } = await cpuDuring([ctx.stage.pid, ctx.stage.dynamoPid, ctx.floor.pid], () => fire(key, apiId, ATTEMPTS));
   const raw = await rawThroughput(ctx);
   const floor = await floorThroughput(ctx);
   const floorRatio = ATTEMPTS / result.seconds / floor.perSecond;
@@ -114,6 +118,13 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
     floor_allowed: floor.allowed,
     stage_p50_ms: result.latency.p50,
     floor_p50_ms: floor.p50,
+    // CPU per request: the server's own, and DynamoDB Local's during the same run (the JVM also
+    // serves the stage's change feed while the checks run, and during the floor's run too).
+    stage_cpu_ms_per_check: round(stageCpu[0]! / ATTEMPTS, 2),
+    floor_cpu_ms_per_check: round(floor.cpu[0]! / ATTEMPTS, 2),
+    dynamodb_cpu_ms_per_check: round(stageCpu[1]! / ATTEMPTS, 2),
+    dynamodb_cpu_ms_per_floor_request: round(floor.cpu[1]! / ATTEMPTS, 2),
+    stage_idle_cpu_ms_during_floor: round(floor.cpu[2]!, 0),
   };
   return [
     {
