@@ -10,7 +10,7 @@
  * that unit, so the change feed's usage consumer can fold it into the day's and the month's
  * figures. A refusal is one ADD on a refusal tally item, read from the stream the same way.
  */
-import { BILLED_REFUSALS } from '../schemas/billing';
+import { BILLED_REFUSALS } from '../schemas/value-lists';
 
 export type BilledRefusal = (typeof BILLED_REFUSALS)[number];
 

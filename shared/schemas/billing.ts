@@ -1,8 +1,6 @@
 /** Usage for billing (contract §14): what the admin routes take and answer. */
 import * as z from 'zod';
-
-/** Every refusal the figures count, by reason: the check's reasons plus the organisation's own quota. */
-export const BILLED_REFUSALS = ['KeyInactive', 'KeyExpired', 'OrgSuspended', 'AccessDenied', 'QuotaExceeded', 'RateLimitExceeded', 'OrgQuotaExceeded'] as const;
+import { BILLED_REFUSALS } from './value-lists';
 
 /** `2026-11`: a month the figures can be asked for (none before 2000, none past 9999). */
 const MONTH_PATTERN = /^(2\d{3}|[3-9]\d{3})-(0[1-9]|1[0-2])$/;

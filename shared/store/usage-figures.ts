@@ -13,7 +13,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { figuresOfItem, monthBucket, monthOf, MONTH_BUCKETS, refusedAttr, type Figures, type FoldedRun, type TallyChange } from '../domain/billing';
 import { mapLimit } from '../lib/concurrency';
-import { BILLED_REFUSALS } from '../schemas/billing';
+import { BILLED_REFUSALS } from '../schemas/value-lists';
 import { ddb, tableName } from './db/client';
 import { defineEntity } from './db/entity';
 import { batchGet, queryAll } from './db/items';

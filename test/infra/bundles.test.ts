@@ -91,14 +91,16 @@ describe('function bundles', () => {
 
   it('a function builds no schema it does not read: a store that needs a value list reads it without building the schemas beside it', async () => {
     // The asset store read its kind from the asset schemas (the whole OAS extension), the key requests'
-    // store its states from the portal's: every function reaching either built both at start.
+    // store its states from the portal's, the check's refusal tallies their reasons from billing's.
     const sources = (meta: Metafile) => new Set(split(meta).atStart.flatMap((o) => Object.keys(meta.outputs[o]!.inputs)));
     const entries = [routes.organisationsDelete.entry, routes.organisationsGet.entry, 'functions/organisations/offboarding-feed.ts'];
     for (const entry of entries) {
       const atStart = sources(await deployed(entry));
-      for (const schema of ['shared/schemas/api-oas.ts', 'shared/schemas/portal.ts'])
+      for (const schema of ['shared/schemas/api-oas.ts', 'shared/schemas/portal.ts', 'shared/schemas/billing.ts'])
         expect(atStart.has(schema), `${entry} builds ${schema} at start`).toBe(false);
     }
+    const check = sources(await deployed(routes.sessionsCheck.entry));
+    expect(check.has('shared/schemas/billing.ts'), 'the check builds the usage schemas at start').toBe(false);
   });
 
   it("no function carries zod's other languages or its JSON Schema reader (what its named export z would pull in)", async () => {
