@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * benchmarks run); undefined elsewhere. Fields 14 and 15 of /proc/PID/stat, in clock ticks of
  * 10 ms (USER_HZ 100).
  */
-export function cpuMs(pid: number): number | undefined {
+function cpuMs(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;

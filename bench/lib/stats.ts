@@ -20,8 +20,8 @@ export interface Row {
 }
 
 /** Runs `a` and `b` alternately `n` times each (interleaved, so drift hits both alike). */
-export async function interleaved<T>(n: number, a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
-  const out = { a: [] as T[], b: [] as T[] };
+export async function interleaved<A, B = A>(n: number, a: () => Promise<A>, b: () => Promise<B>): Promise<{ a: A[]; b: B[] }> {
+  const out = { a: [] as A[], b: [] as B[] };
   for (let i = 0; i < n; i++) {
     if (i % 2 === 0) {
       out.a.push(await a());

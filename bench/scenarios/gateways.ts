@@ -11,7 +11,7 @@ import { Agent, createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startNginx } from '../../test/support/nginx';
 import { apiAndKey, type Ctx } from '../lib/context';
-import { cpuMs } from '../lib/cpu-time';
+import { cpuDuring } from '../lib/cpu-time';
 import { interleaved, median, percentile, round, type Row } from '../lib/stats';
 
 const CONNECTIONS = 50;
@@ -52,18 +52,19 @@ export async function fire(url: string, headers: Record<string, string>, authSer
       });
       req.on('error', reject);
     });
-  const cpuBefore = cpuMs(authServerPid) ?? NaN;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (sent < ATTEMPTS) {
-        sent++;
-        await one();
-      }
-    }),
+  const { cpu } = await cpuDuring([authServerPid], () =>
+    Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (sent < ATTEMPTS) {
+          sent++;
+          await one();
+        }
+      }),
+    ),
   );
   const seconds = (performance.now() - started) / 1000;
-  const cpuMsPerRequest = round(((cpuMs(authServerPid) ?? NaN) - cpuBefore) / ATTEMPTS);
+  const cpuMsPerRequest = round(cpu[0]! / ATTEMPTS);
   agent.destroy();
   const allowed = codes.get(200) ?? 0;
   const refused = codes.get(429) ?? 0;

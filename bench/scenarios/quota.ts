@@ -3,7 +3,7 @@ import { isConditionFailure } from '../../shared/store/db/items';
 import { apiAndKey, type Ctx } from '../lib/context';
 import { cpuDuring } from '../lib/cpu-time';
 import { timed } from '../lib/timed';
-import { median, round, type Row } from '../lib/stats';
+import { interleaved, median, round, type Row } from '../lib/stats';
 
 const CONCURRENCY = 50;
 const ATTEMPTS = 3000;
@@ -90,15 +90,11 @@ export async function quota(ctx: Ctx): Promise<Row[]> {
     const codes = result.statusCodeStats as unknown as Record<string, { count: number }>;
     return { perSecond: ATTEMPTS / result.seconds, p50: result.latency.p50, allowed: codes['200']?.count ?? 0, denied: codes['429']?.count ?? 0, cpu };
   };
-  const stage: Awaited<ReturnType<typeof checks>>[] = [];
-  const floors: Awaited<ReturnType<typeof floorThroughput>>[] = [];
-  const raws: Awaited<ReturnType<typeof rawThroughput>>[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    if (r % 2 === 0) stage.push(await checks());
-    floors.push(await floorThroughput(ctx));
-    if (r % 2 === 1) stage.push(await checks());
-    raws.push(await rawThroughput(ctx));
-  }
+  // The raw loop runs right after the floor: before the checks in one round, after them in the next.
+  const runs = await interleaved(ROUNDS, checks, async () => ({ floor: await floorThroughput(ctx), raw: await rawThroughput(ctx) }));
+  const stage = runs.a;
+  const floors = runs.b.map((x) => x.floor);
+  const raws = runs.b.map((x) => x.raw);
   const mid = <T>(runs: T[], of: (x: T) => number) => median(runs.map(of));
   const perSecond = mid(stage, (x) => x.perSecond);
   const floor = { perSecond: mid(floors, (x) => x.perSecond), p50: mid(floors, (x) => x.p50) };
