@@ -27,6 +27,7 @@ import { ADMIN_SECRET, GW_SECRET, SERVER_SECRET } from '../../test/support/table
 import { seedEveryRoute } from '../../test/support/world';
 import type { Ctx } from '../lib/context';
 import { DOCUMENT_REPLAY_SOURCE, functionAsset, REPLAY_SOURCE } from '../lib/function-asset';
+import { putBack, readBefore, type Written, writtenBy } from '../lib/replay-state';
 import { median, round, type Row } from '../lib/stats';
 import { withYardsticks } from '../lib/yardsticks';
 
@@ -158,24 +159,34 @@ export async function routes(ctx: Ctx, opts = { pairs: 25, warm: 3 }): Promise<R
       let refusedMore = 0;
       const statuses = new Map<number, number>();
       let callCount = 0;
+      /** What the previous call wrote: the items this one will likely write, read before it so each replay starts where it did. */
+      let likely: Written[] = [];
       for (let i = 0; i < opts.warm + opts.pairs; i++) {
         const measuring = i >= opts.warm;
+        const before = await readBefore(ctx.raw, likely);
         const mark = performance.now();
         const answer = await send();
         const o = last.get(logicalId);
         if (!o?.ok) continue;
         const mine = calls.filter((k) => k.logicalId === logicalId && k.startedMs >= mark);
         const waves = wavesOf(mine);
-        const f = await emulator.invoke(floor.logicalId, { waves });
+        const wrote = writtenBy(mine);
+        // Each replay meets what the route met (untimed): a create's id is free again, a version where it was.
+        const replay = async (id: string) => {
+          await putBack(ctx.raw, before, wrote);
+          return emulator.invoke(id, { waves });
+        };
+        const f = await replay(floor.logicalId);
         if (!f.ok) throw new Error(`the floor of ${routeKey(r)} failed: ${f.error.errorMessage}`);
-        const d = await emulator.invoke(documentFloor.logicalId, { waves });
+        const d = await replay(documentFloor.logicalId);
         if (!d.ok) throw new Error(`the document client's floor of ${routeKey(r)} failed: ${d.error.errorMessage}`);
+        likely = wrote;
         if (!measuring) continue;
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         callCount = mine.length;
         const [bare, viaDocument] = [f.result, d.result] as Array<{ failed: number; convertMs?: number }>;
         documentMs.push(Math.ceil(d.durationMs - (viaDocument!.convertMs ?? 0)));
-        // Each replay runs on what the route (and the replay before it) wrote: a write may be refused where the route's went through.
+        // A write the put-back could not undo (an item neither read before nor provably created) may still refuse a replay.
         refusedMore = Math.max(refusedMore, Math.max(bare!.failed, viaDocument!.failed) - mine.filter((k) => k.status !== 200).length);
         routeMs.push(Math.ceil(o.durationMs));
         floorMs.push(Math.ceil(f.durationMs));
