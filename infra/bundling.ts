@@ -7,7 +7,9 @@
  * on first use (esbuild splitting): the Secrets Manager client of the functions that read a
  * secret, the SDK's optional credential providers. On Lambda the credentials are in the
  * environment, so the bundles replace the SDK's default chain by the environment provider alone
- * (infra/lambda-credentials.ts).
+ * (infra/lambda-credentials.ts). Tree-shaking keeps a function to its own route: a handler imports
+ * its route alone, and the route groups and schemas declare pure values (docs/developing/layout.md),
+ * so the routes and schemas its code does not reach are not in its bundle.
  */
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';

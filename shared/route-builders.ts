@@ -51,7 +51,8 @@ export function handlerEntry(folder: string, name: string): string {
 
 /**
  * A route group: the routes whose handlers live in functions/<folder>/, each given its name and
- * handler file, so a route is one entry and one file with nothing to keep in step.
+ * handler file. Each route is also an export of the group's file, which its handler imports alone;
+ * test/unit/route-table.test.ts keeps the exports and the group in step.
  */
 export function routeGroup<G extends Record<string, RouteSpec>>(folder: string, routes: G): RouteGroup<G> {
   return Object.fromEntries(Object.entries(routes).map(([name, r]) => [name, { ...r, name, entry: handlerEntry(folder, name) }])) as RouteGroup<G>;

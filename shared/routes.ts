@@ -22,10 +22,10 @@ import { portalRoutes } from './route-groups/portal';
 
 /**
  * The route groups, one per folder of functions/ but system's 404/405 fallback, which is no route
- * of the table (test/unit/route-table.test.ts). A handler
- * imports only its own group (shared/route-groups/<folder>.ts), so a function builds only the
- * schemas of its own routes at cold start; the stack, the local stage, the OpenAPI document and
- * the sweeps read the whole table.
+ * of the table (test/unit/route-table.test.ts). A handler imports only its own route, an export of
+ * its group's file (shared/route-groups/<folder>.ts), whose declarations are pure, so its bundle
+ * builds only that route and the schemas its code reads at cold start; the stack, the local stage,
+ * the OpenAPI document and the sweeps read the whole table.
  */
 export const routeGroups = {
   system: systemRoutes,

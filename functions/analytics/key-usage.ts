@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { analyticsRoutes as routes } from '../../shared/route-groups/analytics';
+import { keyUsage as route } from '../../shared/route-groups/analytics';
 import { keyUsage } from '../../shared/services/analytics';
 
 /** GET /api/usage/keys/{keyHash}/...: a key's usage per hour or day, zero-filled. */
-export const handler = createHandler(routes.keyUsage, async ({ org, params, query }) => reply.ok(await keyUsage(org, params, query.resolution)));
+export const handler = createHandler(route, async ({ org, params, query }) => reply.ok(await keyUsage(org, params, query.resolution)));

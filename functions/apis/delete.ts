@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { apisRoutes as routes } from '../../shared/route-groups/apis';
+import { apisDelete } from '../../shared/route-groups/apis';
 import { deleteApi } from '../../shared/services/apis';
 
 /** DELETE /gw/apis/{apiID}: remove an API with its parts and OAuth clients; a version also leaves its base's list. */
-export const handler = createHandler(routes.apisDelete, async ({ params, ifMatch }) => {
+export const handler = createHandler(apisDelete, async ({ params, ifMatch }) => {
   await deleteApi(params.apiID, ifMatch);
   return reply.gateway('deleted', params.apiID);
 });

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
+import { hooksDeliveries } from '../../shared/route-groups/hooks';
 import { listHookDeliveries } from '../../shared/services/delivery-log';
 
 /** GET /api/hooks/{hookID}/deliveries: a webhook's delivery log, newest first, paged. */
-export const handler = createHandler(routes.hooksDeliveries, async ({ org, params, query }) => reply.ok(await listHookDeliveries(org, params.hookID, query)));
+export const handler = createHandler(hooksDeliveries, async ({ org, params, query }) => reply.ok(await listHookDeliveries(org, params.hookID, query)));

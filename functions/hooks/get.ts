@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { hooksRoutes as routes } from '../../shared/route-groups/hooks';
+import { hooksGet } from '../../shared/route-groups/hooks';
 import { getHook } from '../../shared/services/hooks';
 
 /** GET /api/hooks/{hookID}: a webhook of the caller's organisation. */
-export const handler = createHandler(routes.hooksGet, async ({ org, params }) => {
+export const handler = createHandler(hooksGet, async ({ org, params }) => {
   const hook = await getHook(org, params.hookID);
   return reply.ok(hook, { etag: hook.version });
 });

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { keysRoutes as routes } from '../../shared/route-groups/keys';
+import { keysDashboardCreate } from '../../shared/route-groups/keys';
 import { createOrgKey } from '../../shared/services/keys';
 
 /** POST /api/keys: a key of the caller's organisation; the clear key is answered this once. */
-export const handler = createHandler(routes.keysDashboardCreate, async ({ org, body }) => reply.ok(await createOrgKey(org, body)));
+export const handler = createHandler(keysDashboardCreate, async ({ org, body }) => reply.ok(await createOrgKey(org, body)));

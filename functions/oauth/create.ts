@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
+import { oauthCreate } from '../../shared/route-groups/oauth';
 import { createClient } from '../../shared/services/oauth-clients';
 
 /** POST /gw/oauth/clients/create: an OAuth client with its secret, shown this once. */
-export const handler = createHandler(routes.oauthCreate, async ({ body }) => reply.ok(await createClient(body), { etag: 1 }));
+export const handler = createHandler(oauthCreate, async ({ body }) => reply.ok(await createClient(body), { etag: 1 }));

@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { oauthRoutes as routes } from '../../shared/route-groups/oauth';
+import { oauthDelete } from '../../shared/route-groups/oauth';
 import { deleteClient } from '../../shared/services/oauth-clients';
 
 /** DELETE /gw/oauth/clients/{apiID}/{clientID}: remove an OAuth client of the API. */
-export const handler = createHandler(routes.oauthDelete, async ({ params, ifMatch }) => {
+export const handler = createHandler(oauthDelete, async ({ params, ifMatch }) => {
   await deleteClient(params.apiID, params.clientID, ifMatch);
   return reply.gateway('deleted', params.clientID);
 });

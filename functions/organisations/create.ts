@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { organisationsRoutes as routes } from '../../shared/route-groups/organisations';
+import { organisationsCreate } from '../../shared/route-groups/organisations';
 import { createOrganisation } from '../../shared/services/organisations';
 
 /** POST /admin/organisations: create an organisation. */
-export const handler = createHandler(routes.organisationsCreate, async ({ body }) => reply.status('Organisation created', (await createOrganisation(body)).id));
+export const handler = createHandler(organisationsCreate, async ({ body }) => reply.status('Organisation created', (await createOrganisation(body)).id));

@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { organisationsRoutes as routes } from '../../shared/route-groups/organisations';
+import { organisationsDomainsRevoke } from '../../shared/route-groups/organisations';
 import { revokeDomain } from '../../shared/services/domain-grants';
 
 /** DELETE /admin/organisations/{orgID}/domains/{domain}: revoke a domain from an organisation. */
-export const handler = createHandler(routes.organisationsDomainsRevoke, async ({ params }) => {
+export const handler = createHandler(organisationsDomainsRevoke, async ({ params }) => {
   await revokeDomain(params.orgID, params.domain);
   return reply.status('Domain revoked', null);
 });

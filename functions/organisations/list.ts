@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { organisationsRoutes as routes } from '../../shared/route-groups/organisations';
+import { organisationsList } from '../../shared/route-groups/organisations';
 import { listOrganisations } from '../../shared/services/organisations';
 
 /** GET /admin/organisations: the installation's organisations, paged; q searches id and owner_name. */
-export const handler = createHandler(routes.organisationsList, async ({ query }) => reply.ok(await listOrganisations(query)));
+export const handler = createHandler(organisationsList, async ({ query }) => reply.ok(await listOrganisations(query)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { policiesCreate } from '../../shared/route-groups/policies';
 import { createPolicy } from '../../shared/services/policies';
 
 /** POST /gw/policies: a policy under the client's id. */
-export const handler = createHandler(routes.policiesCreate, async ({ body }) => reply.gateway('added', (await createPolicy(body)).id));
+export const handler = createHandler(policiesCreate, async ({ body }) => reply.gateway('added', (await createPolicy(body)).id));

@@ -1,10 +1,10 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { policiesDashboardCreate } from '../../shared/route-groups/policies';
 import { createOrgPolicy } from '../../shared/services/policies';
 
 /** POST /api/portal/policies: a policy of the caller's organisation (24-hex id when none is given). */
-export const handler = createHandler(routes.policiesDashboardCreate, async ({ org, body }) => {
+export const handler = createHandler(policiesDashboardCreate, async ({ org, body }) => {
   const { id } = await createOrgPolicy(org, body);
   return reply.status('Policy created', id, { id });
 });

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { policiesRoutes as routes } from '../../shared/route-groups/policies';
+import { policiesList } from '../../shared/route-groups/policies';
 import { listOrgPolicies } from '../../shared/services/policies';
 
 /** GET /api/portal/policies: the caller's organisation's policies, paged. */
-export const handler = createHandler(routes.policiesList, async ({ org, query }) => reply.ok(await listOrgPolicies(org, query)));
+export const handler = createHandler(policiesList, async ({ org, query }) => reply.ok(await listOrgPolicies(org, query)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalDocument } from '../../shared/route-groups/portal';
 import { publicDocument } from '../../shared/services/portal';
 
 /** GET /portal/{orgID}/catalogue/{apiID}/openapi: a published API's public document. */
-export const handler = createHandler(routes.portalDocument, async ({ params }) => reply.ok(await publicDocument(params.orgID, params.apiID)));
+export const handler = createHandler(portalDocument, async ({ params }) => reply.ok(await publicDocument(params.orgID, params.apiID)));

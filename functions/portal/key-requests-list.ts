@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalKeyRequestsList } from '../../shared/route-groups/portal';
 import { listKeyRequests } from '../../shared/services/key-requests';
 
 /** GET /api/portal/key-requests: the organisation's requests of one state, oldest first. */
-export const handler = createHandler(routes.portalKeyRequestsList, async ({ org, query }) => reply.ok(await listKeyRequests(org, query)));
+export const handler = createHandler(portalKeyRequestsList, async ({ org, query }) => reply.ok(await listKeyRequests(org, query)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalMyKeys } from '../../shared/route-groups/portal';
 import { myKeys } from '../../shared/services/key-requests';
 
 /** GET /portal/{orgID}/keys: the developer's keys with live quota. */
-export const handler = createHandler(routes.portalMyKeys, async ({ developer }) => reply.ok(await myKeys(developer)));
+export const handler = createHandler(portalMyKeys, async ({ developer }) => reply.ok(await myKeys(developer)));

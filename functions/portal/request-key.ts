@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalRequestKey } from '../../shared/route-groups/portal';
 import { requestKey } from '../../shared/services/key-requests';
 
 /** POST /portal/{orgID}/key-requests: request a plan; an automatic plan's key is shown at once. */
-export const handler = createHandler(routes.portalRequestKey, async ({ developer, body }) => reply.status('Key requested', await requestKey(developer, body)));
+export const handler = createHandler(portalRequestKey, async ({ developer, body }) => reply.status('Key requested', await requestKey(developer, body)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalSettingsGet } from '../../shared/route-groups/portal';
 import { portalSettings } from '../../shared/services/portal';
 
 /** GET /api/portal/settings: the caller's organisation's portal settings. */
-export const handler = createHandler(routes.portalSettingsGet, async ({ org }) => reply.ok(await portalSettings(org)));
+export const handler = createHandler(portalSettingsGet, async ({ org }) => reply.ok(await portalSettings(org)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { portalRoutes as routes } from '../../shared/route-groups/portal';
+import { portalSignUp } from '../../shared/route-groups/portal';
 import { signUp } from '../../shared/services/developers';
 
 /** POST /portal/{orgID}/developers: sign up to the portal (the same answer for a taken e-mail). */
-export const handler = createHandler(routes.portalSignUp, async ({ params, body }) => reply.status('Sign-up received', await signUp(params.orgID, body)));
+export const handler = createHandler(portalSignUp, async ({ params, body }) => reply.status('Sign-up received', await signUp(params.orgID, body)));

@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { routingRoutes as routes } from '../../shared/route-groups/routing';
+import { routingTable as route } from '../../shared/route-groups/routing';
 import { routingTable } from '../../shared/services/routing';
 
 /** GET /gw/routing: the routing table of every stored definition. */
-export const handler = createHandler(routes.routingTable, async () => reply.ok(await routingTable()));
+export const handler = createHandler(route, async () => reply.ok(await routingTable()));

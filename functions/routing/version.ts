@@ -1,7 +1,7 @@
 import { createHandler } from '../../shared/http/create-handler';
 import { reply } from '../../shared/http/envelopes';
-import { routingRoutes as routes } from '../../shared/route-groups/routing';
+import { routingVersion as route } from '../../shared/route-groups/routing';
 import { routingVersion } from '../../shared/services/routing';
 
 /** GET /gw/routing/version: what a gateway following the routing table polls. */
-export const handler = createHandler(routes.routingVersion, async () => reply.ok(await routingVersion()));
+export const handler = createHandler(route, async () => reply.ok(await routingVersion()));

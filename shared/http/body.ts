@@ -1,6 +1,6 @@
 import { LIMITS } from '../limits';
 import { mediaType } from '../parsing';
-import type { RouteDef } from '../route-def';
+import type { RouteSpec } from '../route-def';
 import { PayloadTooLarge, UnsupportedMediaType } from '../errors';
 
 /** The request body as text, refusing anything over 5 MB before it is parsed. */
@@ -15,7 +15,7 @@ export function bodyText(body: string | undefined, isBase64: boolean | undefined
 }
 
 /** 415 unless the route takes this media type (a missing header counts as JSON). */
-export function checkContentType(route: RouteDef, header: string | undefined): void {
+export function checkContentType(route: RouteSpec, header: string | undefined): void {
   const accepted = route.contentTypes ?? ['application/json'];
   const type = mediaType(header);
   if (type === '' && accepted.includes('application/json')) return;

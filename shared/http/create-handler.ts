@@ -20,7 +20,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { parseIfMatch, type IfMatch } from '../domain/if-match';
 import { Unauthorized } from '../errors';
-import type { RouteDef } from '../route-def';
+import type { RouteSpec } from '../route-def';
 import type { Developer } from '../schemas/portal';
 import type { Reply } from './envelopes';
 import { invoke } from '../observability/invocation';
@@ -57,7 +57,7 @@ interface RequestInput<P, Q, B> {
 }
 
 /** What a route's handler receives: its validated input, and on a dashboard route the caller's organisation. */
-type HandlerContext<R extends RouteDef> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
+type HandlerContext<R extends RouteSpec> = RequestInput<Out<R['params']>, Out<R['query']>, Out<R['body']>> &
   (R extends { group: 'dashboard' } ? { readonly org: string } : unknown) &
   (R extends { group: 'developer' } ? { readonly developer: Developer; readonly token: string } : unknown);
 
@@ -71,7 +71,7 @@ type AnswersEtag<R> = R extends { successHeaders: readonly (infer H)[] } ? ('ETa
  */
 type InputContext = Context & { handlerInput?: RequestInput<unknown, unknown, unknown> & { org?: string; developer?: Developer; token?: string } };
 
-const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
+const handlerInput = (route: RouteSpec): HttpMiddleware<InputContext> => ({
   name: 'handler-input',
   before: async (request) => {
     const principal = request.internal.principal!;
@@ -100,7 +100,7 @@ const handlerInput = (route: RouteDef): HttpMiddleware<InputContext> => ({
   },
 });
 
-export function createHandler<R extends RouteDef>(route: R, fn: (ctx: HandlerContext<R>) => Promise<Reply<AnswersEtag<R>>>) {
+export function createHandler<R extends RouteSpec>(route: R, fn: (ctx: HandlerContext<R>) => Promise<Reply<AnswersEtag<R>>>) {
   const label = `${route.method} ${route.path}`;
   const core = middy<APIGatewayProxyEventV2, Result, Error, InputContext, RequestState>()
     .use(auth(route))

@@ -19,8 +19,8 @@ const usageRange =
 const usage400 =
   'A date that does not exist, an end before the start, a range longer than the resolution allows (hour: 31 days, day: 366), or another resolution';
 
-export const analyticsRoutes = routeGroup('analytics', {
-  analyticsIngest: route({
+export const analyticsIngest = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/analytics',
     group: 'gateway',
@@ -38,8 +38,10 @@ export const analyticsRoutes = routeGroup('analytics', {
     statuses: { 422: 'The batch_id came before with other records' },
     body: analyticsIngestSchema,
     result: analyticsIngestResultSchema,
-  }),
-  keyActivity: route({
+  }))();
+
+export const keyActivity = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/activity/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}',
     group: 'dashboard',
@@ -54,8 +56,10 @@ export const analyticsRoutes = routeGroup('analytics', {
     params: keyActivityParamsSchema,
     query: keyActivityQuerySchema,
     result: keyActivitySchema,
-  }),
-  apiUsage: route({
+  }))();
+
+export const apiUsage = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/usage/apis/{apiID}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}',
     group: 'dashboard',
@@ -72,8 +76,10 @@ export const analyticsRoutes = routeGroup('analytics', {
     params: apiUsageParamsSchema,
     query: usageQuerySchema,
     result: usageSchema,
-  }),
-  keyUsage: route({
+  }))();
+
+export const keyUsage = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/usage/keys/{keyHash}/{startDay}/{startMonth}/{startYear}/{EndDay}/{EndMonth}/{EndYear}',
     group: 'dashboard',
@@ -88,5 +94,12 @@ export const analyticsRoutes = routeGroup('analytics', {
     params: keyUsageParamsSchema,
     query: usageQuerySchema,
     result: usageSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const analyticsRoutes = /* @__PURE__ */ (() =>
+  routeGroup('analytics', {
+    analyticsIngest,
+    keyActivity,
+    apiUsage,
+    keyUsage,
+  }))() satisfies Record<string, RouteDef>;

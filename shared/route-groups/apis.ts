@@ -30,8 +30,8 @@ const dashPath = "The path holds the api_id or the 24-hex database id; another o
 const dashWrite422 = `A policy, version API or webhook the definition names is not the caller organisation's, or ${causes.badBase}`;
 const dashWriteActions = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
 
-export const apisRoutes = routeGroup('apis', {
-  apisList: route({
+export const apisList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/apis',
     group: 'dashboard',
@@ -45,8 +45,10 @@ export const apisRoutes = routeGroup('apis', {
     statuses: { 409: storedTooLarge },
     query: apiListQuerySchema,
     result: apiListSchema,
-  }),
-  oasCreate: route({
+  }))();
+
+export const oasCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/apis/oas',
     group: 'gateway',
@@ -81,8 +83,10 @@ export const apisRoutes = routeGroup('apis', {
     body: oasWriteBodySchema,
     result: gatewayWriteSchema,
     doc: { body: oasWriteBody },
-  }),
-  oasUpdate: route({
+  }))();
+
+export const oasUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/gw/apis/oas/{apiID}',
     group: 'gateway',
@@ -115,8 +119,10 @@ export const apisRoutes = routeGroup('apis', {
     body: oasWriteBodySchema,
     result: gatewayWriteSchema,
     doc: { body: oasWriteBody },
-  }),
-  oasGet: route({
+  }))();
+
+export const oasGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/apis/oas/{apiID}',
     group: 'gateway',
@@ -130,8 +136,10 @@ export const apisRoutes = routeGroup('apis', {
     statuses: { 404: 'No such OAS API', 409: storedTooLarge },
     query: oasGetQuerySchema,
     result: oasDocumentSchema,
-  }),
-  classicCreate: route({
+  }))();
+
+export const classicCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/apis',
     group: 'gateway',
@@ -162,8 +170,10 @@ export const apisRoutes = routeGroup('apis', {
     },
     body: classicApiSchema,
     result: gatewayWriteSchema,
-  }),
-  classicGet: route({
+  }))();
+
+export const classicGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/apis/{apiID}',
     group: 'gateway',
@@ -176,8 +186,10 @@ export const apisRoutes = routeGroup('apis', {
     successHeaders: ['ETag', 'X-Gw-Base-Api-Id'],
     statuses: { 404: 'No such API', 409: storedTooLarge },
     result: classicApiSchema,
-  }),
-  apisDelete: route({
+  }))();
+
+export const apisDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/gw/apis/{apiID}',
     group: 'gateway',
@@ -193,8 +205,10 @@ export const apisRoutes = routeGroup('apis', {
       409: `A base that still has versions, an API with more than 35 OAuth clients, or ${causes.storedTooLarge}`,
     },
     result: gatewayWriteSchema,
-  }),
-  apisGet: route({
+  }))();
+
+export const apisGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/apis/{apiID}',
     group: 'dashboard',
@@ -208,8 +222,10 @@ export const apisRoutes = routeGroup('apis', {
     successHeaders: ['ETag'],
     statuses: { 404: "No such API in the caller's organisation", 409: storedTooLarge },
     result: apiListingEntrySchema,
-  }),
-  apisCreate: route({
+  }))();
+
+export const apisCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/apis',
     group: 'dashboard',
@@ -243,8 +259,10 @@ export const apisRoutes = routeGroup('apis', {
     },
     body: apiDefinitionBodySchema,
     result: apiCreatedSchema,
-  }),
-  apisUpdate: route({
+  }))();
+
+export const apisUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/apis/{apiID}',
     group: 'dashboard',
@@ -280,8 +298,10 @@ export const apisRoutes = routeGroup('apis', {
     },
     body: apiDefinitionBodySchema,
     result: apiChangedSchema,
-  }),
-  apisDashboardDelete: route({
+  }))();
+
+export const apisDashboardDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/apis/{apiID}',
     group: 'dashboard',
@@ -311,8 +331,10 @@ export const apisRoutes = routeGroup('apis', {
       409: `A base that still has versions, an API with more than 35 OAuth clients, or ${causes.storedTooLarge}`,
     },
     result: apiChangedSchema,
-  }),
-  oasDashboardCreate: route({
+  }))();
+
+export const oasDashboardCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/apis/oas',
     group: 'dashboard',
@@ -349,8 +371,10 @@ export const apisRoutes = routeGroup('apis', {
     body: oasWriteBodySchema,
     result: apiCreatedSchema,
     doc: { body: oasWriteBody },
-  }),
-  oasDashboardGet: route({
+  }))();
+
+export const oasDashboardGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/apis/oas/{apiID}',
     group: 'dashboard',
@@ -365,8 +389,10 @@ export const apisRoutes = routeGroup('apis', {
     statuses: { 404: "No such OAS API in the caller's organisation", 409: storedTooLarge },
     query: oasGetQuerySchema,
     result: oasDocumentSchema,
-  }),
-  oasDashboardUpdate: route({
+  }))();
+
+export const oasDashboardUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/apis/oas/{apiID}',
     group: 'dashboard',
@@ -402,5 +428,22 @@ export const apisRoutes = routeGroup('apis', {
     body: oasWriteBodySchema,
     result: apiChangedSchema,
     doc: { body: oasWriteBody },
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const apisRoutes = /* @__PURE__ */ (() =>
+  routeGroup('apis', {
+    apisList,
+    oasCreate,
+    oasUpdate,
+    oasGet,
+    classicCreate,
+    classicGet,
+    apisDelete,
+    apisGet,
+    apisCreate,
+    apisUpdate,
+    apisDashboardDelete,
+    oasDashboardCreate,
+    oasDashboardGet,
+    oasDashboardUpdate,
+  }))() satisfies Record<string, RouteDef>;

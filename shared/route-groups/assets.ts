@@ -7,8 +7,8 @@ import { assetInputSchema, assetListQuerySchema, assetListSchema, assetSchema } 
 const idTaken = 'The custom id is taken in the organisation';
 const badKind = 'A kind other than oas-template';
 
-export const assetsRoutes = routeGroup('assets', {
-  assetsCreate: route({
+export const assetsCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/assets',
     group: 'dashboard',
@@ -25,8 +25,10 @@ export const assetsRoutes = routeGroup('assets', {
     statuses: { 409: idTaken, 422: badKind },
     body: assetInputSchema,
     result: okIdPairSchema,
-  }),
-  assetsList: route({
+  }))();
+
+export const assetsList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/assets',
     group: 'dashboard',
@@ -39,8 +41,10 @@ export const assetsRoutes = routeGroup('assets', {
     success: 'A page of templates',
     query: assetListQuerySchema,
     result: assetListSchema,
-  }),
-  assetsGet: route({
+  }))();
+
+export const assetsGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/assets/{assetID}',
     group: 'dashboard',
@@ -54,8 +58,10 @@ export const assetsRoutes = routeGroup('assets', {
     successHeaders: ['ETag'],
     statuses: { 404: 'No such template' },
     result: assetSchema,
-  }),
-  assetsUpdate: route({
+  }))();
+
+export const assetsUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/assets/{assetID}',
     group: 'dashboard',
@@ -71,8 +77,10 @@ export const assetsRoutes = routeGroup('assets', {
     statuses: { 404: 'No such template', 409: idTaken, 422: badKind },
     body: assetInputSchema,
     result: okIdPairSchema,
-  }),
-  assetsDelete: route({
+  }))();
+
+export const assetsDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/assets/{assetID}',
     group: 'dashboard',
@@ -86,5 +94,13 @@ export const assetsRoutes = routeGroup('assets', {
     success: 'Template deleted; Meta is its _id',
     statuses: { 404: 'No such template' },
     result: okIdSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const assetsRoutes = /* @__PURE__ */ (() =>
+  routeGroup('assets', {
+    assetsCreate,
+    assetsList,
+    assetsGet,
+    assetsUpdate,
+    assetsDelete,
+  }))() satisfies Record<string, RouteDef>;

@@ -15,8 +15,8 @@ const entries =
   'pages seen (this page and those before it, plus one while next_cursor is answered; exact on the last page).';
 const range = { 400: 'A filter is not valid, or to is before from' };
 
-export const auditRoutes = routeGroup('audit', {
-  auditList: route({
+export const auditList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/audit-log',
     group: 'dashboard',
@@ -30,8 +30,10 @@ export const auditRoutes = routeGroup('audit', {
     statuses: range,
     query: auditListQuerySchema,
     result: auditListSchema,
-  }),
-  auditAdminList: route({
+  }))();
+
+export const auditAdminList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/audit-log',
     group: 'admin',
@@ -44,5 +46,10 @@ export const auditRoutes = routeGroup('audit', {
     statuses: range,
     query: adminAuditListQuerySchema,
     result: auditListSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const auditRoutes = /* @__PURE__ */ (() =>
+  routeGroup('audit', {
+    auditList,
+    auditAdminList,
+  }))() satisfies Record<string, RouteDef>;

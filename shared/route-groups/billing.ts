@@ -11,8 +11,8 @@ const FIGURES_RULE =
   'so they trail the check by the delay of the feed (seconds). A refusal of an unknown key belongs to no organisation and is not counted. ' +
   'Days and months are UTC.';
 
-export const billingRoutes = routeGroup('billing', {
-  billingInstallation: route({
+export const billingInstallation = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/usage',
     group: 'admin',
@@ -25,8 +25,10 @@ export const billingRoutes = routeGroup('billing', {
     success: 'The month: its total and each organisation with a figure, by id',
     query: usageMonthQuerySchema,
     result: installationUsageSchema,
-  }),
-  billingOrganisation: route({
+  }))();
+
+export const billingOrganisation = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/usage',
     group: 'admin',
@@ -41,5 +43,10 @@ export const billingRoutes = routeGroup('billing', {
     params: z.object({ orgID: idSchema }),
     query: usageMonthQuerySchema,
     result: organisationUsageSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const billingRoutes = /* @__PURE__ */ (() =>
+  routeGroup('billing', {
+    billingInstallation,
+    billingOrganisation,
+  }))() satisfies Record<string, RouteDef>;

@@ -19,21 +19,21 @@ import { DENIED_HEADER_NAMES, HEADER_LIMITS } from '../schemas/webhook-headers';
 const target =
   'target_path must not name localhost (or a name under it), metadata.google.internal, or a literal address outside public ' +
   'unicast (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved; IPv4 in any spelling).';
-const deniedNames = DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase);
-const deniedPrefixes = DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1)));
+const deniedNames = /* @__PURE__ */ (() => DENIED_HEADER_NAMES.filter((n) => !n.endsWith('*')).map(anyCase))();
+const deniedPrefixes = /* @__PURE__ */ (() => DENIED_HEADER_NAMES.filter((n) => n.endsWith('*')).map((n) => anyCase(n.slice(0, -1))))();
 /**
  * What JSON Schema can say of header_map (the header count and the names the delivery owns, in
  * any case), for the document. Names equal but for case and the total size stay in the
  * description; target_path's form is its schema's.
  */
-const bodyRule = {
+const bodyRule = /* @__PURE__ */ (() => ({
   properties: {
     header_map: {
       maxProperties: HEADER_LIMITS.count,
       propertyNames: { not: { pattern: `^(?:(?:${deniedNames.join('|')})$|${deniedPrefixes.join('|')})` } },
     },
   },
-};
+}))();
 const signature =
   'X-Gw-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; receivers refuse a t more than 300 s from their clock; contract §11';
 const headers =
@@ -43,8 +43,8 @@ const headers =
   'of query parameters named like credentials): ******** in one of their places keeps the stored one.';
 const noSuchHook = 'No such webhook';
 
-export const hooksRoutes = routeGroup('hooks', {
-  hooksCreate: route({
+export const hooksCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/hooks',
     group: 'dashboard',
@@ -67,8 +67,10 @@ export const hooksRoutes = routeGroup('hooks', {
     body: hookInputSchema,
     result: hookSecretAnswerSchema,
     doc: { bodyRule },
-  }),
-  hooksList: route({
+  }))();
+
+export const hooksList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/hooks',
     group: 'dashboard',
@@ -81,8 +83,10 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'A page of webhooks',
     query: hookListQuerySchema,
     result: hookListSchema,
-  }),
-  hooksGet: route({
+  }))();
+
+export const hooksGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/hooks/{hookID}',
     group: 'dashboard',
@@ -96,8 +100,10 @@ export const hooksRoutes = routeGroup('hooks', {
     successHeaders: ['ETag'],
     statuses: { 404: noSuchHook },
     result: hookSchema,
-  }),
-  hooksUpdate: route({
+  }))();
+
+export const hooksUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/hooks/{hookID}',
     group: 'dashboard',
@@ -119,8 +125,10 @@ export const hooksRoutes = routeGroup('hooks', {
     body: hookInputSchema,
     result: okIdSchema,
     doc: { bodyRule },
-  }),
-  hooksDelete: route({
+  }))();
+
+export const hooksDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/hooks/{hookID}',
     group: 'dashboard',
@@ -134,8 +142,10 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'Webhook deleted; Meta is its id',
     statuses: { 404: noSuchHook },
     result: okIdSchema,
-  }),
-  hooksSigningSecret: route({
+  }))();
+
+export const hooksSigningSecret = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/hooks/{hookID}/signing-secret',
     group: 'dashboard',
@@ -155,8 +165,10 @@ export const hooksRoutes = routeGroup('hooks', {
     successHeaders: ['ETag'],
     statuses: { 404: noSuchHook },
     result: hookSecretAnswerSchema,
-  }),
-  hooksDeliveries: route({
+  }))();
+
+export const hooksDeliveries = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/hooks/{hookID}/deliveries',
     group: 'dashboard',
@@ -176,8 +188,10 @@ export const hooksRoutes = routeGroup('hooks', {
     statuses: { 404: noSuchHook },
     query: deliveryListQuerySchema,
     result: deliveryListSchema,
-  }),
-  hooksRedeliver: route({
+  }))();
+
+export const hooksRedeliver = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/hooks/{hookID}/deliveries/{deliveryID}/redeliver',
     group: 'dashboard',
@@ -191,8 +205,10 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'Delivery queued; Meta is the delivery id',
     statuses: { 404: 'No such webhook or delivery' },
     result: okIdSchema,
-  }),
-  hooksTest: route({
+  }))();
+
+export const hooksTest = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/hooks/{hookID}/test',
     group: 'dashboard',
@@ -206,5 +222,17 @@ export const hooksRoutes = routeGroup('hooks', {
     success: 'Ping queued; Meta names its delivery_id and event_id',
     statuses: { 404: noSuchHook },
     result: pingAnswerSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const hooksRoutes = /* @__PURE__ */ (() =>
+  routeGroup('hooks', {
+    hooksCreate,
+    hooksList,
+    hooksGet,
+    hooksUpdate,
+    hooksDelete,
+    hooksSigningSecret,
+    hooksDeliveries,
+    hooksRedeliver,
+    hooksTest,
+  }))() satisfies Record<string, RouteDef>;

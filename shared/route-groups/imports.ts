@@ -24,8 +24,8 @@ const flags =
   'an upstream outside UPSTREAM_ALLOWED_HOSTS, authentication=true without security schemes in the document, ' +
   'a resulting x-gw-api-gateway that breaks its schema';
 
-export const importsRoutes = routeGroup('imports', {
-  oasImport: route({
+export const oasImport = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/apis/oas/import',
     group: 'dashboard',
@@ -91,8 +91,10 @@ export const importsRoutes = routeGroup('imports', {
         },
       },
     },
-  }),
-  streamsPatch: route({
+  }))();
+
+export const streamsPatch = /* @__PURE__ */ (() =>
+  route({
     method: 'PATCH',
     path: '/api/apis/streams/{apiID}',
     group: 'dashboard',
@@ -130,5 +132,10 @@ export const importsRoutes = routeGroup('imports', {
     query: importFlagsQuerySchema,
     body: streamsBodySchema,
     result: okNullSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const importsRoutes = /* @__PURE__ */ (() =>
+  routeGroup('imports', {
+    oasImport,
+    streamsPatch,
+  }))() satisfies Record<string, RouteDef>;

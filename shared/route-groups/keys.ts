@@ -41,8 +41,8 @@ const storable = STORED_BODY_RULES;
 const byHash = "The path holds the key hash (a dashboard never needs the clear key after creation); another organisation's key is 404 like an unknown one.";
 const ownReferences = "Every API in access_rights and every policy in apply_policies must be the caller organisation's (422 as for one that does not exist).";
 
-export const keysRoutes = routeGroup('keys', {
-  keysCreate: route({
+export const keysCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/keys/create',
     group: 'gateway',
@@ -60,8 +60,10 @@ export const keysRoutes = routeGroup('keys', {
     body: keyGatewaySchema,
     result: keyWriteSchema,
     doc: { bodyRule: grantRule },
-  }),
-  keysGet: route({
+  }))();
+
+export const keysGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/keys/{keyRef}',
     group: 'gateway',
@@ -77,8 +79,10 @@ export const keysRoutes = routeGroup('keys', {
     statuses: { 400: badHashed, 404: 'No such key' },
     query: keyGetQuerySchema,
     result: keySessionSchema,
-  }),
-  keysDelete: route({
+  }))();
+
+export const keysDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/gw/keys/{keyRef}',
     group: 'gateway',
@@ -91,8 +95,10 @@ export const keysRoutes = routeGroup('keys', {
     statuses: { 400: badHashed, 404: 'No such key', 409: 'The key changed while it was being deleted; try again' },
     query: keyGetQuerySchema,
     result: keyWriteSchema,
-  }),
-  apiKeysUpdate: route({
+  }))();
+
+export const apiKeysUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/apis/{apiID}/keys/{keyRef}',
     group: 'dashboard',
@@ -124,8 +130,10 @@ export const keysRoutes = routeGroup('keys', {
         hashed: 'Any non-empty value but 0 and false (any case): the path holds the key hash',
       },
     },
-  }),
-  orgKeysAdminCreate: route({
+  }))();
+
+export const orgKeysAdminCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/org/keys',
     group: 'admin',
@@ -141,8 +149,10 @@ export const keysRoutes = routeGroup('keys', {
     body: keyAdminSchema,
     result: keyResultSchema,
     doc: { bodyRule: grantRule },
-  }),
-  orgKeysUpdate: route({
+  }))();
+
+export const orgKeysUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/gw/org/keys/{orgID}',
     group: 'gateway',
@@ -157,8 +167,10 @@ export const keysRoutes = routeGroup('keys', {
     body: keyGatewaySchema,
     result: gatewayWriteSchema,
     doc: { params: { orgID: 'The organisation id' } },
-  }),
-  keysList: route({
+  }))();
+
+export const keysList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/keys',
     group: 'dashboard',
@@ -172,8 +184,10 @@ export const keysRoutes = routeGroup('keys', {
     success: 'A page of keys',
     query: pageQuerySchema,
     result: keyListSchema,
-  }),
-  keysDashboardCreate: route({
+  }))();
+
+export const keysDashboardCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/keys',
     group: 'dashboard',
@@ -197,8 +211,10 @@ export const keysRoutes = routeGroup('keys', {
     body: keyDashboardCreateSchema,
     result: keyResultSchema,
     doc: { bodyRule: grantRule },
-  }),
-  keysDashboardGet: route({
+  }))();
+
+export const keysDashboardGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/keys/{keyHash}',
     group: 'dashboard',
@@ -213,8 +229,10 @@ export const keysRoutes = routeGroup('keys', {
     statuses: { 404: "No such key in the caller's organisation" },
     result: keyByHashResultSchema,
     doc: { params: { keyHash: 'The key hash' } },
-  }),
-  keysDashboardUpdate: route({
+  }))();
+
+export const keysDashboardUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/keys/{keyHash}',
     group: 'dashboard',
@@ -237,8 +255,10 @@ export const keysRoutes = routeGroup('keys', {
     body: keyDashboardSchema,
     result: keyByHashResultSchema,
     doc: { bodyRule: grantRule, params: { keyHash: 'The key hash' } },
-  }),
-  keysDashboardDelete: route({
+  }))();
+
+export const keysDashboardDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/keys/{keyHash}',
     group: 'dashboard',
@@ -253,5 +273,19 @@ export const keysRoutes = routeGroup('keys', {
     statuses: { 404: "No such key in the caller's organisation", 409: 'The key changed while it was being deleted; try again' },
     result: okNullSchema,
     doc: { params: { keyHash: 'The key hash' } },
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const keysRoutes = /* @__PURE__ */ (() =>
+  routeGroup('keys', {
+    keysCreate,
+    keysGet,
+    keysDelete,
+    apiKeysUpdate,
+    orgKeysAdminCreate,
+    orgKeysUpdate,
+    keysList,
+    keysDashboardCreate,
+    keysDashboardGet,
+    keysDashboardUpdate,
+    keysDashboardDelete,
+  }))() satisfies Record<string, RouteDef>;

@@ -20,8 +20,8 @@ const policyLacksApi = 'The policy does not grant the API';
 const ownApi = "The path holds the API's api_id or database id; another organisation's API is 404 like an unknown one.";
 const ownPolicy = "policy_id must name a policy of the caller's organisation (422 as for one that does not exist) that grants the API (400).";
 
-export const oauthRoutes = routeGroup('oauth', {
-  oauthCreate: route({
+export const oauthCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/oauth/clients/create',
     group: 'gateway',
@@ -37,8 +37,10 @@ export const oauthRoutes = routeGroup('oauth', {
     statuses: { 400: policyLacksApi, 409: 'The client_id is taken', 422: 'The API or the policy does not exist' },
     body: oauthCreateSchema,
     result: oauthCreatedSchema,
-  }),
-  oauthUpdate: route({
+  }))();
+
+export const oauthUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/gw/oauth/clients/{apiID}/{clientID}',
     group: 'gateway',
@@ -58,8 +60,10 @@ export const oauthRoutes = routeGroup('oauth', {
     },
     body: oauthUpdateSchema,
     result: oauthClientSchema,
-  }),
-  oauthList: route({
+  }))();
+
+export const oauthList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/oauth/clients/{apiID}',
     group: 'gateway',
@@ -71,8 +75,10 @@ export const oauthRoutes = routeGroup('oauth', {
     success: "The API's OAuth clients",
     statuses: { 404: 'No such API' },
     result: oauthClientListSchema,
-  }),
-  oauthDelete: route({
+  }))();
+
+export const oauthDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/gw/oauth/clients/{apiID}/{clientID}',
     group: 'gateway',
@@ -85,8 +91,10 @@ export const oauthRoutes = routeGroup('oauth', {
     success: 'OAuth client deleted; key is its id',
     statuses: { 404: 'No such API or client' },
     result: gatewayWriteSchema,
-  }),
-  oauthDashboardList: route({
+  }))();
+
+export const oauthDashboardList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/apis/oauth/{apiID}',
     group: 'dashboard',
@@ -100,8 +108,10 @@ export const oauthRoutes = routeGroup('oauth', {
     statuses: { 404: "No such API in the caller's organisation" },
     query: oauthPageQuerySchema,
     result: oauthClientPageSchema,
-  }),
-  oauthDashboardCreate: route({
+  }))();
+
+export const oauthDashboardCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/apis/oauth/{apiID}',
     group: 'dashboard',
@@ -123,8 +133,10 @@ export const oauthRoutes = routeGroup('oauth', {
     },
     body: oauthDashboardCreateSchema,
     result: oauthCreatedSchema,
-  }),
-  oauthDashboardUpdate: route({
+  }))();
+
+export const oauthDashboardUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/apis/oauth/{apiID}/{clientID}',
     group: 'dashboard',
@@ -144,8 +156,10 @@ export const oauthRoutes = routeGroup('oauth', {
     },
     body: oauthUpdateSchema,
     result: oauthClientSchema,
-  }),
-  oauthDashboardDelete: route({
+  }))();
+
+export const oauthDashboardDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/apis/oauth/{apiID}/{clientID}',
     group: 'dashboard',
@@ -159,5 +173,16 @@ export const oauthRoutes = routeGroup('oauth', {
     success: 'OAuth client deleted',
     statuses: { 404: "No such API in the caller's organisation, or no such client of it" },
     result: oauthDeletedSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const oauthRoutes = /* @__PURE__ */ (() =>
+  routeGroup('oauth', {
+    oauthCreate,
+    oauthUpdate,
+    oauthList,
+    oauthDelete,
+    oauthDashboardList,
+    oauthDashboardCreate,
+    oauthDashboardUpdate,
+    oauthDashboardDelete,
+  }))() satisfies Record<string, RouteDef>;

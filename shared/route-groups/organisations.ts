@@ -13,7 +13,7 @@ import {
 } from '../schemas/organisations';
 
 /** An organisation and one of its domains, in the path. */
-const domainParams = z.object({ orgID: idSchema, domain: domainSchema });
+const domainParams = /* @__PURE__ */ (() => z.object({ orgID: idSchema, domain: domainSchema }))();
 const DOMAINS_RULE =
   'A domain belongs to at most one organisation; an API may use as its custom domain only a domain granted to its organisation ' +
   "(422 otherwise, on every write), and requests to a granted domain are matched only against that organisation's APIs (contract §13).";
@@ -29,8 +29,8 @@ const FILE_RULE =
   'the developer portal: its settings, catalogue, developers (with their password hashes, without sessions) and key requests. ' +
   'It is canonical JSON: members sorted, each kind ordered by id, no version numbers, so exporting what an import wrote gives the same bytes.';
 
-export const organisationsRoutes = routeGroup('organisations', {
-  organisationsCreate: route({
+export const organisationsCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/organisations',
     group: 'admin',
@@ -44,8 +44,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 409: 'The id is taken' },
     body: organisationInputSchema,
     result: okIdSchema,
-  }),
-  organisationsList: route({
+  }))();
+
+export const organisationsList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations',
     group: 'admin',
@@ -61,8 +63,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'A page of organisations',
     query: organisationListQuerySchema,
     result: organisationListSchema,
-  }),
-  organisationsGet: route({
+  }))();
+
+export const organisationsGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}',
     group: 'admin',
@@ -75,8 +79,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     successHeaders: ['ETag'],
     statuses: { 404: 'The organisation does not exist' },
     result: organisationReadSchema,
-  }),
-  organisationsUpdate: route({
+  }))();
+
+export const organisationsUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/admin/organisations/{orgID}',
     group: 'admin',
@@ -95,8 +101,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 404: 'The organisation does not exist', 409: 'The organisation is being offboarded' },
     body: organisationInputSchema,
     result: okIdSchema,
-  }),
-  organisationsDelete: route({
+  }))();
+
+export const organisationsDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/admin/organisations/{orgID}',
     group: 'admin',
@@ -112,8 +120,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'Message "Offboarding started" or "Offboarding under way"; Meta is the run',
     statuses: { 404: 'The organisation does not exist' },
     result: offboardingResultSchema,
-  }),
-  organisationsOffboarding: route({
+  }))();
+
+export const organisationsOffboarding = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/offboarding',
     group: 'admin',
@@ -127,8 +137,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'The run',
     statuses: { 404: 'No offboarding of this organisation was started' },
     result: offboardingResultSchema,
-  }),
-  organisationsExport: route({
+  }))();
+
+export const organisationsExport = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/export',
     group: 'admin',
@@ -142,8 +154,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 404: 'The organisation does not exist', 409: 'The organisation is being offboarded' },
     query: exportQuerySchema,
     result: organisationFileSchema,
-  }),
-  organisationsImport: route({
+  }))();
+
+export const organisationsImport = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/organisations/import',
     group: 'admin',
@@ -203,8 +217,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     query: importQuerySchema,
     body: organisationFileSchema,
     result: importResultSchema,
-  }),
-  organisationsImportProgress: route({
+  }))();
+
+export const organisationsImportProgress = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/import',
     group: 'admin',
@@ -219,8 +235,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'The run',
     statuses: { 404: 'The organisation was never imported here' },
     result: importProgressResultSchema,
-  }),
-  organisationsDomainsList: route({
+  }))();
+
+export const organisationsDomainsList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/admin/organisations/{orgID}/domains',
     group: 'admin',
@@ -232,8 +250,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     success: 'Meta.domains: each domain and when it was granted',
     statuses: { 404: 'The organisation does not exist' },
     result: okEnvelope(z.object({ domains: z.array(domainGrantSchema) })),
-  }),
-  organisationsDomainsGrant: route({
+  }))();
+
+export const organisationsDomainsGrant = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
@@ -246,8 +266,10 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 409: 'The domain is granted to another organisation', 422: 'The organisation does not exist' },
     params: domainParams,
     result: okNullSchema,
-  }),
-  organisationsDomainsRevoke: route({
+  }))();
+
+export const organisationsDomainsRevoke = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/admin/organisations/{orgID}/domains/{domain}',
     group: 'admin',
@@ -262,5 +284,20 @@ export const organisationsRoutes = routeGroup('organisations', {
     statuses: { 404: 'The domain is not granted to this organisation' },
     params: domainParams,
     result: okNullSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const organisationsRoutes = /* @__PURE__ */ (() =>
+  routeGroup('organisations', {
+    organisationsCreate,
+    organisationsList,
+    organisationsGet,
+    organisationsUpdate,
+    organisationsDelete,
+    organisationsOffboarding,
+    organisationsExport,
+    organisationsImport,
+    organisationsImportProgress,
+    organisationsDomainsList,
+    organisationsDomainsGrant,
+    organisationsDomainsRevoke,
+  }))() satisfies Record<string, RouteDef>;

@@ -12,8 +12,8 @@ const ownBody =
   "An org_id in the body must be absent or the caller's (400); every API in access_rights must be the caller organisation's (422 as for one that does not " +
   'exist).';
 
-export const policiesRoutes = routeGroup('policies', {
-  policiesCreate: route({
+export const policiesCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/policies',
     group: 'gateway',
@@ -27,8 +27,10 @@ export const policiesRoutes = routeGroup('policies', {
     statuses: { 409: 'The id is taken', 422: 'The org_id names no organisation (a blank or absent one is allowed)' },
     body: policySchema,
     result: gatewayWriteSchema,
-  }),
-  policiesGet: route({
+  }))();
+
+export const policiesGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/policies/{policyID}',
     group: 'gateway',
@@ -41,8 +43,10 @@ export const policiesRoutes = routeGroup('policies', {
     successHeaders: ['ETag'],
     statuses: { 404: 'No such policy' },
     result: policySchema,
-  }),
-  policiesUpdate: route({
+  }))();
+
+export const policiesUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/gw/policies/{policyID}',
     group: 'gateway',
@@ -57,8 +61,10 @@ export const policiesRoutes = routeGroup('policies', {
     statuses: { 400: 'The body names another id than the path', 404: 'No such policy', 422: 'The policy moves to an org_id that names no organisation' },
     body: policySchema,
     result: gatewayWriteSchema,
-  }),
-  policiesDelete: route({
+  }))();
+
+export const policiesDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/gw/policies/{policyID}',
     group: 'gateway',
@@ -71,8 +77,10 @@ export const policiesRoutes = routeGroup('policies', {
     success: 'Policy deleted; key is its id',
     statuses: { 404: 'No such policy' },
     result: gatewayWriteSchema,
-  }),
-  policiesImport: route({
+  }))();
+
+export const policiesImport = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/policies/import',
     group: 'admin',
@@ -87,8 +95,10 @@ export const policiesRoutes = routeGroup('policies', {
     statuses: { 422: 'An org_id names no organisation (nothing of that transaction is written)' },
     body: policyImportSchema,
     result: policiesImportedSchema,
-  }),
-  policiesList: route({
+  }))();
+
+export const policiesList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/policies',
     group: 'dashboard',
@@ -103,8 +113,10 @@ export const policiesRoutes = routeGroup('policies', {
     success: 'A page of policies',
     query: pageQuerySchema,
     result: policyPageSchema,
-  }),
-  policiesDashboardCreate: route({
+  }))();
+
+export const policiesDashboardCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/portal/policies',
     group: 'dashboard',
@@ -119,8 +131,10 @@ export const policiesRoutes = routeGroup('policies', {
     statuses: { 400: 'org_id names another organisation', 409: 'The id is taken', 422: "An API in access_rights is not the caller organisation's" },
     body: policyDashboardSchema,
     result: okIdPairSchema,
-  }),
-  policiesDashboardGet: route({
+  }))();
+
+export const policiesDashboardGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/policies/{policyID}',
     group: 'dashboard',
@@ -134,8 +148,10 @@ export const policiesRoutes = routeGroup('policies', {
     successHeaders: ['ETag'],
     statuses: { 404: "No such policy in the caller's organisation" },
     result: policySchema,
-  }),
-  policiesDashboardUpdate: route({
+  }))();
+
+export const policiesDashboardUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/portal/policies/{policyID}',
     group: 'dashboard',
@@ -155,8 +171,10 @@ export const policiesRoutes = routeGroup('policies', {
     },
     body: policyDashboardSchema,
     result: okIdSchema,
-  }),
-  policiesDashboardDelete: route({
+  }))();
+
+export const policiesDashboardDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/portal/policies/{policyID}',
     group: 'dashboard',
@@ -170,5 +188,18 @@ export const policiesRoutes = routeGroup('policies', {
     success: 'Policy deleted; Meta is its id',
     statuses: { 404: "No such policy in the caller's organisation" },
     result: okIdSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const policiesRoutes = /* @__PURE__ */ (() =>
+  routeGroup('policies', {
+    policiesCreate,
+    policiesGet,
+    policiesUpdate,
+    policiesDelete,
+    policiesImport,
+    policiesList,
+    policiesDashboardCreate,
+    policiesDashboardGet,
+    policiesDashboardUpdate,
+    policiesDashboardDelete,
+  }))() satisfies Record<string, RouteDef>;

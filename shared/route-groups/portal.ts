@@ -45,9 +45,9 @@ const noPortal = 'The organisation has no portal, or it is off';
 /** What making a plan's key touches (the key, its live quota, its organisation's count, the plan's policy). */
 const KEY_MAKING = ['key', 'org', 'policy', 'catalogue_entry'] as const;
 
-export const portalRoutes = routeGroup('portal', {
-  // --- the organisation's users -------------------------------------------------------------------
-  portalSettingsGet: route({
+// --- the organisation's users -------------------------------------------------------------------
+export const portalSettingsGet = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/settings',
     group: 'dashboard',
@@ -59,8 +59,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'enabled, the sign-up mode (open, invitation or approval) and the title the portal shows.',
     success: 'The settings',
     result: portalSettingsResultSchema,
-  }),
-  portalSettingsPut: route({
+  }))();
+
+export const portalSettingsPut = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/portal/settings',
     group: 'dashboard',
@@ -77,8 +79,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Settings stored; Meta is them',
     body: portalSettingsSchema,
     result: okEnvelope(portalSettingsResultSchema),
-  }),
-  portalCatalogueList: route({
+  }))();
+
+export const portalCatalogueList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/catalogue',
     group: 'dashboard',
@@ -90,8 +94,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'One entry per published API, with the policy behind each plan.',
     success: 'The catalogue',
     result: catalogueEntryListSchema,
-  }),
-  portalCataloguePut: route({
+  }))();
+
+export const portalCataloguePut = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/portal/catalogue/{apiID}',
     group: 'dashboard',
@@ -107,8 +113,10 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 404: "No such API in the caller's organisation", 422: "A plan's policy is not the organisation's, or does not grant the API" },
     body: catalogueEntryBodySchema,
     result: catalogueEntryResultSchema,
-  }),
-  portalCatalogueDelete: route({
+  }))();
+
+export const portalCatalogueDelete = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/api/portal/catalogue/{apiID}',
     group: 'dashboard',
@@ -121,8 +129,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Unpublished',
     statuses: { 404: 'The API is not in the catalogue' },
     result: okNullSchema,
-  }),
-  portalDevelopersList: route({
+  }))();
+
+export const portalDevelopersList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/developers',
     group: 'dashboard',
@@ -135,8 +145,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'A page of developers',
     query: developerListQuerySchema,
     result: developerListSchema,
-  }),
-  portalDevelopersUpdate: route({
+  }))();
+
+export const portalDevelopersUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/api/portal/developers/{developerID}',
     group: 'dashboard',
@@ -150,8 +162,10 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 404: "No such developer in the caller's organisation" },
     body: developerUpdateSchema,
     result: developerResultSchema,
-  }),
-  portalInvitationsCreate: route({
+  }))();
+
+export const portalInvitationsCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/portal/invitations',
     group: 'dashboard',
@@ -166,8 +180,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Invitation issued; Meta.invitation is shown this once',
     body: invitationBodySchema,
     result: invitationResultSchema,
-  }),
-  portalKeyRequestsList: route({
+  }))();
+
+export const portalKeyRequestsList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/portal/key-requests',
     group: 'dashboard',
@@ -180,8 +196,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'A page of requests',
     query: keyRequestListQuerySchema,
     result: keyRequestListSchema,
-  }),
-  portalKeyRequestsApprove: route({
+  }))();
+
+export const portalKeyRequestsApprove = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/portal/key-requests/{requestID}/approve',
     group: 'dashboard',
@@ -194,8 +212,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Approved; Meta is the request',
     statuses: { 404: "No such request in the caller's organisation", 409: 'The request is not pending (any more)' },
     result: keyRequestResultSchema,
-  }),
-  portalKeyRequestsRefuse: route({
+  }))();
+
+export const portalKeyRequestsRefuse = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/api/portal/key-requests/{requestID}/refuse',
     group: 'dashboard',
@@ -209,10 +229,11 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 404: "No such request in the caller's organisation", 409: 'The request is not pending (any more)' },
     body: refuseBodySchema,
     result: keyRequestResultSchema,
-  }),
+  }))();
 
-  // --- public --------------------------------------------------------------------------------------
-  portalCatalogue: route({
+// --- public --------------------------------------------------------------------------------------
+export const portalCatalogue = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/catalogue',
     group: 'public',
@@ -225,8 +246,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'The catalogue',
     statuses: { 404: noPortal },
     result: publicCatalogueSchema,
-  }),
-  portalDocument: route({
+  }))();
+
+export const portalDocument = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/catalogue/{apiID}/openapi',
     group: 'public',
@@ -239,8 +262,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'The document',
     statuses: { 404: `${noPortal}, or the API is not published in it` },
     result: publicDocumentSchema,
-  }),
-  portalSignUp: route({
+  }))();
+
+export const portalSignUp = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/portal/{orgID}/developers',
     group: 'public',
@@ -256,8 +281,10 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 400: 'The portal takes sign-ups by invitation only and none was sent', 403: 'The invitation is not valid for this e-mail', 404: noPortal },
     body: signUpSchema,
     result: signUpResultSchema,
-  }),
-  portalSignIn: route({
+  }))();
+
+export const portalSignIn = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/portal/{orgID}/sessions',
     group: 'public',
@@ -274,10 +301,11 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 401: 'E-mail or password not valid', 403: 'The developer awaits approval or is disabled', 404: noPortal, 429: 'Too many attempts' },
     body: signInSchema,
     result: signInResultSchema,
-  }),
+  }))();
 
-  // --- a developer's own -----------------------------------------------------------------------------
-  portalSignOut: route({
+// --- a developer's own -----------------------------------------------------------------------------
+export const portalSignOut = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/portal/{orgID}/session',
     group: 'developer',
@@ -290,8 +318,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'Ends only the session sent.',
     success: 'Signed out',
     result: okNullSchema,
-  }),
-  portalMe: route({
+  }))();
+
+export const portalMe = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/developer',
     group: 'developer',
@@ -303,8 +333,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'Never the password.',
     success: 'The developer',
     result: developerSchema,
-  }),
-  portalMyRequests: route({
+  }))();
+
+export const portalMyRequests = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/key-requests',
     group: 'developer',
@@ -316,8 +348,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'Only their own.',
     success: 'The requests',
     result: myKeyRequestListSchema,
-  }),
-  portalRequestKey: route({
+  }))();
+
+export const portalRequestKey = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/portal/{orgID}/key-requests',
     group: 'developer',
@@ -333,8 +367,10 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 404: 'No such plan of a published API', 409: 'The developer holds 20 pending or approved requests' },
     body: keyRequestBodySchema,
     result: issuedKeySchema,
-  }),
-  portalCollectKey: route({
+  }))();
+
+export const portalCollectKey = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/portal/{orgID}/key-requests/{requestID}/key',
     group: 'developer',
@@ -349,8 +385,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Meta.key is the clear key, shown this once',
     statuses: { 404: "No such request of the developer's", 409: 'The request is not approved, or its key was collected already' },
     result: issuedKeySchema,
-  }),
-  portalMyKeys: route({
+  }))();
+
+export const portalMyKeys = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/keys',
     group: 'developer',
@@ -362,8 +400,10 @@ export const portalRoutes = routeGroup('portal', {
     description: 'Never a clear key.',
     success: 'The keys',
     result: developerKeyListSchema,
-  }),
-  portalRollKey: route({
+  }))();
+
+export const portalRollKey = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/portal/{orgID}/keys/{keyHash}/roll',
     group: 'developer',
@@ -378,8 +418,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Meta.key is the new clear key, shown this once',
     statuses: { 404: "No such key of the developer's" },
     result: issuedKeySchema,
-  }),
-  portalRevokeKey: route({
+  }))();
+
+export const portalRevokeKey = /* @__PURE__ */ (() =>
+  route({
     method: 'DELETE',
     path: '/portal/{orgID}/keys/{keyHash}',
     group: 'developer',
@@ -392,8 +434,10 @@ export const portalRoutes = routeGroup('portal', {
     success: 'Revoked; Meta is the request',
     statuses: { 404: "No such key of the developer's" },
     result: keyRequestResultSchema,
-  }),
-  portalKeyUsage: route({
+  }))();
+
+export const portalKeyUsage = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/portal/{orgID}/keys/{keyHash}/usage',
     group: 'developer',
@@ -407,5 +451,32 @@ export const portalRoutes = routeGroup('portal', {
     statuses: { 404: "No such key of the developer's" },
     query: developerUsageQuerySchema,
     result: usageSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const portalRoutes = /* @__PURE__ */ (() =>
+  routeGroup('portal', {
+    portalSettingsGet,
+    portalSettingsPut,
+    portalCatalogueList,
+    portalCataloguePut,
+    portalCatalogueDelete,
+    portalDevelopersList,
+    portalDevelopersUpdate,
+    portalInvitationsCreate,
+    portalKeyRequestsList,
+    portalKeyRequestsApprove,
+    portalKeyRequestsRefuse,
+    portalCatalogue,
+    portalDocument,
+    portalSignUp,
+    portalSignIn,
+    portalSignOut,
+    portalMe,
+    portalMyRequests,
+    portalRequestKey,
+    portalCollectKey,
+    portalMyKeys,
+    portalRollKey,
+    portalRevokeKey,
+    portalKeyUsage,
+  }))() satisfies Record<string, RouteDef>;

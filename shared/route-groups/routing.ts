@@ -5,8 +5,8 @@ import * as z from 'zod';
 import { apiGatewaysSchema, GATEWAY_ID, gatewayReportSchema } from '../schemas/gateway-status';
 import { routingTableSchema, routingVersionSchema } from '../schemas/routing';
 
-export const routingRoutes = routeGroup('routing', {
-  routingTable: route({
+export const routingTable = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/routing',
     group: 'gateway',
@@ -22,8 +22,10 @@ export const routingRoutes = routeGroup('routing', {
       'portal there names the portal and the paths that go to the control plane. version is the routing version it was read at.',
     success: 'The routing table',
     result: routingTableSchema,
-  }),
-  routingVersion: route({
+  }))();
+
+export const routingVersion = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/gw/routing/version',
     group: 'gateway',
@@ -34,8 +36,10 @@ export const routingRoutes = routeGroup('routing', {
     description: 'One cheap read for a gateway that follows the routing table: fetch GET /gw/routing only when the version moved.',
     success: 'The version, and when it last moved (null before any change)',
     result: routingVersionSchema,
-  }),
-  routingGatewayReport: route({
+  }))();
+
+export const routingGatewayReport = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/gw/gateways/{gatewayID}',
     group: 'gateway',
@@ -50,8 +54,10 @@ export const routingRoutes = routeGroup('routing', {
     params: z.object({ gatewayID: z.string().regex(GATEWAY_ID, 'a gateway id is 1-64 letters, digits, dots, dashes and underscores') }),
     body: gatewayReportSchema,
     result: z.object({ key: z.string(), status: z.literal('ok'), action: z.enum(['added', 'modified', 'deleted']) }),
-  }),
-  routingApiGateways: route({
+  }))();
+
+export const routingApiGateways = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/apis/{apiID}/gateways',
     group: 'dashboard',
@@ -67,5 +73,12 @@ export const routingRoutes = routeGroup('routing', {
     success: 'The gateways, by id',
     statuses: { 404: "No such API in the caller's organisation" },
     result: apiGatewaysSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const routingRoutes = /* @__PURE__ */ (() =>
+  routeGroup('routing', {
+    routingTable,
+    routingVersion,
+    routingGatewayReport,
+    routingApiGateways,
+  }))() satisfies Record<string, RouteDef>;

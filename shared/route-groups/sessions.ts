@@ -5,8 +5,8 @@ import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { sessionCheckResultSchema, sessionCheckSchema } from '../schemas/keys';
 
-export const sessionsRoutes = routeGroup('sessions', {
-  sessionsCheck: route({
+export const sessionsCheck = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/gw/sessions/check',
     group: 'gateway',
@@ -29,8 +29,10 @@ export const sessionsRoutes = routeGroup('sessions', {
     body: sessionCheckSchema,
     result: sessionCheckResultSchema,
     doc: { models: { 403: 'CheckRefusal', 429: 'CheckRefusal' } },
-  }),
-  sessionsExtAuthz: route({
+  }))();
+
+export const sessionsExtAuthz = /* @__PURE__ */ (() =>
+  route({
     method: 'ANY',
     path: '/gw/ext-authz/{proxy+}',
     group: 'gateway',
@@ -89,5 +91,10 @@ export const sessionsRoutes = routeGroup('sessions', {
       models: { 400: 'CheckRefusal', 401: 'CheckRefusal', 403: 'CheckRefusal', 404: 'CheckRefusal', 429: 'CheckRefusal' },
       freeQuery: "The forwarded request's query (Envoy), any parameters: the key's, when X-Gw-Key-Param names one",
     },
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const sessionsRoutes = /* @__PURE__ */ (() =>
+  routeGroup('sessions', {
+    sessionsCheck,
+    sessionsExtAuthz,
+  }))() satisfies Record<string, RouteDef>;

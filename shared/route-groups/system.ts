@@ -4,12 +4,12 @@ import { route, routeGroup } from '../route-builders';
 import type { RouteDef } from '../route-def';
 import { looseObject } from '../schemas/common';
 
-export const healthSchema = z.object({ status: z.enum(['pass', 'fail']), description: z.string() });
+export const healthSchema = /* @__PURE__ */ (() => z.object({ status: z.enum(['pass', 'fail']), description: z.string() }))();
 /** The document /openapi.json answers (its own schema is OpenAPI's). */
-export const openApiDescriptionSchema = z.looseObject({ openapi: z.string(), info: looseObject, paths: looseObject });
+export const openApiDescriptionSchema = /* @__PURE__ */ (() => z.looseObject({ openapi: z.string(), info: looseObject, paths: looseObject }))();
 
-export const systemRoutes = routeGroup('system', {
-  hello: route({
+export const hello = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/hello',
     group: 'public',
@@ -22,8 +22,10 @@ export const systemRoutes = routeGroup('system', {
     statuses: { 503: 'Storage does not answer (status fail)' },
     result: healthSchema,
     doc: { models: { 503: 'Health' } },
-  }),
-  openapi: route({
+  }))();
+
+export const openapi = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/openapi.json',
     group: 'public',
@@ -37,5 +39,10 @@ export const systemRoutes = routeGroup('system', {
     success: 'This document, compressed (br, gzip) when the request accepts it',
     successHeaders: ['Content-Encoding', 'Vary'],
     result: openApiDescriptionSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const systemRoutes = /* @__PURE__ */ (() =>
+  routeGroup('system', {
+    hello,
+    openapi,
+  }))() satisfies Record<string, RouteDef>;

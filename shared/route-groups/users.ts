@@ -4,8 +4,8 @@ import type { RouteDef } from '../route-def';
 import { pageQuerySchema } from '../schemas/common';
 import { meSchema, userCreateSchema, userIssuedSchema, userListSchema, userSearchQuerySchema, userUpdatedSchema, userUpdateSchema } from '../schemas/users';
 
-export const usersRoutes = routeGroup('users', {
-  usersCreate: route({
+export const usersCreate = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/users',
     group: 'admin',
@@ -22,8 +22,10 @@ export const usersRoutes = routeGroup('users', {
     statuses: { 409: 'The e-mail is taken in the organisation', 422: 'The organisation does not exist' },
     body: userCreateSchema,
     result: userIssuedSchema,
-  }),
-  usersUpdate: route({
+  }))();
+
+export const usersUpdate = /* @__PURE__ */ (() =>
+  route({
     method: 'PUT',
     path: '/admin/users/{userID}',
     group: 'admin',
@@ -43,8 +45,10 @@ export const usersRoutes = routeGroup('users', {
     statuses: { 404: 'No such user', 409: 'The e-mail is taken in the organisation' },
     body: userUpdateSchema,
     result: userUpdatedSchema,
-  }),
-  usersRotateAccessKey: route({
+  }))();
+
+export const usersRotateAccessKey = /* @__PURE__ */ (() =>
+  route({
     method: 'POST',
     path: '/admin/users/{userID}/access-key',
     group: 'admin',
@@ -61,8 +65,10 @@ export const usersRoutes = routeGroup('users', {
     successHeaders: ['ETag'],
     statuses: { 404: 'No such user' },
     result: userIssuedSchema,
-  }),
-  usersList: route({
+  }))();
+
+export const usersList = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/users',
     group: 'dashboard',
@@ -75,8 +81,10 @@ export const usersRoutes = routeGroup('users', {
     success: 'A page of users',
     query: pageQuerySchema,
     result: userListSchema,
-  }),
-  usersSearch: route({
+  }))();
+
+export const usersSearch = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/users/search',
     group: 'dashboard',
@@ -93,8 +101,10 @@ export const usersRoutes = routeGroup('users', {
     statuses: { 400: 'q is missing, empty or longer than 254 characters' },
     query: userSearchQuerySchema,
     result: userListSchema,
-  }),
-  usersMe: route({
+  }))();
+
+export const usersMe = /* @__PURE__ */ (() =>
+  route({
     method: 'GET',
     path: '/api/users/me',
     group: 'dashboard',
@@ -108,5 +118,14 @@ export const usersRoutes = routeGroup('users', {
       'an unlisted group is deny), so a console can hide the controls a user may not use.',
     success: 'The calling user',
     result: meSchema,
-  }),
-}) satisfies Record<string, RouteDef>;
+  }))();
+
+export const usersRoutes = /* @__PURE__ */ (() =>
+  routeGroup('users', {
+    usersCreate,
+    usersUpdate,
+    usersRotateAccessKey,
+    usersList,
+    usersSearch,
+    usersMe,
+  }))() satisfies Record<string, RouteDef>;

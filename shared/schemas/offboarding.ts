@@ -16,25 +16,26 @@ export type OffboardingStep = (typeof OFFBOARDING_STEPS)[number];
  */
 const OFFBOARDING_STATES = ['fencing', 'deleting', 'done'] as const;
 
-const offboardingSchema = z
-  .object({
-    org_id: z.string(),
-    state: z.enum(OFFBOARDING_STATES),
-    step: z.enum(OFFBOARDING_STEPS).nullable().meta({ description: 'The step under way; null before the first and once done' }),
-    steps_done: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: `Steps finished, of ${OFFBOARDING_STEPS.length}` }),
-    started_at: z.string(),
-    deleting_from: z.string().meta({ description: 'When the deletions start: the caches of every process know the organisation is offboarding' }),
-    finished_at: z.string().nullable(),
-    deleted: z
-      .record(z.string(), z.number().int().min(0))
-      .meta({ description: 'Items deleted so far, by what they are (the stored entity: api, key, live_quota, delivery, usage_day, ...)' }),
-    deleted_total: z.number().int().min(0),
-  })
-  .meta({ description: "An organisation's offboarding run" });
+const offboardingSchema = /* @__PURE__ */ (() =>
+  z
+    .object({
+      org_id: z.string(),
+      state: z.enum(OFFBOARDING_STATES),
+      step: z.enum(OFFBOARDING_STEPS).nullable().meta({ description: 'The step under way; null before the first and once done' }),
+      steps_done: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: `Steps finished, of ${OFFBOARDING_STEPS.length}` }),
+      started_at: z.string(),
+      deleting_from: z.string().meta({ description: 'When the deletions start: the caches of every process know the organisation is offboarding' }),
+      finished_at: z.string().nullable(),
+      deleted: z
+        .record(z.string(), z.number().int().min(0))
+        .meta({ description: 'Items deleted so far, by what they are (the stored entity: api, key, live_quota, delivery, usage_day, ...)' }),
+      deleted_total: z.number().int().min(0),
+    })
+    .meta({ description: "An organisation's offboarding run" }))();
 export type Offboarding = z.infer<typeof offboardingSchema>;
 
-export const offboardingResultSchema = okEnvelope(offboardingSchema);
+export const offboardingResultSchema = /* @__PURE__ */ (() => okEnvelope(offboardingSchema))();

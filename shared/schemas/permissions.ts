@@ -8,7 +8,7 @@ export const PERMISSION_GROUPS = ['apis', 'keys', 'policies', 'hooks', 'assets',
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
 
 /** What a user may do with a group: read it, change it (write includes read), or nothing. */
-export const permissionLevelSchema = z.enum(['read', 'write', 'deny']);
+export const permissionLevelSchema = /* @__PURE__ */ (() => z.enum(['read', 'write', 'deny']))();
 export type PermissionLevel = z.infer<typeof permissionLevelSchema>;
 
 /**
@@ -17,16 +17,17 @@ export type PermissionLevel = z.infer<typeof permissionLevelSchema>;
  * deny. An unknown group is refused (400 naming it): a misspelt one would otherwise be ignored and
  * the group it meant silently denied.
  */
-export const userPermissionsSchema = z
-  .strictObject({
-    ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, permissionLevelSchema.optional()])) as Record<
-      PermissionGroup,
-      z.ZodOptional<typeof permissionLevelSchema>
-    >),
-    IsAdmin: z.literal('admin').optional(),
-  })
-  .meta({
-    description:
-      'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or ' +
-      '{}: every group; otherwise an unlisted group is deny (contract §9).',
-  });
+export const userPermissionsSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, permissionLevelSchema.optional()])) as Record<
+        PermissionGroup,
+        z.ZodOptional<typeof permissionLevelSchema>
+      >),
+      IsAdmin: z.literal('admin').optional(),
+    })
+    .meta({
+      description:
+        'A level per object group (read, write or deny); "IsAdmin": "admin" grants every group. Absent or ' +
+        '{}: every group; otherwise an unlisted group is deny (contract §9).',
+    }))();

@@ -25,12 +25,13 @@ export function unstorable(n: number): string | undefined {
 const STORABLE_NOTE = `0 or a magnitude of at least ${STORABLE_MIN_MAGNITUDE} (storage holds nothing smaller)`;
 
 /** A number field that is stored: finite, within ±(2^53−1), and not in the gap around zero. */
-export const storableNumber = z
-  .number()
-  .min(-STORABLE_MAX)
-  .max(STORABLE_MAX)
-  // The range has its own messages; this names only the gap around zero.
-  .refine((n) => n === 0 || Math.abs(n) >= STORABLE_MIN_MAGNITUDE || Math.abs(n) > STORABLE_MAX, { message: `must be ${STORABLE_NOTE}` });
+export const storableNumber = /* @__PURE__ */ (() =>
+  z
+    .number()
+    .min(-STORABLE_MAX)
+    .max(STORABLE_MAX)
+    // The range has its own messages; this names only the gap around zero.
+    .refine((n) => n === 0 || Math.abs(n) >= STORABLE_MIN_MAGNITUDE || Math.abs(n) > STORABLE_MAX, { message: `must be ${STORABLE_NOTE}` }))();
 
 /** Why storage cannot hold a member of this name, or undefined when it can. */
 function unstorableName(name: string): string | undefined {
@@ -82,10 +83,10 @@ function storageProblems(value: unknown, within = 0, limit = 50): StorageProblem
 }
 
 /** A member of unknown type in a body stored as attributes: any JSON, which storableBody checks whole. */
-export const storedValue = z.unknown();
+export const storedValue = /* @__PURE__ */ (() => z.unknown())();
 
 /** A member name a record of a stored body declares (its other names storableBody checks). */
-export const storedName = z.string().min(1).max(LIMITS.storedNameChars);
+export const storedName = /* @__PURE__ */ (() => z.string().min(1).max(LIMITS.storedNameChars))();
 
 /** A record of a stored body whose values have a type of their own (its names are stored as attributes). */
 export const storedRecord = <V extends z.ZodType>(value: V) =>
@@ -97,7 +98,7 @@ export const storedRecord = <V extends z.ZodType>(value: V) =>
  * A free-form object of a body stored as attributes (meta_data and similar): any members, kept as
  * sent. The document gives its names the StoredMemberName model.
  */
-export const storedObject = z.record(z.string(), storedValue);
+export const storedObject = /* @__PURE__ */ (() => z.record(z.string(), storedValue))();
 
 /** An object of a body stored as attributes that keeps the members it does not name, as sent. */
 export const storedLooseObject = <T extends z.ZodRawShape>(shape: T) => z.object(shape).catchall(storedValue);
@@ -109,11 +110,11 @@ export function isStoredOpenObject(schema: unknown): boolean {
 }
 
 /** What storage holds of a body stored as attributes, in words (route descriptions and the document). */
-export const STORED_BODY_RULES =
+export const STORED_BODY_RULES = /* @__PURE__ */ (() =>
   `The body is stored as attributes (contract §11): every number in it, meta_data and other kept members included, ` +
   `is 0 or of a magnitude from ${STORABLE_MIN_MAGNITUDE} to 2^53−1; every member name has 1 to ${thousands(LIMITS.storedNameChars)} ` +
   `characters; no object stored nests deeper than ${LIMITS.storedDepth} levels, itself the first (x-stored-depth gives the body's). ` +
-  'Anything else is 400 naming its path.';
+  'Anything else is 400 naming its path.')();
 
 /**
  * A body that is stored as DynamoDB attributes (keys, policies, organisations, OAuth clients):

@@ -11,13 +11,14 @@ const STREAMS_MEDIA_TYPE = 'application/vnd.gw.streams.oas';
 export const STREAMS_MEDIA_TYPES = [STREAMS_MEDIA_TYPE, `${STREAMS_MEDIA_TYPE}+json`] as const;
 
 /** `x-gw-streaming`: `streams` is required; other members are kept. */
-export const gwStreamingSchema = z.looseObject({ streams: obj });
+export const gwStreamingSchema = /* @__PURE__ */ (() => z.looseObject({ streams: obj }))();
 
 /**
  * Body of the streams patch: an OpenAPI document that must carry both `x-gw-api-gateway` and
  * `x-gw-streaming.streams` (400 otherwise); unknown members are kept.
  */
-export const streamsBodySchema = oasDocumentSchema.extend({
-  'x-gw-api-gateway': gwApiGatewaySchema,
-  'x-gw-streaming': gwStreamingSchema,
-});
+export const streamsBodySchema = /* @__PURE__ */ (() =>
+  oasDocumentSchema.extend({
+    'x-gw-api-gateway': gwApiGatewaySchema,
+    'x-gw-streaming': gwStreamingSchema,
+  }))();

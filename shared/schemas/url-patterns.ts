@@ -12,17 +12,18 @@ const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
 const H16 = '[0-9A-Fa-f]{1,4}';
 const LS32 = `(?:${H16}:${H16}|${IPV4})`;
 /** RFC 3986's IPv6address, which the parser takes whole. */
-const IPV6 = [
-  `(?:${H16}:){6}${LS32}`,
-  `::(?:${H16}:){5}${LS32}`,
-  `(?:${H16})?::(?:${H16}:){4}${LS32}`,
-  `(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}`,
-  `(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}`,
-  `(?:(?:${H16}:){0,3}${H16})?::${H16}:${LS32}`,
-  `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
-  `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
-  `(?:(?:${H16}:){0,6}${H16})?::`,
-].join('|');
+const IPV6 = /* @__PURE__ */ (() =>
+  [
+    `(?:${H16}:){6}${LS32}`,
+    `::(?:${H16}:){5}${LS32}`,
+    `(?:${H16})?::(?:${H16}:){4}${LS32}`,
+    `(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}`,
+    `(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}`,
+    `(?:(?:${H16}:){0,3}${H16})?::${H16}:${LS32}`,
+    `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
+    `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
+    `(?:(?:${H16}:){0,6}${H16})?::`,
+  ].join('|'))();
 /** A DNS name of ASCII labels (no label starts or ends with `-`, none holds `--`), its last starting with a letter. */
 const LABEL = '[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*';
 const NAME = `(?:${LABEL}\\.)*[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*`;
@@ -60,6 +61,6 @@ export const REDIRECT_URIS_PATTERN = `^${ANY_URI}(?:;${ANY_URI})*$`;
 /** A pattern matching `text` in any case (JSON Schema patterns have no case-insensitive flag). */
 export const anyCase = (text: string) => text.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
 
-const RESERVED_HOST = `(?:${anyCase('localhost')}|${['metadata', 'google', 'internal'].map(anyCase).join('\\.')})`;
+const RESERVED_HOST = /* @__PURE__ */ (() => `(?:${anyCase('localhost')}|${['metadata', 'google', 'internal'].map(anyCase).join('\\.')})`)();
 /** An http(s) URL whose host is `localhost`, a name under it, or the metadata service's name (webhook targets never are). */
 export const RESERVED_HOST_URL_PATTERN = `^[Hh][Tt][Tt][Pp][Ss]?://${USERINFO}(?:[^/?#\\\\:@]*\\.)?${RESERVED_HOST}(?:[:/?#\\\\]|$)`;

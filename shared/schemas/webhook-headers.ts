@@ -27,19 +27,20 @@ export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * to the connection the delivery opens, not to the hook; routing headers would let a hook address
  * another virtual host or speak for a proxy; method overrides would change what the target does.
  */
-const DENIED = new Map<string, string>([
-  ...['connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'http2-settings'].map((n) => [n, 'a hop-by-hop header'] as const),
-  ...['content-length', 'transfer-encoding', 'content-encoding', 'expect'].map((n) => [n, 'a framing header the delivery sets'] as const),
-  ...['host', 'forwarded', 'via', 'x-real-ip'].map((n) => [n, 'a routing header'] as const),
-  ...['x-http-method-override', 'x-http-method', 'x-method-override'].map((n) => [n, 'a method override'] as const),
-]);
+const DENIED = /* @__PURE__ */ (() =>
+  new Map<string, string>([
+    ...['connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'http2-settings'].map((n) => [n, 'a hop-by-hop header'] as const),
+    ...['content-length', 'transfer-encoding', 'content-encoding', 'expect'].map((n) => [n, 'a framing header the delivery sets'] as const),
+    ...['host', 'forwarded', 'via', 'x-real-ip'].map((n) => [n, 'a routing header'] as const),
+    ...['x-http-method-override', 'x-http-method', 'x-method-override'].map((n) => [n, 'a method override'] as const),
+  ]))();
 const DENIED_PREFIXES: ReadonlyArray<[string, string]> = [
   ['proxy-', 'a proxy header'],
   ['x-forwarded-', 'a routing header'],
 ];
 
 /** Every denied name and prefix (`proxy-*`), for documentation and tests. */
-export const DENIED_HEADER_NAMES: readonly string[] = [...DENIED.keys(), ...DENIED_PREFIXES.map(([p]) => `${p}*`)];
+export const DENIED_HEADER_NAMES: readonly string[] = /* @__PURE__ */ (() => [...DENIED.keys(), ...DENIED_PREFIXES.map(([p]) => `${p}*`)])();
 
 /** Why a hook may not set this header (any case), or undefined when it may. */
 export function headerRefusal(name: string): string | undefined {

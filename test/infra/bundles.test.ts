@@ -6,14 +6,14 @@
  * Tracer and the X-Ray SDK are a chunk loaded only by a sampled invocation (shared/observability/tracer.ts).
  */
 import { build, type Metafile } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, writeOpenApiBeside } from '../../infra/bundling';
 import { openApiDocument } from '../../shared/openapi/document';
-import { routes } from '../../shared/routes';
+import { routeGroups, routes } from '../../shared/routes';
 
 const ROOT = process.cwd();
 const dirs: string[] = [];
@@ -101,6 +101,24 @@ describe('function bundles', () => {
     }
     const check = sources(await deployed(routes.sessionsCheck.entry));
     expect(check.has('shared/schemas/billing.ts'), 'the check builds the usage schemas at start').toBe(false);
+  });
+
+  it('a function holds its own route and no other route of its group', async () => {
+    // The declarations of shared/route-groups and shared/schemas are pure (test/unit/pure-declarations.test.ts), so esbuild
+    // drops those the function's code does not reach, with the schemas only they read; the group object is the table's.
+    for (const [own, group] of [
+      [routes.portalMe, routeGroups.portal],
+      [routes.hooksCreate, routeGroups.hooks],
+      [routes.keysGet, routeGroups.keys],
+    ] as const) {
+      const meta = await deployed(own.entry);
+      const text = split(meta)
+        .atStart.map((o) => readFileSync(o, 'utf8'))
+        .join('\n');
+      expect(text, own.name).toContain(JSON.stringify(own.summary).slice(1, 40));
+      for (const other of Object.values(group).filter((r) => r.name !== own.name))
+        expect(text.includes(JSON.stringify(other.summary).slice(1, 40)), `${own.name} holds ${other.name}`).toBe(false);
+    }
   });
 
   it("no function carries zod's other languages or its JSON Schema reader (what its named export z would pull in)", async () => {

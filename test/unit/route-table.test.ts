@@ -60,14 +60,23 @@ describe('the route table and the handler files', () => {
 
   for (const [group, table] of Object.entries(routeGroups)) {
     for (const [name, route] of Object.entries(table)) {
-      it(`${group}: ${name}'s handler file answers it through its own group`, () => {
+      it(`${group}: ${name}'s handler file answers it with its own route, imported alone from its group's file`, () => {
         expect(route.name).toBe(name);
         expect(route.entry).toBe(handlerEntry(group, name));
         const source = readFileSync(route.entry, 'utf8');
-        expect(source).toContain(`import { ${group}Routes as routes } from '../../shared/route-groups/${group}';`);
-        expect(source).toMatch(new RegExp(`createHandler\\(routes\\.${name}\\b`));
+        // Its own export, not the group: the bundle then holds no other route of the group (test/infra/bundles.test.ts).
+        const imported = new RegExp(`import \\{ ${name}(?: as (\\w+))? \\} from '\\.\\./\\.\\./shared/route-groups/${group}';`).exec(source);
+        expect(imported, `${route.entry} imports ${name} from shared/route-groups/${group}`).not.toBeNull();
+        expect(source).toMatch(new RegExp(`createHandler\\(${imported?.[1] ?? name}\\b`));
+        expect(source).not.toMatch(/Routes\b/);
       });
     }
+    it(`${group}: its file exports each route its group lists, and lists each route it exports`, async () => {
+      const file = (await import(`../../shared/route-groups/${group}.ts`)) as Record<string, unknown>;
+      const exported = Object.entries(file).filter(([, v]) => typeof v === 'object' && v !== null && 'method' in v && 'path' in v);
+      expect(exported.map(([n]) => n).sort()).toEqual(Object.keys(table).sort());
+      for (const [n, spec] of exported) expect(table[n as keyof typeof table]).toEqual({ ...(spec as object), name: n, entry: handlerEntry(group, n) });
+    });
   }
 
   it('has a route for every handler file, and a handler file for every route', () => {

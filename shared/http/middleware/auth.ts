@@ -1,7 +1,7 @@
 /** Middleware: the credential of the route's group (contract §2); any failure is 401, a suspended organisation's user 403. */
 import { Unauthorized } from '../../errors';
 import { setActor, type Actor } from '../../request-context';
-import type { Group, RouteDef } from '../../route-def';
+import type { Group, RouteSpec } from '../../route-def';
 import { secretAccepted } from '../../secrets';
 import { activeOwnerOf } from '../../services/credentials';
 import { assertOrgActive } from '../../services/org-limits';
@@ -60,7 +60,7 @@ function actorOf(p: Principal): Actor | undefined {
   return p.group === 'public' ? undefined : { type: p.group };
 }
 
-export const auth = (route: RouteDef): HttpMiddleware => ({
+export const auth = (route: RouteSpec): HttpMiddleware => ({
   name: 'auth',
   before: async (request) => {
     const principal = (request.internal.principal = await principalOf(route.group, request.event.headers ?? {}));

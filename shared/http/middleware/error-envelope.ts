@@ -4,11 +4,11 @@
  * status; errors above 499 are logged with the request id and never show internals).
  */
 import { NotFound, PreconditionFailed } from '../../errors';
-import type { RouteDef } from '../../route-def';
+import type { RouteSpec } from '../../route-def';
 import { errorResult } from '../respond';
 import { requestIdOf, type HttpMiddleware } from './state';
 
-export const errorEnvelope = (route: RouteDef): HttpMiddleware => ({
+export const errorEnvelope = (route: RouteSpec): HttpMiddleware => ({
   name: 'error-envelope',
   onError: async (request) => {
     // `If-Match: *` asks for any current version, so an absent object fails the condition

@@ -11,14 +11,14 @@
  */
 import { withholdSecrets } from '../../domain/idempotent-reply';
 import { BadRequest, Conflict, Unprocessable } from '../../errors';
-import type { RouteDef } from '../../route-def';
+import type { RouteSpec } from '../../route-def';
 import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWithoutReply, releaseIdempotencyKey } from '../../services/idempotency';
 import { errorField, logger } from '../../observability/logger';
 import type { HttpMiddleware } from './state';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export const idempotency = (route: RouteDef): HttpMiddleware => ({
+export const idempotency = (route: RouteSpec): HttpMiddleware => ({
   name: 'idempotency',
   before: async (request) => {
     const key = request.event.headers?.['idempotency-key'];

@@ -13,12 +13,12 @@
  * the limit says; once this process has seen the window full, a read is refused before it reads.
  */
 import { TooManyRequests } from '../../errors';
-import { orgLimitOf, type RouteDef } from '../../route-def';
+import { orgLimitOf, type RouteSpec } from '../../route-def';
 import { knownFull, reserveOrgWrite, settleOrgWrite, spendOrgLimit } from '../../services/org-limits';
 import { errorResult } from '../respond';
 import { requestIdOf, type HttpMiddleware } from './state';
 
-export const orgLimit = (route: RouteDef): HttpMiddleware => {
+export const orgLimit = (route: RouteSpec): HttpMiddleware => {
   const limit = orgLimitOf(route);
   const alongside = route.access === 'read';
   // A dashboard write's unit rides on its first write (shared/store/db/write-unit.ts).

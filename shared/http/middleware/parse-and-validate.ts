@@ -6,12 +6,12 @@
  * 413 exactly where the local server's guard does (contract §3).
  */
 import { parseJson } from '../../parsing';
-import type { RouteDef } from '../../route-def';
+import type { RouteSpec } from '../../route-def';
 import { bodyText, checkContentType } from '../body';
 import { validateParts } from '../validate';
 import type { HttpMiddleware } from './state';
 
-export const parseAndValidate = (route: RouteDef): HttpMiddleware => ({
+export const parseAndValidate = (route: RouteSpec): HttpMiddleware => ({
   name: 'parse-and-validate',
   before: async (request) => {
     const e = request.event;

@@ -6,10 +6,10 @@
  */
 import { allows, levelOn } from '../../domain/permissions';
 import { Forbidden } from '../../errors';
-import { permissionOf, type RouteDef } from '../../route-def';
+import { permissionOf, type RouteSpec } from '../../route-def';
 import type { HttpMiddleware } from './state';
 
-export const permission = (route: RouteDef): HttpMiddleware => {
+export const permission = (route: RouteSpec): HttpMiddleware => {
   const needs = permissionOf(route);
   return {
     name: 'permission',
