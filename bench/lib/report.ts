@@ -149,7 +149,13 @@ function perRound(round: string): Pivot {
 const PIVOTS: Record<string, Pivot> = {
   'cold start': perItem(
     'function',
-    { bytes: 'start bytes', all_files_bytes: 'all files bytes', import_ms: 'import ms' },
+    {
+      bytes: 'start bytes',
+      all_files_bytes: 'all files bytes',
+      import_ms: 'import ms',
+      yardstick_ms: 'SDK-only beside it, ms',
+      import_ratio: 'import / SDK-only',
+    },
     { key: 'over_target', header: 'over target (size, import / SDK-only)' },
   ),
   'emulator cold start': perItem('function', { init_ms: 'INIT ms', ratio: 'INIT / SDK-only', init_cpu_ms: 'INIT CPU ms', cpu_ratio: 'CPU / SDK-only' }),
