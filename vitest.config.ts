@@ -49,6 +49,10 @@ const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'];
 const common = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
+  // expect.poll waits 1 s by default: a browser test's click, the stage's answer and the page's
+  // redraw took longer under the full suite's load (a console test failed so, passing alone). A
+  // poll that is met returns at once, so the longer bound costs only a failing test.
+  expect: { poll: { timeout: 10_000 } },
   pool: 'forks' as const,
   // On Node 20 the SDK warns that its 2027 releases need Node 22; the lockfile pins releases that run on 20.
   // Business metrics (EMF lines) are off in tests but for the file that reads them
