@@ -1,7 +1,8 @@
 /**
  * The route table agrees with the handler files (docs/developing/layout.md): one route group per folder of
  * functions/, every route's handler file derived from its group and name, each handler wired to
- * its own route through its own group, one convention for path parameters, and the entry the one
+ * its own route imported alone from its group's file (which exports exactly the routes its group
+ * lists), one convention for path parameters, and the entry the one
  * place of a route's statuses (handlers and docs/reference/routes.md follow it). Every route has each of the
  * places CONTRIBUTING.md's checklist names.
  */
